@@ -1,0 +1,41 @@
+import { playwright } from '@vitest/browser-playwright';
+import { defineConfig } from 'vitest/config';
+import { chromiumArgs, chromiumPath } from './tests/support/chromium.ts';
+import viteConfig from './vite.config.ts';
+
+// Two projects: `node` for unit, property and server tests; `browser` runs *.browser.test.ts(x)
+// in Debian's headless Chromium, where the real worker, WASM and canvas exist.
+export default defineConfig({
+  ...viteConfig,
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['{assembly,workers,src,server,tests,bench,scripts}/**/*.test.{ts,tsx}'],
+          exclude: ['**/*.browser.test.{ts,tsx}', '**/node_modules/**'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['{workers,src,tests}/**/*.browser.test.{ts,tsx}'],
+          testTimeout: 30_000,
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: playwright({
+              launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
+            }),
+            instances: [{ browser: 'chromium' }],
+          },
+        },
+      },
+    ],
+  },
+});
