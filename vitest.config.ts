@@ -7,6 +7,23 @@ import viteConfig from './vite.config.ts';
 // in Debian's headless Chromium, where the real worker, WASM and canvas exist.
 export default defineConfig({
   ...viteConfig,
+  // Pre-bundle the app's dependencies up front: a re-bundle in the middle of a browser run reloads
+  // the page and loads React twice ("reading 'useEffect'" of null) on a fresh cache.
+  optimizeDeps: {
+    include: [
+      'react',
+      'react-dom/client',
+      'react/jsx-runtime',
+      'radix-ui',
+      '@radix-ui/react-dialog',
+      'valtio',
+      'wouter',
+      'wouter/memory-location',
+      'wouter/use-browser-location',
+      'date-fns',
+      'comlink',
+    ],
+  },
   test: {
     projects: [
       {

@@ -103,6 +103,8 @@ export interface LoadedPath {
   bounds: { min: number; max: number };
   /** Points whose mapped position was clamped (spec §5). */
   clamped: number;
+  /** The file's timestamps were out of order, so the points were sorted by time (stable). */
+  reordered: boolean;
   /** The 12 px thinned path in time order, display pixels: what the canvas draws. Transferred. */
   kept: { x: Float32Array; y: Float32Array; t: Float64Array; index: Int32Array };
   scan: TagScan;

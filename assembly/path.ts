@@ -1,0 +1,336 @@
+// The path in time order: sorting, display scaling, 12 px thinning and the scrub-time index.
+// All buffers are raw f64/i32/u32 arrays in linear memory owned by JS unless said otherwise.
+
+import { freeBytes } from './memory';
+
+const DISPLAY_MAX_WIDTH: f64 = 700;
+const DISPLAY_MAX_HEIGHT: f64 = 650;
+
+/** Spec §9: display ≤ 700×650 and never upscaled. The caller substitutes 800×600 for an unknown image. */
+export function displayScale(width: f64, height: f64): f64 {
+  return min(min(DISPLAY_MAX_WIDTH / width, DISPLAY_MAX_HEIGHT / height), 1.0);
+}
+
+export function scaleColumns(xPtr: usize, yPtr: usize, n: i32, scale: f64): void {
+  for (let i = 0; i < n; i++) {
+    const at = <usize>i << 3;
+    store<f64>(xPtr + at, load<f64>(xPtr + at) * scale);
+    store<f64>(yPtr + at, load<f64>(yPtr + at) * scale);
+  }
+}
+
+/** Minimum and maximum of t written to out[0], out[1]; NaN for no points. */
+export function timeRange(tPtr: usize, n: i32, out: usize): void {
+  let lo: f64 = NaN;
+  let hi: f64 = NaN;
+  if (n > 0) {
+    lo = load<f64>(tPtr);
+    hi = lo;
+    for (let i = 1; i < n; i++) {
+      const t = load<f64>(tPtr + (<usize>i << 3));
+      lo = min(lo, t);
+      hi = max(hi, t);
+    }
+  }
+  store<f64>(out, lo);
+  store<f64>(out, hi, 8);
+}
+
+export function isSortedByTime(tPtr: usize, n: i32): bool {
+  for (let i = 1; i < n; i++) {
+    if (load<f64>(tPtr + (<usize>i << 3)) < load<f64>(tPtr + (<usize>(i - 1) << 3))) return false;
+  }
+  return true;
+}
+
+// Runs this short are insertion-sorted before merging: cheaper than merging single elements.
+const RUN: i32 = 32;
+
+function insertionSortRuns(keys: usize, order: usize, n: i32): void {
+  for (let start = 0; start < n; start += RUN) {
+    const stop = min(start + RUN, n);
+    for (let i = start + 1; i < stop; i++) {
+      const key = load<f64>(keys + (<usize>i << 3));
+      const id = load<u32>(order + (<usize>i << 2));
+      let j = i - 1;
+      // Strict > keeps equal times in file order (stable).
+      while (j >= start && load<f64>(keys + (<usize>j << 3)) > key) {
+        store<f64>(keys + (<usize>(j + 1) << 3), load<f64>(keys + (<usize>j << 3)));
+        store<u32>(order + (<usize>(j + 1) << 2), load<u32>(order + (<usize>j << 2)));
+        j--;
+      }
+      store<f64>(keys + (<usize>(j + 1) << 3), key);
+      store<u32>(order + (<usize>(j + 1) << 2), id);
+    }
+  }
+}
+
+/** Merges sorted [lo, mid) and [mid, hi) of (keys, order) into (outKeys, outOrder); ties take the left. */
+function mergeRuns(
+  keys: usize,
+  order: usize,
+  outKeys: usize,
+  outOrder: usize,
+  lo: i32,
+  mid: i32,
+  hi: i32,
+): void {
+  let a = lo;
+  let b = mid;
+  for (let k = lo; k < hi; k++) {
+    let from: i32;
+    if (a < mid && (b >= hi || load<f64>(keys + (<usize>a << 3)) <= load<f64>(keys + (<usize>b << 3)))) {
+      from = a++;
+    } else {
+      from = b++;
+    }
+    store<f64>(outKeys + (<usize>k << 3), load<f64>(keys + (<usize>from << 3)));
+    store<u32>(outOrder + (<usize>k << 2), load<u32>(order + (<usize>from << 2)));
+  }
+}
+
+function gatherInPlace(column: usize, order: usize, n: i32, scratch: usize): void {
+  for (let i = 0; i < n; i++) {
+    const from = <usize>load<u32>(order + (<usize>i << 2));
+    store<f64>(scratch + (<usize>i << 3), load<f64>(column + (from << 3)));
+  }
+  memory.copy(column, scratch, <usize>n << 3);
+}
+
+/**
+ * Stable sort of the points by t; x and y (and `extra` unless 0) move with their times.
+ * A bottom-up merge sort of (time, original position) pairs: sequential memory access, O(n log n).
+ */
+export function sortByTime(tPtr: usize, xPtr: usize, yPtr: usize, extra: usize, n: i32): void {
+  if (isSortedByTime(tPtr, n)) return;
+  const keysA = heap.alloc(<usize>n << 3);
+  const keysB = heap.alloc(<usize>n << 3);
+  const orderA = heap.alloc(<usize>n << 2);
+  const orderB = heap.alloc(<usize>n << 2);
+  memory.copy(keysA, tPtr, <usize>n << 3);
+  for (let i = 0; i < n; i++) store<u32>(orderA + (<usize>i << 2), i);
+  insertionSortRuns(keysA, orderA, n);
+  let keys = keysA;
+  let order = orderA;
+  let outKeys = keysB;
+  let outOrder = orderB;
+  for (let width = RUN; width < n; width <<= 1) {
+    for (let lo = 0; lo < n; lo += width << 1) {
+      const mid = min(lo + width, n);
+      const hi = min(lo + (width << 1), n);
+      mergeRuns(keys, order, outKeys, outOrder, lo, mid, hi);
+    }
+    const k = keys;
+    keys = outKeys;
+    outKeys = k;
+    const o = order;
+    order = outOrder;
+    outOrder = o;
+  }
+  memory.copy(tPtr, keys, <usize>n << 3);
+  // The spare key buffer is free now: reuse it as the gather scratch.
+  gatherInPlace(xPtr, order, n, outKeys);
+  gatherInPlace(yPtr, order, n, outKeys);
+  if (extra != 0) gatherInPlace(extra, order, n, outKeys);
+  heap.free(keysA);
+  heap.free(keysB);
+  heap.free(orderA);
+  heap.free(orderB);
+}
+
+/**
+ * Greedy thinning from the first point: keep a point when it is at least minDistance from the last
+ * kept one. Writes kept indices (i32) to out and returns how many. Prefix-stable: thinning the first
+ * k points keeps exactly the kept indices below k, which is what makes the scrub query O(log n).
+ */
+export function thinGreedy(xPtr: usize, yPtr: usize, n: i32, minDistance: f64, out: usize): i32 {
+  if (n <= 0) return 0;
+  const limit = minDistance * minDistance;
+  let lastX = load<f64>(xPtr);
+  let lastY = load<f64>(yPtr);
+  store<i32>(out, 0);
+  let kept = 1;
+  for (let i = 1; i < n; i++) {
+    const at = <usize>i << 3;
+    const x = load<f64>(xPtr + at);
+    const y = load<f64>(yPtr + at);
+    const dx = x - lastX;
+    const dy = y - lastY;
+    if (dx * dx + dy * dy >= limit) {
+      store<i32>(out + (<usize>kept << 2), i);
+      kept++;
+      lastX = x;
+      lastY = y;
+    }
+  }
+  return kept;
+}
+
+export function gatherF64(src: usize, indices: usize, count: i32, out: usize): void {
+  for (let k = 0; k < count; k++) {
+    const i = <usize>load<i32>(indices + (<usize>k << 2));
+    store<f64>(out + (<usize>k << 3), load<f64>(src + (i << 3)));
+  }
+}
+
+export function gatherF32(src: usize, indices: usize, count: i32, out: usize): void {
+  for (let k = 0; k < count; k++) {
+    const i = <usize>load<i32>(indices + (<usize>k << 2));
+    store<f32>(out + (<usize>k << 2), <f32>load<f64>(src + (i << 3)));
+  }
+}
+
+// ---- the resident time index (one per instance; built by JS's loadPath) ----
+// Sorted times are cut into equal-width time buckets; bucketStart[b] is the first point whose bucket
+// is ≥ b. The bucket of a time brackets its answer, so a query reads a few cache lines instead of
+// walking ~24 levels of a binary search over 10^7 times. Skewed times fall back to a binary search
+// inside the bucket: never worse than O(log n).
+
+let indexTimes: usize = 0; // borrowed from JS, like the two coordinate columns: must outlive the index
+let indexX: usize = 0;
+let indexY: usize = 0;
+let indexCount: i32 = 0;
+let keptBefore: usize = 0; // u32 per point: how many kept points have position ≤ i
+let bucketStart: usize = 0; // u32 × (buckets + 1)
+let bucketCount: i32 = 0;
+let bucketOrigin: f64 = 0;
+let bucketsPerSecond: f64 = 0;
+// A query's answer, read by JS through one cached view (no extra calls per query):
+// f64 nearest t, x, y at 0, 8, 16; i32 nearest position at 24; i32 draw count at 28.
+const QUERY_RESULT = memory.data(32, 8);
+
+// @ts-ignore: decorator
+@inline
+function timeAt(i: i32): f64 {
+  return load<f64>(indexTimes + (<usize>i << 3));
+}
+
+// @ts-ignore: decorator
+@inline
+function bucketOf(t: f64): i32 {
+  // Monotone in t (subtraction and scaling round monotonically): the bracketing argument relies on it.
+  const b = <i32>((t - bucketOrigin) * bucketsPerSecond);
+  return b < 0 ? 0 : b >= bucketCount ? bucketCount - 1 : b;
+}
+
+// @ts-ignore: decorator
+@inline
+function bucketAt(b: i32): i32 {
+  return load<i32>(bucketStart + (<usize>b << 2));
+}
+
+export function timeIndexRelease(): void {
+  freeBytes(keptBefore);
+  freeBytes(bucketStart);
+  keptBefore = 0;
+  bucketStart = 0;
+  indexTimes = 0;
+  indexX = 0;
+  indexY = 0;
+  indexCount = 0;
+  bucketCount = 0;
+}
+
+/**
+ * Indexes sorted times t[0..n) whose thinning kept `kept[0..keptCount)` (ascending indices);
+ * queries report the nearest point's coordinates from x and y.
+ */
+export function timeIndexBuild(
+  tPtr: usize,
+  xPtr: usize,
+  yPtr: usize,
+  n: i32,
+  kept: usize,
+  keptCount: i32,
+): void {
+  timeIndexRelease();
+  indexTimes = tPtr;
+  indexX = xPtr;
+  indexY = yPtr;
+  indexCount = n;
+  if (n == 0) return;
+  keptBefore = heap.alloc(<usize>n << 2);
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    if (k < keptCount && load<i32>(kept + (<usize>k << 2)) == i) k++;
+    store<u32>(keptBefore + (<usize>i << 2), k);
+  }
+  // About four points per bucket: a query then touches one or two cache lines of times.
+  bucketCount = max(1, n >> 2);
+  bucketStart = heap.alloc(<usize>(bucketCount + 1) << 2);
+  bucketOrigin = timeAt(0);
+  const span = timeAt(n - 1) - bucketOrigin;
+  bucketsPerSecond = span > 0 ? <f64>bucketCount / span : 0;
+  if (!isFinite(bucketsPerSecond)) bucketsPerSecond = 0; // a span too small to divide by: one bucket
+  let i = 0;
+  for (let b = 0; b < bucketCount; b++) {
+    while (i < n && bucketOf(timeAt(i)) < b) i++;
+    store<i32>(bucketStart + (<usize>b << 2), i);
+  }
+  store<i32>(bucketStart + (<usize>bucketCount << 2), n);
+}
+
+/** Number of times ≤ time, searching only inside the bracket [lo, hi). */
+function countUpTo(time: f64, lo: i32, hi: i32): i32 {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (timeAt(mid) <= time) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** First position holding the same time as position i (ties → the earlier point). */
+function firstOfRun(i: i32): i32 {
+  const t = timeAt(i);
+  if (i == 0 || timeAt(i - 1) != t) return i;
+  let lo = bucketAt(bucketOf(t));
+  let hi = i;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (timeAt(mid) < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Where timeQuery leaves its answer (layout at QUERY_RESULT). */
+export function timeQueryResult(): usize {
+  return QUERY_RESULT;
+}
+
+/** Position of the point nearest `time` (−1 without points): earlier on equal distance. */
+function nearestTo(time: f64): i32 {
+  const n = indexCount;
+  if (n == 0) {
+    store<i32>(QUERY_RESULT, 0, 28);
+    return -1;
+  }
+  let upTo: i32;
+  if (!(time >= timeAt(0))) upTo = 0;
+  else if (time >= timeAt(n - 1)) upTo = n;
+  else {
+    const b = bucketOf(time);
+    upTo = countUpTo(time, bucketAt(b), bucketAt(b + 1));
+  }
+  const drawCount = upTo > 0 ? load<i32>(keptBefore + (<usize>(upTo - 1) << 2)) : 0;
+  store<i32>(QUERY_RESULT, drawCount, 28);
+  if (upTo == 0) return 0;
+  if (upTo == n) return firstOfRun(n - 1);
+  return time - timeAt(upTo - 1) <= timeAt(upTo) - time ? firstOfRun(upTo - 1) : upTo;
+}
+
+/**
+ * Scrub query: the point nearest `time` and the number of kept points with t ≤ time, left at
+ * timeQueryResult(). Returns the nearest position (−1 without points).
+ */
+export function timeQuery(time: f64): i32 {
+  const nearest = nearestTo(time);
+  const at = <usize>max(nearest, 0) << 3;
+  const none = nearest < 0;
+  store<f64>(QUERY_RESULT, none ? NaN : timeAt(nearest));
+  store<f64>(QUERY_RESULT, none ? NaN : load<f64>(indexX + at), 8);
+  store<f64>(QUERY_RESULT, none ? NaN : load<f64>(indexY + at), 16);
+  store<i32>(QUERY_RESULT, nearest, 24);
+  return nearest;
+}

@@ -1,0 +1,646 @@
+// Core benchmark (issue 2 §4): the WebAssembly path core against idiomatic JS, hand-written JS
+// and opencv.js, on seeded keyframe files of 10^5, 10^6 and 10^7 lines. One process; contenders
+// alternate over ROUNDS rounds; rows report medians of per-round ratios with their spread.
+// Run with `npm run bench`; how to read the output: bench/README.md.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import { PathEngine } from '../workers/path-engine.ts';
+import { createNodePathEngine } from '../workers/path-engine.node.ts';
+import type { Calibration, KeyframeColumns, TransformResult, XY } from '../workers/path-types.ts';
+import { affineFromThreePoints } from '../tests/reference/affine.ts';
+import { homographyFromFourPoints, mapPoint } from '../tests/reference/homography.ts';
+import { mapAndClampReference } from '../tests/reference/mapping.ts';
+import { scanTagsReference, thinReference } from '../tests/reference/path.ts';
+import { parseKeyframesBytes } from './baselines/byte-parser.ts';
+import {
+  clampAfterOpenCv,
+  loadOpenCv,
+  mapWithOpenCv,
+  type OpenCv,
+  solveWithOpenCv,
+} from './baselines/opencv.ts';
+import { parseKeyframesSplit } from './baselines/split-parser.ts';
+import { generateKeyframeText } from './lib/keyframe-text.ts';
+import { createPrng } from './lib/prng.ts';
+import { formatSize, formatSpread, printTable, type TargetRow } from './lib/report.ts';
+import { ResidentCore } from './lib/resident-core.ts';
+import { alternate, type Measured, ratioSpread } from './lib/rounds.ts';
+import { benchCalibration, benchImage, benchTags, randomCalibrations } from './lib/scenario.ts';
+import { quantile, type Spread, spread } from './lib/stats.ts';
+
+/** BENCH_SIZES="1e5,1e6" and BENCH_ROUNDS=5 shorten a run while working on the bench itself. */
+function fromEnvironment(name: string, fallback: number[]): number[] {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const values = raw.split(',').map(Number);
+  if (!values.every((v) => Number.isInteger(v) && v > 0)) {
+    throw new Error(`${name} must be positive whole numbers separated by commas, got "${raw}"`);
+  }
+  return values;
+}
+
+const SIZES = fromEnvironment('BENCH_SIZES', [1e5, 1e6, 1e7]);
+const [ROUNDS = 15] = fromEnvironment('BENCH_ROUNDS', [15]);
+const SEED = 0x5eed;
+const FIRST_CALL_ENGINES = 5;
+const QUERIES_PER_ROUND = 20_000;
+const SOLVE_CALIBRATIONS = 200;
+const WASM_BUDGET_BYTES = 32 * 1024;
+const THIN_DISTANCE_PX = 12;
+const WASM_URL = new URL('../build/path-core.wasm', import.meta.url);
+const RESULTS_URL = new URL('./results/core.json', import.meta.url);
+
+const rows: TargetRow[] = [];
+const measurements: Record<string, unknown>[] = [];
+
+function log(message: string): void {
+  console.log(`[${(performance.now() / 1000).toFixed(0).padStart(4)} s] ${message}`);
+}
+
+function collectGarbage(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+function addRow(
+  target: string,
+  n: number | null,
+  s: Spread,
+  unit: string,
+  goal: string,
+  /** null for rows that only inform (no target at this size). */
+  pass: ((median: number) => boolean) | null,
+): void {
+  rows.push({
+    target,
+    size: n === null ? '' : formatSize(n),
+    value: s.median,
+    spread: s,
+    measured: formatSpread(s, unit),
+    goal,
+    pass: pass === null ? null : pass(s.median),
+  });
+}
+
+/** A row passing when the core is at least `factor` times faster than `slow`, per round. */
+function speedupRow(
+  target: string,
+  n: number | null,
+  slow: Measured,
+  fast: Measured,
+  factor: number,
+): void {
+  addRow(
+    target,
+    n,
+    ratioSpread(slow, fast),
+    '×',
+    factor === 1 ? '> 1× (faster)' : `≥ ${factor}×`,
+    (m) => (factor === 1 ? m > 1 : m >= factor),
+  );
+}
+
+/** The speed-up rows of a kernel measured both through the API and resident in linear memory. */
+function kernelRows(
+  what: string,
+  n: number,
+  results: Map<string, Measured>,
+  baseline: string,
+  factor: number,
+): void {
+  for (const [label, name] of [
+    ['API, copies in/out', 'wasm-api'],
+    ['resident kernel', 'wasm-resident'],
+  ] as const) {
+    speedupRow(
+      `${what} (${label}) vs ${baseline}`,
+      n,
+      results.get(baseline)!,
+      results.get(name)!,
+      factor,
+    );
+  }
+}
+
+function record(group: string, n: number | null, results: Map<string, Measured>): void {
+  for (const [contender, m] of results) {
+    measurements.push({
+      group,
+      n,
+      contender,
+      firstMs: m.firstMs,
+      ms: spread(m.samplesMs),
+      samplesMs: m.samplesMs,
+    });
+  }
+}
+
+/** Throws when a contender's output differs: a fast wrong answer must never be benchmarked. */
+function check(ok: boolean, what: string): void {
+  if (!ok) throw new Error(`bench: results disagree: ${what}`);
+}
+
+function sameValues(a: ArrayLike<number>, b: ArrayLike<number>, relative = 0): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const d = Math.abs(a[i]! - b[i]!);
+    if (!(d <= relative * Math.max(Math.abs(b[i]!), 1))) return false;
+  }
+  return true;
+}
+
+/**
+ * The module bytes plus a custom section holding `nonce`: the code is identical, but V8's
+ * per-process native module cache (keyed by the bytes) misses, so the engine compiles and tiers
+ * up from scratch as in a fresh page.
+ */
+function withNonce(wasm: Uint8Array, nonce: string): Uint8Array<ArrayBuffer> {
+  const name = new TextEncoder().encode('bench-nonce');
+  const payload = new TextEncoder().encode(nonce);
+  const body = [name.length, ...name, ...payload];
+  if (name.length > 127 || body.length > 127) throw new Error('nonce too long for a 1-byte LEB128');
+  return Uint8Array.from([...wasm, 0, body.length, ...body]);
+}
+
+// ---- parse --------------------------------------------------------------------------------
+
+async function benchParse(
+  engine: PathEngine,
+  wasm: Uint8Array<ArrayBuffer>,
+  text: Uint8Array,
+  n: number,
+) {
+  const wasmParse = engine.parseKeyframes(text);
+  const bytes = parseKeyframesBytes(text);
+  const split = parseKeyframesSplit(text);
+  for (const key of ['index', 'x', 'y', 't'] as const) {
+    check(sameValues(wasmParse.columns[key], bytes[key]), `parse ${key} (wasm vs byte parser)`);
+    check(sameValues(wasmParse.columns[key], split[key]), `parse ${key} (wasm vs split parser)`);
+  }
+  check(wasmParse.report.points === n && wasmParse.report.badLines === 0, 'parse report');
+
+  log(`${formatSize(n)} parse: ${(text.length / 1e6).toFixed(0)} MB, ${ROUNDS} rounds`);
+  const results = alternate(
+    [
+      { name: 'wasm', run: () => engine.parseKeyframes(text) },
+      { name: 'JS byte parser', run: () => parseKeyframesBytes(text) },
+      { name: 'JS split+parseFloat', run: () => parseKeyframesSplit(text) },
+    ],
+    ROUNDS,
+  );
+  record('parse', n, results);
+  const wasmRun = results.get('wasm')!;
+  for (const [baseline, factor] of [
+    ['JS split+parseFloat', 10],
+    ['JS byte parser', 2.5],
+  ] as const) {
+    speedupRow(`parse vs ${baseline}`, n, results.get(baseline)!, wasmRun, factor);
+  }
+  const throughput = spread(wasmRun.samplesMs.map((ms) => text.length / ms / 1e6));
+  addRow('parse throughput (warmed)', n, throughput, ' GB/s', '≥ 1 GB/s', (m) => m >= 1);
+
+  // First call on fresh engines, each compiled from byte-distinct but equal code. For diagnosis
+  // also on fresh instances of the already compiled module: fresh memory, warm code.
+  const warmedMs = spread(wasmRun.samplesMs).median;
+  const firstCall = async (
+    source: () => Uint8Array<ArrayBuffer> | WebAssembly.Module,
+  ): Promise<number[]> => {
+    const times: number[] = [];
+    for (let k = 0; k < FIRST_CALL_ENGINES; k++) {
+      const fresh = await PathEngine.create(source());
+      collectGarbage();
+      const start = performance.now();
+      fresh.parseKeyframes(text);
+      times.push(performance.now() - start);
+      fresh.dispose();
+    }
+    return times;
+  };
+  let nonce = 0;
+  const firstMs = await firstCall(() => withNonce(wasm, `${n}:${nonce++}`));
+  const compiled = await WebAssembly.compile(wasm);
+  const freshInstanceMs = await firstCall(() => compiled);
+  measurements.push({
+    group: 'parse-first-call',
+    n,
+    firstMs,
+    freshInstanceMs,
+    warmedMedianMs: warmedMs,
+  });
+  addRow(
+    'parse first call ÷ warmed',
+    n,
+    spread(firstMs.map((ms) => ms / warmedMs)),
+    '×',
+    '≤ 1.3×',
+    (m) => m <= 1.3,
+  );
+  addRow(
+    'parse first call, compiled module, fresh memory ÷ warmed',
+    n,
+    spread(freshInstanceMs.map((ms) => ms / warmedMs)),
+    '×',
+    '(info)',
+    null,
+  );
+  return wasmParse.columns;
+}
+
+// ---- map, thin, tag scan --------------------------------------------------------------------
+
+function benchMap(
+  engine: PathEngine,
+  resident: ResidentCore,
+  cv: OpenCv,
+  columns: KeyframeColumns,
+  transform: TransformResult,
+  n: number,
+) {
+  const { x, y } = columns;
+  const matrix = transform.matrix;
+  const api = engine.mapToImage(transform, x, y, benchImage);
+  const js = mapAndClampReference(matrix, false, x, y, benchImage);
+  const viaCv = mapWithOpenCv(cv, matrix, x, y);
+  const cvClamped = clampAfterOpenCv(viaCv.x, viaCv.y, benchImage);
+  check(api.clamped === js.clamped && cvClamped === js.clamped, 'clamp counts');
+  check(
+    sameValues(api.x, js.x, 1e-15) && sameValues(api.y, js.y, 1e-15),
+    'mapped points (wasm vs JS)',
+  );
+  check(
+    sameValues(viaCv.x, js.x, 1e-12) && sameValues(viaCv.y, js.y, 1e-12),
+    'mapped points (opencv vs JS)',
+  );
+
+  const bytes = 8 * n;
+  const pristineX = resident.place(x);
+  const pristineY = resident.place(y);
+  const workX = resident.reserve(bytes);
+  const workY = resident.reserve(bytes);
+  const restore = () => {
+    resident.copy(workX, pristineX, bytes);
+    resident.copy(workY, pristineY, bytes);
+  };
+  restore();
+  resident.mapInPlace(matrix, workX, workY, n, benchImage);
+  check(
+    sameValues(resident.read(workX, n), api.x) && sameValues(resident.read(workY, n), api.y),
+    'resident map',
+  );
+
+  log(`${formatSize(n)} map + clamp`);
+  const results = alternate(
+    [
+      { name: 'wasm-api', run: () => engine.mapToImage(transform, x, y, benchImage) },
+      {
+        name: 'wasm-resident',
+        prepare: restore,
+        run: () => resident.mapInPlace(matrix, workX, workY, n, benchImage),
+      },
+      {
+        name: 'opencv.js',
+        run: () => {
+          const out = mapWithOpenCv(cv, matrix, x, y);
+          clampAfterOpenCv(out.x, out.y, benchImage);
+          return out;
+        },
+      },
+      { name: 'JS loop', run: () => mapAndClampReference(matrix, false, x, y, benchImage) },
+    ],
+    ROUNDS,
+  );
+  record('map', n, results);
+  kernelRows('map+clamp', n, results, 'opencv.js', 4);
+  kernelRows('map+clamp', n, results, 'JS loop', 5);
+  for (const ptr of [pristineX, pristineY, workX, workY]) resident.free(ptr);
+  return api;
+}
+
+function benchThin(
+  engine: PathEngine,
+  resident: ResidentCore,
+  dx: Float64Array,
+  dy: Float64Array,
+  n: number,
+) {
+  const kept = thinReference(dx, dy, THIN_DISTANCE_PX);
+  check(sameValues(engine.thin(dx, dy, THIN_DISTANCE_PX), kept), 'thinning (wasm API vs JS)');
+  const xPtr = resident.place(dx);
+  const yPtr = resident.place(dy);
+  const out = resident.reserve(4 * n);
+  const count = resident.thin(xPtr, yPtr, n, THIN_DISTANCE_PX, out);
+  check(sameValues(resident.readI32(out, count), kept), 'thinning (resident vs JS)');
+
+  log(`${formatSize(n)} thin (${kept.length} of ${n} kept)`);
+  const results = alternate(
+    [
+      { name: 'wasm-api', run: () => engine.thin(dx, dy, THIN_DISTANCE_PX) },
+      { name: 'wasm-resident', run: () => resident.thin(xPtr, yPtr, n, THIN_DISTANCE_PX, out) },
+      { name: 'JS loop', run: () => thinReference(dx, dy, THIN_DISTANCE_PX) },
+    ],
+    ROUNDS,
+  );
+  record('thin', n, results);
+  kernelRows('thin', n, results, 'JS loop', 2);
+  for (const ptr of [xPtr, yPtr, out]) resident.free(ptr);
+}
+
+function benchScan(
+  engine: PathEngine,
+  resident: ResidentCore,
+  mx: Float64Array,
+  my: Float64Array,
+  tags: readonly XY[],
+  n: number,
+) {
+  const scanned = scanTagsReference(mx, my, tags, 10);
+  check(sameValues(engine.scanTags(mx, my, tags).indices, scanned), 'tag scan (wasm API vs JS)');
+  const xPtr = resident.place(mx);
+  const yPtr = resident.place(my);
+  const tagPtr = resident.place(Float64Array.from(tags.flat()));
+  const flags = resident.reserve(tags.length);
+  check(
+    resident.scanTags(xPtr, yPtr, n, tagPtr, tags.length, flags) === scanned.length,
+    'tag scan (resident)',
+  );
+
+  log(`${formatSize(n)} tag scan (${scanned.length} of ${tags.length} tags scanned)`);
+  const results = alternate(
+    [
+      { name: 'wasm-api', run: () => engine.scanTags(mx, my, tags) },
+      {
+        name: 'wasm-resident',
+        run: () => resident.scanTags(xPtr, yPtr, n, tagPtr, tags.length, flags),
+      },
+      { name: 'JS brute force', run: () => scanTagsReference(mx, my, tags, 10) },
+    ],
+    ROUNDS,
+  );
+  record('scan', n, results);
+  kernelRows('tag scan, 200 tags', n, results, 'JS brute force', 2);
+  for (const ptr of [xPtr, yPtr, tagPtr, flags]) resident.free(ptr);
+}
+
+// ---- scrub query ----------------------------------------------------------------------------
+
+/** Median cost of one performance.now() pair: subtracted from every individually timed query. */
+function timerOverheadNs(): number {
+  const samples: number[] = [];
+  for (let i = 0; i < 100_000; i++) {
+    const start = performance.now();
+    samples.push((performance.now() - start) * 1e6);
+  }
+  return quantile(samples, 0.5);
+}
+
+/**
+ * One round of random scrub queries on a loaded path. Each query is timed on its own (minus the
+ * timer's own cost) for the percentiles; the whole batch is timed too, for the mean.
+ */
+function queryRound(
+  engine: PathEngine,
+  bounds: { min: number; max: number },
+  seed: number,
+  overheadNs: number,
+) {
+  const random = createPrng(seed);
+  const times = Float64Array.from(
+    { length: QUERIES_PER_ROUND },
+    () => bounds.min + random() * (bounds.max - bounds.min),
+  );
+  const latencies = new Float64Array(QUERIES_PER_ROUND);
+  for (let i = 0; i < times.length; i++) {
+    const start = performance.now();
+    engine.query(times[i]!);
+    latencies[i] = Math.max(0, (performance.now() - start) * 1e6 - overheadNs);
+  }
+  const start = performance.now();
+  for (let i = 0; i < times.length; i++) engine.query(times[i]!);
+  const meanNs = ((performance.now() - start) * 1e6) / times.length;
+  const sorted = Array.from(latencies);
+  return { p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), meanNs };
+}
+
+function benchQueries(
+  loaded: Map<number, { engine: PathEngine; bounds: { min: number; max: number } }>,
+) {
+  const overheadNs = timerOverheadNs();
+  const sizes = [...loaded.keys()];
+  const perSize = new Map(
+    sizes.map((n) => [n, { p50: [] as number[], p99: [] as number[], mean: [] as number[] }]),
+  );
+  log(
+    `scrub queries: ${QUERIES_PER_ROUND} per size per round, timer overhead ${overheadNs.toFixed(0)} ns`,
+  );
+  for (const n of sizes) queryRound(loaded.get(n)!.engine, loaded.get(n)!.bounds, SEED, overheadNs); // warm-up
+  for (let r = 0; r < ROUNDS; r++) {
+    for (let k = 0; k < sizes.length; k++) {
+      const n = sizes[(r + k) % sizes.length]!;
+      const { engine, bounds } = loaded.get(n)!;
+      const q = queryRound(engine, bounds, SEED + r + 1, overheadNs);
+      const s = perSize.get(n)!;
+      s.p50.push(q.p50);
+      s.p99.push(q.p99);
+      s.mean.push(q.meanNs);
+    }
+  }
+  for (const [n, s] of perSize) {
+    measurements.push({
+      group: 'query',
+      n,
+      overheadNs,
+      p50Ns: spread(s.p50),
+      p99Ns: spread(s.p99),
+      meanNs: spread(s.mean),
+    });
+    addRow(
+      'scrub query p99 latency',
+      n,
+      spread(s.p99.map((ns) => ns / 1000)),
+      ' µs',
+      n === 1e7 ? '≤ 1 µs' : '(info)',
+      n === 1e7 ? (m) => m <= 1 : null,
+    );
+  }
+  const small = perSize.get(Math.min(...sizes))!;
+  const large = perSize.get(Math.max(...sizes))!;
+  addRow(
+    `scrub query p99 ${formatSize(Math.max(...sizes))} ÷ ${formatSize(Math.min(...sizes))}`,
+    null,
+    spread(large.p99.map((v, r) => v / small.p99[r]!)),
+    '×',
+    '≤ 5×',
+    (m) => m <= 5,
+  );
+}
+
+// ---- solve ----------------------------------------------------------------------------------
+
+/** Largest distance (image px) between two matrices' mappings of the points and a grid over them. */
+function mappingDeviation(
+  a: readonly number[],
+  b: readonly number[],
+  points: readonly XY[],
+): number {
+  const xs = points.map((p) => p[0]);
+  const ys = points.map((p) => p[1]);
+  let worst = 0;
+  for (let i = 0; i <= 4; i++) {
+    for (let j = 0; j <= 4; j++) {
+      const x = Math.min(...xs) + ((Math.max(...xs) - Math.min(...xs)) * i) / 4;
+      const y = Math.min(...ys) + ((Math.max(...ys) - Math.min(...ys)) * j) / 4;
+      const p = mapPoint(a, x, y);
+      const q = mapPoint(b, x, y);
+      worst = Math.max(worst, Math.hypot(p.x - q.x, p.y - q.y));
+    }
+  }
+  return worst;
+}
+
+function benchSolve(engine: PathEngine, cv: OpenCv) {
+  for (const pairs of [4, 3] as const) {
+    const kind = pairs === 4 ? 'perspective' : 'affine';
+    const cvName = pairs === 4 ? 'getPerspectiveTransform' : 'getAffineTransform';
+    const calibrations: Calibration[] = randomCalibrations(SOLVE_CALIBRATIONS, pairs, SEED + pairs);
+    const wasmErrors: number[] = [];
+    const cvErrors: number[] = [];
+    for (const c of calibrations) {
+      const reference =
+        pairs === 4
+          ? homographyFromFourPoints(c.slamPoints, c.floorplanPoints)
+          : affineFromThreePoints(c.slamPoints, c.floorplanPoints);
+      const result = engine.solveTransform(c, benchImage);
+      check(
+        reference !== null && result.kind === kind,
+        `solve chose ${result.kind}, expected ${kind}`,
+      );
+      wasmErrors.push(mappingDeviation(result.matrix, reference!, c.slamPoints));
+      cvErrors.push(
+        mappingDeviation(
+          solveWithOpenCv(cv, c.slamPoints, c.floorplanPoints),
+          reference!,
+          c.slamPoints,
+        ),
+      );
+    }
+    log(`solve ${pairs} points: ${SOLVE_CALIBRATIONS} calibrations per sample`);
+    const results = alternate(
+      [
+        { name: 'wasm', run: () => calibrations.map((c) => engine.solveTransform(c, benchImage)) },
+        {
+          name: 'opencv',
+          run: () => calibrations.map((c) => solveWithOpenCv(cv, c.slamPoints, c.floorplanPoints)),
+        },
+      ],
+      ROUNDS,
+    );
+    record(`solve-${pairs}`, null, results);
+    measurements.push({
+      group: `solve-${pairs}-accuracy`,
+      wasmErrorPx: spread(wasmErrors),
+      opencvErrorPx: spread(cvErrors),
+    });
+    speedupRow(
+      `solve ${pairs}-point vs opencv ${cvName}`,
+      null,
+      results.get('opencv')!,
+      results.get('wasm')!,
+      1,
+    );
+    const wasmError = spread(wasmErrors);
+    const cvError = spread(cvErrors);
+    rows.push({
+      target: `solve ${pairs}-point error vs float64 reference`,
+      size: '',
+      value: wasmError.max,
+      spread: wasmError,
+      measured: `max ${wasmError.max.toExponential(1)} px (median ${wasmError.median.toExponential(1)}); opencv max ${cvError.max.toExponential(1)} (median ${cvError.median.toExponential(1)})`,
+      goal: '≤ opencv',
+      pass: wasmError.max <= cvError.max && wasmError.median <= cvError.median,
+    });
+  }
+}
+
+// ---- main -----------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const wasm = new Uint8Array(await readFile(WASM_URL));
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  console.log(
+    `Core bench: node ${process.version}, ${cpu} × ${os.cpus().length}, ${ROUNDS} rounds, seed ${SEED}`,
+  );
+  if (!(globalThis as { gc?: unknown }).gc)
+    console.log('(run with node --expose-gc for a GC before every sample)');
+  const { cv, loadMs } = await loadOpenCv();
+  log(`opencv.js ready in ${loadMs.toFixed(0)} ms`);
+  const engine = await createNodePathEngine();
+  // Solving gets its own instance, so the parse timings never depend on what a solve leaves behind.
+  const solver = await createNodePathEngine();
+  const resident = new ResidentCore(await WebAssembly.compile(wasm));
+  const transform = solver.solveTransform(benchCalibration, benchImage);
+  check(transform.kind === 'perspective', `bench calibration solved as ${transform.kind}`);
+  const display = engine.displayGeometry(benchImage);
+  const loaded = new Map<number, { engine: PathEngine; bounds: { min: number; max: number } }>();
+
+  for (const n of SIZES) {
+    const text = generateKeyframeText(n, SEED + n);
+    const columns = await benchParse(engine, wasm, text, n);
+    const mapped = benchMap(engine, resident, cv, columns, transform, n);
+    const dx = mapped.x.map((v) => v * display.scale);
+    const dy = mapped.y.map((v) => v * display.scale);
+    benchThin(engine, resident, dx, dy, n);
+    const tags = benchTags(SEED);
+    benchScan(engine, resident, mapped.x, mapped.y, tags, n);
+
+    const pathEngine = await createNodePathEngine();
+    const start = performance.now();
+    const path = pathEngine.loadPath({
+      text,
+      calibration: benchCalibration,
+      image: benchImage,
+      tags,
+    });
+    const loadMs = performance.now() - start;
+    check(path.report.points === n, 'loadPath point count');
+    measurements.push({ group: 'loadPath', n, firstMs: loadMs, kept: path.kept.index.length });
+    log(
+      `${formatSize(n)} loadPath (first call) ${loadMs.toFixed(0)} ms, ${path.kept.index.length} kept`,
+    );
+    loaded.set(n, { engine: pathEngine, bounds: path.bounds });
+    collectGarbage();
+  }
+  benchQueries(loaded);
+  benchSolve(solver, cv);
+
+  rows.push({
+    target: 'build/path-core.wasm size',
+    size: '',
+    value: wasm.length,
+    spread: null,
+    measured: `${(wasm.length / 1024).toFixed(1)} KB (${wasm.length} bytes)`,
+    goal: '≤ 32 KB',
+    pass: wasm.length <= WASM_BUDGET_BYTES,
+  });
+
+  console.log('');
+  printTable(rows);
+  await mkdir(new URL('.', RESULTS_URL), { recursive: true });
+  const meta = {
+    date: new Date().toISOString(),
+    node: process.version,
+    v8: process.versions.v8,
+    cpu,
+    cores: os.cpus().length,
+  };
+  await writeFile(
+    RESULTS_URL,
+    `${JSON.stringify({ meta: { ...meta, rounds: ROUNDS, seed: SEED, sizes: SIZES, opencvLoadMs: loadMs }, targets: rows, measurements }, null, 2)}\n`,
+  );
+  console.log(`\nWrote ${RESULTS_URL.pathname}`);
+}
+
+// opencv.js installs process-wide handlers that rethrow with its whole 7 MB source attached:
+// report failures here instead, with a non-zero exit code (missed targets still exit 0).
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exitCode = 1;
+});

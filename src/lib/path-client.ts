@@ -1,0 +1,127 @@
+// The one module that owns the path worker (workers/path.worker.ts). It starts the worker on the
+// first call, transfers big arrays instead of copying them (the caller's buffers are detached
+// afterwards), lets a load be aborted, and terminates the worker on request. The app imports the
+// worker's API as a type only.
+import * as Comlink from 'comlink';
+import type { PathWorkerApi } from '../../workers/path.worker.ts';
+import type { TimeBounds } from '../../workers/path-engine.ts';
+import type {
+  Calibration,
+  ImageSize,
+  LoadedPath,
+  LoadPathRequest,
+  PathQuery,
+  TagScan,
+  TransformResult,
+  XY,
+} from '../../workers/path-types.ts';
+
+export { applyDuration, clampTime } from '../../workers/path-engine.ts';
+export type { TimeBounds };
+
+interface Running {
+  worker: Worker;
+  remote: Comlink.Remote<PathWorkerApi>;
+  /** Rejects when the worker script itself fails: Comlink would otherwise wait forever. */
+  failed: Promise<never>;
+}
+
+let running: Running | null = null;
+
+function start(): Running {
+  if (running !== null) return running;
+  const worker = new Worker(new URL('../../workers/path.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'path-engine',
+  });
+  const failed = new Promise<never>((_, reject) => {
+    worker.addEventListener('error', (event) => {
+      event.preventDefault();
+      if (running?.worker === worker) running = null;
+      reject(new Error(`the path worker failed to start: ${event.message || 'script error'}`));
+    });
+  });
+  // A failure with no call waiting is reported by the next call; avoid an unhandled rejection.
+  failed.catch(() => {});
+  running = { worker, remote: Comlink.wrap<PathWorkerApi>(worker), failed };
+  return running;
+}
+
+/** Runs a worker call; an abort terminates the worker (a new one starts on the next call). */
+function call<T>(
+  invoke: (remote: Comlink.Remote<PathWorkerApi>) => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
+  signal?.throwIfAborted();
+  const { remote, failed } = start();
+  const result = Promise.race([invoke(remote), failed]);
+  if (signal === undefined) return result;
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => {
+      terminatePathWorker();
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', abort, { once: true });
+    result.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}
+
+/** The distinct transferable buffers behind typed arrays (a buffer may be listed only once). */
+function buffersOf(...arrays: ArrayBufferView[]): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  for (const array of arrays) {
+    if (array.buffer instanceof ArrayBuffer) buffers.add(array.buffer);
+  }
+  return [...buffers];
+}
+
+/**
+ * Loads a keyframes file into the worker (spec §4, §5, §9): the path stays there for query().
+ * request.text's buffer is transferred (detached here). Aborting terminates the worker.
+ */
+export function loadPath(request: LoadPathRequest, signal?: AbortSignal): Promise<LoadedPath> {
+  return call(
+    (remote) => remote.loadPath(Comlink.transfer(request, buffersOf(request.text))),
+    signal,
+  );
+}
+
+/** Thinned points up to `time` and the point nearest to it, from the last loaded path. */
+export function queryPath(time: number): Promise<PathQuery> {
+  return call((remote) => remote.query(time));
+}
+
+/** Tag scanning over image-pixel points; x's and y's buffers are transferred. */
+export function scanTags(
+  x: Float64Array,
+  y: Float64Array,
+  tags: readonly XY[],
+  radiusPx?: number,
+): Promise<TagScan> {
+  return call((remote) => remote.scanTags(Comlink.transfer(x, buffersOf(x, y)), y, tags, radiusPx));
+}
+
+export function solveTransform(
+  calibration: Calibration | null,
+  image: ImageSize,
+): Promise<TransformResult> {
+  return call((remote) => remote.solveTransform(calibration, image));
+}
+
+/** Spec §7: the keyframes file as a list of .png names; text's buffer is transferred. */
+export function keyframeImageNames(text: Uint8Array): Promise<string[]> {
+  return call((remote) => remote.keyframeImageNames(Comlink.transfer(text, buffersOf(text))));
+}
+
+/** Min and max timestamp, max replaced by a known duration; t's buffer is transferred. */
+export function timeBounds(t: Float64Array, duration?: number): Promise<TimeBounds> {
+  return call((remote) => remote.timeBounds(Comlink.transfer(t, buffersOf(t)), duration));
+}
+
+/** Stops the worker (e.g. when the video page closes); the next call starts a fresh one. */
+export function terminatePathWorker(): void {
+  if (running === null) return;
+  running.remote[Comlink.releaseProxy]();
+  running.worker.terminate();
+  running = null;
+}

@@ -1,0 +1,668 @@
+// The path engine: a platform-neutral class over the WebAssembly path core (assembly/index.ts).
+// It validates arguments (clear Errors naming the bad one), copies arrays in and out of linear
+// memory and keeps one loaded path resident for O(log n) scrub queries. No DOM, no Node APIs:
+// workers/path.worker.ts exposes it to the app, workers/path-engine.node.ts creates it in Node.
+// Rules and decisions: docs/path-core.md.
+
+import type {
+  Calibration,
+  DisplayGeometry,
+  ImageSize,
+  KeyframeColumns,
+  LoadedPath,
+  LoadPathRequest,
+  ParseReport,
+  PathQuery,
+  TagScan,
+  TransformResult,
+  XY,
+} from './path-types.ts';
+import { mapToImageInPlace, solveTransform, type TransformExports } from './transform-codec.ts';
+
+/** Spec §9: the image size assumed while no floor-plan image is known. */
+export const DEFAULT_IMAGE: ImageSize = { width: 800, height: 600 };
+/** Spec §4: drawn path points are at least this many display pixels apart. */
+export const THIN_DISTANCE_PX = 12;
+/** Spec §4: within 0.1 measured as distance / 100, i.e. 10 image pixels. */
+export const TAG_SCAN_RADIUS_PX = 10;
+/** Spec §9: a keyframe matches a time when their difference is at most this (seconds). */
+export const TIME_MATCH_TOLERANCE_S = 0.001;
+// Decimal times are not exact in doubles (0.501 − 0.5 = 0.0010000000000000009): a nanosecond of
+// slack keeps a difference that is 0.001 on paper a match.
+const TIME_MATCH_SLACK_S = 1e-9;
+/** Parse in chunks this big: V8 tiers a long first call up only after it returns (toolchain.md). */
+export const DEFAULT_CHUNK_BYTES = 1 << 20;
+
+// Bytes the core may write or read after a chunk's end: the \n sentinel and 64-byte line reads.
+const CHUNK_PADDING = 80;
+
+export interface PathEngineOptions {
+  /** Keyframe bytes handed to the core per call; tests vary it to move chunk boundaries. */
+  chunkBytes?: number;
+}
+
+export interface TimeBounds {
+  min: number;
+  max: number;
+}
+
+/** The core's exports (assembly/index.ts) the engine uses, plus the transform kernels. */
+interface CoreExports extends TransformExports {
+  parseBegin(expectedPoints: number): void;
+  parseChunk(ptr: number, len: number, final: number): number;
+  parsePointCount(): number;
+  parseLineCount(): number;
+  parseBadLineCount(): number;
+  parseFirstBadLine(): number;
+  parseColumn(which: number): number;
+  parseTake(): void;
+  parseRewind(): void;
+  namesReset(): void;
+  namesChunk(ptr: number, len: number, base: number, final: number): number;
+  namesCount(): number;
+  namesPointer(): number;
+  displayScale(width: number, height: number): number;
+  scaleColumns(xPtr: number, yPtr: number, n: number, scale: number): void;
+  timeRange(tPtr: number, n: number, out: number): void;
+  isSortedByTime(tPtr: number, n: number): number;
+  sortByTime(tPtr: number, xPtr: number, yPtr: number, extra: number, n: number): void;
+  thinGreedy(xPtr: number, yPtr: number, n: number, minDistance: number, out: number): number;
+  gatherF64(src: number, indices: number, count: number, out: number): void;
+  gatherF32(src: number, indices: number, count: number, out: number): void;
+  timeIndexBuild(
+    tPtr: number,
+    xPtr: number,
+    yPtr: number,
+    n: number,
+    kept: number,
+    keptCount: number,
+  ): void;
+  timeIndexRelease(): void;
+  timeQuery(time: number): number;
+  timeQueryResult(): number;
+  scanTags(
+    xPtr: number,
+    yPtr: number,
+    n: number,
+    tags: number,
+    tagCount: number,
+    radius: number,
+    flags: number,
+  ): number;
+}
+
+// Checked at instantiation so a stale build/path-core.wasm fails with a clear message.
+const REQUIRED_EXPORTS = [
+  'memory',
+  'alloc',
+  'free',
+  'parseBegin',
+  'parseChunk',
+  'parsePointCount',
+  'parseLineCount',
+  'parseBadLineCount',
+  'parseFirstBadLine',
+  'parseColumn',
+  'parseTake',
+  'parseRewind',
+  'namesReset',
+  'namesChunk',
+  'namesCount',
+  'namesPointer',
+  'displayScale',
+  'scaleColumns',
+  'timeRange',
+  'isSortedByTime',
+  'sortByTime',
+  'thinGreedy',
+  'gatherF64',
+  'gatherF32',
+  'timeIndexBuild',
+  'timeIndexRelease',
+  'timeQuery',
+  'timeQueryResult',
+  'scanTags',
+  'transformMatrix',
+  'transformSolve',
+  'transformMapClamp',
+] as const;
+
+/** Views over linear memory; rebuilt whenever memory has grown (its buffer is then replaced). */
+interface Views {
+  u8: Uint8Array;
+  i32: Int32Array;
+  u32: Uint32Array;
+  f64: Float64Array;
+}
+
+/** The resident loaded path: time-sorted columns in linear memory, indexed for queries. */
+interface Resident {
+  count: number;
+  t: number;
+  x: number;
+  y: number;
+}
+
+/** A spec §9 time outside the bounds resets to the minimum (NaN counts as outside). */
+export function clampTime(time: number, bounds: TimeBounds): number {
+  return time >= bounds.min && time <= bounds.max ? time : bounds.min;
+}
+
+/** Spec §4: the maximum becomes the video duration once it is known (a positive finite number). */
+export function applyDuration(bounds: TimeBounds, duration?: number): TimeBounds {
+  if (duration === undefined) return bounds;
+  if (typeof duration !== 'number') {
+    throw new TypeError(`timeBounds: duration must be a number of seconds, got ${typeof duration}`);
+  }
+  // A media element reports NaN before metadata and Infinity for streams: not known yet.
+  return Number.isFinite(duration) && duration > 0 ? { min: bounds.min, max: duration } : bounds;
+}
+
+/** The image the path is drawn on: a missing, zero, negative or non-finite size means unknown → 800×600. */
+export function knownImage(image: ImageSize | null | undefined, what = 'image'): ImageSize {
+  if (image === null || image === undefined) return DEFAULT_IMAGE;
+  if (typeof image !== 'object') throw new TypeError(`${what} must be {width, height} or null`);
+  const { width, height } = image;
+  if (typeof width !== 'number' || typeof height !== 'number') {
+    throw new TypeError(`${what}.width and ${what}.height must be numbers`);
+  }
+  const usable = Number.isFinite(width) && Number.isFinite(height) && width > 0 && height > 0;
+  return usable ? { width, height } : DEFAULT_IMAGE;
+}
+
+function requireF64(method: string, name: string, value: unknown): Float64Array {
+  if (!(value instanceof Float64Array)) {
+    throw new TypeError(`${method}: ${name} must be a Float64Array`);
+  }
+  return value;
+}
+
+function requireXY(method: string, x: unknown, y: unknown): [Float64Array, Float64Array] {
+  const xs = requireF64(method, 'x', x);
+  const ys = requireF64(method, 'y', y);
+  if (xs.length !== ys.length) {
+    throw new RangeError(`${method}: x and y differ in length (${xs.length} vs ${ys.length})`);
+  }
+  return [xs, ys];
+}
+
+function requireBytes(method: string, text: unknown): Uint8Array {
+  if (!(text instanceof Uint8Array)) throw new TypeError(`${method}: text must be a Uint8Array`);
+  return text;
+}
+
+function requireTags(method: string, tags: unknown): readonly XY[] {
+  if (!Array.isArray(tags)) throw new TypeError(`${method}: tags must be an array of [x, y]`);
+  tags.forEach((tag: unknown, i) => {
+    const ok = Array.isArray(tag) && Number.isFinite(tag[0]) && Number.isFinite(tag[1]);
+    if (!ok) throw new TypeError(`${method}: tags[${i}] must be [x, y] with finite numbers`);
+  });
+  return tags as readonly XY[];
+}
+
+function requirePositive(method: string, name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new RangeError(`${method}: ${name} must be a positive finite number, got ${value}`);
+  }
+  return value;
+}
+
+export class PathEngine {
+  private core: CoreExports;
+  private views: Views;
+  private answer: { f64: Float64Array; i32: Int32Array };
+  private resident: Resident | null = null;
+  private disposed = false;
+  private readonly decoder = new TextDecoder();
+
+  private constructor(
+    private readonly module: WebAssembly.Module,
+    private readonly chunkBytes: number,
+  ) {
+    this.core = PathEngine.instantiate(module);
+    this.views = this.makeViews();
+    this.answer = this.makeAnswerViews();
+  }
+
+  /** Compiles (unless given a Module) and instantiates the core; the module has no imports. */
+  static async create(
+    wasm: WebAssembly.Module | BufferSource,
+    options: PathEngineOptions = {},
+  ): Promise<PathEngine> {
+    const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
+    if (!Number.isInteger(chunkBytes) || chunkBytes < 1 || chunkBytes > 1 << 30) {
+      throw new RangeError(
+        `PathEngine: chunkBytes must be an integer in 1..2^30, got ${chunkBytes}`,
+      );
+    }
+    const module = wasm instanceof WebAssembly.Module ? wasm : await WebAssembly.compile(wasm);
+    return new PathEngine(module, chunkBytes);
+  }
+
+  private static instantiate(module: WebAssembly.Module): CoreExports {
+    // Synchronous instantiation: the module is small (≤ 32 KB) and needs no imports.
+    const exports = new WebAssembly.Instance(module, {}).exports;
+    for (const name of REQUIRED_EXPORTS) {
+      if (!(name in exports)) {
+        throw new Error(`path core lacks the export '${name}': rebuild it with npm run build:wasm`);
+      }
+    }
+    return exports as unknown as CoreExports;
+  }
+
+  private makeViews(): Views {
+    const buffer = this.core.memory.buffer;
+    return {
+      u8: new Uint8Array(buffer),
+      i32: new Int32Array(buffer),
+      u32: new Uint32Array(buffer),
+      f64: new Float64Array(buffer),
+    };
+  }
+
+  /** Current views; any core call that allocates may have replaced the memory's buffer. */
+  private view(): Views {
+    if (this.views.u8.buffer !== this.core.memory.buffer) this.views = this.makeViews();
+    return this.views;
+  }
+
+  /**
+   * Runs `work` with an allocator whose buffers are freed afterwards. A trap (the only one possible
+   * is running out of linear memory) leaves the instance unusable: it is replaced by a fresh one and
+   * the resident path is dropped.
+   */
+  private run<T>(method: string, work: (take: (bytes: number) => number) => T): T {
+    if (this.disposed) throw new Error(`${method}: the path engine has been disposed`);
+    const core = this.core;
+    const taken: number[] = [];
+    try {
+      return work((bytes) => {
+        // Pointers come back as i32: ≥ 2 GiB they read negative until made unsigned.
+        const ptr = core.alloc(bytes) >>> 0;
+        taken.push(ptr);
+        return ptr;
+      });
+    } catch (error) {
+      if (!(error instanceof WebAssembly.RuntimeError)) throw error;
+      this.core = PathEngine.instantiate(this.module);
+      this.views = this.makeViews();
+      this.answer = this.makeAnswerViews();
+      this.resident = null;
+      throw new Error(`${method}: the path core ran out of memory (${error.message})`);
+    } finally {
+      if (this.core === core) for (const ptr of taken) core.free(ptr);
+    }
+  }
+
+  private copyIn(take: (bytes: number) => number, values: Float64Array): number {
+    const ptr = take(values.byteLength);
+    this.view().f64.set(values, ptr / 8);
+    return ptr;
+  }
+
+  private copyOut(ptr: number, count: number): Float64Array {
+    return this.view().f64.slice(ptr / 8, ptr / 8 + count);
+  }
+
+  /**
+   * Feeds the text to a chunk scanner (parseChunk, namesChunk). Each call gets one chunk after the
+   * previous call's unconsumed tail (its unfinished last line or token); a tail that fills the whole
+   * buffer (one very long line) doubles the buffer.
+   */
+  private feedChunks(
+    text: Uint8Array,
+    scan: (ptr: number, len: number, base: number, final: boolean) => number,
+  ): void {
+    const core = this.core;
+    let capacity = Math.max(1, Math.min(this.chunkBytes, text.length));
+    let buffer = core.alloc(capacity + CHUNK_PADDING) >>> 0;
+    try {
+      let carried = 0;
+      let offset = 0;
+      for (;;) {
+        const take = Math.min(capacity - carried, text.length - offset);
+        this.view().u8.set(text.subarray(offset, offset + take), buffer + carried);
+        offset += take;
+        const length = carried + take;
+        const final = offset === text.length;
+        const consumed = scan(buffer, length, offset - length, final);
+        if (final) return;
+        carried = length - consumed;
+        this.view().u8.copyWithin(buffer, buffer + consumed, buffer + length);
+        if (carried === capacity) {
+          const larger = core.alloc(capacity * 2 + CHUNK_PADDING) >>> 0;
+          this.view().u8.copyWithin(larger, buffer, buffer + carried);
+          core.free(buffer);
+          buffer = larger;
+          capacity *= 2;
+        }
+      }
+    } finally {
+      if (this.core === core) core.free(buffer);
+    }
+  }
+
+  /**
+   * Runs the parser over the text. With `drain`, each chunk's points are handed over and the
+   * core's columns rewound, so linear memory stays chunk-sized; without, they accumulate there.
+   */
+  private parse(
+    text: Uint8Array,
+    expectedPoints: number,
+    drain: ((columns: Float64Array[], count: number) => void) | null,
+  ): ParseReport {
+    const core = this.core;
+    core.parseBegin(expectedPoints);
+    let drained = 0;
+    this.feedChunks(text, (ptr, len, _base, final) => {
+      const consumed = core.parseChunk(ptr, len, final ? 1 : 0);
+      const count = core.parsePointCount();
+      if (drain !== null && count > 0) {
+        const f64 = this.view().f64;
+        drain(
+          [0, 1, 2, 3].map((which) => {
+            const at = (core.parseColumn(which) >>> 0) / 8;
+            return f64.subarray(at, at + count);
+          }),
+          count,
+        );
+        drained += count;
+        core.parseRewind();
+      }
+      return consumed;
+    });
+    const lines = core.parseLineCount();
+    return {
+      lines,
+      points: drain === null ? core.parsePointCount() : drained,
+      badLines: core.parseBadLineCount(),
+      firstBadLine: core.parseFirstBadLine(),
+      empty: lines === 0,
+    };
+  }
+
+  /** Parses the keyframes and hands the four column buffers to the caller (who frees them). */
+  private parseResident(text: Uint8Array): { report: ParseReport; columns: number[] } {
+    // Typical lines are 30–60 bytes: a generous first guess saves most of the growing copies.
+    const report = this.parse(text, Math.ceil(text.length / 32), null);
+    const columns = [0, 1, 2, 3].map((which) => this.core.parseColumn(which) >>> 0);
+    this.core.parseTake();
+    return { report, columns };
+  }
+
+  /** Spec §3 keyframes file → columns in file order, with the count of skipped malformed lines. */
+  parseKeyframes(text: Uint8Array): { columns: KeyframeColumns; report: ParseReport } {
+    const bytes = requireBytes('parseKeyframes', text);
+    return this.run('parseKeyframes', () => {
+      // Points leave linear memory chunk by chunk: a fresh engine then touches (page-faults in)
+      // about one chunk's worth of new memory instead of the whole file's columns, and the
+      // output exists once, in JS.
+      let capacity = Math.ceil(bytes.length / 32);
+      let out = [0, 1, 2, 3].map(() => new Float64Array(capacity));
+      let count = 0;
+      const report = this.parse(
+        bytes,
+        Math.ceil(Math.min(bytes.length, this.chunkBytes) / 32),
+        (chunk, n) => {
+          if (count + n > capacity) {
+            capacity = Math.max(2 * capacity, count + n);
+            out = out.map((column) => {
+              const grown = new Float64Array(capacity);
+              grown.set(column.subarray(0, count));
+              return grown;
+            });
+          }
+          chunk.forEach((column, which) => {
+            out[which]!.set(column, count);
+          });
+          count += n;
+        },
+      );
+      const [index, x, y, t] = out.map((column) => column.subarray(0, count)) as [
+        Float64Array,
+        Float64Array,
+        Float64Array,
+        Float64Array,
+      ];
+      return { report, columns: { index, x, y, t } };
+    });
+  }
+
+  /** Spec §7: the keyframes file read as a list of names — every token ending in `.png`, in order. */
+  keyframeImageNames(text: Uint8Array): string[] {
+    const bytes = requireBytes('keyframeImageNames', text);
+    return this.run('keyframeImageNames', () => {
+      const core = this.core;
+      core.namesReset();
+      this.feedChunks(bytes, (ptr, len, base, final) =>
+        core.namesChunk(ptr, len, base, final ? 1 : 0),
+      );
+      const count = core.namesCount();
+      const at = (core.namesPointer() >>> 0) / 4;
+      const pairs = this.view().u32.slice(at, at + 2 * count);
+      core.namesReset();
+      const names: string[] = new Array(count);
+      for (let i = 0; i < count; i++) {
+        names[i] = this.decoder.decode(bytes.subarray(pairs[2 * i], pairs[2 * i + 1]));
+      }
+      return names;
+    });
+  }
+
+  /** Spec §5: which transform maps map units to image pixels, and why stronger ones were rejected. */
+  solveTransform(calibration: Calibration | null, image: ImageSize): TransformResult {
+    return this.run('solveTransform', () => solveTransform(this.core, calibration, image));
+  }
+
+  /** Maps map-unit points to image pixels with the spec §5 clamp; the inputs are not modified. */
+  mapToImage(
+    transform: TransformResult,
+    x: Float64Array,
+    y: Float64Array,
+    image: ImageSize,
+  ): { x: Float64Array; y: Float64Array; clamped: number } {
+    const [xs, ys] = requireXY('mapToImage', x, y);
+    return this.run('mapToImage', (take) => {
+      const xPtr = this.copyIn(take, xs);
+      const yPtr = this.copyIn(take, ys);
+      const clamped = mapToImageInPlace(this.core, transform, xPtr, yPtr, xs.length, image);
+      return { x: this.copyOut(xPtr, xs.length), y: this.copyOut(yPtr, ys.length), clamped };
+    });
+  }
+
+  /** Spec §9: display size and scale for an image (800×600 when unknown), ≤ 700×650, never upscaled. */
+  displayGeometry(image: ImageSize | null): DisplayGeometry {
+    const { width, height } = knownImage(image);
+    const scale = this.run('displayGeometry', () => this.core.displayScale(width, height));
+    return { width: width * scale, height: height * scale, scale };
+  }
+
+  /** Greedy thinning from the first point (spec §4); returns the kept indices in order. */
+  thin(x: Float64Array, y: Float64Array, minDistance: number): Int32Array {
+    const [xs, ys] = requireXY('thin', x, y);
+    if (typeof minDistance !== 'number' || !Number.isFinite(minDistance) || minDistance < 0) {
+      throw new RangeError(`thin: minDistance must be a finite number ≥ 0, got ${minDistance}`);
+    }
+    return this.run('thin', (take) => {
+      const xPtr = this.copyIn(take, xs);
+      const yPtr = this.copyIn(take, ys);
+      const out = take(4 * xs.length);
+      const kept = this.core.thinGreedy(xPtr, yPtr, xs.length, minDistance, out);
+      return this.view().i32.slice(out / 4, out / 4 + kept);
+    });
+  }
+
+  /** Spec §4 tag scanning over image-pixel points; radius in image pixels (10 = "within 0.1"). */
+  scanTags(
+    x: Float64Array,
+    y: Float64Array,
+    tags: readonly XY[],
+    radiusPx: number = TAG_SCAN_RADIUS_PX,
+  ): TagScan {
+    const [xs, ys] = requireXY('scanTags', x, y);
+    const checkedTags = requireTags('scanTags', tags);
+    const radius = requirePositive('scanTags', 'radiusPx', radiusPx);
+    return this.run('scanTags', (take) =>
+      this.scanResident(
+        take,
+        this.copyIn(take, xs),
+        this.copyIn(take, ys),
+        xs.length,
+        checkedTags,
+        radius,
+      ),
+    );
+  }
+
+  private scanResident(
+    take: (bytes: number) => number,
+    xPtr: number,
+    yPtr: number,
+    count: number,
+    tags: readonly XY[],
+    radius: number,
+  ): TagScan {
+    const tagPtr = this.copyIn(take, Float64Array.from(tags.flat()));
+    const flags = take(tags.length);
+    const scanned = this.core.scanTags(xPtr, yPtr, count, tagPtr, tags.length, radius, flags);
+    const marks = this.view().u8.subarray(flags, flags + tags.length);
+    const indices: number[] = [];
+    marks.forEach((mark, i) => {
+      if (mark) indices.push(i);
+    });
+    return { scanned, total: tags.length, indices };
+  }
+
+  /** Spec §4 time bounds: min and max timestamp, max replaced by a known video duration. */
+  timeBounds(t: Float64Array, duration?: number): TimeBounds {
+    const times = requireF64('timeBounds', 't', t);
+    const bounds = this.run('timeBounds', (take) => {
+      const tPtr = this.copyIn(take, times);
+      const out = take(16);
+      this.core.timeRange(tPtr, times.length, out);
+      return this.rangeAt(out);
+    });
+    return applyDuration(bounds, duration);
+  }
+
+  private rangeAt(out: number): TimeBounds {
+    const f64 = this.view().f64;
+    const min = f64[out / 8] ?? Number.NaN;
+    const max = f64[out / 8 + 1] ?? Number.NaN;
+    // No keyframes: an empty 0..0 range rather than NaN, so a slider stays well defined.
+    return Number.isNaN(min) ? { min: 0, max: 0 } : { min, max };
+  }
+
+  /**
+   * Parses, sorts by time, solves the transform, maps and clamps, scans tags, scales to display
+   * pixels, thins and indexes the path, which then stays resident for query().
+   */
+  loadPath(request: LoadPathRequest): LoadedPath {
+    if (typeof request !== 'object' || request === null) {
+      throw new TypeError('loadPath: request must be {text, calibration, image, tags}');
+    }
+    const text = requireBytes('loadPath', request.text);
+    const tags = requireTags('loadPath', request.tags);
+    const image = knownImage(request.image, 'loadPath: image');
+    this.release();
+    return this.run('loadPath', (take) => {
+      const core = this.core;
+      const { report, columns } = this.parseResident(text);
+      const [index = 0, x = 0, y = 0, t = 0] = columns;
+      core.free(index);
+      const resident: Resident = { count: report.points, t, x, y };
+      try {
+        const n = resident.count;
+        const reordered = !core.isSortedByTime(t, n);
+        core.sortByTime(t, x, y, 0, n);
+        const transform = solveTransform(core, request.calibration, image);
+        const clamped = mapToImageInPlace(core, transform, x, y, n, image);
+        const scan = this.scanResident(take, x, y, n, tags, TAG_SCAN_RADIUS_PX);
+        const scale = core.displayScale(image.width, image.height);
+        core.scaleColumns(x, y, n, scale);
+        const keptPtr = take(4 * n);
+        const keptCount = core.thinGreedy(x, y, n, THIN_DISTANCE_PX, keptPtr);
+        const kept = this.gatherKept(take, resident, keptPtr, keptCount);
+        const out = take(16);
+        core.timeRange(t, n, out);
+        const bounds = this.rangeAt(out);
+        // Last: the index borrows the times, which from here on belong to the resident path.
+        core.timeIndexBuild(t, x, y, n, keptPtr, keptCount);
+        this.resident = resident;
+        const display = { width: image.width * scale, height: image.height * scale, scale };
+        return { report, transform, display, bounds, clamped, reordered, kept, scan };
+      } finally {
+        if (this.resident !== resident && this.core === core) {
+          for (const ptr of [x, y, t]) core.free(ptr);
+        }
+      }
+    });
+  }
+
+  private gatherKept(
+    take: (bytes: number) => number,
+    resident: Resident,
+    keptPtr: number,
+    count: number,
+  ): LoadedPath['kept'] {
+    const core = this.core;
+    const xOut = take(4 * count);
+    const yOut = take(4 * count);
+    const tOut = take(8 * count);
+    core.gatherF32(resident.x, keptPtr, count, xOut);
+    core.gatherF32(resident.y, keptPtr, count, yOut);
+    core.gatherF64(resident.t, keptPtr, count, tOut);
+    const buffer = this.view().u8.buffer;
+    return {
+      x: new Float32Array(buffer.slice(xOut, xOut + 4 * count)),
+      y: new Float32Array(buffer.slice(yOut, yOut + 4 * count)),
+      t: new Float64Array(buffer.slice(tOut, tOut + 8 * count)),
+      index: new Int32Array(buffer.slice(keptPtr, keptPtr + 4 * count)),
+    };
+  }
+
+  /** Spec §4 scrub query against the resident path: kept points up to `time` plus the nearest point. */
+  query(time: number): PathQuery {
+    if (this.disposed) throw new Error('query: the path engine has been disposed');
+    if (this.resident === null) throw new Error('query: no path is loaded; call loadPath first');
+    if (typeof time !== 'number' || !Number.isFinite(time)) {
+      throw new RangeError(`query: time must be a finite number of seconds, got ${time}`);
+    }
+    const nearest = this.core.timeQuery(time);
+    // A view over a detached buffer (memory grew since) reads as empty: rebuild it then.
+    if (this.answer.f64.length === 0) this.answer = this.makeAnswerViews();
+    const { f64, i32 } = this.answer;
+    const nearestT = f64[0]!;
+    return {
+      drawCount: i32[1]!,
+      nearest,
+      nearestX: f64[1]!,
+      nearestY: f64[2]!,
+      nearestT,
+      exact: Math.abs(nearestT - time) <= TIME_MATCH_TOLERANCE_S + TIME_MATCH_SLACK_S,
+    };
+  }
+
+  /** Views over the core's query answer: f64 t, x, y then i32 position, draw count. */
+  private makeAnswerViews(): { f64: Float64Array; i32: Int32Array } {
+    const at = this.core.timeQueryResult() >>> 0;
+    const buffer = this.core.memory.buffer;
+    return { f64: new Float64Array(buffer, at, 3), i32: new Int32Array(buffer, at + 24, 2) };
+  }
+
+  /** Frees the resident path (its index first: it borrows the times). */
+  private release(): void {
+    const resident = this.resident;
+    if (resident === null) return;
+    this.resident = null;
+    this.core.timeIndexRelease();
+    for (const ptr of [resident.t, resident.x, resident.y]) this.core.free(ptr);
+  }
+
+  /** Frees the resident path; the engine refuses further calls. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.release();
+    this.disposed = true;
+  }
+}
