@@ -1,9 +1,34 @@
-/** The app shell. Screens arrive with their issues (web app shell, video analysis, floor-plan manager). */
+import { Suspense, useEffect } from 'react';
+import { Toaster } from '../components/toaster.tsx';
+import { restoreSession } from '../features/auth/session-actions.ts';
+import { AppRoutes } from './router.tsx';
+import { Toolbar } from './toolbar.tsx';
+
+/** The app shell: toolbar, the routed page (each page its own chunk) and the toasts. */
 export function App() {
+  // The toolbar shows the signed-in state on every page, so a stored session is restored at once.
+  useEffect(() => {
+    void restoreSession();
+  }, []);
+
   return (
-    <main>
-      <h1>Line Clearance</h1>
-      <p>Record, analyse and review line clearance inspections.</p>
-    </main>
+    <>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <Toolbar />
+      <main id="main">
+        <Suspense
+          fallback={
+            <p className="page muted" role="status">
+              Loading…
+            </p>
+          }
+        >
+          <AppRoutes />
+        </Suspense>
+      </main>
+      <Toaster />
+    </>
   );
 }

@@ -1,0 +1,324 @@
+// API load test (autocannon) on PGlite and, when a PostgreSQL server is reachable, on PostgreSQL:
+// login, the filtered video list over 10,000 videos, a keyframes file and a video range request.
+// Prints a table and writes bench/results/api.json. Run: npm run bench:api
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import net, { type AddressInfo } from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
+import { videos } from '../server/db/schema.ts';
+import { newId } from '../server/ids.ts';
+import { build, type TestApp } from '../server/test/build.ts';
+import { loadFixture } from '../server/test/demo-fixture.ts';
+import { createPrng } from './lib/prng.ts';
+
+interface AutocannonResult {
+  latency: { p50: number; p99: number; max: number };
+  requests: { average: number; total: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+}
+type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
+// autocannon ships no types; this is the part of its API the bench uses.
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const VIDEO_COUNT = 10_000;
+const DURATION_S = Number(process.env.BENCH_API_SECONDS ?? 10);
+const RATE = 200;
+const postgresUrl =
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/test';
+
+interface Row {
+  database: string;
+  scenario: string;
+  p50Ms: number;
+  p99Ms: number;
+  requestsPerSecond: number;
+  errors: number;
+  goal: string;
+  pass: boolean | null;
+}
+
+/** 10,000 videos over 5 operators, 10 lines and one year, in batches. */
+async function seedVideos(t: TestApp, userIds: string[], lineIds: string[]) {
+  const random = createPrng(42);
+  const start = Date.parse('2026-01-01T00:00:00Z');
+  const rows: (typeof videos.$inferInsert)[] = [];
+  for (let i = 0; i < VIDEO_COUNT; i++) {
+    const id = newId();
+    rows.push({
+      id,
+      filename: `bench-${i}.mp4`,
+      storageKey: `videos/${id}.mp4`,
+      subfolder: `bench-${i}`,
+      userId: userIds[i % userIds.length] ?? null,
+      lineClearanceId: lineIds[i % lineIds.length] ?? null,
+      timestamp: new Date(start + random() * 365 * 86_400_000),
+      size: 1_000_000,
+      duration: 60,
+    });
+  }
+  for (let i = 0; i < rows.length; i += 1000) {
+    await t.services.ctx.db.insert(videos).values(rows.slice(i, i + 1000));
+  }
+}
+
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Starts `server/main.ts` on the bench's data and waits for /api/health. */
+async function startServer(env: Record<string, string>) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    const ok = await fetch(`${base}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) {
+      const stop = () =>
+        new Promise<void>((resolve) => {
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+        });
+      return { base, stop };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGTERM');
+  throw new Error('server did not start within 30 s');
+}
+
+async function postgresAvailable(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function benchDatabase(label: string, postgres: string | null): Promise<Row[]> {
+  // Production password cost for the login scenario; no login throttling for the load test.
+  const t = await build(
+    { SCRYPT_LOG2_N: '17', LOGIN_RATE_LIMIT: '1000000', LOG_LEVEL: 'warn' },
+    { postgresUrl: postgres, onDisk: true },
+  );
+  try {
+    const f = await loadFixture(t);
+    const adminHeaders = f.auth.admin;
+    const lines = (
+      await t.app.inject({ url: '/api/line-clearances', headers: adminHeaders })
+    ).json() as { _id: string }[];
+    const extraLines: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/line-clearances',
+        headers: adminHeaders,
+        payload: { name: `Bench line ${i}` },
+      });
+      extraLines.push((res.json() as { _id: string })._id);
+    }
+    const lineIds = [...lines.map((l) => l._id), ...extraLines];
+    const userIds = [
+      f.ids.operator,
+      f.ids.operator2,
+      f.ids.lcmanager,
+      f.ids.lcmanager2,
+      f.ids.factory,
+    ];
+    await seedVideos(t, userIds, lineIds);
+    const videoA = (
+      (
+        await t.app.inject({
+          url: `/api/videos?userIds=${f.ids.operator}&startDate=2026-11-01T00:00:00.000Z`,
+          headers: adminHeaders,
+        })
+      ).json() as { _id: string; filename: string }[]
+    ).find((v) => v.filename === 'video-a.mp4');
+    if (!videoA) throw new Error('fixture video missing');
+
+    // A timeline view: one line, one month (about 80 of the 10,000 videos).
+    const month = (start: string, end: string) =>
+      `/api/videos?lineIDs=${lineIds[0]}&startDate=${start}T00:00:00.000Z&endDate=${end}T23:59:59.999Z`;
+    const filtered = month('2026-03-01', '2026-03-31');
+    const random = createPrng(7);
+    // Every request a different 30-day window, so no two share a cache entry.
+    const uncachedPath = () => {
+      const start =
+        Date.parse('2026-01-01T00:00:00Z') +
+        Math.floor(random() * 330) * 86_400_000 +
+        Math.floor(random() * 86_400_000);
+      const end = start + 30 * 86_400_000;
+      return `/api/videos?lineIDs=${lineIds[0]}&startDate=${new Date(start).toISOString()}&endDate=${new Date(end).toISOString()}`;
+    };
+    const listed = (
+      await t.app.inject({ url: filtered, headers: adminHeaders })
+    ).json() as unknown[];
+    // The server runs in its own process, as in production; the load generator stays here.
+    await t.stop();
+    const server = await startServer(t.env);
+    const base = server.base;
+
+    const scenarios = [
+      {
+        scenario: `GET /api/videos filtered (${listed.length} of ${VIDEO_COUNT + 2}, repeated)`,
+        options: {
+          path: filtered,
+          headers: adminHeaders,
+          connections: 20,
+          overallRate: RATE,
+          duration: DURATION_S,
+        },
+        goal: postgres ? 'no errors' : `p99 ≤ 50 ms at ${RATE}/s, no errors`,
+        check: (r: AutocannonResult) =>
+          r.errors + r.non2xx + r.timeouts === 0 && (postgres !== null || r.latency.p99 <= 50),
+      },
+      {
+        scenario: 'GET /api/videos filtered, every window new (no cache hit)',
+        options: {
+          path: filtered,
+          headers: adminHeaders,
+          connections: 20,
+          overallRate: RATE,
+          duration: DURATION_S,
+          requests: [
+            { setupRequest: (req: Record<string, unknown>) => ({ ...req, path: uncachedPath() }) },
+          ],
+        },
+        goal: 'no errors (measured, no latency goal)',
+        check: (r: AutocannonResult) => r.errors + r.non2xx + r.timeouts === 0,
+      },
+      {
+        scenario: 'GET /api/keyframes/{id}.txt',
+        options: {
+          path: `/api/keyframes/${videoA._id}.txt`,
+          headers: adminHeaders,
+          connections: 20,
+          overallRate: RATE,
+          duration: DURATION_S,
+        },
+        goal: 'no errors',
+        check: (r: AutocannonResult) => r.errors + r.non2xx + r.timeouts === 0,
+      },
+      {
+        scenario: 'GET /api/videos/{file} Range bytes=1000-1999',
+        options: {
+          path: '/api/videos/video-a.mp4',
+          headers: { ...adminHeaders, range: 'bytes=1000-1999' },
+          connections: 20,
+          overallRate: RATE,
+          duration: DURATION_S,
+        },
+        goal: 'no errors (206)',
+        // autocannon counts 206 as 2xx.
+        check: (r: AutocannonResult) => r.errors + r.non2xx + r.timeouts === 0,
+      },
+      // Last: hashes still queued when it ends would slow the scenarios after it.
+      {
+        scenario: 'POST /api/login (scrypt N=2^17)',
+        options: {
+          method: 'POST',
+          path: '/api/login',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'operator@example.com', password: 'demo-password' }),
+          connections: 4,
+          duration: Math.min(DURATION_S, 5),
+        },
+        goal: 'no errors',
+        check: (r: AutocannonResult) => r.errors + r.non2xx + r.timeouts === 0,
+      },
+    ];
+    const rows: Row[] = [];
+    try {
+      // Cold: the first seconds after start (JIT, first database pages), reported apart.
+      const cold = await autocannon({
+        url: `${base}${filtered}`,
+        headers: adminHeaders,
+        connections: 20,
+        overallRate: RATE,
+        duration: 3,
+      });
+      rows.push({
+        database: label,
+        scenario: 'GET /api/videos filtered, cold (first 3 s after start)',
+        p50Ms: cold.latency.p50,
+        p99Ms: cold.latency.p99,
+        requestsPerSecond: Math.round(cold.requests.average),
+        errors: cold.errors + cold.non2xx + cold.timeouts,
+        goal: 'measured',
+        pass: null,
+      });
+      for (const s of scenarios) {
+        const { path: urlPath, ...options } = s.options;
+        const result = await autocannon({ url: `${base}${urlPath}`, ...options });
+        rows.push({
+          database: label,
+          scenario: s.scenario,
+          p50Ms: result.latency.p50,
+          p99Ms: result.latency.p99,
+          requestsPerSecond: Math.round(result.requests.average),
+          errors: result.errors + result.non2xx + result.timeouts,
+          goal: s.goal,
+          pass: s.check(result),
+        });
+      }
+    } finally {
+      await server.stop();
+    }
+    return rows;
+  } finally {
+    await t.close();
+  }
+}
+
+async function main() {
+  const rows = await benchDatabase('pglite', null);
+  if (await postgresAvailable(postgresUrl))
+    rows.push(...(await benchDatabase('postgres', postgresUrl)));
+  else console.log(`PostgreSQL not reachable at ${postgresUrl}: only PGlite measured`);
+
+  const header = ['database', 'scenario', 'p50 ms', 'p99 ms', 'req/s', 'errors', 'goal', 'result'];
+  const cells = rows.map((r) => [
+    r.database,
+    r.scenario,
+    String(r.p50Ms),
+    String(r.p99Ms),
+    String(r.requestsPerSecond),
+    String(r.errors),
+    r.goal,
+    r.pass === null ? '-' : r.pass ? 'PASS' : 'FAIL',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]?.length ?? 0)));
+  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i] ?? 0)).join('  ');
+  console.log(line(header));
+  for (const c of cells) console.log(line(c));
+
+  const out = path.join(import.meta.dirname, 'results', 'api.json');
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(
+    out,
+    `${JSON.stringify({ date: new Date().toISOString(), videos: VIDEO_COUNT, durationSeconds: DURATION_S, rate: RATE, rows }, null, 2)}\n`,
+  );
+  console.log(`\nwrote ${path.relative(process.cwd(), out)}`);
+  if (rows.some((r) => r.pass === false)) process.exitCode = 1;
+}
+
+await main();

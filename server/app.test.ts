@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build, type TestApp } from './test/build.ts';
+
+const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-dist-'));
+let t: TestApp;
+
+beforeAll(async () => {
+  fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>app</title>');
+  fs.mkdirSync(path.join(dist, 'assets'));
+  fs.writeFileSync(path.join(dist, 'assets', 'main.js'), 'console.log(1)');
+  t = await build({ DIST_DIR: dist });
+});
+afterAll(async () => {
+  await t.close();
+  fs.rmSync(dist, { recursive: true, force: true });
+});
+
+describe('one process serves the web app and the API', () => {
+  it('serves built files and falls back to index.html for app routes', async () => {
+    const asset = await t.app.inject({ url: '/assets/main.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.body).toBe('console.log(1)');
+    for (const url of ['/', '/admin', '/video/abc', '/inspection-report/1?x=2']) {
+      const page = await t.app.inject({ url });
+      expect(page.statusCode, url).toBe(200);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.body).toContain('<title>app</title>');
+    }
+  });
+
+  it('never falls back for /api or non-GET requests', async () => {
+    const api = await t.app.inject({ url: '/api/nothing-here' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toEqual({ message: 'No route GET /api/nothing-here' });
+    const post = await t.app.inject({ method: 'POST', url: '/admin' });
+    expect(post.statusCode).toBe(404);
+  });
+
+  it('sends security headers and no stack traces', async () => {
+    const res = await t.app.inject({ url: '/api/health' });
+    expect(res.headers['content-security-policy']).toContain(
+      "script-src 'self' 'wasm-unsafe-eval'",
+    );
+    expect(res.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email":',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).not.toMatch(/at .*\.ts:\d+/);
+  });
+
+  it('says how to build when dist/ is missing', async () => {
+    const bare = await build();
+    try {
+      const page = await bare.app.inject({ url: '/admin' });
+      expect(page.statusCode).toBe(404);
+      expect(page.json().message).toMatch(/npm run build/);
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('rate-limits logins per client', async () => {
+    const limited = await build({ LOGIN_RATE_LIMIT: '3' });
+    try {
+      const codes: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const res = await limited.app.inject({
+          method: 'POST',
+          url: '/api/login',
+          payload: { email: 'a@b.c', password: 'wrong-password' },
+        });
+        codes.push(res.statusCode);
+      }
+      expect(codes).toEqual([401, 401, 401, 429, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+});

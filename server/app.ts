@@ -1,0 +1,125 @@
+// The API and the built web app as one Fastify plugin tree. `buildApp` wires the services; the
+// process entry (main.ts) only loads config, opens the database, listens and shuts down.
+import fs from 'node:fs';
+import path from 'node:path';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { AppContext } from './context.ts';
+import { registerAuthHook } from './http/auth-hook.ts';
+import { HttpError } from './http/errors.ts';
+import { validationMessage } from './http/validation-message.ts';
+import { apiRoutes } from './routes/index.ts';
+
+export interface BuildOptions {
+  /** Pino logger options, or false (tests). */
+  logger?: boolean | { level: string };
+}
+
+export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: 1024 * 1024,
+    schemaErrorFormatter: (errors, context) => new Error(validationMessage(errors, context)),
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  app.decorate('ctx', ctx);
+
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (error instanceof HttpError || (status >= 400 && status < 500)) {
+      return reply.status(status).send({ message: error.message });
+    }
+    // 5xx: details go to the log, never to the client.
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send({ message: 'Internal server error' });
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        // The path core is WebAssembly; Radix positions popovers with inline styles.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+        workerSrc: ["'self'", 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        // Factories often serve plain http on the LAN: upgrading would break every request.
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      new HttpError(429, `Too many requests; try again in ${Math.ceil(context.ttl / 1000)} s`),
+  });
+  await app.register(multipart, {
+    limits: { fileSize: ctx.config.maxUploadBytes, files: 1, fields: 10, fieldSize: 10_000 },
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Line clearance inspection API',
+        version: '1.0.0',
+        description: 'Every call of the web app (spec §7). Errors are `{ message }`.',
+      },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+      security: [{ bearer: [] }],
+    },
+  });
+
+  registerAuthHook(app);
+  const caches = ctx.caches;
+  if (caches) {
+    // See ReadCache: a write invalidates when it starts and again once its response is out.
+    const onWrite = async (request: { method: string }) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        caches.videoLists.invalidate();
+        caches.users.invalidate();
+      }
+    };
+    app.addHook('onRequest', onWrite);
+    app.addHook('onResponse', onWrite);
+  }
+  await app.register(apiRoutes, { prefix: '/api' });
+  app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, () =>
+    app.swagger(),
+  );
+
+  registerWebApp(app, ctx.config.distDir);
+  return app;
+}
+
+/** Serves dist/ and answers unknown non-/api GETs with index.html (history-style routes). */
+function registerWebApp(app: FastifyInstance, distDir: string) {
+  const hasWebApp = fs.existsSync(path.join(distDir, 'index.html'));
+  if (hasWebApp) {
+    app.register(fastifyStatic, { root: distDir, wildcard: false, index: ['index.html'] });
+  }
+  app.setNotFoundHandler(
+    { preHandler: app.rateLimit({ max: 600, timeWindow: '1 minute' }) },
+    (request, reply) => {
+      const isPage = request.method === 'GET' && !request.url.startsWith('/api');
+      if (isPage && hasWebApp) return reply.type('text/html').sendFile('index.html');
+      if (isPage) {
+        return reply
+          .status(404)
+          .send({ message: 'The web app is not built; run `npm run build` or `npm start`' });
+      }
+      return reply.status(404).send({ message: `No route ${request.method} ${request.url}` });
+    },
+  );
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

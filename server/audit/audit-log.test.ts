@@ -1,0 +1,63 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build, type TestApp } from '../test/build.ts';
+import { createRoleUsers, type RoleUsers } from '../test/fixtures.ts';
+
+let t: TestApp;
+let u: RoleUsers;
+
+beforeAll(async () => {
+  t = await build();
+  u = await createRoleUsers(t);
+  for (const name of ['One', 'Two', 'Three']) {
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/line-clearances',
+      headers: u.admin.auth,
+      payload: { name },
+    });
+  }
+});
+afterAll(() => t.close());
+
+describe('audit log', () => {
+  it('is readable by audit, newest first, paged and filtered', async () => {
+    const res = await t.app.inject({
+      url: '/api/audit-log?entity=line-clearance&limit=2',
+      headers: u.audit.auth,
+    });
+    expect(res.statusCode).toBe(200);
+    const page = res.json();
+    expect(page.map((e: { newValue: { name: string } }) => e.newValue.name)).toEqual([
+      'Three',
+      'Two',
+    ]);
+    expect(page[0]).toMatchObject({
+      actorId: u.admin.id,
+      actorEmail: u.admin.email,
+      action: 'create',
+      entity: 'line-clearance',
+      at: expect.stringMatching(/Z$/),
+    });
+    const next = await t.app.inject({
+      url: `/api/audit-log?entity=line-clearance&before=${page[1].id}`,
+      headers: u.audit.auth,
+    });
+    expect(next.json().map((e: { newValue: { name: string } }) => e.newValue.name)).toEqual([
+      'One',
+    ]);
+    const bad = await t.app.inject({ url: '/api/audit-log?limit=0', headers: u.audit.auth });
+    expect(bad.json().message).toMatch(/^query\.limit /);
+  });
+
+  it('rejects UPDATE, DELETE and TRUNCATE in the database itself', async () => {
+    const { db } = t.services.ctx;
+    await expect(db.execute(sql`update audit_log set action = 'forged'`)).rejects.toThrow();
+    await expect(db.execute(sql`delete from audit_log`)).rejects.toThrow();
+    await expect(db.execute(sql`truncate audit_log`)).rejects.toThrow();
+    const rows = (await db.execute(
+      sql`select count(*)::int as n from audit_log where action = 'forged'`,
+    )) as unknown as { rows: { n: number }[] };
+    expect(rows.rows[0]?.n).toBe(0);
+  });
+});

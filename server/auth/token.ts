@@ -1,0 +1,59 @@
+// Login tokens: JWT signed with HS256 only (the verifier's algorithm allow-list rejects `none`
+// and every other algorithm). `tv` is the user's token version: bumping it revokes old tokens.
+import { errors, jwtVerify, SignJWT } from 'jose';
+import type { Role } from '../schemas/common.ts';
+
+export interface TokenUser {
+  id: string;
+  name: string;
+  email: string;
+  roles: Role[];
+  tokenVersion: number;
+}
+
+export interface VerifiedToken {
+  id: string;
+  tokenVersion: number;
+}
+
+export interface TokenService {
+  sign(user: TokenUser): Promise<string>;
+  /** Null for any token that is malformed, expired, wrongly signed or of another algorithm. */
+  verify(token: string): Promise<VerifiedToken | null>;
+}
+
+const ISSUER = 'line-clearance';
+
+export function createTokenService(secret: Uint8Array, ttlSeconds: number): TokenService {
+  return {
+    sign(user) {
+      return new SignJWT({
+        id: user.id,
+        name: user.name,
+        email: user.email,
+        roles: user.roles,
+        tv: user.tokenVersion,
+      })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(user.id)
+        .setIssuer(ISSUER)
+        .setIssuedAt()
+        .setExpirationTime(`${ttlSeconds}s`)
+        .sign(secret);
+    },
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, secret, {
+          algorithms: ['HS256'],
+          issuer: ISSUER,
+          requiredClaims: ['sub', 'exp', 'iat'],
+        });
+        if (typeof payload.sub !== 'string' || typeof payload.tv !== 'number') return null;
+        return { id: payload.sub, tokenVersion: payload.tv };
+      } catch (error) {
+        if (error instanceof errors.JOSEError || error instanceof TypeError) return null;
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,50 @@
+// The services every route uses, created once per app (see app.ts) and reached as `app.ctx`.
+import type { PasswordHasher } from './auth/password.ts';
+import type { TokenService } from './auth/token.ts';
+import type { Config } from './config.ts';
+import type { Db } from './db/client.ts';
+import type { Role } from './schemas/common.ts';
+import type { ReadCache } from './services/read-cache.ts';
+import type { Storage } from './storage/storage.ts';
+
+export interface AppContext {
+  config: Config;
+  db: Db;
+  dbKind: 'pglite' | 'postgres';
+  storage: Storage;
+  passwords: PasswordHasher;
+  tokens: TokenService;
+  /** Read caches; only with PGlite, whose lock makes this process the sole writer. */
+  caches: ReadCaches | null;
+}
+
+export interface ReadCaches {
+  /** GET /api/videos answers, serialized, per (scope, filters). */
+  videoLists: ReadCache<string>;
+  /** The auth hook's user row (roles, token version) by id. */
+  users: ReadCache<(AuthUser & { tokenVersion: number }) | null>;
+}
+
+export interface AuthUser {
+  id: string;
+  name: string;
+  email: string;
+  roles: Role[];
+}
+
+/** Who may call a route: anyone, any logged-in user, or users holding one of the roles. */
+export type Access = 'public' | 'authenticated' | readonly Role[];
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+  interface FastifyRequest {
+    user: AuthUser | null;
+  }
+  interface FastifyContextConfig {
+    access?: Access;
+    /** Also accept the media cookie (for <video>/<img>, which cannot send a bearer header). */
+    media?: boolean;
+  }
+}

@@ -1,0 +1,96 @@
+// Opens the database (embedded PGlite by default, PostgreSQL with a URL) and applies the checked-in
+// migrations. Both drivers give the same Drizzle API, typed here as one `Db`.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import { acquireLock } from './lock.ts';
+import * as schema from './schema.ts';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** The handle given to a transaction callback. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Writes a full dump: PGlite's data directory as .tar.gz, or pg_dump's custom format. */
+  dump(targetFile: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
+
+export interface DatabaseOptions {
+  databaseUrl: string | null;
+  /** PGlite data directory; null keeps the database in memory (tests). */
+  pgliteDir: string | null;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const db = drizzlePg({ client: pool, schema });
+    try {
+      await migratePg(db, { migrationsFolder });
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+    return {
+      db: db as unknown as Db,
+      kind: 'postgres',
+      dump: (targetFile) => pgDump(options.databaseUrl ?? '', targetFile),
+      close: () => pool.end(),
+    };
+  }
+  let release = () => {};
+  if (options.pgliteDir) {
+    fs.mkdirSync(path.dirname(options.pgliteDir), { recursive: true });
+    release = acquireLock(`${options.pgliteDir}.lock`);
+  }
+  try {
+    const client = new PGlite(options.pgliteDir ?? undefined);
+    const db = drizzlePglite({ client, schema });
+    await migratePglite(db, { migrationsFolder });
+    return {
+      db: db as unknown as Db,
+      kind: 'pglite',
+      dump: async (targetFile) => {
+        const archive = await client.dumpDataDir('gzip');
+        await fs.promises.writeFile(targetFile, Buffer.from(await archive.arrayBuffer()));
+      },
+      close: async () => {
+        await client.close();
+        release();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/** pg_dump (PostgreSQL client tools) in custom format, restorable with pg_restore. */
+function pgDump(url: string, targetFile: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile('pg_dump', ['--format=custom', '--file', targetFile, url], (error, _out, stderr) => {
+      if (!error) return resolve();
+      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+      reject(
+        new Error(
+          missing
+            ? 'pg_dump was not found: install the PostgreSQL client tools (apt-get install postgresql-client)'
+            : `pg_dump failed: ${stderr.trim()}`,
+        ),
+      );
+    });
+  });
+}

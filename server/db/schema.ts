@@ -1,0 +1,159 @@
+// The one database schema (PGlite and PostgreSQL 15+). Migrations in server/drizzle are generated
+// from this file with `npm run db:generate`; ids are server-generated 24-hex strings.
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+import type { Role } from '../schemas/common.ts';
+import type { FloorplanConfiguration } from '../schemas/floorplan-configs.ts';
+
+const id = () => text('id').primaryKey();
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const ids = (name: string) => text(name).array().notNull().default(sql`'{}'::text[]`);
+
+export const users = pgTable('users', {
+  id: id(),
+  name: text('name').notNull(),
+  /** Stored lower-case; unique. */
+  email: text('email').notNull().unique(),
+  passwordHash: text('password_hash').notNull(),
+  roles: text('roles').array().notNull().$type<Role[]>(),
+  /** Bumped on password change, role change and delete: older tokens stop working. */
+  tokenVersion: integer('token_version').notNull().default(0),
+  lineClearanceIds: ids('line_clearance_ids'),
+  assignedOperators: ids('assigned_operators'),
+  createdAt: createdAt(),
+});
+
+export const lineClearances = pgTable('line_clearances', {
+  id: id(),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  location: text('location').notNull().default(''),
+  status: text('status').notNull().default('active'),
+  managerId: text('manager_id'),
+  assignedOperators: ids('assigned_operators'),
+  createdAt: createdAt(),
+});
+
+export const devices = pgTable('devices', {
+  id: id(),
+  name: text('name').notNull(),
+  type: text('type'),
+  status: text('status').notNull().default('active'),
+  /** The serial from the device's QR label; unique. */
+  qrCode: text('qr_code').notNull().unique(),
+  registeredBy: text('registered_by'),
+  createdAt: createdAt(),
+});
+
+export const videos = pgTable(
+  'videos',
+  {
+    id: id(),
+    filename: text('filename').notNull().unique(),
+    storageKey: text('storage_key').notNull(),
+    keyframesKey: text('keyframes_key'),
+    /** Storage prefix of the keyframe images; its last segment is the predictions' subfolder. */
+    keyframeImagesPrefix: text('keyframe_images_prefix'),
+    subfolder: text('subfolder').notNull(),
+    userId: text('user_id'),
+    deviceId: text('device_id'),
+    lineClearanceId: text('line_clearance_id'),
+    timestamp: timestamp('timestamp', { withTimezone: true }).notNull(),
+    status: text('status').notNull().default('completed'),
+    size: bigint('size', { mode: 'number' }).notNull().default(0),
+    duration: doublePrecision('duration').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('videos_timestamp_idx').on(t.timestamp),
+    index('videos_user_idx').on(t.userId, t.timestamp),
+    index('videos_line_idx').on(t.lineClearanceId, t.timestamp),
+    index('videos_subfolder_idx').on(t.subfolder),
+  ],
+);
+
+export const predictions = pgTable(
+  'predictions',
+  {
+    id: id(),
+    videoId: text('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    filename: text('filename').notNull(),
+    subfolder: text('subfolder').notNull(),
+    classLabels: jsonb('class_labels').notNull().$type<string[]>(),
+    confs: jsonb('confs').notNull().$type<number[]>(),
+    boxesNormalized: jsonb('boxes_normalized').notNull().$type<number[][]>(),
+  },
+  (t) => [index('predictions_video_idx').on(t.videoId)],
+);
+
+export const floorplans = pgTable('floorplans', {
+  id: id(),
+  name: text('name').notNull(),
+  /** Generated storage key; its last segment is the served file name. */
+  imageKey: text('image_key').notNull().unique(),
+  /** One floor plan per line clearance. */
+  lineId: text('line_id').notNull().unique(),
+  contentType: text('content_type').notNull(),
+  createdAt: createdAt(),
+});
+
+export const floorplanConfigs = pgTable('floorplan_configs', {
+  id: id(),
+  /** One saved configuration per line clearance (saving again replaces it; the audit log keeps the old). */
+  lineClearanceId: text('line_clearance_id').notNull().unique(),
+  floorplanId: text('floorplan_id'),
+  name: text('name').notNull(),
+  configuration: jsonb('configuration').notNull().$type<FloorplanConfiguration>(),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const inspections = pgTable(
+  'inspections',
+  {
+    id: id(),
+    lineClearanceId: text('line_clearance_id').notNull(),
+    operatorId: text('operator_id').notNull(),
+    videoId: text('video_id'),
+    startTime: timestamp('start_time', { withTimezone: true }).notNull(),
+    status: text('status').notNull().default('pending'),
+    operatorNotes: text('operator_notes').notNull().default(''),
+    reviewerId: text('reviewer_id'),
+    reviewNotes: text('review_notes'),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('inspections_line_idx').on(t.lineClearanceId),
+    index('inspections_video_idx').on(t.videoId),
+  ],
+);
+
+/** Append-only: a trigger (migration 0001) rejects UPDATE, DELETE and TRUNCATE. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    actorId: text('actor_id'),
+    actorEmail: text('actor_email'),
+    action: text('action').notNull(),
+    entity: text('entity').notNull(),
+    entityId: text('entity_id'),
+    oldValue: jsonb('old_value'),
+    newValue: jsonb('new_value'),
+    ip: text('ip'),
+  },
+  (t) => [index('audit_entity_idx').on(t.entity, t.entityId)],
+);

@@ -1,0 +1,145 @@
+// The demo dataset's shape: scripts/generate-demo-assets.ts writes server/demo/dataset.json and the
+// files under server/demo/files/; the server's demo loader reads them into the database and storage.
+// Entities refer to each other by `key` (stable, human-readable); the loader assigns real ids.
+
+export type DemoRole = 'admin' | 'factory_manager' | 'lc_manager' | 'audit' | 'operator';
+
+export interface DemoUser {
+  key: string;
+  name: string;
+  email: string;
+  roles: DemoRole[];
+}
+
+export interface DemoLineClearance {
+  key: string;
+  name: string;
+  description: string;
+  location: string;
+  status: 'active' | 'inactive' | 'maintenance';
+  managerKey: string;
+  operatorKeys: string[];
+}
+
+export interface DemoDevice {
+  key: string;
+  name: string;
+  type: 'camera' | 'sensor' | 'monitor' | 'controller';
+  status: 'active' | 'inactive' | 'maintenance' | 'offline';
+}
+
+export interface DemoFloorplan {
+  key: string;
+  name: string;
+  lineKey: string;
+  /** Path under server/demo/files/. */
+  file: string;
+  width: number;
+  height: number;
+  createdAt: string;
+}
+
+export interface DemoHotZone {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  name: string;
+  description: string;
+  color: string;
+  importance: 'low' | 'medium' | 'high' | 'critical';
+}
+
+export interface DemoTag {
+  x: number;
+  y: number;
+  name: string;
+  qrCode: string;
+  color: string;
+  description: string;
+}
+
+export interface DemoCamera {
+  x: number;
+  y: number;
+  name: string;
+  type: 'thermal' | 'panoramic' | 'ptz' | 'dome' | 'bullet' | 'wireless' | 'standard';
+  color: string;
+  description: string;
+}
+
+/** Spec §3 floor-plan configuration; positions of zones, tags and cameras are in displaySize pixels. */
+export interface DemoFloorplanConfiguration {
+  floorplanImage: string;
+  displaySize: { width: number; height: number };
+  hotZones: DemoHotZone[];
+  tags: DemoTag[];
+  cameras: DemoCamera[];
+  coordinateSystem: {
+    useSimpleMapping: boolean;
+    sourceImageWidth: number;
+    sourceImageHeight: number;
+    pixelsPerMeter: number;
+  };
+  /** Map units (the keyframes' x, y), paired by index with floorplanPoints (image pixels). */
+  slamPoints: [number, number][];
+  floorplanPoints: [number, number][];
+  forceAffine: boolean;
+  yAxisFlip: boolean;
+}
+
+export interface DemoFloorplanConfig {
+  lineKey: string;
+  floorplanKey: string;
+  name: string;
+  configuration: DemoFloorplanConfiguration;
+}
+
+export interface DemoPrediction {
+  /** `${timestamp}.png`, the timestamp string exactly as in the keyframes file. */
+  filename: string;
+  subfolder: string;
+  class_labels: string[];
+  confs: number[];
+  boxes_normalized: [number, number, number, number][];
+}
+
+export interface DemoVideo {
+  key: string;
+  filename: string;
+  lineKey: string;
+  userKey: string;
+  deviceKey: string;
+  timestamp: string;
+  status: 'completed' | 'processing' | 'pending' | 'error';
+  /** Seconds. */
+  duration: number;
+  /** Paths under server/demo/files/. */
+  file: string;
+  keyframesFile: string;
+  /** Folder under server/demo/files/ holding `${timestamp}.png` keyframe images; also the subfolder name. */
+  keyframeImagesDir: string;
+  predictions: DemoPrediction[];
+}
+
+export interface DemoInspection {
+  key: string;
+  lineKey: string;
+  operatorKey: string;
+  videoKey: string | null;
+  startTime: string;
+  status: 'pending' | 'approved' | 'rejected';
+  operatorNotes: string;
+  reviewerKey: string | null;
+  reviewNotes: string | null;
+}
+
+export interface DemoDataset {
+  users: DemoUser[];
+  lineClearances: DemoLineClearance[];
+  devices: DemoDevice[];
+  floorplans: DemoFloorplan[];
+  floorplanConfigs: DemoFloorplanConfig[];
+  videos: DemoVideo[];
+  inspections: DemoInspection[];
+}

@@ -1,0 +1,213 @@
+// Loads the demo dataset (server/demo/dataset.json + files/) into an empty database and storage.
+// Entities refer to each other by key; every key is resolved before anything is written, and the
+// rows go in one transaction after the files are stored.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { audit } from '../audit/audit.ts';
+import type { AppContext } from '../context.ts';
+import {
+  devices,
+  floorplanConfigs,
+  floorplans,
+  inspections,
+  lineClearances,
+  predictions,
+  videos,
+} from '../db/schema.ts';
+import { newId } from '../ids.ts';
+import { sniffImage } from '../services/image-type.ts';
+import { insertUser } from '../services/users.ts';
+import type { DemoDataset } from './dataset-types.ts';
+
+export const DEMO_PASSWORD = 'demo-password';
+
+class KeyMap {
+  private readonly ids = new Map<string, string>();
+  constructor(private readonly kind: string) {}
+  add(key: string): string {
+    if (this.ids.has(key)) throw new Error(`Demo dataset: duplicate ${this.kind} key '${key}'`);
+    const id = newId();
+    this.ids.set(key, id);
+    return id;
+  }
+  get(key: string, where: string): string {
+    const id = this.ids.get(key);
+    if (!id) throw new Error(`Demo dataset: ${where} names unknown ${this.kind} '${key}'`);
+    return id;
+  }
+}
+
+const SAFE_SEGMENT = /^[A-Za-z0-9_-]{1,100}$/;
+
+export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: string) {
+  const root = path.resolve(filesDir);
+  const file = (relative: string) => {
+    const full = path.resolve(root, relative);
+    if (!full.startsWith(root + path.sep))
+      throw new Error(`Demo dataset: path escapes files/: ${relative}`);
+    return full;
+  };
+  const userIds = new KeyMap('user');
+  const lineIds = new KeyMap('line clearance');
+  const deviceIds = new KeyMap('device');
+  const planIds = new KeyMap('floor plan');
+  const videoIds = new KeyMap('video');
+
+  for (const user of dataset.users) userIds.add(user.key);
+  for (const line of dataset.lineClearances) lineIds.add(line.key);
+  for (const device of dataset.devices) deviceIds.add(device.key);
+
+  const lineRows = dataset.lineClearances.map((line) => ({
+    id: lineIds.get(line.key, 'lineClearances'),
+    name: line.name,
+    description: line.description,
+    location: line.location,
+    status: line.status,
+    managerId: userIds.get(line.managerKey, `line '${line.key}'`),
+    assignedOperators: line.operatorKeys.map((key) => userIds.get(key, `line '${line.key}'`)),
+  }));
+
+  // Files first: a failure here leaves the database untouched.
+  const planRows: (typeof floorplans.$inferInsert)[] = [];
+  for (const plan of dataset.floorplans) {
+    const bytes = await fs.readFile(file(plan.file));
+    const type = sniffImage(bytes);
+    if (!type) throw new Error(`Demo dataset: ${plan.file} is not a PNG, JPEG or GIF image`);
+    const imageKey = `floorplans/${newId()}.${type.ext}`;
+    await ctx.storage.put(imageKey, bytes);
+    planRows.push({
+      id: planIds.add(plan.key),
+      name: plan.name,
+      imageKey,
+      lineId: lineIds.get(plan.lineKey, `floorplan '${plan.key}'`),
+      contentType: type.contentType,
+      createdAt: new Date(plan.createdAt),
+    });
+  }
+
+  const videoRows: (typeof videos.$inferInsert)[] = [];
+  const predictionRows: (typeof predictions.$inferInsert)[] = [];
+  for (const video of dataset.videos) {
+    const id = videoIds.add(video.key);
+    const subfolder = path.basename(video.keyframeImagesDir);
+    if (!SAFE_SEGMENT.test(subfolder)) {
+      throw new Error(
+        `Demo dataset: keyframe folder name '${subfolder}' must be letters, digits, _ or -`,
+      );
+    }
+    const ext = path.extname(video.file).toLowerCase();
+    const storageKey = `videos/${id}${ext}`;
+    const { size } = await ctx.storage.put(storageKey, await fs.readFile(file(video.file)));
+    const keyframesKey = `keyframes/${id}.txt`;
+    await ctx.storage.put(keyframesKey, await fs.readFile(file(video.keyframesFile)));
+    const keyframeImagesPrefix = `keyframe-images/${subfolder}`;
+    for (const name of await fs.readdir(file(video.keyframeImagesDir))) {
+      if (!name.endsWith('.png')) continue;
+      const bytes = await fs.readFile(path.join(file(video.keyframeImagesDir), name));
+      await ctx.storage.put(`${keyframeImagesPrefix}/${name}`, bytes);
+    }
+    videoRows.push({
+      id,
+      filename: video.filename,
+      storageKey,
+      keyframesKey,
+      keyframeImagesPrefix,
+      subfolder,
+      userId: userIds.get(video.userKey, `video '${video.key}'`),
+      deviceId: deviceIds.get(video.deviceKey, `video '${video.key}'`),
+      lineClearanceId: lineIds.get(video.lineKey, `video '${video.key}'`),
+      timestamp: new Date(video.timestamp),
+      status: video.status,
+      size,
+      duration: video.duration,
+    });
+    for (const p of video.predictions) {
+      predictionRows.push({
+        id: newId(),
+        videoId: id,
+        filename: p.filename,
+        subfolder: p.subfolder,
+        classLabels: p.class_labels,
+        confs: p.confs,
+        boxesNormalized: p.boxes_normalized,
+      });
+    }
+  }
+
+  const configRows = dataset.floorplanConfigs.map((config) => {
+    const plan = planRows.find(
+      (row) => row.id === planIds.get(config.floorplanKey, 'floorplanConfigs'),
+    );
+    const fileName = plan?.imageKey.slice(plan.imageKey.lastIndexOf('/') + 1);
+    return {
+      id: newId(),
+      lineClearanceId: lineIds.get(config.lineKey, 'floorplanConfigs'),
+      floorplanId: plan?.id ?? null,
+      name: config.name,
+      // The saved configuration points at the image as the API serves it.
+      configuration: { ...config.configuration, floorplanImage: `/api/floorplans/${fileName}` },
+    };
+  });
+
+  const inspectionRows = dataset.inspections.map((inspection) => {
+    const where = `inspection '${inspection.key}'`;
+    return {
+      id: newId(),
+      lineClearanceId: lineIds.get(inspection.lineKey, where),
+      operatorId: userIds.get(inspection.operatorKey, where),
+      videoId: inspection.videoKey ? videoIds.get(inspection.videoKey, where) : null,
+      startTime: new Date(inspection.startTime),
+      status: inspection.status,
+      operatorNotes: inspection.operatorNotes,
+      reviewerId: inspection.reviewerKey ? userIds.get(inspection.reviewerKey, where) : null,
+      reviewNotes: inspection.reviewNotes,
+      reviewedAt: inspection.status === 'pending' ? null : new Date(inspection.startTime),
+    };
+  });
+
+  await ctx.db.transaction(async (tx) => {
+    for (const user of dataset.users) {
+      const id = userIds.get(user.key, 'users');
+      // Assignments mirror the lines: operators know their lines, managers their operators.
+      const lines = lineRows.filter((l) => l.assignedOperators.includes(id) || l.managerId === id);
+      await insertUser(tx, ctx.passwords, {
+        id,
+        name: user.name,
+        email: user.email,
+        password: DEMO_PASSWORD,
+        roles: user.roles,
+        lineClearanceIds: lines.map((l) => l.id),
+        assignedOperators: [
+          ...new Set(lines.filter((l) => l.managerId === id).flatMap((l) => l.assignedOperators)),
+        ],
+      });
+    }
+    if (lineRows.length) await tx.insert(lineClearances).values(lineRows);
+    if (dataset.devices.length) {
+      await tx.insert(devices).values(
+        dataset.devices.map((device) => ({
+          id: deviceIds.get(device.key, 'devices'),
+          name: device.name,
+          type: device.type,
+          status: device.status,
+          qrCode: `DEMO-${device.key.toUpperCase().replace(/[^A-Z0-9]/g, '-')}`,
+        })),
+      );
+    }
+    if (planRows.length) await tx.insert(floorplans).values(planRows);
+    if (configRows.length) await tx.insert(floorplanConfigs).values(configRows);
+    if (videoRows.length) await tx.insert(videos).values(videoRows);
+    if (predictionRows.length) await tx.insert(predictions).values(predictionRows);
+    if (inspectionRows.length) await tx.insert(inspections).values(inspectionRows);
+    await audit(tx, null, {
+      action: 'demo.load',
+      entity: 'system',
+      newValue: {
+        users: dataset.users.length,
+        lineClearances: lineRows.length,
+        videos: videoRows.length,
+        inspections: inspectionRows.length,
+      },
+    });
+  });
+}

@@ -1,0 +1,1 @@
+CREATE INDEX "inspections_video_idx" ON "inspections" USING btree ("video_id");

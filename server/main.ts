@@ -1,0 +1,39 @@
+// Process entry: configuration, database, first-start seed, listen, graceful shutdown.
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { LockError } from './db/lock.ts';
+import { seedEmptyDatabase } from './seed.ts';
+import { createServices } from './services.ts';
+
+async function main() {
+  const config = loadConfig();
+  const services = await createServices(config);
+  const app = await buildApp(services.ctx, { logger: { level: config.logLevel } });
+  const banner = await seedEmptyDatabase(services.ctx, app.log);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal}: finishing open requests, then closing the database`);
+    // close() stops accepting connections and waits for in-flight requests.
+    await app.close();
+    await services.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  if (banner) console.log(banner);
+}
+
+main().catch((error: unknown) => {
+  // Configuration and lock problems are the operator's to fix: print them plainly.
+  if (error instanceof ConfigError || error instanceof LockError) {
+    console.error(error.message);
+  } else {
+    console.error(error);
+  }
+  process.exit(1);
+});

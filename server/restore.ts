@@ -1,0 +1,23 @@
+// `npm run restore -- <backup folder>`: restores a backup into an empty DATA_DIR (or an empty
+// DATABASE_URL database). Checks every file's SHA-256 first; never overwrites anything.
+import path from 'node:path';
+import { restoreBackup } from './backup/restore-backup.ts';
+import { loadConfig } from './config.ts';
+
+async function main() {
+  const folder = process.argv[2];
+  if (!folder) throw new Error('Usage: npm run restore -- <backup folder>');
+  const config = loadConfig();
+  const manifest = await restoreBackup(path.resolve(folder), {
+    databaseUrl: config.databaseUrl,
+    pgliteDir: path.join(config.dataDir, 'pglite'),
+    filesDir: path.join(config.dataDir, 'files'),
+  });
+  console.log(`Restored the backup of ${manifest.createdAt} (${manifest.files.length} files)`);
+}
+
+main().catch((error: unknown) => {
+  // Configuration, lock and backup problems are the operator's to fix: print them plainly.
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,204 @@
+import fs from 'node:fs';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build, type TestApp } from '../test/build.ts';
+import { createUser, PASSWORD, type TestUser } from '../test/fixtures.ts';
+
+let t: TestApp;
+let op: TestUser;
+
+beforeAll(async () => {
+  t = await build();
+  op = await createUser(t, 'op', ['operator']);
+});
+afterAll(() => t.close());
+
+const login = (email: string, password: string) =>
+  t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password } });
+
+function decode(token: string) {
+  const [, payload = ''] = token.split('.');
+  return JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
+}
+
+describe('POST /api/login', () => {
+  it('answers a token carrying id, name, email and roles, and sets the media cookie', async () => {
+    const res = await login('OP@test.example', PASSWORD);
+    expect(res.statusCode).toBe(200);
+    const { token } = res.json();
+    expect(decode(token)).toMatchObject({
+      id: op.id,
+      name: 'Test op',
+      email: 'op@test.example',
+      roles: ['operator'],
+    });
+    const cookie = String(res.headers['set-cookie']);
+    expect(cookie).toContain('lc_media=');
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Strict');
+  });
+
+  it('answers 401 with the spec message for a wrong password or unknown email', async () => {
+    for (const res of [await login(op.email, 'wrong-password'), await login('x@y.z', PASSWORD)]) {
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ message: 'Invalid email or password' });
+    }
+  });
+
+  it('answers 400 when email or password is missing', async () => {
+    for (const payload of [
+      {},
+      { email: op.email },
+      { password: 'x' },
+      { email: '', password: '' },
+    ]) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/login', payload });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ message: 'Email and password are required' });
+    }
+  });
+
+  it('records logins and failures in the audit log', async () => {
+    await login(op.email, 'bad-password-again');
+    const rows = await t.services.ctx.db.query.auditLog.findMany();
+    const actions = rows.filter((r) => r.actorEmail === op.email).map((r) => r.action);
+    expect(actions).toContain('login');
+    expect(actions).toContain('login.failed');
+  });
+});
+
+describe('GET /api/me', () => {
+  it('answers id, name, email, roles', async () => {
+    const res = await t.app.inject({ url: '/api/me', headers: op.auth });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      id: op.id,
+      name: 'Test op',
+      email: op.email,
+      roles: ['operator'],
+    });
+  });
+
+  it('answers 401 without a token', async () => {
+    const res = await t.app.inject({ url: '/api/me' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ message: 'Authentication required' });
+  });
+});
+
+describe('token attacks', () => {
+  const secret = () => {
+    const file = `${t.dataDir}/jwt-secret`;
+    return new TextEncoder().encode(fs.readFileSync(file, 'utf8').trim());
+  };
+  const claims = () => ({ id: op.id, name: 'x', email: op.email, roles: ['admin'], tv: 0 });
+  const me = (token: string) =>
+    t.app.inject({ url: '/api/me', headers: { authorization: `Bearer ${token}` } });
+
+  it('rejects alg none', async () => {
+    const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+    const body = Buffer.from(
+      JSON.stringify({ ...claims(), sub: op.id, iss: 'line-clearance', iat: 1, exp: 9e9 }),
+    ).toString('base64url');
+    expect((await me(`${header}.${body}.`)).statusCode).toBe(401);
+  });
+
+  it('rejects a token whose roles were tampered with', async () => {
+    const [h, p, s] = op.token.split('.');
+    const tampered = { ...decode(op.token), roles: ['admin'] };
+    const forged = `${h}.${Buffer.from(JSON.stringify(tampered)).toString('base64url')}.${s}`;
+    expect(p).not.toBe(forged.split('.')[1]);
+    expect((await me(forged)).statusCode).toBe(401);
+  });
+
+  /** Signs the claims like the server does, with one thing changed per test. */
+  const forge = (options: {
+    alg?: string;
+    key?: Uint8Array;
+    iat?: number;
+    exp?: number | string;
+  }) =>
+    new SignJWT(claims())
+      .setProtectedHeader({ alg: options.alg ?? 'HS256' })
+      .setSubject(op.id)
+      .setIssuer('line-clearance')
+      .setIssuedAt(options.iat)
+      .setExpirationTime(options.exp ?? '1h')
+      .sign(options.key ?? secret());
+
+  it('accepts a token forged with the right key, algorithm and claims (control)', async () => {
+    expect((await me(await forge({}))).statusCode).toBe(200);
+  });
+
+  it('rejects an expired token and a wrong signature', async () => {
+    expect((await me(await forge({ iat: 1_000, exp: 2_000 }))).statusCode).toBe(401);
+    const key = new TextEncoder().encode('another-secret-of-at-least-32-characters');
+    expect((await me(await forge({ key }))).statusCode).toBe(401);
+  });
+
+  it('rejects an HS512 token signed with the right key (algorithm allow-list)', async () => {
+    expect((await me(await forge({ alg: 'HS512' }))).statusCode).toBe(401);
+  });
+});
+
+describe('POST /api/change-password', () => {
+  it('answers 401 with the spec message when the current password is wrong', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/change-password',
+      headers: op.auth,
+      payload: { currentPassword: 'nope-nope', newPassword: 'new-password-1' },
+    });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ message: 'Current password is incorrect' });
+  });
+
+  it('answers 400 naming the field for a short new password', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/change-password',
+      headers: op.auth,
+      payload: { currentPassword: PASSWORD, newPassword: 'short' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/^body\.newPassword /);
+  });
+
+  it('changes the password, revokes older tokens and returns a fresh one', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/change-password',
+      headers: op.auth,
+      payload: { currentPassword: PASSWORD, newPassword: 'new-password-1' },
+    });
+    expect(res.statusCode).toBe(200);
+    const { token } = res.json();
+    expect((await t.app.inject({ url: '/api/me', headers: op.auth })).statusCode).toBe(401);
+    const fresh = await t.app.inject({
+      url: '/api/me',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(fresh.statusCode).toBe(200);
+    expect((await login(op.email, PASSWORD)).statusCode).toBe(401);
+    expect((await login(op.email, 'new-password-1')).statusCode).toBe(200);
+  });
+});
+
+describe('POST /api/logout', () => {
+  it('expires the media cookie', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/logout' });
+    expect(res.statusCode).toBe(200);
+    expect(String(res.headers['set-cookie'])).toMatch(/^lc_media=; .*Max-Age=0/);
+  });
+});
+
+describe('GET /api/health', () => {
+  it('answers ok with the database kind', async () => {
+    const res = await t.app.inject({ url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      status: 'ok',
+      database: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite',
+    });
+  });
+});

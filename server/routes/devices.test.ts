@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build, type TestApp } from '../test/build.ts';
+import { createRoleUsers, type RoleUsers } from '../test/fixtures.ts';
+
+let t: TestApp;
+let u: RoleUsers;
+
+beforeAll(async () => {
+  t = await build();
+  u = await createRoleUsers(t);
+});
+afterAll(() => t.close());
+
+const register = (auth: { authorization: string }, qrCode: unknown) =>
+  t.app.inject({ method: 'POST', url: '/api/devices', headers: auth, payload: { qrCode } });
+
+describe('devices', () => {
+  it('an operator registers a device from a bare serial; scanning again answers 200', async () => {
+    const first = await register(u.operator.auth, 'CAM-0042');
+    expect(first.statusCode).toBe(201);
+    expect(first.json()).toMatchObject({
+      name: 'Device CAM-0042',
+      type: null,
+      status: 'active',
+      qrCode: 'CAM-0042',
+    });
+    const again = await register(u.lc.auth, ' CAM-0042 ');
+    expect(again.statusCode).toBe(200);
+    expect(again.json()._id).toBe(first.json()._id);
+  });
+
+  it('reads the JSON label form', async () => {
+    const res = await register(
+      u.admin.auth,
+      JSON.stringify({ serial: 'SN-7', name: 'Line 2 tablet', type: 'monitor' }),
+    );
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ name: 'Line 2 tablet', type: 'monitor', qrCode: 'SN-7' });
+  });
+
+  it('400 names what is wrong in the label', async () => {
+    const cases: [unknown, RegExp][] = [
+      ['has spaces in it', /^body\.qrCode must be a device serial/],
+      ['{not json', /^body\.qrCode is not valid JSON/],
+      [JSON.stringify({ serial: 'A1', type: 'toaster' }), /^body\.qrCode\.type /],
+      [JSON.stringify({ name: 'x' }), /^body\.qrCode\.serial /],
+      ['', /^body\.qrCode /],
+      [42, /^body\.qrCode /],
+    ];
+    for (const [qr, message] of cases) {
+      const res = await register(u.admin.auth, qr);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toMatch(message);
+    }
+  });
+
+  it('auditors cannot register; only admins and factory managers edit and delete', async () => {
+    expect((await register(u.audit.auth, 'AUD-1')).statusCode).toBe(403);
+    const device = (await register(u.admin.auth, 'EDIT-1')).json();
+    const payload = { ...device, name: 'Renamed', type: 'sensor', status: 'offline' };
+    for (const user of [u.operator, u.lc, u.audit]) {
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `/api/devices/${device._id}`,
+        headers: user.auth,
+        payload,
+      });
+      expect(res.statusCode).toBe(403);
+    }
+    const ok = await t.app.inject({
+      method: 'PUT',
+      url: `/api/devices/${device._id}`,
+      headers: u.factory.auth,
+      payload,
+    });
+    expect(ok.json()).toEqual({ ...device, name: 'Renamed', type: 'sensor', status: 'offline' });
+    const bad = await t.app.inject({
+      method: 'PUT',
+      url: `/api/devices/${device._id}`,
+      headers: u.factory.auth,
+      payload: { ...payload, status: 'exploded' },
+    });
+    expect(bad.json().message).toMatch(/^body\.status /);
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/devices/${device._id}`,
+      headers: u.admin.auth,
+    });
+    expect(del.statusCode).toBe(200);
+    const list = await t.app.inject({ url: '/api/devices', headers: u.audit.auth });
+    expect(list.json().map((d: { _id: string }) => d._id)).not.toContain(device._id);
+  });
+});

@@ -1,0 +1,165 @@
+// Devices: register from a QR label, list, edit, delete (spec §7).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { asc, eq } from 'drizzle-orm';
+import { Type } from 'typebox';
+import { audit } from '../audit/audit.ts';
+import { devices } from '../db/schema.ts';
+import { currentUser } from '../http/auth-hook.ts';
+import { errorResponses } from '../http/error-responses.ts';
+import { notFound } from '../http/errors.ts';
+import { newId } from '../ids.ts';
+import { IdParams, MessageResponse } from '../schemas/common.ts';
+import {
+  Device,
+  DeviceRegister,
+  type DeviceStatus,
+  type DeviceType,
+  DeviceUpdate,
+} from '../schemas/devices.ts';
+import { parseDeviceQr } from '../services/device-qr.ts';
+
+type Row = typeof devices.$inferSelect;
+
+export const toDevice = (row: Row): Device => ({
+  _id: row.id,
+  name: row.name,
+  type: row.type as DeviceType | null,
+  status: row.status as DeviceStatus,
+  qrCode: row.qrCode,
+});
+
+const errors = errorResponses;
+const EDITORS = ['admin', 'factory_manager'] as const;
+
+export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.ctx;
+
+  async function find(id: string) {
+    const [row] = await db.select().from(devices).where(eq(devices.id, id));
+    if (!row) throw notFound('Device');
+    return row;
+  }
+
+  const bySerial = async (serial: string) =>
+    (await db.select().from(devices).where(eq(devices.qrCode, serial)))[0];
+
+  app.get(
+    '/devices',
+    {
+      config: { access: 'authenticated' },
+      schema: { tags: ['devices'], response: { 200: Type.Array(Device), ...errors } },
+    },
+    async () => (await db.select().from(devices).orderBy(asc(devices.name))).map(toDevice),
+  );
+
+  app.post(
+    '/devices',
+    {
+      config: { access: ['operator', 'lc_manager', 'factory_manager', 'admin'] },
+      schema: {
+        tags: ['devices'],
+        body: DeviceRegister,
+        response: { 200: Device, 201: Device, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const label = parseDeviceQr(request.body.qrCode);
+      // Scanning a registered label again is not an error: the device is simply known.
+      const known = await bySerial(label.serial);
+      if (known) return reply.status(200).send(toDevice(known));
+      const row = await db.transaction(async (tx) => {
+        const [created] = await tx
+          .insert(devices)
+          .values({
+            id: newId(),
+            name: label.name ?? `Device ${label.serial}`,
+            type: label.type,
+            status: 'active',
+            qrCode: label.serial,
+            registeredBy: user.id,
+          })
+          .onConflictDoNothing({ target: devices.qrCode })
+          .returning();
+        if (created) {
+          await audit(tx, request, {
+            action: 'create',
+            entity: 'device',
+            entityId: created.id,
+            newValue: toDevice(created),
+          });
+        }
+        return created;
+      });
+      // Lost a race with a concurrent scan of the same label: answer the winner's record.
+      if (!row) {
+        const winner = await bySerial(label.serial);
+        if (!winner) throw notFound('Device');
+        return reply.status(200).send(toDevice(winner));
+      }
+      return reply.status(201).send(toDevice(row));
+    },
+  );
+
+  app.put(
+    '/devices/:id',
+    {
+      config: { access: EDITORS },
+      schema: {
+        tags: ['devices'],
+        params: IdParams,
+        body: DeviceUpdate,
+        response: { 200: Device, ...errors },
+      },
+    },
+    async (request) => {
+      const old = await find(request.params.id);
+      const body = request.body;
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(devices)
+          .set({
+            name: body.name.trim(),
+            type: body.type === undefined ? old.type : body.type,
+            status: body.status ?? old.status,
+          })
+          .where(eq(devices.id, old.id))
+          .returning();
+        if (!row) throw notFound('Device');
+        await audit(tx, request, {
+          action: 'update',
+          entity: 'device',
+          entityId: row.id,
+          oldValue: toDevice(old),
+          newValue: toDevice(row),
+        });
+        return toDevice(row);
+      });
+    },
+  );
+
+  app.delete(
+    '/devices/:id',
+    {
+      config: { access: EDITORS },
+      schema: {
+        tags: ['devices'],
+        params: IdParams,
+        response: { 200: MessageResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const old = await find(request.params.id);
+      await db.transaction(async (tx) => {
+        await tx.delete(devices).where(eq(devices.id, old.id));
+        await audit(tx, request, {
+          action: 'delete',
+          entity: 'device',
+          entityId: old.id,
+          oldValue: toDevice(old),
+        });
+      });
+      return { message: 'Device deleted' };
+    },
+  );
+};

@@ -1,0 +1,149 @@
+// Floor-plan configurations (spec §7): one per line clearance, read by video, by floor plan or by
+// line clearance; saving replaces the line's configuration (the audit log keeps the old one).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { eq } from 'drizzle-orm';
+import { Type } from 'typebox';
+import { Value } from 'typebox/value';
+import { audit } from '../audit/audit.ts';
+import { floorplanConfigs, floorplans, videos } from '../db/schema.ts';
+import { currentUser, denied } from '../http/auth-hook.ts';
+import { errorResponses } from '../http/error-responses.ts';
+import { badRequest, notFound } from '../http/errors.ts';
+import { iso, newId } from '../ids.ts';
+import { Id } from '../schemas/common.ts';
+import {
+  FloorplanConfig,
+  FloorplanConfigSave,
+  FloorplanConfiguration,
+} from '../schemas/floorplan-configs.ts';
+import { managesLine } from '../services/access.ts';
+import { findVisibleVideo } from '../services/videos.ts';
+import { findLine } from './line-clearances.ts';
+
+type Row = typeof floorplanConfigs.$inferSelect;
+
+const toConfig = (row: Row): FloorplanConfig => ({
+  _id: row.id,
+  lineClearanceId: row.lineClearanceId,
+  floorplanId: row.floorplanId,
+  name: row.name,
+  configuration: row.configuration,
+  createdAt: iso(row.createdAt),
+  updatedAt: iso(row.updatedAt),
+});
+
+const errors = errorResponses;
+const read = { 200: FloorplanConfig, ...errors };
+
+export const floorplanConfigRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.ctx;
+
+  async function byLine(lineId: string | null): Promise<FloorplanConfig> {
+    const [row] = lineId
+      ? await db.select().from(floorplanConfigs).where(eq(floorplanConfigs.lineClearanceId, lineId))
+      : [];
+    if (!row) throw notFound('Floor plan configuration');
+    return toConfig(row);
+  }
+
+  app.get(
+    '/floorplan-configs/:videoId',
+    {
+      config: { access: 'authenticated' },
+      schema: { tags: ['floorplans'], params: Type.Object({ videoId: Id }), response: read },
+    },
+    async (request) => {
+      const video = await findVisibleVideo(
+        db,
+        currentUser(request),
+        eq(videos.id, request.params.videoId),
+      );
+      return byLine(video.lineClearanceId);
+    },
+  );
+
+  app.get(
+    '/floorplan-configs/floorplan/:floorplanId',
+    {
+      config: { access: 'authenticated' },
+      schema: { tags: ['floorplans'], params: Type.Object({ floorplanId: Id }), response: read },
+    },
+    async (request) => {
+      const [plan] = await db
+        .select()
+        .from(floorplans)
+        .where(eq(floorplans.id, request.params.floorplanId));
+      if (!plan) throw notFound('Floor plan');
+      return byLine(plan.lineId);
+    },
+  );
+
+  app.get(
+    '/floorplan-configs/line-clearance/:lineClearanceId',
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        tags: ['floorplans'],
+        params: Type.Object({ lineClearanceId: Id }),
+        response: read,
+      },
+    },
+    async (request) => byLine(request.params.lineClearanceId),
+  );
+
+  app.post(
+    '/floorplan-configs',
+    {
+      config: { access: ['admin', 'factory_manager', 'lc_manager'] },
+      schema: {
+        tags: ['floorplans'],
+        body: FloorplanConfigSave,
+        response: { 200: FloorplanConfig, 201: FloorplanConfig, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const body = request.body;
+      const line = await findLine(db, body.lineClearanceId).catch(() => {
+        throw badRequest('body.lineClearanceId names an unknown line clearance');
+      });
+      if (!managesLine(user, line)) await denied(request, 'not the manager of this line clearance');
+      const [plan] = await db.select().from(floorplans).where(eq(floorplans.lineId, line.id));
+      if (body.floorplanId !== undefined && body.floorplanId !== plan?.id) {
+        throw badRequest('body.floorplanId is not the floor plan of this line clearance');
+      }
+      // Only the fields of the schema are stored; extra client-side state is dropped.
+      const configuration = Value.Clean(
+        FloorplanConfiguration,
+        structuredClone(body.configuration),
+      );
+      const values = {
+        name: body.name.trim(),
+        floorplanId: plan?.id ?? null,
+        configuration: configuration as FloorplanConfiguration,
+        updatedAt: new Date(),
+      };
+      const { row, old } = await db.transaction(async (tx) => {
+        const [previous] = await tx
+          .select()
+          .from(floorplanConfigs)
+          .where(eq(floorplanConfigs.lineClearanceId, line.id));
+        const [saved] = await tx
+          .insert(floorplanConfigs)
+          .values({ id: newId(), lineClearanceId: line.id, ...values })
+          .onConflictDoUpdate({ target: floorplanConfigs.lineClearanceId, set: values })
+          .returning();
+        if (!saved) throw new Error('upsert returned no row');
+        await audit(tx, request, {
+          action: previous ? 'update' : 'create',
+          entity: 'floorplan-config',
+          entityId: saved.id,
+          oldValue: previous ? toConfig(previous) : null,
+          newValue: toConfig(saved),
+        });
+        return { row: saved, old: previous };
+      });
+      return reply.status(old ? 200 : 201).send(toConfig(row));
+    },
+  );
+};

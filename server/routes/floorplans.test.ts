@@ -1,0 +1,231 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build, type TestApp } from '../test/build.ts';
+import { loadFixture, PNG } from '../test/demo-fixture.ts';
+
+let t: TestApp;
+let f: Awaited<ReturnType<typeof loadFixture>>;
+let lineA: string;
+let lineB: string;
+
+beforeAll(async () => {
+  t = await build({ MAX_UPLOAD_BYTES: '4096' });
+  f = await loadFixture(t);
+  const lines = (await t.app.inject({ url: '/api/line-clearances', headers: f.auth.admin })).json();
+  lineA = lines.find((l: { name: string }) => l.name === 'Line A')._id;
+  lineB = lines.find((l: { name: string }) => l.name === 'Line B')._id;
+});
+afterAll(() => t.close());
+
+const GIF = Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(20, 1)]);
+const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(20, 2)]);
+
+function multipart(fields: Record<string, string>, image?: { bytes: Buffer; name: string }) {
+  const boundary = '----lc-test-boundary';
+  const chunks: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      ),
+    );
+  }
+  if (image) {
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="${image.name}"\r\nContent-Type: image/png\r\n\r\n`,
+      ),
+      image.bytes,
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(chunks),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+const upload = (
+  auth: { authorization: string },
+  fields: Record<string, string>,
+  image?: { bytes: Buffer; name: string },
+) => {
+  const body = multipart(fields, image);
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/floorplans',
+    headers: { ...auth, ...body.headers },
+    payload: body.payload,
+  });
+};
+
+describe('floor plans', () => {
+  it('uploads (GIF recognised by its bytes), serves it by file name, lists it', async () => {
+    const res = await upload(
+      f.auth.lcmanager2,
+      { name: 'Floorplan', lineID: lineB },
+      { bytes: GIF, name: 'x.png' },
+    );
+    expect(res.statusCode).toBe(201);
+    const plan = res.json();
+    expect(plan).toMatchObject({ name: 'Floorplan', lineID: lineB });
+    expect(plan.imagePath).toMatch(/^\/api\/floorplans\/[0-9a-f]{24}\.gif$/);
+    const image = await t.app.inject({ url: plan.imagePath, headers: f.auth.operator });
+    expect(image.headers['content-type']).toBe('image/gif');
+    expect(image.rawPayload.equals(GIF)).toBe(true);
+    const list = await t.app.inject({ url: '/api/floorplans', headers: f.auth.audit });
+    expect(
+      list
+        .json()
+        .map((p: { lineID: string }) => p.lineID)
+        .sort(),
+    ).toEqual([lineA, lineB].sort());
+  });
+
+  it('a second upload for a line replaces the first (one floor plan per line)', async () => {
+    const before = (await t.app.inject({ url: '/api/floorplans', headers: f.auth.admin })).json();
+    const old = before.find((p: { lineID: string }) => p.lineID === lineA);
+    const res = await upload(
+      f.auth.admin,
+      { name: 'Floorplan', lineID: lineA },
+      { bytes: JPEG, name: 'a.jpg' },
+    );
+    expect(res.statusCode).toBe(201);
+    const after = (await t.app.inject({ url: '/api/floorplans', headers: f.auth.admin })).json();
+    expect(after.filter((p: { lineID: string }) => p.lineID === lineA)).toEqual([res.json()]);
+    expect((await t.app.inject({ url: old.imagePath, headers: f.auth.admin })).statusCode).toBe(
+      404,
+    );
+    const config = await t.app.inject({
+      url: `/api/floorplan-configs/floorplan/${res.json()._id}`,
+      headers: f.auth.admin,
+    });
+    expect(config.statusCode).toBe(200);
+    expect(config.json().floorplanId).toBe(res.json()._id);
+  });
+
+  it('rejects what is not an image, missing fields, oversize files, others’ lines', async () => {
+    const text = await upload(
+      f.auth.admin,
+      { lineID: lineA },
+      { bytes: Buffer.from('hello'), name: 'x.png' },
+    );
+    expect(text.statusCode).toBe(400);
+    expect(text.json().message).toBe('image must be a PNG, JPEG or GIF file');
+    expect((await upload(f.auth.admin, { lineID: lineA })).json().message).toBe(
+      'image is required',
+    );
+    expect((await upload(f.auth.admin, {}, { bytes: PNG, name: 'a.png' })).json().message).toBe(
+      'lineID is required',
+    );
+    const big = await upload(
+      f.auth.admin,
+      { lineID: lineA },
+      { bytes: Buffer.concat([PNG, Buffer.alloc(5000)]), name: 'a.png' },
+    );
+    expect(big.statusCode).toBe(413);
+    expect(
+      (await upload(f.auth.lcmanager2, { lineID: lineA }, { bytes: PNG, name: 'a.png' }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await upload(f.auth.operator, { lineID: lineA }, { bytes: PNG, name: 'a.png' })).statusCode,
+    ).toBe(403);
+    const json = await t.app.inject({
+      method: 'POST',
+      url: '/api/floorplans',
+      headers: f.auth.admin,
+      payload: { lineID: lineA },
+    });
+    expect(json.statusCode).toBe(400);
+  });
+
+  it('deletes (managers of the line only) and the image goes with it', async () => {
+    const plan = (await t.app.inject({ url: '/api/floorplans', headers: f.auth.admin }))
+      .json()
+      .find((p: { lineID: string }) => p.lineID === lineB);
+    const del = (auth: { authorization: string }) =>
+      t.app.inject({ method: 'DELETE', url: `/api/floorplans/${plan._id}`, headers: auth });
+    expect((await del(f.auth.lcmanager)).statusCode).toBe(403);
+    expect((await del(f.auth.lcmanager2)).statusCode).toBe(200);
+    expect((await t.app.inject({ url: plan.imagePath, headers: f.auth.admin })).statusCode).toBe(
+      404,
+    );
+    expect((await del(f.auth.admin)).statusCode).toBe(404);
+  });
+});
+
+describe('floor-plan configurations', () => {
+  const configuration = {
+    displaySize: { width: 800, height: 600 },
+    hotZones: [],
+    tags: [
+      { x: 1, y: 2, name: 'Tag 1', qrCode: 'Q', id: 't1', status: 'scanned', clientOnly: 'x' },
+    ],
+    cameras: [],
+    coordinateSystem: { useSimpleMapping: true, pixelsPerMeter: 50 },
+  };
+  const save = (auth: { authorization: string }, body: object) =>
+    t.app.inject({ method: 'POST', url: '/api/floorplan-configs', headers: auth, payload: body });
+
+  it('saves (201), replaces (200, audited) and reads by line clearance', async () => {
+    const first = await save(f.auth.lcmanager2, {
+      lineClearanceId: lineB,
+      name: 'Line B Floorplan Configuration',
+      configuration,
+    });
+    expect(first.statusCode).toBe(201);
+    expect(first.json().configuration.tags[0]).toEqual({
+      x: 1,
+      y: 2,
+      name: 'Tag 1',
+      qrCode: 'Q',
+      id: 't1',
+      status: 'scanned',
+    });
+    const second = await save(f.auth.admin, {
+      lineClearanceId: lineB,
+      name: 'Line B Floorplan Configuration',
+      configuration: { ...configuration, tags: [] },
+    });
+    expect(second.statusCode).toBe(200);
+    const read = await t.app.inject({
+      url: `/api/floorplan-configs/line-clearance/${lineB}`,
+      headers: f.auth.audit,
+    });
+    expect(read.json()).toMatchObject({ _id: first.json()._id, configuration: { tags: [] } });
+    const log = await t.services.ctx.db.query.auditLog.findMany();
+    const entry = log.find((r) => r.entity === 'floorplan-config' && r.action === 'update');
+    expect(entry?.oldValue).toMatchObject({ configuration: { tags: [{ name: 'Tag 1' }] } });
+  });
+
+  it('400 names the field; 403 for another manager’s line; 404 when none saved', async () => {
+    const bad = await save(f.auth.admin, {
+      lineClearanceId: lineB,
+      name: 'x',
+      configuration: { ...configuration, coordinateSystem: { pixelsPerMeter: 0 } },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/^body\.configuration\.coordinateSystem\.pixelsPerMeter /);
+    const missing = await save(f.auth.admin, { lineClearanceId: lineB, name: 'x' });
+    expect(missing.json().message).toBe('body.configuration is required');
+    expect(
+      (await save(f.auth.lcmanager, { lineClearanceId: lineB, name: 'x', configuration }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await save(f.auth.audit, { lineClearanceId: lineB, name: 'x', configuration })).statusCode,
+    ).toBe(403);
+    const lines = await t.app.inject({
+      method: 'POST',
+      url: '/api/line-clearances',
+      headers: f.auth.admin,
+      payload: { name: 'Empty line' },
+    });
+    const none = await t.app.inject({
+      url: `/api/floorplan-configs/line-clearance/${lines.json()._id}`,
+      headers: f.auth.admin,
+    });
+    expect(none.statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,193 @@
+// Floor plans (spec §7): list, multipart upload (one per line clearance; a new upload replaces the
+// old one), the image by file name, delete.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { asc, eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { audit } from '../audit/audit.ts';
+import { floorplanConfigs, floorplans } from '../db/schema.ts';
+import { currentUser, denied } from '../http/auth-hook.ts';
+import { errorResponses } from '../http/error-responses.ts';
+import { badRequest, notFound } from '../http/errors.ts';
+import { sendStored } from '../http/send-file.ts';
+import { iso, newId } from '../ids.ts';
+import { ErrorResponse, IdParams, MessageResponse } from '../schemas/common.ts';
+import { Floorplan } from '../schemas/floorplans.ts';
+import { managesLine } from '../services/access.ts';
+import { sniffImage } from '../services/image-type.ts';
+import { findLine } from './line-clearances.ts';
+
+type Row = typeof floorplans.$inferSelect;
+
+const fileOf = (row: Row) => row.imageKey.slice(row.imageKey.lastIndexOf('/') + 1);
+
+export const toFloorplan = (row: Row): Floorplan => ({
+  _id: row.id,
+  name: row.name,
+  imagePath: `/api/floorplans/${fileOf(row)}`,
+  lineID: row.lineId,
+  createdAt: iso(row.createdAt),
+});
+
+const errors = { ...errorResponses, 413: ErrorResponse };
+const MANAGERS = ['admin', 'factory_manager', 'lc_manager'] as const;
+const ID = /^[0-9a-f]{24}$/;
+
+interface Upload {
+  name: string;
+  lineId: string;
+  image: Buffer;
+}
+
+/** Reads the form: fields name and lineID, file image. Any order; the file is size-limited. */
+async function readUpload(request: FastifyRequest): Promise<Upload> {
+  const fields: Record<string, string> = {};
+  let image: Buffer | null = null;
+  for await (const part of request.parts()) {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'image') throw badRequest(`Unexpected file field '${part.fieldname}'`);
+      image = await part.toBuffer();
+    } else if (typeof part.value === 'string') {
+      fields[part.fieldname] = part.value;
+    }
+  }
+  const lineId = fields.lineID?.trim() ?? '';
+  if (!lineId) throw badRequest('lineID is required');
+  if (!ID.test(lineId)) throw badRequest('lineID must be a line clearance id');
+  if (!image || image.length === 0) throw badRequest('image is required');
+  const name = (fields.name ?? 'Floorplan').trim() || 'Floorplan';
+  if (name.length > 200) throw badRequest('name must be at most 200 characters');
+  return { name, lineId, image };
+}
+
+export const floorplanRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, storage } = app.ctx;
+
+  app.get(
+    '/floorplans',
+    {
+      config: { access: 'authenticated' },
+      schema: { tags: ['floorplans'], response: { 200: Type.Array(Floorplan), ...errors } },
+    },
+    async () =>
+      (await db.select().from(floorplans).orderBy(asc(floorplans.createdAt))).map(toFloorplan),
+  );
+
+  app.get(
+    '/floorplans/:file',
+    {
+      config: { access: 'authenticated', media: true },
+      schema: {
+        tags: ['floorplans'],
+        params: Type.Object({ file: Type.String({ pattern: '^[0-9a-f]{24}\\.(png|jpg|gif)$' }) }),
+        response: { 416: ErrorResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const key = `floorplans/${request.params.file}`;
+      const [row] = await db.select().from(floorplans).where(eq(floorplans.imageKey, key));
+      if (!row) throw notFound('Floor plan image');
+      return sendStored(request, reply, storage, row.imageKey, 'Floor plan image');
+    },
+  );
+
+  app.post(
+    '/floorplans',
+    {
+      config: { access: MANAGERS },
+      schema: {
+        tags: ['floorplans'],
+        consumes: ['multipart/form-data'],
+        description: 'Multipart form: name, image (PNG, JPEG or GIF), lineID.',
+        response: { 201: Floorplan, 415: ErrorResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      if (!request.isMultipart()) throw badRequest('The upload must be multipart/form-data');
+      const upload = await readUpload(request);
+      const line = await findLine(db, upload.lineId).catch(() => {
+        throw badRequest('lineID names an unknown line clearance');
+      });
+      if (!managesLine(user, line)) await denied(request, 'not the manager of this line clearance');
+      const type = sniffImage(upload.image);
+      if (!type) throw badRequest('image must be a PNG, JPEG or GIF file');
+      const id = newId();
+      const imageKey = `floorplans/${newId()}.${type.ext}`;
+      await storage.put(imageKey, upload.image);
+      let replaced: Row | undefined;
+      let created: Row | undefined;
+      try {
+        await db.transaction(async (tx) => {
+          [replaced] = await tx
+            .delete(floorplans)
+            .where(eq(floorplans.lineId, line.id))
+            .returning();
+          [created] = await tx
+            .insert(floorplans)
+            .values({
+              id,
+              name: upload.name,
+              imageKey,
+              lineId: line.id,
+              contentType: type.contentType,
+            })
+            .returning();
+          // The line's saved configuration now refers to the new image.
+          await tx
+            .update(floorplanConfigs)
+            .set({ floorplanId: id })
+            .where(eq(floorplanConfigs.lineClearanceId, line.id));
+          await audit(tx, request, {
+            action: replaced ? 'replace' : 'create',
+            entity: 'floorplan',
+            entityId: id,
+            oldValue: replaced ? toFloorplan(replaced) : null,
+            newValue: created ? toFloorplan(created) : null,
+          });
+        });
+      } catch (error) {
+        await storage.delete(imageKey);
+        throw error;
+      }
+      if (replaced) await storage.delete(replaced.imageKey);
+      if (!created) throw new Error('insert returned no row');
+      return reply.status(201).send(toFloorplan(created));
+    },
+  );
+
+  app.delete(
+    '/floorplans/:id',
+    {
+      config: { access: MANAGERS },
+      schema: {
+        tags: ['floorplans'],
+        params: IdParams,
+        response: { 200: MessageResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const [row] = await db.select().from(floorplans).where(eq(floorplans.id, request.params.id));
+      if (!row) throw notFound('Floor plan');
+      if (!managesLine(user, await findLine(db, row.lineId))) {
+        await denied(request, 'not the manager of this line clearance');
+      }
+      await db.transaction(async (tx) => {
+        await tx.delete(floorplans).where(eq(floorplans.id, row.id));
+        await tx
+          .update(floorplanConfigs)
+          .set({ floorplanId: null })
+          .where(eq(floorplanConfigs.floorplanId, row.id));
+        await audit(tx, request, {
+          action: 'delete',
+          entity: 'floorplan',
+          entityId: row.id,
+          oldValue: toFloorplan(row),
+        });
+      });
+      await storage.delete(row.imageKey);
+      return { message: 'Floor plan deleted' };
+    },
+  );
+};

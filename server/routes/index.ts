@@ -1,0 +1,33 @@
+// Every /api route; each file mirrors a URL prefix and declares its access rule per route.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { auditLogRoutes } from './audit-log.ts';
+import { authRoutes } from './auth.ts';
+import { deviceRoutes } from './devices.ts';
+import { floorplanConfigRoutes } from './floorplan-configs.ts';
+import { floorplanRoutes } from './floorplans.ts';
+import { healthRoutes } from './health.ts';
+import { inspectionRoutes } from './inspections.ts';
+import { keyframeRoutes } from './keyframes.ts';
+import { lineClearanceRoutes } from './line-clearances.ts';
+import { predictionRoutes } from './predictions.ts';
+import { userRoutes } from './users.ts';
+import { videoRoutes } from './videos.ts';
+
+export const apiRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  for (const routes of [
+    healthRoutes,
+    authRoutes,
+    auditLogRoutes,
+    lineClearanceRoutes,
+    userRoutes,
+    deviceRoutes,
+    inspectionRoutes,
+    videoRoutes,
+    keyframeRoutes,
+    predictionRoutes,
+    floorplanRoutes,
+    floorplanConfigRoutes,
+  ]) {
+    await app.register(routes);
+  }
+};

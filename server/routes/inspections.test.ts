@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inspections, lineClearances } from '../db/schema.ts';
+import { newId } from '../ids.ts';
+import { build, type TestApp } from '../test/build.ts';
+import { createRoleUsers, type RoleUsers } from '../test/fixtures.ts';
+
+let t: TestApp;
+let u: RoleUsers;
+let lineOfLc: string;
+let lineOfLc2: string;
+
+async function inspection(line: string, operatorId: string) {
+  const id = newId();
+  await t.services.ctx.db.insert(inspections).values({
+    id,
+    lineClearanceId: line,
+    operatorId,
+    startTime: new Date('2026-01-02T08:00:00Z'),
+    operatorNotes: 'all clear',
+  });
+  return id;
+}
+
+beforeAll(async () => {
+  t = await build();
+  u = await createRoleUsers(t);
+  lineOfLc = newId();
+  lineOfLc2 = newId();
+  await t.services.ctx.db.insert(lineClearances).values([
+    { id: lineOfLc, name: 'L1', managerId: u.lc.id },
+    { id: lineOfLc2, name: 'L2', managerId: u.lc2.id },
+  ]);
+});
+afterAll(() => t.close());
+
+const review = (auth: { authorization: string }, id: string, verb: string, notes?: string) =>
+  t.app.inject({
+    method: 'PATCH',
+    url: `/api/inspections/${id}/${verb}`,
+    headers: auth,
+    payload: notes === undefined ? {} : { notes },
+  });
+
+describe('inspections', () => {
+  it('scopes the list: own for operators, own lines for LC managers, all for audit', async () => {
+    const mine = await inspection(lineOfLc, u.operator.id);
+    const other = await inspection(lineOfLc2, u.operator2.id);
+    const ids = async (auth: { authorization: string }) =>
+      (await t.app.inject({ url: '/api/inspections', headers: auth }))
+        .json()
+        .map((i: { _id: string }) => i._id);
+    expect(await ids(u.operator.auth)).toEqual([mine]);
+    expect(await ids(u.lc.auth)).toEqual([mine]);
+    expect((await ids(u.audit.auth)).sort()).toEqual([mine, other].sort());
+    const first = (
+      await t.app.inject({ url: '/api/inspections', headers: u.operator.auth })
+    ).json();
+    expect(first[0]).toMatchObject({
+      lineClearanceId: lineOfLc,
+      operatorId: u.operator.id,
+      startTime: '2026-01-02T08:00:00.000Z',
+      status: 'pending',
+      operatorNotes: 'all clear',
+    });
+  });
+
+  it('approves a pending inspection once, with notes, and audits it', async () => {
+    const id = await inspection(lineOfLc, u.operator.id);
+    const res = await review(u.lc.auth, id, 'approve', 'Approved by LC Manager');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      status: 'approved',
+      reviewerId: u.lc.id,
+      reviewNotes: 'Approved by LC Manager',
+    });
+    const again = await review(u.lc.auth, id, 'reject', 'Rejected by LC Manager');
+    expect(again.statusCode).toBe(409);
+    const log = await t.services.ctx.db.query.auditLog.findMany();
+    expect(log.find((r) => r.action === 'approve' && r.entityId === id)?.oldValue).toMatchObject({
+      status: 'pending',
+    });
+  });
+
+  it('refuses other managers’ lines, operators, auditors and reviewing oneself', async () => {
+    const id = await inspection(lineOfLc, u.operator.id);
+    expect((await review(u.lc2.auth, id, 'reject')).statusCode).toBe(403);
+    expect((await review(u.operator.auth, id, 'approve')).statusCode).toBe(403);
+    expect((await review(u.audit.auth, id, 'approve')).statusCode).toBe(403);
+    const own = await inspection(lineOfLc, u.lc.id);
+    expect((await review(u.lc.auth, own, 'approve')).statusCode).toBe(403);
+    const rejected = await review(u.factory.auth, id, 'reject', 'Rejected by LC Manager');
+    expect(rejected.json()).toMatchObject({ status: 'rejected', reviewerId: u.factory.id });
+  });
+
+  it('404 for an unknown inspection, 400 for a bad id or notes', async () => {
+    expect((await review(u.admin.auth, newId(), 'approve')).statusCode).toBe(404);
+    expect((await review(u.admin.auth, 'zzz', 'approve')).json().message).toMatch(/^params\.id /);
+    const id = await inspection(lineOfLc, u.operator.id);
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/inspections/${id}/approve`,
+      headers: u.admin.auth,
+      payload: { notes: 5 },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/^body\.notes /);
+  });
+});

@@ -1,0 +1,69 @@
+// Keyframes text per video and keyframe images per subfolder (spec §7). Both are media routes:
+// the page loads them with plain fetch and <img>, so the media cookie is accepted.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { eq } from 'drizzle-orm';
+import { Type } from 'typebox';
+import { videos } from '../db/schema.ts';
+import { currentUser } from '../http/auth-hook.ts';
+import { errorResponses } from '../http/error-responses.ts';
+import { notFound } from '../http/errors.ts';
+import { sendStored } from '../http/send-file.ts';
+import { ErrorResponse } from '../schemas/common.ts';
+import { findVisibleVideo } from '../services/videos.ts';
+
+const errors = errorResponses;
+
+export const keyframeRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, storage } = app.ctx;
+
+  app.get(
+    '/keyframes/:file',
+    {
+      config: { access: 'authenticated', media: true },
+      schema: {
+        tags: ['videos'],
+        params: Type.Object({
+          file: Type.String({ pattern: '^[0-9a-f]{24}\\.txt$', description: '{videoId}.txt' }),
+        }),
+        response: { 416: ErrorResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const id = request.params.file.slice(0, -'.txt'.length);
+      const video = await findVisibleVideo(db, currentUser(request), eq(videos.id, id));
+      if (!video.keyframesKey) throw notFound('Keyframes file');
+      return sendStored(request, reply, storage, video.keyframesKey, 'Keyframes file');
+    },
+  );
+
+  app.get(
+    '/keyframes/:subfolder/:image',
+    {
+      config: { access: 'authenticated', media: true },
+      schema: {
+        tags: ['videos'],
+        params: Type.Object({
+          subfolder: Type.String({ pattern: '^[A-Za-z0-9_-]{1,100}$' }),
+          image: Type.String({ pattern: '^[0-9]{1,20}(\\.[0-9]{1,9})?\\.png$' }),
+        }),
+        response: { 416: ErrorResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { subfolder, image } = request.params;
+      const video = await findVisibleVideo(
+        db,
+        currentUser(request),
+        eq(videos.subfolder, subfolder),
+      );
+      if (!video.keyframeImagesPrefix) throw notFound('Keyframe image');
+      return sendStored(
+        request,
+        reply,
+        storage,
+        `${video.keyframeImagesPrefix}/${image}`,
+        'Keyframe image',
+      );
+    },
+  );
+};

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inspections } from '../db/schema.ts';
+import { newId } from '../ids.ts';
+import { build, type TestApp } from '../test/build.ts';
+import { createRoleUsers, type RoleUsers } from '../test/fixtures.ts';
+
+let t: TestApp;
+let u: RoleUsers;
+
+beforeAll(async () => {
+  t = await build();
+  u = await createRoleUsers(t);
+});
+afterAll(() => t.close());
+
+const create = (auth: { authorization: string }, payload: object, url = '/api/line-clearances') =>
+  t.app.inject({ method: 'POST', url, headers: auth, payload });
+
+describe('line clearances', () => {
+  it('admin creates with defaults; everyone logged in can list', async () => {
+    const res = await create(u.admin.auth, { name: 'Line 1', managerId: u.lc.id });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      name: 'Line 1',
+      description: '',
+      location: '',
+      status: 'active',
+      managerId: u.lc.id,
+      assignedOperators: [],
+    });
+    const list = await t.app.inject({ url: '/api/line-clearances', headers: u.operator.auth });
+    expect(list.statusCode).toBe(200);
+    expect(list.json().map((l: { name: string }) => l.name)).toContain('Line 1');
+  });
+
+  it('an LC manager creating through /api/areas becomes the manager, whatever it sends', async () => {
+    const res = await create(
+      u.lc.auth,
+      { name: 'Area A', description: 'd', location: 'Hall 2', managerId: u.lc2.id },
+      '/api/areas',
+    );
+    expect(res.statusCode).toBe(201);
+    expect(res.json().managerId).toBe(u.lc.id);
+  });
+
+  it('400 names the field: empty name, unknown status, unknown manager', async () => {
+    const blank = await create(u.admin.auth, { name: '   ' });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().message).toMatch(/^body\.name /);
+    const status = await create(u.admin.auth, { name: 'x', status: 'broken' });
+    expect(status.statusCode).toBe(400);
+    expect(status.json().message).toMatch(/^body\.status /);
+    const manager = await create(u.admin.auth, { name: 'x', managerId: newId() });
+    expect(manager.statusCode).toBe(400);
+    expect(manager.json().message).toMatch(/^body\.managerId /);
+    const missing = await create(u.admin.auth, {});
+    expect(missing.json()).toEqual({ message: 'body.name is required' });
+  });
+
+  it('operators and auditors cannot create (403, audited)', async () => {
+    for (const user of [u.operator, u.audit]) {
+      expect((await create(user.auth, { name: 'nope' })).statusCode).toBe(403);
+    }
+    const log = await t.services.ctx.db.query.auditLog.findMany();
+    expect(log.some((r) => r.action === 'authorization.denied' && r.actorId === u.audit.id)).toBe(
+      true,
+    );
+  });
+
+  it('PUT keeps the whole record; an LC manager edits only its own lines', async () => {
+    const line = (await create(u.admin.auth, { name: 'Edit me', managerId: u.lc.id })).json();
+    const edited = { ...line, name: 'Edited', status: 'maintenance', extra: 'ignored' };
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/line-clearances/${line._id}`,
+      headers: u.lc.auth,
+      payload: edited,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ ...line, name: 'Edited', status: 'maintenance' });
+    const other = await t.app.inject({
+      method: 'PUT',
+      url: `/api/line-clearances/${line._id}`,
+      headers: u.lc2.auth,
+      payload: edited,
+    });
+    expect(other.statusCode).toBe(403);
+    const log = await t.services.ctx.db.query.auditLog.findMany();
+    const entry = log.find((r) => r.action === 'update' && r.entityId === line._id);
+    expect(entry?.oldValue).toMatchObject({ name: 'Edit me' });
+    expect(entry?.newValue).toMatchObject({ name: 'Edited' });
+  });
+
+  it('PUT and DELETE of an unknown or malformed id: 404 and 400', async () => {
+    const unknown = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/line-clearances/${newId()}`,
+      headers: u.admin.auth,
+    });
+    expect(unknown.statusCode).toBe(404);
+    const bad = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/line-clearances/not-an-id',
+      headers: u.admin.auth,
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/^params\.id /);
+  });
+
+  it('DELETE removes an unused line, refuses one that has inspections', async () => {
+    const free = (await create(u.admin.auth, { name: 'Free' })).json();
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/line-clearances/${free._id}`,
+      headers: u.factory.auth,
+    });
+    expect(del.statusCode).toBe(200);
+    const used = (await create(u.admin.auth, { name: 'Used' })).json();
+    await t.services.ctx.db.insert(inspections).values({
+      id: newId(),
+      lineClearanceId: used._id,
+      operatorId: u.operator.id,
+      startTime: new Date(),
+    });
+    const refused = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/line-clearances/${used._id}`,
+      headers: u.admin.auth,
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toMatch(/inactive/);
+  });
+});

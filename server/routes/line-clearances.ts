@@ -1,0 +1,210 @@
+// Line clearances (also "areas"): list, create, edit, delete (spec §7).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { asc, count, eq } from 'drizzle-orm';
+import { Type } from 'typebox';
+import { audit } from '../audit/audit.ts';
+import type { AuthUser } from '../context.ts';
+import type { Db } from '../db/client.ts';
+import { floorplanConfigs, floorplans, inspections, lineClearances, videos } from '../db/schema.ts';
+import { currentUser, denied } from '../http/auth-hook.ts';
+import { errorResponses } from '../http/error-responses.ts';
+import { conflict, notFound } from '../http/errors.ts';
+import { newId } from '../ids.ts';
+import { IdParams, MessageResponse } from '../schemas/common.ts';
+import {
+  LineClearance,
+  LineClearanceCreate,
+  type LineClearanceStatus,
+  LineClearanceUpdate,
+} from '../schemas/line-clearances.ts';
+import { managesLine, seesAllLines } from '../services/access.ts';
+import { assertUsersExist } from '../services/references.ts';
+
+type Row = typeof lineClearances.$inferSelect;
+
+export const toLineClearance = (row: Row): LineClearance => ({
+  _id: row.id,
+  name: row.name,
+  description: row.description,
+  location: row.location,
+  status: row.status as LineClearanceStatus,
+  managerId: row.managerId,
+  assignedOperators: row.assignedOperators,
+});
+
+export async function findLine(db: Db, id: string): Promise<Row> {
+  const [row] = await db.select().from(lineClearances).where(eq(lineClearances.id, id));
+  if (!row) throw notFound('Line clearance');
+  return row;
+}
+
+const MANAGERS = ['admin', 'factory_manager', 'lc_manager'] as const;
+const errors = errorResponses;
+
+/** An LC manager always manages what it creates; others may name any manager (or none). */
+function managerFor(user: AuthUser, requested: string | null | undefined): string | null {
+  return seesAllLines(user) ? (requested ?? null) : user.id;
+}
+
+export const lineClearanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.ctx;
+
+  app.get(
+    '/line-clearances',
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        tags: ['line-clearances'],
+        response: { 200: Type.Array(LineClearance), ...errors },
+      },
+    },
+    async () => {
+      const rows = await db.select().from(lineClearances).orderBy(asc(lineClearances.name));
+      return rows.map(toLineClearance);
+    },
+  );
+
+  for (const url of ['/line-clearances', '/areas']) {
+    app.post(
+      url,
+      {
+        config: { access: MANAGERS },
+        schema: {
+          tags: ['line-clearances'],
+          body: LineClearanceCreate,
+          response: { 201: LineClearance, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const user = currentUser(request);
+        const body = request.body;
+        const managerId = managerFor(user, body.managerId);
+        await assertUsersExist(db, managerId ? [managerId] : [], 'body.managerId');
+        await assertUsersExist(db, body.assignedOperators ?? [], 'body.assignedOperators');
+        const row = await db.transaction(async (tx) => {
+          const [created] = await tx
+            .insert(lineClearances)
+            .values({
+              id: newId(),
+              name: body.name.trim(),
+              description: body.description ?? '',
+              location: body.location ?? '',
+              status: body.status ?? 'active',
+              managerId,
+              assignedOperators: [...new Set(body.assignedOperators ?? [])],
+            })
+            .returning();
+          if (!created) throw new Error('insert returned no row');
+          await audit(tx, request, {
+            action: 'create',
+            entity: 'line-clearance',
+            entityId: created.id,
+            newValue: toLineClearance(created),
+          });
+          return created;
+        });
+        return reply.status(201).send(toLineClearance(row));
+      },
+    );
+  }
+
+  app.put(
+    '/line-clearances/:id',
+    {
+      config: { access: MANAGERS },
+      schema: {
+        tags: ['line-clearances'],
+        params: IdParams,
+        body: LineClearanceUpdate,
+        response: { 200: LineClearance, ...errors },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const old = await findLine(db, request.params.id);
+      if (!managesLine(user, old)) await denied(request, 'not the manager of this line clearance');
+      const body = request.body;
+      const managerId = seesAllLines(user)
+        ? body.managerId === undefined
+          ? old.managerId
+          : body.managerId
+        : user.id;
+      await assertUsersExist(db, managerId ? [managerId] : [], 'body.managerId');
+      await assertUsersExist(db, body.assignedOperators ?? [], 'body.assignedOperators');
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(lineClearances)
+          .set({
+            name: body.name.trim(),
+            description: body.description ?? old.description,
+            location: body.location ?? old.location,
+            status: body.status ?? old.status,
+            managerId,
+            assignedOperators: body.assignedOperators
+              ? [...new Set(body.assignedOperators)]
+              : old.assignedOperators,
+          })
+          .where(eq(lineClearances.id, old.id))
+          .returning();
+        if (!row) throw notFound('Line clearance');
+        await audit(tx, request, {
+          action: 'update',
+          entity: 'line-clearance',
+          entityId: row.id,
+          oldValue: toLineClearance(old),
+          newValue: toLineClearance(row),
+        });
+        return toLineClearance(row);
+      });
+    },
+  );
+
+  app.delete(
+    '/line-clearances/:id',
+    {
+      config: { access: MANAGERS },
+      schema: {
+        tags: ['line-clearances'],
+        params: IdParams,
+        response: { 200: MessageResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const old = await findLine(db, request.params.id);
+      if (!managesLine(user, old)) await denied(request, 'not the manager of this line clearance');
+      // Inspections and videos are GMP evidence: a line that has them is retired, not deleted.
+      const [inspectionCount] = await db
+        .select({ n: count() })
+        .from(inspections)
+        .where(eq(inspections.lineClearanceId, old.id));
+      const [videoCount] = await db
+        .select({ n: count() })
+        .from(videos)
+        .where(eq(videos.lineClearanceId, old.id));
+      if ((inspectionCount?.n ?? 0) > 0 || (videoCount?.n ?? 0) > 0) {
+        throw conflict(
+          'This line clearance has inspections or videos and cannot be deleted; set its status to inactive instead',
+        );
+      }
+      const removedImages = await db.transaction(async (tx) => {
+        const plans = await tx.delete(floorplans).where(eq(floorplans.lineId, old.id)).returning();
+        const configs = await tx
+          .delete(floorplanConfigs)
+          .where(eq(floorplanConfigs.lineClearanceId, old.id))
+          .returning();
+        await tx.delete(lineClearances).where(eq(lineClearances.id, old.id));
+        await audit(tx, request, {
+          action: 'delete',
+          entity: 'line-clearance',
+          entityId: old.id,
+          oldValue: { ...toLineClearance(old), floorplans: plans, floorplanConfigs: configs },
+        });
+        return plans.map((plan) => plan.imageKey);
+      });
+      // Files go only after the rows are gone for good.
+      await Promise.all(removedImages.map((key) => app.ctx.storage.delete(key)));
+      return { message: 'Line clearance deleted' };
+    },
+  );
+};

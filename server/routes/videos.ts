@@ -1,0 +1,163 @@
+// Videos (spec §7): the scoped list with filters, one video as JSON or as the file, and the
+// admin list and delete with its summary of what was removed.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { count, eq } from 'drizzle-orm';
+import { Type } from 'typebox';
+import { audit } from '../audit/audit.ts';
+import { inspections, predictions, videos } from '../db/schema.ts';
+import { currentUser } from '../http/auth-hook.ts';
+import { errorResponses } from '../http/error-responses.ts';
+import { badRequest, notFound } from '../http/errors.ts';
+import { sendStored } from '../http/send-file.ts';
+import { ErrorResponse, IdParams } from '../schemas/common.ts';
+import { Video, VideoDeleteResponse, VideoQuery } from '../schemas/videos.ts';
+import { hasRole } from '../services/access.ts';
+import { findVisibleVideo, getVideo, listVideos } from '../services/videos.ts';
+
+const errors = errorResponses;
+const ID = /^[0-9a-f]{24}$/;
+/** Stored video file names: one segment, no leading dot, no separators (no traversal possible). */
+const FILENAME = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,199}$/;
+
+const latest = (values: string[] | undefined) =>
+  values?.length ? new Date(Math.max(...values.map((v) => Date.parse(v)))) : undefined;
+const earliest = (values: string[] | undefined) =>
+  values?.length ? new Date(Math.min(...values.map((v) => Date.parse(v)))) : undefined;
+
+export const videoRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, storage } = app.ctx;
+
+  app.get(
+    '/videos',
+    {
+      config: { access: 'authenticated' },
+      // Accept `userIds[]=` (axios' default array style) as well as repeated `userIds=`.
+      preValidation: async (request) => {
+        const query = request.query as Record<string, unknown>;
+        for (const key of Object.keys(query)) {
+          if (!key.endsWith('[]')) continue;
+          const base = key.slice(0, -2);
+          query[base] = [query[base] ?? [], query[key]].flat();
+          delete query[key];
+        }
+      },
+      schema: {
+        tags: ['videos'],
+        querystring: VideoQuery,
+        response: { 200: Type.Array(Video), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const q = request.query;
+      const user = currentUser(request);
+      // Several bounds narrow the range: the latest start and the earliest end win.
+      const filters = {
+        from: latest(q.startDate),
+        to: earliest(q.endDate),
+        userIds: q.userIds,
+        lineIds: q.lineIDs,
+      };
+      if (!app.ctx.caches) return listVideos(db, user, filters);
+      // Admins, factory managers and auditors share one view; others see their own scope.
+      const scope = hasRole(user, 'admin', 'factory_manager', 'audit') ? '*' : user.id;
+      // The cache keeps the serialized answer: a hit costs no query and no serialization.
+      // toVideo builds exactly the schema's fields, so JSON.stringify gives the same body.
+      const body = await app.ctx.caches.videoLists.get(
+        `${scope} ${JSON.stringify(filters)}`,
+        async () => JSON.stringify(await listVideos(db, user, filters)),
+      );
+      // Fastify sends a string body as is; the type is the schema's, already serialized.
+      return reply.type('application/json; charset=utf-8').send(body as unknown as Video[]);
+    },
+  );
+
+  app.get(
+    '/videos/:ref',
+    {
+      config: { access: 'authenticated', media: true },
+      schema: {
+        tags: ['videos'],
+        description: 'A video id answers the JSON object; a file name streams the file (ranges).',
+        params: Type.Object({ ref: Type.String({ maxLength: 200 }) }),
+        response: { 200: Video, 416: ErrorResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const { ref } = request.params;
+      if (ID.test(ref)) return getVideo(db, user, ref);
+      if (!FILENAME.test(ref)) throw badRequest('params.ref must be a video id or a file name');
+      const video = await findVisibleVideo(db, user, eq(videos.filename, ref));
+      return sendStored(request, reply, storage, video.storageKey, 'Video file');
+    },
+  );
+
+  app.get(
+    '/admin/videos',
+    {
+      config: { access: ['admin'] },
+      schema: { tags: ['admin'], response: { 200: Type.Array(Video), ...errors } },
+    },
+    async () => listVideos(db, null),
+  );
+
+  app.delete(
+    '/admin/videos/:id',
+    {
+      config: { access: ['admin'] },
+      schema: {
+        tags: ['admin'],
+        params: IdParams,
+        response: { 200: VideoDeleteResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const [video] = await db.select().from(videos).where(eq(videos.id, id));
+      if (!video) throw notFound('Video');
+      const removed = await db.transaction(async (tx) => {
+        const [predictionCount] = await tx
+          .select({ n: count() })
+          .from(predictions)
+          .where(eq(predictions.videoId, id));
+        await tx.delete(predictions).where(eq(predictions.videoId, id));
+        // Inspections are GMP records: they stay, only their link to the video is removed.
+        const unlinked = await tx
+          .update(inspections)
+          .set({ videoId: null })
+          .where(eq(inspections.videoId, id))
+          .returning({ id: inspections.id });
+        await tx.delete(videos).where(eq(videos.id, id));
+        const summary = {
+          video: 1,
+          predictions: predictionCount?.n ?? 0,
+          reports: unlinked.length,
+          // Floor plans and their configurations belong to the line clearance, not the video.
+          floorplanConfigs: 0,
+          floorplans: 0,
+        };
+        await audit(tx, request, {
+          action: 'delete',
+          entity: 'video',
+          entityId: id,
+          oldValue: { ...video, unlinkedInspections: unlinked.map((row) => row.id) },
+          newValue: summary,
+        });
+        return summary;
+      });
+      // Files are removed only after the rows are committed.
+      const [videoFile, keyframesText, keyframesImages, results] = await Promise.all([
+        storage.delete(video.storageKey),
+        video.keyframesKey ? storage.delete(video.keyframesKey) : false,
+        video.keyframeImagesPrefix ? storage.deletePrefix(video.keyframeImagesPrefix) : 0,
+        storage.delete(`results/${id}.json`),
+      ]);
+      return {
+        deleted: {
+          ...removed,
+          minio: { video: videoFile, keyframesText, keyframesImages, results },
+        },
+      };
+    },
+  );
+};

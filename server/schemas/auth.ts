@@ -1,0 +1,38 @@
+import { type Static, Type } from 'typebox';
+import { Id, Role } from './common.ts';
+
+export const LoginBody = Type.Object({
+  email: Type.String({ maxLength: 320 }),
+  password: Type.String({ maxLength: 1024 }),
+});
+export type LoginBody = Static<typeof LoginBody>;
+
+/** spec §7: the token is stored as the access token and decoded for id, name, email, roles. */
+export const LoginResponse = Type.Object({ token: Type.String() });
+export type LoginResponse = Static<typeof LoginResponse>;
+
+/** Claims of the login token (JWT, HS256). `exp`/`iat` are seconds since the epoch. */
+export const TokenClaims = Type.Object({
+  id: Id,
+  name: Type.String(),
+  email: Type.String(),
+  roles: Type.Array(Role),
+  exp: Type.Number(),
+  iat: Type.Number(),
+});
+export type TokenClaims = Static<typeof TokenClaims>;
+
+export const ChangePasswordBody = Type.Object({
+  currentPassword: Type.String({ minLength: 1, maxLength: 1024 }),
+  newPassword: Type.String({ minLength: 8, maxLength: 1024 }),
+});
+export type ChangePasswordBody = Static<typeof ChangePasswordBody>;
+
+/** GET /api/me */
+export const Me = Type.Object({
+  id: Id,
+  name: Type.String(),
+  email: Type.String(),
+  roles: Type.Array(Role),
+});
+export type Me = Static<typeof Me>;

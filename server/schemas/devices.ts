@@ -1,0 +1,48 @@
+import { type Static, Type } from 'typebox';
+import { Id } from './common.ts';
+
+export const DeviceType = Type.Union([
+  Type.Literal('camera'),
+  Type.Literal('sensor'),
+  Type.Literal('monitor'),
+  Type.Literal('controller'),
+]);
+export type DeviceType = Static<typeof DeviceType>;
+
+export const DeviceStatus = Type.Union([
+  Type.Literal('active'),
+  Type.Literal('inactive'),
+  Type.Literal('maintenance'),
+  Type.Literal('offline'),
+]);
+export type DeviceStatus = Static<typeof DeviceStatus>;
+
+export const Device = Type.Object({
+  _id: Id,
+  name: Type.String(),
+  type: Type.Union([DeviceType, Type.Null()]),
+  status: DeviceStatus,
+  qrCode: Type.String(),
+});
+export type Device = Static<typeof Device>;
+
+const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+
+/** PUT /api/devices/{id}: the whole device; `_id`, `qrCode` and unknown fields are ignored. */
+export const DeviceUpdate = Type.Object({
+  name: Name,
+  type: Type.Optional(Type.Union([DeviceType, Type.Null()])),
+  status: Type.Optional(DeviceStatus),
+});
+export type DeviceUpdate = Static<typeof DeviceUpdate>;
+
+/**
+ * POST /api/devices: register the device whose QR label was scanned. `qrCode` is the label's text
+ * exactly as decoded: either a bare serial (letters, digits, `.`, `_`, `:`, `-`) or JSON
+ * `{"serial": "...", "name"?: "...", "type"?: "camera"|...}` (docs/server.md). Registering a
+ * known serial again answers the existing device with 200; a new one gets 201.
+ */
+export const DeviceRegister = Type.Object({
+  qrCode: Type.String({ minLength: 1, maxLength: 1000 }),
+});
+export type DeviceRegister = Static<typeof DeviceRegister>;

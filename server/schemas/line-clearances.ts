@@ -1,0 +1,40 @@
+import { type Static, Type } from 'typebox';
+import { Id } from './common.ts';
+
+export const LineClearanceStatus = Type.Union([
+  Type.Literal('active'),
+  Type.Literal('inactive'),
+  Type.Literal('maintenance'),
+]);
+export type LineClearanceStatus = Static<typeof LineClearanceStatus>;
+
+/** A line clearance (also called an area). */
+export const LineClearance = Type.Object({
+  _id: Id,
+  name: Type.String(),
+  description: Type.String(),
+  location: Type.String(),
+  status: LineClearanceStatus,
+  managerId: Type.Union([Id, Type.Null()]),
+  assignedOperators: Type.Array(Id),
+});
+export type LineClearance = Static<typeof LineClearance>;
+
+const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+const Text = Type.String({ maxLength: 2000 });
+
+/** POST /api/line-clearances and POST /api/areas. An LC manager always becomes the manager. */
+export const LineClearanceCreate = Type.Object({
+  name: Name,
+  description: Type.Optional(Text),
+  location: Type.Optional(Text),
+  status: Type.Optional(LineClearanceStatus),
+  managerId: Type.Optional(Type.Union([Id, Type.Null()])),
+  assignedOperators: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
+});
+export type LineClearanceCreate = Static<typeof LineClearanceCreate>;
+
+/** PUT /api/line-clearances/{id}: the whole edited record (same fields as a create);
+ * `_id` and unknown fields are ignored, missing optional fields keep their values. */
+export const LineClearanceUpdate = LineClearanceCreate;
+export type LineClearanceUpdate = Static<typeof LineClearanceUpdate>;

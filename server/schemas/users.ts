@@ -1,0 +1,41 @@
+import { type Static, Type } from 'typebox';
+import { Id, Role } from './common.ts';
+
+/** A user as listed. `role` is always the list of roles (spec §3 allows a string or a list). */
+export const User = Type.Object({
+  _id: Id,
+  id: Id,
+  name: Type.String(),
+  email: Type.String(),
+  role: Type.Array(Role),
+  lineClearanceIds: Type.Array(Id),
+  assignedOperators: Type.Array(Id),
+});
+export type User = Static<typeof User>;
+
+const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+const Email = Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$' });
+/** One role or a non-empty list of roles; the default is operator (spec §6). */
+const RoleInput = Type.Union([Role, Type.Array(Role, { minItems: 1, maxItems: 5 })]);
+
+export const UserCreate = Type.Object({
+  name: Name,
+  email: Email,
+  password: Type.String({ minLength: 8, maxLength: 1024 }),
+  role: Type.Optional(RoleInput),
+  lineClearanceIds: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
+  assignedOperators: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
+});
+export type UserCreate = Static<typeof UserCreate>;
+
+/** PUT /api/users/{id}: the whole user; `_id`, `id` and unknown fields are ignored. A password
+ * given here resets it (and revokes the user's tokens). */
+export const UserUpdate = Type.Object({
+  name: Name,
+  email: Email,
+  role: Type.Optional(RoleInput),
+  password: Type.Optional(Type.String({ minLength: 8, maxLength: 1024 })),
+  lineClearanceIds: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
+  assignedOperators: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
+});
+export type UserUpdate = Static<typeof UserUpdate>;

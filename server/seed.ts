@@ -1,0 +1,53 @@
+// First start on an empty database: create the configured admin, or load the demo dataset.
+import fs from 'node:fs';
+import { count } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { audit } from './audit/audit.ts';
+import type { AppContext } from './context.ts';
+import { users } from './db/schema.ts';
+import type { DemoDataset } from './demo/dataset-types.ts';
+import { DEMO_PASSWORD, loadDemo } from './demo/load-demo.ts';
+import { insertUser } from './services/users.ts';
+
+const DEMO_DIR = new URL('./demo/', import.meta.url);
+
+/** Seeds an empty database; answers a message for the console (the demo accounts), if any. */
+export async function seedEmptyDatabase(
+  ctx: AppContext,
+  log: FastifyBaseLogger,
+): Promise<string | null> {
+  const [row] = await ctx.db.select({ n: count() }).from(users);
+  if ((row?.n ?? 0) > 0) return null;
+  const { adminEmail, adminPassword } = ctx.config;
+  if (adminEmail && adminPassword) {
+    await ctx.db.transaction(async (tx) => {
+      const admin = await insertUser(tx, ctx.passwords, {
+        name: 'Administrator',
+        email: adminEmail,
+        password: adminPassword,
+        roles: ['admin'],
+      });
+      await audit(tx, null, {
+        action: 'create',
+        entity: 'user',
+        entityId: admin.id,
+        newValue: { email: admin.email, roles: admin.roles },
+      });
+    });
+    log.info(`Created the first admin ${adminEmail}`);
+    return null;
+  }
+  if (!ctx.config.demo) return null;
+  const datasetFile = new URL('dataset.json', DEMO_DIR);
+  if (!fs.existsSync(datasetFile)) {
+    log.warn(
+      'The demo dataset (server/demo/dataset.json) is missing; starting with an empty database',
+    );
+    return null;
+  }
+  const dataset = JSON.parse(fs.readFileSync(datasetFile, 'utf8')) as DemoDataset;
+  await loadDemo(ctx, dataset, new URL('files/', DEMO_DIR).pathname);
+  const accounts = dataset.users.map((u) => `  ${u.email.padEnd(28)} ${u.roles.join(', ')}`);
+  log.info('Loaded the demo dataset');
+  return `Demo accounts (password '${DEMO_PASSWORD}'):\n${accounts.join('\n')}`;
+}

@@ -1,0 +1,50 @@
+// Creates the services of one app from its configuration (used by main.ts, tests and the bench).
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createPasswordHasher } from './auth/password.ts';
+import { createTokenService } from './auth/token.ts';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { openDatabase } from './db/client.ts';
+import { ReadCache } from './services/read-cache.ts';
+import { LocalStorage } from './storage/local-storage.ts';
+
+/** The signing key: JWT_SECRET, else a random key created once and kept in DATA_DIR (mode 600). */
+function signingKey(config: Config): Uint8Array {
+  if (config.jwtSecret) return new TextEncoder().encode(config.jwtSecret);
+  const file = path.join(config.dataDir, 'jwt-secret');
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    fs.writeFileSync(file, randomBytes(48).toString('base64'), { mode: 0o600, flag: 'wx' });
+  }
+  return new TextEncoder().encode(fs.readFileSync(file, 'utf8').trim());
+}
+
+export interface Services {
+  ctx: AppContext;
+  close(): Promise<void>;
+}
+
+export async function createServices(
+  config: Config,
+  options: { inMemoryDatabase?: boolean } = {},
+): Promise<Services> {
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: options.inMemoryDatabase ? null : path.join(config.dataDir, 'pglite'),
+  });
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    dbKind: database.kind,
+    storage: new LocalStorage(path.join(config.dataDir, 'files')),
+    passwords: createPasswordHasher(config.scryptLog2N, config.scryptConcurrency),
+    tokens: createTokenService(signingKey(config), config.tokenTtlSeconds),
+    caches:
+      database.kind === 'pglite'
+        ? { videoLists: new ReadCache<string>(), users: new ReadCache(10_000) }
+        : null,
+  };
+  return { ctx, close: () => database.close() };
+}

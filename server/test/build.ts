@@ -1,0 +1,92 @@
+// Test helper: one app per test file on a fresh database (in-memory PGlite, or a new database on
+// the PostgreSQL server of TEST_DATABASE_URL), a temporary data directory, and cheap scrypt.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { createServices, type Services } from '../services.ts';
+
+export interface TestApp {
+  app: Awaited<ReturnType<typeof buildApp>>;
+  services: Services;
+  dataDir: string;
+  /** The environment the app was configured with (for a server process on the same data). */
+  env: Record<string, string>;
+  /** Closes the app and the database, keeping the data. */
+  stop(): Promise<void>;
+  /** Stops, then drops the database and removes the data directory. */
+  close(): Promise<void>;
+}
+
+async function freshPostgresDatabase(
+  baseUrl: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `lc_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: baseUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export interface BuildOptions {
+  /** A PostgreSQL server to create a fresh database on; default TEST_DATABASE_URL, else PGlite. */
+  postgresUrl?: string | null;
+  /** Keep PGlite in DATA_DIR (so another process can open it after `stop`), not in memory. */
+  onDisk?: boolean;
+}
+
+export async function build(
+  env: Record<string, string> = {},
+  options: BuildOptions = {},
+): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-server-test-'));
+  const baseUrl =
+    options.postgresUrl === undefined ? process.env.TEST_DATABASE_URL : options.postgresUrl;
+  const postgres = baseUrl ? await freshPostgresDatabase(baseUrl) : null;
+  const fullEnv: Record<string, string> = {
+    DATA_DIR: dataDir,
+    DIST_DIR: path.join(dataDir, 'no-dist'),
+    SCRYPT_LOG2_N: '10',
+    LOGIN_RATE_LIMIT: '1000',
+    DEMO: 'off',
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+    ...env,
+  };
+  const services = await createServices(loadConfig(fullEnv), {
+    inMemoryDatabase: !postgres && !options.onDisk,
+  });
+  const app = await buildApp(services.ctx);
+  await app.ready();
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await app.close();
+    await services.close();
+  };
+  return {
+    app,
+    services,
+    dataDir,
+    env: fullEnv,
+    stop,
+    async close() {
+      await stop();
+      await postgres?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

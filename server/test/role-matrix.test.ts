@@ -1,0 +1,523 @@
+// Role × route matrix: every /api route of the OpenAPI document, called by anonymous and by each
+// role, including other users' objects. The table is the single source the test walks; keep it in
+// step with docs/permissions.md.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inspections, videos } from '../db/schema.ts';
+import { newId } from '../ids.ts';
+import { build, type TestApp } from './build.ts';
+import { type DemoKey, loadFixture, PNG } from './demo-fixture.ts';
+
+type Who = 'anon' | DemoKey;
+const EVERYONE: DemoKey[] = [
+  'admin',
+  'factory',
+  'lcmanager',
+  'lcmanager2',
+  'audit',
+  'operator',
+  'operator2',
+];
+const MANAGERS: DemoKey[] = ['admin', 'factory', 'lcmanager', 'lcmanager2'];
+/** Line A is managed by lcmanager; its operator is "operator". */
+const MANAGE_LINE_A: DemoKey[] = ['admin', 'factory', 'lcmanager'];
+
+interface Request {
+  url: string;
+  payload?: unknown;
+  multipart?: { lineId: string };
+}
+
+interface Row {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The OpenAPI path template the row covers. */
+  route: string;
+  /** Builds a fresh request (and its target object) for each caller. */
+  request: () => Promise<Request> | Request;
+  ok: number;
+  allowed: DemoKey[] | 'public';
+  /** Callers for whom the object is outside their scope: 404, as if it did not exist. */
+  hidden?: DemoKey[];
+  /** Status for everyone when the check past authorization always fails (e.g. wrong password). */
+  all?: number;
+}
+
+let t: TestApp;
+let f: Awaited<ReturnType<typeof loadFixture>>;
+const s = {} as { lineA: string; videoA: string; planAFile: () => Promise<string> };
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${counter++}`;
+
+async function call(who: Who, method: Row['method'], req: Request) {
+  const headers: Record<string, string> = who === 'anon' ? {} : { ...f.auth[who] };
+  if (req.multipart) {
+    const boundary = 'matrix-boundary';
+    const payload = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="lineID"\r\n\r\n${req.multipart.lineId}\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="p.png"\r\n\r\n`,
+      ),
+      PNG,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
+    return t.app.inject({ method: 'POST', url: req.url, headers, payload });
+  }
+  return t.app.inject({
+    method,
+    url: req.url,
+    headers,
+    payload: req.payload as object | undefined,
+  });
+}
+
+async function as(who: DemoKey, method: Row['method'], url: string, payload?: object) {
+  const res = await t.app.inject({ method, url, headers: f.auth[who], payload });
+  if (res.statusCode >= 300)
+    throw new Error(`setup ${method} ${url}: ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+
+const freshLine = async () =>
+  (
+    await as('admin', 'POST', '/api/line-clearances', {
+      name: `L ${unique()}`,
+      managerId: f.ids.lcmanager,
+    })
+  )._id as string;
+const freshUser = async (role: string) =>
+  (
+    await as('admin', 'POST', '/api/users', {
+      name: 'Fresh',
+      email: `${unique()}@fresh.example`,
+      password: 'fresh-password',
+      role,
+    })
+  )._id as string;
+const freshDevice = async () =>
+  (await as('admin', 'POST', '/api/devices', { qrCode: `SN-${unique()}` }))._id as string;
+async function freshInspection() {
+  const id = newId();
+  await t.services.ctx.db.insert(inspections).values({
+    id,
+    lineClearanceId: s.lineA,
+    operatorId: f.ids.operator,
+    startTime: new Date(),
+  });
+  return id;
+}
+async function freshVideo() {
+  const id = newId();
+  await t.services.ctx.db.insert(videos).values({
+    id,
+    filename: `fresh-${id}.mp4`,
+    storageKey: `videos/${id}.mp4`,
+    subfolder: `fresh-${id}`,
+    userId: f.ids.operator,
+    lineClearanceId: s.lineA,
+    timestamp: new Date(),
+  });
+  return id;
+}
+async function freshFloorplanId() {
+  const res = await call('admin', 'POST', {
+    url: '/api/floorplans',
+    multipart: { lineId: await freshLine() },
+  });
+  return res.json()._id as string;
+}
+
+const matrix: Row[] = [
+  {
+    method: 'GET',
+    route: '/api/health',
+    request: () => ({ url: '/api/health' }),
+    ok: 200,
+    allowed: 'public',
+  },
+  {
+    method: 'POST',
+    route: '/api/login',
+    request: () => ({
+      url: '/api/login',
+      payload: { email: 'nobody@example.com', password: 'wrong-pass' },
+    }),
+    ok: 401,
+    allowed: 'public',
+  },
+  {
+    method: 'POST',
+    route: '/api/logout',
+    request: () => ({ url: '/api/logout' }),
+    ok: 200,
+    allowed: 'public',
+  },
+  {
+    method: 'GET',
+    route: '/api/me',
+    request: () => ({ url: '/api/me' }),
+    ok: 200,
+    allowed: EVERYONE,
+  },
+  {
+    method: 'POST',
+    route: '/api/change-password',
+    request: () => ({
+      url: '/api/change-password',
+      payload: { currentPassword: 'not-my-password', newPassword: 'whatever-123' },
+    }),
+    ok: 401,
+    allowed: EVERYONE,
+  },
+  {
+    method: 'GET',
+    route: '/api/audit-log',
+    request: () => ({ url: '/api/audit-log' }),
+    ok: 200,
+    allowed: ['admin', 'audit'],
+  },
+  {
+    method: 'GET',
+    route: '/api/line-clearances',
+    request: () => ({ url: '/api/line-clearances' }),
+    ok: 200,
+    allowed: EVERYONE,
+  },
+  {
+    method: 'POST',
+    route: '/api/line-clearances',
+    request: () => ({ url: '/api/line-clearances', payload: { name: `New ${unique()}` } }),
+    ok: 201,
+    allowed: MANAGERS,
+  },
+  {
+    method: 'POST',
+    route: '/api/areas',
+    request: () => ({
+      url: '/api/areas',
+      payload: { name: `Area ${unique()}`, managerId: f.ids.lcmanager },
+    }),
+    ok: 201,
+    allowed: MANAGERS,
+  },
+  {
+    method: 'PUT',
+    route: '/api/line-clearances/{id}',
+    request: async () => ({
+      url: `/api/line-clearances/${await freshLine()}`,
+      payload: { name: 'Edited' },
+    }),
+    ok: 200,
+    allowed: MANAGE_LINE_A,
+  },
+  {
+    method: 'DELETE',
+    route: '/api/line-clearances/{id}',
+    request: async () => ({ url: `/api/line-clearances/${await freshLine()}` }),
+    ok: 200,
+    allowed: MANAGE_LINE_A,
+  },
+  {
+    method: 'GET',
+    route: '/api/users',
+    request: () => ({ url: '/api/users' }),
+    ok: 200,
+    allowed: EVERYONE,
+  },
+  {
+    method: 'POST',
+    route: '/api/users',
+    request: () => ({
+      url: '/api/users',
+      payload: {
+        name: 'Op',
+        email: `${unique()}@new.example`,
+        password: 'op-password',
+        role: 'operator',
+      },
+    }),
+    ok: 201,
+    allowed: MANAGERS,
+  },
+  {
+    method: 'PUT',
+    route: '/api/users/{id}',
+    request: async () => ({
+      url: `/api/users/${await freshUser('operator')}`,
+      payload: { name: 'Renamed', email: `${unique()}@renamed.example` },
+    }),
+    ok: 200,
+    allowed: MANAGERS,
+  },
+  {
+    method: 'PUT',
+    route: '/api/users/{id}',
+    request: async () => ({
+      url: `/api/users/${await freshUser('lc_manager')}`,
+      payload: { name: 'Renamed', email: `${unique()}@renamed.example` },
+    }),
+    ok: 200,
+    allowed: ['admin', 'factory'],
+  },
+  {
+    method: 'DELETE',
+    route: '/api/users/{id}',
+    request: async () => ({ url: `/api/users/${await freshUser('operator')}` }),
+    ok: 200,
+    allowed: MANAGERS,
+  },
+  {
+    method: 'DELETE',
+    route: '/api/users/{id}',
+    request: async () => ({ url: `/api/users/${await freshUser('admin')}` }),
+    ok: 200,
+    allowed: ['admin'],
+  },
+  {
+    method: 'GET',
+    route: '/api/devices',
+    request: () => ({ url: '/api/devices' }),
+    ok: 200,
+    allowed: EVERYONE,
+  },
+  {
+    method: 'POST',
+    route: '/api/devices',
+    request: () => ({ url: '/api/devices', payload: { qrCode: `SN-${unique()}` } }),
+    ok: 201,
+    allowed: ['admin', 'factory', 'lcmanager', 'lcmanager2', 'operator', 'operator2'],
+  },
+  {
+    method: 'PUT',
+    route: '/api/devices/{id}',
+    request: async () => ({ url: `/api/devices/${await freshDevice()}`, payload: { name: 'Cam' } }),
+    ok: 200,
+    allowed: ['admin', 'factory'],
+  },
+  {
+    method: 'DELETE',
+    route: '/api/devices/{id}',
+    request: async () => ({ url: `/api/devices/${await freshDevice()}` }),
+    ok: 200,
+    allowed: ['admin', 'factory'],
+  },
+  {
+    method: 'GET',
+    route: '/api/inspections',
+    request: () => ({ url: '/api/inspections' }),
+    ok: 200,
+    allowed: EVERYONE,
+  },
+  ...(['approve', 'reject'] as const).map(
+    (verb): Row => ({
+      method: 'PATCH',
+      route: `/api/inspections/{id}/${verb}`,
+      request: async () => ({
+        url: `/api/inspections/${await freshInspection()}/${verb}`,
+        payload: { notes: 'x' },
+      }),
+      ok: 200,
+      allowed: MANAGE_LINE_A,
+    }),
+  ),
+  {
+    method: 'GET',
+    route: '/api/videos',
+    request: () => ({ url: '/api/videos' }),
+    ok: 200,
+    allowed: EVERYONE,
+  },
+  {
+    method: 'GET',
+    route: '/api/videos/{ref}',
+    request: () => ({ url: `/api/videos/${s.videoA}` }),
+    ok: 200,
+    allowed: EVERYONE,
+    hidden: ['lcmanager2', 'operator2'],
+  },
+  {
+    method: 'GET',
+    route: '/api/videos/{ref}',
+    request: () => ({ url: '/api/videos/video-a.mp4' }),
+    ok: 200,
+    allowed: EVERYONE,
+    hidden: ['lcmanager2', 'operator2'],
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/videos',
+    request: () => ({ url: '/api/admin/videos' }),
+    ok: 200,
+    allowed: ['admin'],
+  },
+  {
+    method: 'DELETE',
+    route: '/api/admin/videos/{id}',
+    request: async () => ({ url: `/api/admin/videos/${await freshVideo()}` }),
+    ok: 200,
+    allowed: ['admin'],
+  },
+  {
+    method: 'GET',
+    route: '/api/keyframes/{file}',
+    request: () => ({ url: `/api/keyframes/${s.videoA}.txt` }),
+    ok: 200,
+    allowed: EVERYONE,
+    hidden: ['lcmanager2', 'operator2'],
+  },
+  {
+    method: 'GET',
+    route: '/api/keyframes/{subfolder}/{image}',
+    request: () => ({ url: '/api/keyframes/frames-a/1.5.png' }),
+    ok: 200,
+    allowed: EVERYONE,
+    hidden: ['lcmanager2', 'operator2'],
+  },
+  {
+    method: 'GET',
+    route: '/api/predictions/{videoId}',
+    request: () => ({ url: `/api/predictions/${s.videoA}` }),
+    ok: 200,
+    allowed: EVERYONE,
+    hidden: ['lcmanager2', 'operator2'],
+  },
+  {
+    method: 'GET',
+    route: '/api/floorplan-configs/{videoId}',
+    request: () => ({ url: `/api/floorplan-configs/${s.videoA}` }),
+    ok: 200,
+    allowed: EVERYONE,
+    hidden: ['lcmanager2', 'operator2'],
+  },
+  {
+    method: 'GET',
+    route: '/api/floorplans',
+    request: () => ({ url: '/api/floorplans' }),
+    ok: 200,
+    allowed: EVERYONE,
+  },
+  {
+    method: 'GET',
+    route: '/api/floorplans/{file}',
+    request: async () => ({ url: `/api/floorplans/${await s.planAFile()}` }),
+    ok: 200,
+    allowed: EVERYONE,
+  },
+  {
+    method: 'POST',
+    route: '/api/floorplans',
+    request: () => ({ url: '/api/floorplans', multipart: { lineId: s.lineA } }),
+    ok: 201,
+    allowed: MANAGE_LINE_A,
+  },
+  {
+    method: 'DELETE',
+    route: '/api/floorplans/{id}',
+    request: async () => ({ url: `/api/floorplans/${await freshFloorplanId()}` }),
+    ok: 200,
+    allowed: MANAGE_LINE_A,
+  },
+  {
+    method: 'GET',
+    route: '/api/floorplan-configs/floorplan/{floorplanId}',
+    request: async () => {
+      const plans = (await as('admin', 'GET', '/api/floorplans')) as {
+        _id: string;
+        lineID: string;
+      }[];
+      return {
+        url: `/api/floorplan-configs/floorplan/${plans.find((p) => p.lineID === s.lineA)?._id}`,
+      };
+    },
+    ok: 200,
+    allowed: EVERYONE,
+  },
+  {
+    method: 'GET',
+    route: '/api/floorplan-configs/line-clearance/{lineClearanceId}',
+    request: () => ({ url: `/api/floorplan-configs/line-clearance/${s.lineA}` }),
+    ok: 200,
+    allowed: EVERYONE,
+  },
+  {
+    method: 'POST',
+    route: '/api/floorplan-configs',
+    request: () => ({
+      url: '/api/floorplan-configs',
+      payload: {
+        lineClearanceId: s.lineA,
+        name: 'Line A Floorplan Configuration',
+        configuration: {
+          displaySize: { width: 800, height: 600 },
+          hotZones: [],
+          tags: [],
+          cameras: [],
+          coordinateSystem: {},
+        },
+      },
+    }),
+    ok: 200,
+    allowed: MANAGE_LINE_A,
+  },
+  {
+    method: 'GET',
+    route: '/api/openapi.json',
+    request: () => ({ url: '/api/openapi.json' }),
+    ok: 200,
+    allowed: 'public',
+  },
+];
+
+beforeAll(async () => {
+  t = await build();
+  f = await loadFixture(t);
+  const lines = (await as('admin', 'GET', '/api/line-clearances')) as {
+    _id: string;
+    name: string;
+  }[];
+  s.lineA = lines.find((l) => l.name === 'Line A')?._id ?? '';
+  const all = (await as('admin', 'GET', '/api/videos')) as { _id: string; filename: string }[];
+  s.videoA = all.find((v) => v.filename === 'video-a.mp4')?._id ?? '';
+  s.planAFile = async () => {
+    const plans = (await as('admin', 'GET', '/api/floorplans')) as {
+      imagePath: string;
+      lineID: string;
+    }[];
+    return (
+      plans
+        .find((p) => p.lineID === s.lineA)
+        ?.imagePath.split('/')
+        .pop() ?? ''
+    );
+  };
+});
+afterAll(() => t.close());
+
+describe('role × route matrix', () => {
+  it('covers every route of the OpenAPI document', async () => {
+    const doc = (await t.app.inject({ url: '/api/openapi.json' })).json() as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const documented = Object.entries(doc.paths).flatMap(([route, methods]) =>
+      Object.keys(methods).map((m) => `${m.toUpperCase()} ${route}`),
+    );
+    const covered = new Set(matrix.map((row) => `${row.method} ${row.route}`));
+    expect(documented.filter((route) => !covered.has(route))).toEqual([]);
+    expect(documented.length).toBeGreaterThan(30);
+  });
+
+  for (const row of matrix) {
+    it(`${row.method} ${row.route}${row.hidden ? ' (other users’ objects)' : ''}`, async () => {
+      const results: Record<string, number> = {};
+      const expected: Record<string, number> = {};
+      for (const who of ['anon', ...EVERYONE] as Who[]) {
+        const req = await row.request();
+        results[who] = (await call(who, row.method, req)).statusCode;
+        if (row.allowed === 'public') expected[who] = row.ok;
+        else if (who === 'anon') expected[who] = 401;
+        else if (row.hidden?.includes(who)) expected[who] = 404;
+        else expected[who] = row.allowed.includes(who) ? row.ok : 403;
+      }
+      expect(results).toEqual(expected);
+    });
+  }
+});

@@ -1,0 +1,120 @@
+import { Suspense } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { page } from 'vitest/browser';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { cleanup, fakeFetch, render } from '../../tests/web/render.tsx';
+import { api } from '../lib/api-client.ts';
+import { accessTokenKey, session, signOut } from '../stores/session.ts';
+import { AppRoutes } from './router.tsx';
+
+afterEach(async () => {
+  await cleanup();
+  signOut();
+  vi.unstubAllGlobals();
+});
+
+const me = (roles: string[]) => ({ id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles });
+
+// Dashboards load their lists when shown; empty lists keep these tests about routing only.
+const lists = {
+  'GET /api/line-clearances': { body: [] },
+  'GET /api/users': { body: [] },
+  'GET /api/devices': { body: [] },
+  'GET /api/inspections': { body: [] },
+};
+
+async function visit(path: string, routes: Parameters<typeof fakeFetch>[0] = {}) {
+  const { fetchImpl, calls } = fakeFetch({ ...lists, ...routes });
+  vi.stubGlobal('fetch', fetchImpl);
+  const memory = memoryLocation({ path, record: true });
+  await render(
+    <Router hook={memory.hook}>
+      <Suspense fallback={<p>Loading…</p>}>
+        <AppRoutes />
+      </Suspense>
+    </Router>,
+  );
+  const location = () => memory.history.at(-1);
+  return { location, calls };
+}
+
+describe('route guard (spec §2)', () => {
+  it('sends a signed-out visitor of a protected route to /login', async () => {
+    const { location, calls } = await visit('/admin');
+    await vi.waitFor(() => expect(location()).toBe('/login'));
+    expect(calls).toEqual([]);
+  });
+
+  it('restores a stored token with GET /api/me before deciding', async () => {
+    localStorage.setItem(accessTokenKey, 'stored-token');
+    const { location, calls } = await visit('/admin', { 'GET /api/me': { body: me(['admin']) } });
+    await expect.element(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+    expect(location()).toBe('/admin');
+    expect(calls[0]).toBe('GET /api/me');
+    expect(session.loggedIn).toBe(true);
+    expect(session.info?.username).toBe('pat@example.com');
+  });
+
+  it('sends a signed-in user lacking the role to /', async () => {
+    localStorage.setItem(accessTokenKey, 'stored-token');
+    const { location } = await visit('/admin', { 'GET /api/me': { body: me(['operator']) } });
+    await vi.waitFor(() => expect(location()).toBe('/'));
+    expect(session.loggedIn).toBe(true);
+  });
+
+  it('lets each role listed in the table in', async () => {
+    localStorage.setItem(accessTokenKey, 'stored-token');
+    const { location } = await visit('/floorplans', { 'GET /api/me': { body: me(['audit']) } });
+    await expect.element(page.getByRole('heading', { name: 'Floorplan Manager' })).toBeVisible();
+    expect(location()).toBe('/floorplans');
+  });
+
+  it('drops a stored token that fails to restore, silently, and goes to /login', async () => {
+    localStorage.setItem(accessTokenKey, 'expired-token');
+    const { location } = await visit('/lc-manager', {
+      'GET /api/me': { status: 401, body: { message: 'Token expired' } },
+    });
+    await vi.waitFor(() => expect(location()).toBe('/login'));
+    expect(localStorage.getItem(accessTokenKey)).toBeNull();
+    expect(session.loggedIn).toBe(false);
+  });
+
+  it('redirects /videos to /video', async () => {
+    localStorage.setItem(accessTokenKey, 'stored-token');
+    const { location } = await visit('/videos', { 'GET /api/me': { body: me(['operator']) } });
+    await expect.element(page.getByRole('heading', { name: 'Video Analysis' })).toBeVisible();
+    expect(location()).toBe('/video');
+  });
+
+  it('shows the start page with Quick Actions at / reached inside the app', async () => {
+    localStorage.setItem(accessTokenKey, 'stored-token');
+    // An LC manager lacking the role for /admin is sent to / and stays there.
+    const { location } = await visit('/admin', { 'GET /api/me': { body: me(['lc_manager']) } });
+    await expect.element(page.getByRole('link', { name: 'Review Reports' })).toBeVisible();
+    await expect.element(page.getByRole('link', { name: 'Area Management' })).toBeVisible();
+    expect(location()).toBe('/');
+  });
+});
+
+describe('401 from any call', () => {
+  it('removes the token and sends the browser to /login', async () => {
+    const before = window.location.pathname;
+    localStorage.setItem(accessTokenKey, 'stored-token');
+    session.loggedIn = true;
+    vi.stubGlobal('fetch', fakeFetch({ 'GET /api/devices': { status: 401, body: {} } }).fetchImpl);
+    await expect(api.get('/api/devices')).rejects.toMatchObject({ status: 401 });
+    expect(localStorage.getItem(accessTokenKey)).toBeNull();
+    expect(session.loggedIn).toBe(false);
+    expect(window.location.pathname).toBe('/login');
+    window.history.replaceState(null, '', before);
+  });
+});
+
+describe('the start page route', () => {
+  it('sends a signed-in user who opened the app at / to the primary-role dashboard', async () => {
+    localStorage.setItem(accessTokenKey, 'stored-token');
+    const { location } = await visit('/', { 'GET /api/me': { body: me(['audit', 'admin']) } });
+    await vi.waitFor(() => expect(location()).toBe('/audit'));
+  });
+});

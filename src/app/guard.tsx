@@ -1,0 +1,39 @@
+import { type ReactNode, useEffect } from 'react';
+import { useSnapshot } from 'valtio';
+import { Redirect } from 'wouter';
+import { paths } from '../config/paths.ts';
+import { restoreSession } from '../features/auth/session-actions.ts';
+import { authStrings } from '../features/auth/strings.ts';
+import { hasAnyRole, type Role } from '../lib/roles.ts';
+import { session, storedAccessToken } from '../stores/session.ts';
+
+/** True while a stored token waits to be turned into a session (spec §2 guard, first rule). */
+export function useRestoring(): boolean {
+  const snap = useSnapshot(session);
+  const pending = snap.restoring || (!snap.loggedIn && storedAccessToken() !== null);
+  useEffect(() => {
+    if (pending) void restoreSession();
+  }, [pending]);
+  return pending;
+}
+
+export function RestoringSession() {
+  return (
+    <p className="page muted" role="status">
+      {authStrings.restoring}
+    </p>
+  );
+}
+
+/**
+ * Spec §2 guard: restore a stored session first; signed out goes to /login; signed in without
+ * one of `roles` goes to /.
+ */
+export function Guard({ roles, children }: { roles: readonly Role[]; children: ReactNode }) {
+  const snap = useSnapshot(session);
+  const restoring = useRestoring();
+  if (restoring) return <RestoringSession />;
+  if (!snap.loggedIn) return <Redirect to={paths.login} replace />;
+  if (!hasAnyRole(snap.roles, roles)) return <Redirect to={paths.home} replace />;
+  return children;
+}

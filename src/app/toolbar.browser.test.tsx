@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { page, userEvent } from 'vitest/browser';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { cleanup, fakeFetch, render } from '../../tests/web/render.tsx';
+import { accessTokenKey, session, signIn, signOut } from '../stores/session.ts';
+import { Toolbar } from './toolbar.tsx';
+
+afterEach(async () => {
+  await cleanup();
+  signOut();
+  vi.unstubAllGlobals();
+});
+
+async function showToolbar(path = '/admin') {
+  const memory = memoryLocation({ path, record: true });
+  await render(
+    <Router hook={memory.hook}>
+      <Toolbar />
+    </Router>,
+  );
+  return () => memory.history.at(-1);
+}
+
+describe('top toolbar', () => {
+  it('signed out: logo to / and Sign In to /login', async () => {
+    await showToolbar('/');
+    await expect
+      .element(page.getByRole('link', { name: 'Sign In' }))
+      .toHaveAttribute('href', '/login');
+    await expect
+      .element(page.getByRole('link', { name: /start page/ }))
+      .toHaveAttribute('href', '/');
+    expect(page.getByRole('button', { name: 'User Guide' }).query()).toBeNull();
+  });
+
+  it('signed in as admin: User Guide, Admin Panel, initials and the account menu', async () => {
+    signIn('token', {
+      id: 'u1',
+      name: 'Adriana Maria Novak',
+      email: 'a@example.com',
+      roles: ['admin'],
+    });
+    await showToolbar();
+    await expect.element(page.getByRole('button', { name: 'User Guide' })).toBeVisible();
+    await expect
+      .element(page.getByRole('link', { name: 'Admin Panel' }))
+      .toHaveAttribute('href', '/admin');
+    await expect.element(page.getByText('AM', { exact: true })).toBeVisible();
+    await userEvent.click(
+      page.getByRole('button', { name: 'Account menu for Adriana Maria Novak' }),
+    );
+    await expect.element(page.getByRole('menuitem', { name: 'Profile' })).toBeVisible();
+    await expect.element(page.getByRole('menuitem', { name: 'Log out' })).toBeVisible();
+  });
+
+  it('has no Admin Panel for other roles', async () => {
+    signIn('token', { id: 'u1', name: 'Sofia', email: 's@example.com', roles: ['lc_manager'] });
+    await showToolbar('/lc-manager');
+    await expect.element(page.getByText('S', { exact: true })).toBeVisible();
+    expect(page.getByRole('link', { name: 'Admin Panel' }).query()).toBeNull();
+  });
+
+  it('logs out to /, dropping the token and the server media cookie', async () => {
+    const { fetchImpl, calls } = fakeFetch({
+      'POST /api/logout': { body: { message: 'Logged out' } },
+    });
+    vi.stubGlobal('fetch', fetchImpl);
+    signIn('token', { id: 'u1', name: 'Pat Doe', email: 'p@example.com', roles: ['operator'] });
+    const location = await showToolbar('/operator');
+    await userEvent.click(page.getByRole('button', { name: 'Account menu for Pat Doe' }));
+    await userEvent.click(page.getByRole('menuitem', { name: 'Log out' }));
+    await vi.waitFor(() => expect(location()).toBe('/'));
+    expect(session.loggedIn).toBe(false);
+    expect(localStorage.getItem(accessTokenKey)).toBeNull();
+    await vi.waitFor(() => expect(calls).toEqual(['POST /api/logout']));
+  });
+});

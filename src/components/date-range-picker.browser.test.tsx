@@ -1,0 +1,41 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { page, userEvent } from 'vitest/browser';
+import { cleanup, render } from '../../tests/web/render.tsx';
+import type { DateRange } from '../lib/date-range.ts';
+import { DateRangePicker } from './date-range-picker.tsx';
+
+afterEach(cleanup);
+
+describe('DateRangePicker', () => {
+  it('picks two days and reports whole days ending 23:59:59.999', async () => {
+    const picked: DateRange[] = [];
+    await render(
+      <DateRangePicker
+        value={{ start: new Date(2026, 4, 1), end: new Date(2026, 4, 1, 23, 59, 59, 999) }}
+        onChange={(range) => picked.push(range)}
+        placeholder="Filter by date range"
+      />,
+    );
+    await userEvent.click(page.getByRole('button', { name: 'May 1, 2026 – May 1, 2026' }));
+    await userEvent.click(page.getByRole('button', { name: 'Friday, May 15, 2026' }));
+    await expect.element(page.getByText('Pick the last day')).toBeInTheDocument();
+    // The keyboard works too: from the 15th, a week up and three days left is the 5th.
+    await userEvent.keyboard('{ArrowUp}{ArrowLeft}{ArrowLeft}{ArrowLeft}');
+    await expect.element(page.getByRole('button', { name: 'Tuesday, May 5, 2026' })).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    expect(picked).toEqual([
+      { start: new Date(2026, 4, 5, 0, 0, 0, 0), end: new Date(2026, 4, 15, 23, 59, 59, 999) },
+    ]);
+  });
+
+  it('shows the placeholder when no range is set', async () => {
+    await render(
+      <DateRangePicker value={null} onChange={() => {}} placeholder="Filter by date range" />,
+    );
+    const trigger = page.getByRole('button', { name: 'Filter by date range' });
+    await expect.element(trigger).toBeVisible();
+    await userEvent.click(trigger);
+    await expect.element(page.getByRole('button', { name: 'Previous month' })).toBeVisible();
+    expect(document.querySelectorAll('[aria-pressed="true"]')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,42 @@
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { AppDialog, type AppDialogProps } from './app-dialog.tsx';
+
+export interface FormDialogProps extends Pick<AppDialogProps, 'title' | 'maxWidth'> {
+  /** Spec §9: the admin dialogs are 500px wide. */
+  width?: AppDialogProps['width'];
+  submitLabel?: string;
+  /** Validates and saves; resolves true when saved, which closes the dialog. */
+  onSubmit: () => Promise<boolean>;
+  onClose: () => void;
+  children: ReactNode;
+}
+
+/** A dialog holding one form with Cancel and a submit button that is disabled while saving. */
+export function FormDialog(props: FormDialogProps) {
+  const { submitLabel = 'Save', width = '500px', onSubmit, onClose, children, ...dialog } = props;
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    const saved = await onSubmit();
+    setBusy(false);
+    if (saved) onClose();
+  };
+
+  return (
+    <AppDialog open onOpenChange={(open) => !open && onClose()} width={width} {...dialog}>
+      <form className="form" onSubmit={submit}>
+        {children}
+        <div className="form-actions">
+          <button type="button" className="btn btn-secondary" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {submitLabel}
+          </button>
+        </div>
+      </form>
+    </AppDialog>
+  );
+}

@@ -1,0 +1,129 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { page, userEvent } from 'vitest/browser';
+import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
+import { Toaster } from '../../components/toaster.tsx';
+import { signIn, signOut } from '../../stores/session.ts';
+import { toasts } from '../../stores/toasts.ts';
+import AdminDashboardPage from './admin-dashboard-page.tsx';
+
+afterEach(async () => {
+  await cleanup();
+  toasts.items = [];
+  signOut();
+  vi.unstubAllGlobals();
+});
+
+const lineId = 'aaaaaaaaaaaaaaaaaaaaaaaa';
+const line = {
+  _id: lineId,
+  name: 'Blister Line 1',
+  description: '',
+  location: '',
+  status: 'active',
+  managerId: null,
+  assignedOperators: [],
+};
+const user = {
+  _id: 'bbbbbbbbbbbbbbbbbbbbbbbb',
+  id: 'bbbbbbbbbbbbbbbbbbbbbbbb',
+  name: 'Priya Nair',
+  email: '',
+  role: ['operator'],
+  lineClearanceIds: [],
+  assignedOperators: [],
+};
+const device = {
+  _id: 'cccccccccccccccccccccccc',
+  name: 'Tablet TB-02',
+  type: null,
+  status: 'active',
+  qrCode: 'TB-02',
+};
+const video = {
+  _id: 'dddddddddddddddddddddddd',
+  id: 'dddddddddddddddddddddddd',
+  filename: 'v.mp4',
+  timestamp: '2026-11-10T14:05:00Z',
+  userId: user._id,
+  operatorId: user._id,
+  deviceId: 'eeeeeeeeeeeeeeeeeeeeeeee',
+  lineClearanceId: null,
+  path: { video: '/api/videos/v.mp4', keyframesData: '/api/keyframes/d.txt' },
+  status: 'completed',
+  size: 1536,
+  fileSize: 1536,
+  duration: 30,
+  metadata: { device: null, location: null, duration: 30 },
+  relatedData: { predictions: 2, reports: 0, floorplanConfigs: 1, floorplans: 1 },
+};
+
+async function showDashboard(roles: string[]) {
+  signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles });
+  const fake = fakeFetch({
+    'GET /api/line-clearances': { body: [line] },
+    'GET /api/users': { body: [user] },
+    'GET /api/devices': { body: [device] },
+    'GET /api/admin/videos': { body: [video] },
+  });
+  vi.stubGlobal('fetch', fake.fetchImpl);
+  await render(
+    <>
+      <AdminDashboardPage />
+      <Toaster />
+    </>,
+  );
+  return fake.calls;
+}
+
+describe('admin / factory-manager dashboard', () => {
+  it('titles by primary role and gives factory managers coming-soon actions', async () => {
+    const calls = await showDashboard(['admin', 'factory_manager']);
+    await expect
+      .element(page.getByRole('heading', { name: 'Factory Manager Dashboard' }))
+      .toBeVisible();
+    await userEvent.click(page.getByRole('button', { name: 'Manage LC Managers' }));
+    await expect
+      .element(page.getByText('Manage LC Managers functionality coming soon'))
+      .toBeVisible();
+    // Holding the admin role still shows the Videos tab.
+    await expect.element(page.getByRole('tab', { name: 'Videos' })).toBeVisible();
+    expect(calls).not.toContain('GET /api/admin/videos');
+  });
+
+  it('never shows or loads videos for a factory manager without the admin role', async () => {
+    const calls = await showDashboard(['factory_manager']);
+    await expect.element(page.getByRole('heading', { name: 'Blister Line 1' })).toBeVisible();
+    expect(page.getByRole('tab', { name: 'Videos' }).query()).toBeNull();
+    expect(calls).not.toContain('GET /api/admin/videos');
+  });
+
+  it('shows every card field with its fallback text', async () => {
+    await showDashboard(['admin']);
+    await expect.element(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+    await expect.element(page.getByText('No description')).toBeVisible();
+    await expect.element(page.getByText('No location specified')).toBeVisible();
+    await userEvent.click(page.getByRole('tab', { name: 'Users' }));
+    await expect.element(page.getByText('No email')).toBeVisible();
+    await expect.element(page.getByText('None assigned')).toBeVisible();
+    await userEvent.click(page.getByRole('tab', { name: 'Devices' }));
+    await expect.element(page.getByText('Unknown')).toBeVisible();
+    await userEvent.click(page.getByRole('tab', { name: 'Videos' }));
+    await expect.element(page.getByRole('heading', { name: /^Unknown Line – / })).toBeVisible();
+    await expect.element(page.getByText('1.5 KB')).toBeVisible();
+    await expect.element(page.getByText('30 s')).toBeVisible();
+    await expect.element(page.getByText('floorplan configs: 1')).toBeVisible();
+  });
+
+  it('warns about an empty name before calling the server', async () => {
+    const calls = await showDashboard(['admin']);
+    await userEvent.click(page.getByRole('button', { name: 'Add New' }));
+    await expect
+      .element(page.getByRole('dialog', { name: 'Create New Line Clearance' }))
+      .toBeVisible();
+    await userEvent.click(page.getByRole('button', { name: 'Save' }));
+    await expect
+      .element(page.getByText('Please enter a name for the line clearance'))
+      .toBeVisible();
+    expect(calls.filter((call) => call.startsWith('POST'))).toEqual([]);
+  });
+});

@@ -1,0 +1,94 @@
+import { Tabs } from 'radix-ui';
+import { useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { getLineClearances } from '../../api/get-line-clearances.ts';
+import { getUsers } from '../../api/get-users.ts';
+import { type QuickAction, QuickActions } from '../../components/quick-actions.tsx';
+import { TabBar } from '../../components/tab-bar.tsx';
+import {
+  deviceMessages,
+  lineClearanceMessages,
+  userMessages,
+} from '../../config/entity-messages.ts';
+import { useLoad } from '../../hooks/use-load.ts';
+import { primaryRole, type Role } from '../../lib/roles.ts';
+import { session } from '../../stores/session.ts';
+import { toastComingSoon } from '../../stores/toasts.ts';
+import type { LineClearance } from '../../types/api.ts';
+import { getDevices } from './api/get-devices.ts';
+import { DevicesTab } from './devices-tab.tsx';
+import { LineClearanceDialog } from './line-clearance-dialog.tsx';
+import { LineClearancesTab } from './line-clearances-tab.tsx';
+import { dashboardTitleByRole, adminStrings as s } from './strings.ts';
+import { UsersTab } from './users-tab.tsx';
+import { VideosTab } from './videos-tab.tsx';
+
+type TabName = 'line-clearances' | 'users' | 'devices' | 'videos';
+
+/** Spec §2 Admin / factory-manager dashboard (also served at /factory-manager). */
+export default function AdminDashboardPage() {
+  const snap = useSnapshot(session);
+  const role = primaryRole(snap.roles);
+  const isAdmin = snap.roles.includes('admin');
+  const [tab, setTab] = useState<TabName>('line-clearances');
+  const [lineDialog, setLineDialog] = useState<LineClearance | 'new' | null>(null);
+
+  // Loaded once here: the Users and Videos tabs show line, user and device names from them.
+  const lineClearances = useLoad(getLineClearances, lineClearanceMessages.loadFailed);
+  const users = useLoad(getUsers, userMessages.loadFailed);
+  const devices = useLoad(getDevices, deviceMessages.loadFailed);
+
+  const comingSoon = (label: string) => ({ label, onClick: () => toastComingSoon(label) });
+  // Spec §2: extra quick actions for factory and LC managers; everyone gets the shared links.
+  const quickActionsByRole: Partial<Record<Role, QuickAction[]>> = {
+    factory_manager: [comingSoon(s.createNewArea), comingSoon(s.manageLcManagers)],
+    lc_manager: [
+      { label: s.createNewLineClearance, onClick: () => setLineDialog('new') },
+      comingSoon(s.assignOperators),
+    ],
+  };
+
+  return (
+    <section className="page dashboard">
+      <h1>{dashboardTitleByRole[role ?? 'default']}</h1>
+      <QuickActions actions={(role && quickActionsByRole[role]) || []} />
+      <Tabs.Root className="tabs" value={tab} onValueChange={(value) => setTab(value as TabName)}>
+        <TabBar
+          label={s.tabsLabel}
+          tabs={[
+            { value: 'line-clearances', label: s.lineClearancesTab },
+            { value: 'users', label: s.usersTab },
+            { value: 'devices', label: s.devicesTab },
+            // Spec §6: the Videos tab, and so its data, exists only for admins.
+            ...(isAdmin ? [{ value: 'videos', label: s.videosTab }] : []),
+          ]}
+        />
+        <Tabs.Content className="tab-panel" value="line-clearances">
+          <LineClearancesTab lineClearances={lineClearances} onEdit={setLineDialog} />
+        </Tabs.Content>
+        <Tabs.Content className="tab-panel" value="users">
+          <UsersTab users={users} lineClearances={lineClearances.data ?? []} />
+        </Tabs.Content>
+        <Tabs.Content className="tab-panel" value="devices">
+          <DevicesTab devices={devices} />
+        </Tabs.Content>
+        {isAdmin && (
+          <Tabs.Content className="tab-panel" value="videos">
+            <VideosTab
+              lineClearances={lineClearances.data ?? []}
+              users={users.data ?? []}
+              devices={devices.data ?? []}
+            />
+          </Tabs.Content>
+        )}
+      </Tabs.Root>
+      {lineDialog && (
+        <LineClearanceDialog
+          item={lineDialog === 'new' ? null : lineDialog}
+          onClose={() => setLineDialog(null)}
+          onSaved={lineClearances.reload}
+        />
+      )}
+    </section>
+  );
+}

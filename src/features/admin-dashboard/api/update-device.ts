@@ -1,0 +1,6 @@
+import { api, segment } from '../../../lib/api-client.ts';
+import type { Device, DeviceUpdate } from '../../../types/api.ts';
+
+/** Spec §7: PUT sends the whole device (the server ignores `_id` and `qrCode`). */
+export const updateDevice = (id: string, device: DeviceUpdate) =>
+  api.put<Device>(`/api/devices/${segment(id)}`, device);

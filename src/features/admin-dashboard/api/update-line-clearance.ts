@@ -1,0 +1,6 @@
+import { api, segment } from '../../../lib/api-client.ts';
+import type { LineClearance, LineClearanceUpdate } from '../../../types/api.ts';
+
+/** Spec §7: PUT sends the whole edited line clearance (the server ignores `_id`). */
+export const updateLineClearance = (id: string, lineClearance: LineClearanceUpdate) =>
+  api.put<LineClearance>(`/api/line-clearances/${segment(id)}`, lineClearance);

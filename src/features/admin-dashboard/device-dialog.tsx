@@ -1,0 +1,53 @@
+import { useState } from 'react';
+import { Field, TextField } from '../../components/field.tsx';
+import { FormDialog } from '../../components/form-dialog.tsx';
+import { Select } from '../../components/select.tsx';
+import { deviceMessages as messages } from '../../config/entity-messages.ts';
+import { runAction, warnIfBlank } from '../../lib/run-action.ts';
+import type { Device, DeviceStatus, DeviceType } from '../../types/api.ts';
+import { updateDevice } from './api/update-device.ts';
+import { adminStrings as s } from './strings.ts';
+
+const types: DeviceType[] = ['camera', 'sensor', 'monitor', 'controller'];
+const statuses: DeviceStatus[] = ['active', 'inactive', 'maintenance', 'offline'];
+
+export interface DeviceDialogProps {
+  item: Device;
+  onClose: () => void;
+  onSaved: () => void;
+}
+
+/** Spec §2: Edit Device, 500px (devices register themselves by QR scan, so there is no create). */
+export function DeviceDialog({ item, onClose, onSaved }: DeviceDialogProps) {
+  const [name, setName] = useState(item.name);
+  const [type, setType] = useState<DeviceType | ''>(item.type ?? '');
+  const [status, setStatus] = useState<DeviceStatus>(item.status ?? 'active');
+
+  const save = async () => {
+    if (warnIfBlank(s.deviceNameRequired, name)) return false;
+    const saved = await runAction(
+      () => updateDevice(item._id, { name: name.trim(), type: type || null, status }),
+      messages.updated,
+      messages.updateFailed,
+    );
+    if (saved) onSaved();
+    return saved;
+  };
+
+  return (
+    <FormDialog title={s.editDevice} onSubmit={save} onClose={onClose}>
+      <TextField label={s.name} value={name} onChange={setName} />
+      <Field label={s.type}>
+        <Select
+          value={type}
+          options={types}
+          onChange={setType}
+          emptyLabel={item.type ? undefined : s.unknown}
+        />
+      </Field>
+      <Field label={s.status}>
+        <Select value={status} options={statuses} onChange={setStatus} />
+      </Field>
+    </FormDialog>
+  );
+}

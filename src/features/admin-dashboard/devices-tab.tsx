@@ -1,0 +1,50 @@
+import { useState } from 'react';
+import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
+import { StatusTag } from '../../components/tag.tsx';
+import { deviceMessages as messages } from '../../config/entity-messages.ts';
+import type { Loaded } from '../../hooks/use-load.ts';
+import { deleteThenReload } from '../../lib/run-action.ts';
+import type { Device } from '../../types/api.ts';
+import { deleteDevice } from './api/delete-device.ts';
+import { DeviceDialog } from './device-dialog.tsx';
+import { adminStrings as s } from './strings.ts';
+
+export function DevicesTab({ devices }: { devices: Loaded<Device[]> }) {
+  const [editing, setEditing] = useState<Device | null>(null);
+
+  return (
+    <>
+      <CardGrid
+        items={devices.data}
+        loading={devices.loading}
+        render={(device) => (
+          <RecordCard
+            key={device._id}
+            title={device.name}
+            tags={<StatusTag status={device.status ?? 'active'} />}
+            actions={
+              <RecordActions
+                name={device.name}
+                actions={[
+                  { label: s.edit, onClick: () => setEditing(device) },
+                  {
+                    label: s.delete,
+                    variant: 'danger',
+                    onClick: () =>
+                      deleteThenReload(messages, () => deleteDevice(device._id), devices.reload),
+                  },
+                ]}
+              />
+            }
+          >
+            <RecordField label={s.type}>{device.type || s.unknown}</RecordField>
+            <RecordField label={s.id}>{device._id}</RecordField>
+          </RecordCard>
+        )}
+      />
+      {editing && (
+        <DeviceDialog item={editing} onClose={() => setEditing(null)} onSaved={devices.reload} />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,53 @@
+import { deleteLineClearance } from '../../api/delete-line-clearance.ts';
+import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
+import { StatusTag } from '../../components/tag.tsx';
+import { lineClearanceMessages as messages } from '../../config/entity-messages.ts';
+import type { Loaded } from '../../hooks/use-load.ts';
+import { deleteThenReload } from '../../lib/run-action.ts';
+import type { LineClearance } from '../../types/api.ts';
+import { adminStrings as s } from './strings.ts';
+
+export interface LineClearancesTabProps {
+  lineClearances: Loaded<LineClearance[]>;
+  /** The page owns the dialog: its 'Create New Line Clearance' quick action opens it too. */
+  onEdit: (item: LineClearance | 'new') => void;
+}
+
+export function LineClearancesTab({ lineClearances, onEdit: setEditing }: LineClearancesTabProps) {
+  return (
+    <CardGrid
+      onAdd={() => setEditing('new')}
+      items={lineClearances.data}
+      loading={lineClearances.loading}
+      render={(line) => (
+        <RecordCard
+          key={line._id}
+          title={line.name}
+          tags={<StatusTag status={line.status ?? 'active'} />}
+          actions={
+            <RecordActions
+              name={line.name}
+              actions={[
+                { label: s.edit, onClick: () => setEditing(line) },
+                {
+                  label: s.delete,
+                  variant: 'danger',
+                  onClick: () =>
+                    deleteThenReload(
+                      messages,
+                      () => deleteLineClearance(line._id),
+                      lineClearances.reload,
+                    ),
+                },
+              ]}
+            />
+          }
+        >
+          <RecordField label={s.description}>{line.description || s.noDescription}</RecordField>
+          <RecordField label={s.location}>{line.location || s.noLocation}</RecordField>
+          <RecordField label={s.id}>{line._id}</RecordField>
+        </RecordCard>
+      )}
+    />
+  );
+}

@@ -1,0 +1,72 @@
+import type { Role } from '../../lib/roles.ts';
+
+/** Admin / factory-manager dashboard strings (spec §2, §5, §8). */
+export const adminStrings = {
+  createNewArea: 'Create New Area',
+  manageLcManagers: 'Manage LC Managers',
+  createNewLineClearance: 'Create New Line Clearance',
+  assignOperators: 'Assign Operators',
+  tabsLabel: 'Records',
+  lineClearancesTab: 'Line Clearances',
+  usersTab: 'Users',
+  devicesTab: 'Devices',
+  videosTab: 'Videos',
+  edit: 'Edit',
+  delete: 'Delete',
+  view: 'View',
+  refresh: 'Refresh',
+  noDescription: 'No description',
+  noLocation: 'No location specified',
+  noEmail: 'No email',
+  noneAssigned: 'None assigned',
+  unknown: 'Unknown',
+  unknownLine: 'Unknown Line',
+  id: 'ID',
+  type: 'Type',
+  device: 'Device',
+  user: 'User',
+  line: 'Line',
+  duration: 'Duration',
+  size: 'Size',
+  relatedData: 'Related data',
+  name: 'Name',
+  description: 'Description',
+  location: 'Location',
+  status: 'Status',
+  email: 'Email',
+  roles: 'Roles',
+  password: 'Password',
+  lineClearances: 'Line clearances',
+  selectLineClearances: 'Select line clearances',
+  selectRoles: 'Select roles',
+  editLineClearance: 'Edit Line Clearance',
+  createLineClearance: 'Create New Line Clearance',
+  editUser: 'Edit User',
+  createUser: 'Create New User',
+  editDevice: 'Edit Device',
+  lineClearanceNameRequired: 'Please enter a name for the line clearance',
+  userNameRequired: 'Please enter a name for the user',
+  deviceNameRequired: 'Please enter a name for the device',
+  roleRequired: 'Please choose at least one role for the user',
+  invalidVideoId: 'Invalid video ID',
+  confirmDeleteVideo:
+    'Are you sure you want to delete this video? Its predictions, reports, floorplans, keyframes and results will also be deleted.',
+  videoDeleted: 'Video deleted successfully.',
+  deletedPrefix: 'Deleted:',
+} as const;
+
+/** Spec §2: the dashboard title by primary role. */
+export const dashboardTitleByRole: Record<Role | 'default', string> = {
+  factory_manager: 'Factory Manager Dashboard',
+  lc_manager: 'Line Clearance Manager Dashboard',
+  audit: 'Audit Dashboard',
+  operator: 'Operator Dashboard',
+  admin: 'Admin Dashboard',
+  default: 'Admin Dashboard',
+};
+
+/**
+ * Spec §9: the admin create-user form starts with this fixed password, which the admin hands to
+ * the new user, who changes it in Profile at first sign-in.
+ */
+export const initialUserPassword = 'ChangeMe-2026';

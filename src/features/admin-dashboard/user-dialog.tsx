@@ -1,0 +1,95 @@
+import { useState } from 'react';
+import { createUser } from '../../api/create-user.ts';
+import { TextField } from '../../components/field.tsx';
+import { FormDialog } from '../../components/form-dialog.tsx';
+import { MultiSelect } from '../../components/multi-select.tsx';
+import { userMessages as messages } from '../../config/entity-messages.ts';
+import { isRole, type Role, roleLabel, roleList, roles } from '../../lib/roles.ts';
+import { runAction, warnIfBlank } from '../../lib/run-action.ts';
+import { toastWarning } from '../../stores/toasts.ts';
+import type { LineClearance, User } from '../../types/api.ts';
+import { updateUser } from './api/update-user.ts';
+import { initialUserPassword, adminStrings as s } from './strings.ts';
+
+const roleOptions = roles.map((role) => ({ value: role, label: roleLabel(role) }));
+
+export interface UserDialogProps {
+  /** null creates a new user. */
+  item: User | null;
+  lineClearances: readonly LineClearance[];
+  onClose: () => void;
+  onSaved: () => void;
+}
+
+/** Spec §2: Edit User / Create New User, 500px. New users default to the operator role (§6). */
+export function UserDialog({ item, lineClearances, onClose, onSaved }: UserDialogProps) {
+  const [name, setName] = useState(item?.name ?? '');
+  const [email, setEmail] = useState(item?.email ?? '');
+  const [userRoles, setUserRoles] = useState<Role[]>(
+    item ? roleList(item.role).filter(isRole) : ['operator'],
+  );
+  const [password, setPassword] = useState(initialUserPassword);
+  const [lineClearanceIds, setLineClearanceIds] = useState<string[]>([
+    ...(item?.lineClearanceIds ?? []),
+  ]);
+
+  const save = async () => {
+    if (warnIfBlank(s.userNameRequired, name)) return false;
+    if (userRoles.length === 0) {
+      toastWarning(s.roleRequired);
+      return false;
+    }
+    // One role is sent as a string, several as a list (spec §3 allows both).
+    const role = userRoles.length === 1 ? (userRoles[0] as Role) : userRoles;
+    const fields = { name: name.trim(), email: email.trim(), lineClearanceIds, role };
+    const saved = item
+      ? await runAction(
+          () => updateUser(item._id, { ...item, ...fields }),
+          messages.updated,
+          messages.updateFailed,
+        )
+      : await runAction(
+          () => createUser({ ...fields, password }),
+          messages.created,
+          messages.createFailed,
+        );
+    if (saved) onSaved();
+    return saved;
+  };
+
+  return (
+    <FormDialog title={item ? s.editUser : s.createUser} onSubmit={save} onClose={onClose}>
+      <TextField label={s.name} value={name} onChange={setName} />
+      <TextField label={s.email} value={email} onChange={setEmail} type="email" />
+      <div className="field">
+        <span className="field-label">{s.roles}</span>
+        <MultiSelect
+          label={s.roles}
+          options={roleOptions}
+          value={userRoles}
+          onChange={(values) => setUserRoles(values.filter(isRole))}
+          placeholder={s.selectRoles}
+        />
+      </div>
+      {!item && (
+        <TextField
+          label={s.password}
+          value={password}
+          onChange={setPassword}
+          type="text"
+          autoComplete="off"
+        />
+      )}
+      <div className="field">
+        <span className="field-label">{s.lineClearances}</span>
+        <MultiSelect
+          label={s.lineClearances}
+          options={lineClearances.map((line) => ({ value: line._id, label: line.name }))}
+          value={lineClearanceIds}
+          onChange={setLineClearanceIds}
+          placeholder={s.selectLineClearances}
+        />
+      </div>
+    </FormDialog>
+  );
+}

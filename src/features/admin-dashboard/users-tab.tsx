@@ -1,0 +1,71 @@
+import { useState } from 'react';
+import { deleteUser } from '../../api/delete-user.ts';
+import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
+import { RoleTags, TagList } from '../../components/tag.tsx';
+import { userMessages as messages } from '../../config/entity-messages.ts';
+import type { Loaded } from '../../hooks/use-load.ts';
+import { deleteThenReload } from '../../lib/run-action.ts';
+import type { LineClearance, User } from '../../types/api.ts';
+import { adminStrings as s } from './strings.ts';
+import { UserDialog } from './user-dialog.tsx';
+
+export interface UsersTabProps {
+  users: Loaded<User[]>;
+  lineClearances: readonly LineClearance[];
+}
+
+export function UsersTab({ users, lineClearances }: UsersTabProps) {
+  const [editing, setEditing] = useState<User | 'new' | null>(null);
+  const lineName = new Map(lineClearances.map((line) => [line._id, line.name]));
+
+  return (
+    <>
+      <CardGrid
+        onAdd={() => setEditing('new')}
+        items={users.data}
+        loading={users.loading}
+        render={(user) => {
+          const assigned = user.lineClearanceIds ?? [];
+          return (
+            <RecordCard
+              key={user._id}
+              title={user.name}
+              tags={<RoleTags role={user.role} />}
+              actions={
+                <RecordActions
+                  name={user.name}
+                  actions={[
+                    { label: s.edit, onClick: () => setEditing(user) },
+                    {
+                      label: s.delete,
+                      variant: 'danger',
+                      onClick: () =>
+                        deleteThenReload(messages, () => deleteUser(user._id), users.reload),
+                    },
+                  ]}
+                />
+              }
+            >
+              <RecordField label={s.email}>{user.email || s.noEmail}</RecordField>
+              <RecordField label={s.lineClearances}>
+                <TagList
+                  names={assigned.map((id) => lineName.get(id) ?? id)}
+                  empty={s.noneAssigned}
+                />
+              </RecordField>
+              <RecordField label={s.id}>{user._id}</RecordField>
+            </RecordCard>
+          );
+        }}
+      />
+      {editing && (
+        <UserDialog
+          item={editing === 'new' ? null : editing}
+          lineClearances={lineClearances}
+          onClose={() => setEditing(null)}
+          onSaved={users.reload}
+        />
+      )}
+    </>
+  );
+}

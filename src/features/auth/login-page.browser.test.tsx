@@ -1,0 +1,106 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { page, userEvent } from 'vitest/browser';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { cleanup, fakeFetch, fakeToken, render } from '../../../tests/web/render.tsx';
+import { Toaster } from '../../components/toaster.tsx';
+import { accessTokenKey, session, signOut } from '../../stores/session.ts';
+import { toasts } from '../../stores/toasts.ts';
+import LoginPage from './login-page.tsx';
+
+afterEach(async () => {
+  await cleanup();
+  toasts.items = [];
+  signOut();
+  vi.unstubAllGlobals();
+});
+
+async function showLogin() {
+  const memory = memoryLocation({ path: '/login', record: true });
+  await render(
+    <Router hook={memory.hook}>
+      <LoginPage />
+      <Toaster />
+    </Router>,
+  );
+  return () => memory.history.at(-1);
+}
+
+async function submit(email = 'lcmanager@example.com', password = 'demo-password') {
+  await userEvent.fill(page.getByLabelText('Email'), email);
+  await userEvent.fill(page.getByLabelText('Password', { exact: true }), password);
+  await userEvent.click(page.getByRole('button', { name: 'Log in' }));
+}
+
+describe('login screen', () => {
+  it('has an email field of email type and a show/hide password toggle', async () => {
+    await showLogin();
+    await expect.element(page.getByLabelText('Email')).toHaveAttribute('type', 'email');
+    const password = page.getByLabelText('Password', { exact: true });
+    await expect.element(password).toHaveAttribute('type', 'password');
+    await userEvent.click(page.getByRole('button', { name: 'Show password' }));
+    await expect.element(password).toHaveAttribute('type', 'text');
+    await userEvent.click(page.getByRole('button', { name: 'Hide password' }));
+    await expect.element(password).toHaveAttribute('type', 'password');
+  });
+
+  it('signs in, stores the token and goes to the primary-role dashboard', async () => {
+    const claims = {
+      id: 'u7',
+      name: 'Lee Chan',
+      email: 'lcmanager@example.com',
+      roles: ['admin', 'lc_manager'],
+    };
+    const token = fakeToken(claims);
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { fetchImpl } = fakeFetch({ 'POST /api/login': { body: { token } } });
+    vi.stubGlobal('fetch', async (...args: Parameters<typeof fetchImpl>) => {
+      await gate;
+      return fetchImpl(...args);
+    });
+    const location = await showLogin();
+    await submit();
+    await expect.element(page.getByRole('button', { name: 'Logging in...' })).toBeDisabled();
+    release();
+    await vi.waitFor(() => expect(location()).toBe('/lc-manager'));
+    expect(localStorage.getItem(accessTokenKey)).toBe(token);
+    expect(session.loggedIn).toBe(true);
+    expect(session.info).toMatchObject({
+      id: 'u7',
+      name: 'Lee Chan',
+      username: 'lcmanager@example.com',
+    });
+  });
+
+  it.each([
+    [401, 'Invalid email or password'],
+    [400, 'Email and password are required'],
+    [502, 'Server error. Please try again later.'],
+    [404, 'Login failed. Please check your connection and try again.'],
+  ])('answers %i with a Login Failed toast: %s', async (status, message) => {
+    vi.stubGlobal(
+      'fetch',
+      fakeFetch({ 'POST /api/login': { status, body: { message: 'x' } } }).fetchImpl,
+    );
+    const location = await showLogin();
+    await submit();
+    await expect.element(page.getByText('Login Failed', { exact: true })).toBeVisible();
+    await expect.element(page.getByText(message)).toBeVisible();
+    await expect.element(page.getByRole('button', { name: 'Log in' })).toBeEnabled();
+    expect(location()).toBe('/login');
+    expect(session.loggedIn).toBe(false);
+    expect(localStorage.getItem(accessTokenKey)).toBeNull();
+  });
+
+  it('treats a network failure as a connection problem', async () => {
+    vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+    await showLogin();
+    await submit();
+    await expect
+      .element(page.getByText('Login failed. Please check your connection and try again.'))
+      .toBeVisible();
+  });
+});

@@ -1,0 +1,40 @@
+import type { ToastSeverity } from '../../stores/toasts.ts';
+import { authStrings, minPasswordLength } from './strings.ts';
+
+export interface PasswordChange {
+  currentPassword: string;
+  newPassword: string;
+  confirmPassword: string;
+}
+
+export interface PasswordProblem {
+  severity: ToastSeverity;
+  summary: string;
+  detail: string;
+}
+
+/**
+ * Spec §5, checked in this order: all fields, then match, then length. Spaces count as password
+ * characters, so only an empty field is missing.
+ */
+export function passwordChangeProblem(change: PasswordChange): PasswordProblem | null {
+  const { currentPassword, newPassword, confirmPassword } = change;
+  if (!currentPassword || !newPassword || !confirmPassword) {
+    return {
+      severity: 'warn',
+      summary: authStrings.missingFieldsTitle,
+      detail: authStrings.missingFieldsDetail,
+    };
+  }
+  if (newPassword !== confirmPassword) {
+    return {
+      severity: 'error',
+      summary: authStrings.mismatchTitle,
+      detail: authStrings.mismatchDetail,
+    };
+  }
+  if (newPassword.length < minPasswordLength) {
+    return { severity: 'warn', summary: authStrings.weakTitle, detail: authStrings.weakDetail };
+  }
+  return null;
+}

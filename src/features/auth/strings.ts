@@ -1,0 +1,42 @@
+/** Every user-facing string of sign-in and the profile dialog, exactly as spec §2, §5 and §8 say. */
+export const authStrings = {
+  loginTitle: 'Sign In',
+  loginIntro: 'Sign in with your work email to record and review line clearance inspections.',
+  email: 'Email',
+  password: 'Password',
+  showPassword: 'Show password',
+  hidePassword: 'Hide password',
+  submit: 'Log in',
+  submitting: 'Logging in...',
+  loginFailedTitle: 'Login Failed',
+  unexpectedError: 'An unexpected error occurred. Please try again',
+  login401: 'Invalid email or password',
+  login400: 'Email and password are required',
+  login5xx: 'Server error. Please try again later.',
+  loginOther: 'Login failed. Please check your connection and try again.',
+
+  profileTitle: 'Profile',
+  changePassword: 'Change password',
+  currentPassword: 'Current password',
+  newPassword: 'New password',
+  confirmPassword: 'Confirm new password',
+  cancel: 'Cancel',
+  updatePassword: 'Update password',
+  updating: 'Updating…',
+  missingFieldsTitle: 'Missing fields',
+  missingFieldsDetail: 'Please fill in all password fields',
+  mismatchTitle: 'Password mismatch',
+  mismatchDetail: 'New passwords do not match',
+  weakTitle: 'Weak password',
+  weakDetail: 'Password should be at least 8 characters',
+  changedTitle: 'Password changed',
+  changedDetail: 'Your password has been updated',
+  changeErrorTitle: 'Error',
+  changeErrorFallback: 'Failed to change password',
+  change401: 'Current password is incorrect',
+  changeOther: 'Unable to change password. Please try again later.',
+  restoring: 'Restoring your session…',
+} as const;
+
+/** Spec §9. */
+export const minPasswordLength = 8;

@@ -1,0 +1,161 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { page, userEvent } from 'vitest/browser';
+import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
+import { Toaster } from '../../components/toaster.tsx';
+import { signIn, signOut } from '../../stores/session.ts';
+import { toasts } from '../../stores/toasts.ts';
+import LcManagerDashboardPage from './lc-manager-dashboard-page.tsx';
+
+afterEach(async () => {
+  await cleanup();
+  toasts.items = [];
+  signOut();
+  vi.unstubAllGlobals();
+});
+
+const me = 'a00000000000000000000001';
+const other = 'a00000000000000000000002';
+const operator = 'b00000000000000000000001';
+const line = (id: string, name: string, managerId: string) => ({
+  _id: id,
+  name,
+  description: 'desc',
+  location: 'Hall',
+  status: 'active',
+  managerId,
+  assignedOperators: [operator],
+});
+const mine = line('c00000000000000000000001', 'My Line', me);
+const theirs = line('c00000000000000000000002', 'Their Line', other);
+const inspection = (id: string, lineId: string, status: string, startTime: string) => ({
+  _id: id,
+  lineClearanceId: lineId,
+  operatorId: operator,
+  videoId: null,
+  startTime,
+  status,
+  operatorNotes: status === 'pending' ? 'Checked under the conveyor' : '',
+  reviewerId: null,
+  reviewNotes: null,
+  reviewedAt: null,
+});
+const pending = inspection('d00000000000000000000001', mine._id, 'pending', '2026-03-09T23:30:00');
+const approved = inspection(
+  'd00000000000000000000002',
+  mine._id,
+  'approved',
+  '2026-03-02T08:00:00',
+);
+const foreign = inspection(
+  'd00000000000000000000003',
+  theirs._id,
+  'pending',
+  '2026-03-09T10:00:00',
+);
+
+async function showDashboard(extra: Parameters<typeof fakeFetch>[0] = {}) {
+  signIn('token', { id: me, name: 'Lee Chan', email: 'lc@example.com', roles: ['lc_manager'] });
+  const users = [
+    {
+      _id: operator,
+      id: operator,
+      name: 'Priya Nair',
+      email: 'p@example.com',
+      role: ['operator'],
+      lineClearanceIds: [],
+      assignedOperators: [],
+    },
+    {
+      _id: other,
+      id: other,
+      name: 'Other Manager',
+      email: 'o@example.com',
+      role: ['lc_manager'],
+      lineClearanceIds: [],
+      assignedOperators: [],
+    },
+  ];
+  const fake = fakeFetch({
+    'GET /api/line-clearances': { body: [mine, theirs] },
+    'GET /api/users': { body: users },
+    'GET /api/inspections': { body: [pending, approved, foreign] },
+    ...extra,
+  });
+  const bodies: unknown[] = [];
+  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+    if (init?.body) bodies.push(JSON.parse(String(init.body)));
+    return fake.fetchImpl(input, init);
+  });
+  await render(
+    <>
+      <LcManagerDashboardPage />
+      <Toaster />
+    </>,
+  );
+  return { calls: fake.calls, bodies };
+}
+
+describe('LC manager dashboard', () => {
+  it('shows only the lines this manager manages, and only operators', async () => {
+    await showDashboard();
+    await expect
+      .element(page.getByRole('heading', { name: 'Line Clearance Manager Dashboard' }))
+      .toBeVisible();
+    await expect.element(page.getByRole('heading', { name: 'My Line' })).toBeVisible();
+    expect(page.getByRole('heading', { name: 'Their Line' }).query()).toBeNull();
+    await userEvent.click(page.getByRole('button', { name: 'Manage Operators' }));
+    await expect.element(page.getByRole('heading', { name: 'Priya Nair' })).toBeVisible();
+    expect(page.getByRole('heading', { name: 'Other Manager' }).query()).toBeNull();
+    await userEvent.click(page.getByRole('button', { name: 'Edit Priya Nair' }));
+    await expect.element(page.getByText('Edit operator functionality coming soon')).toBeVisible();
+  });
+
+  it('offers approve and reject on pending inspections only, with the spec notes', async () => {
+    const { bodies, calls } = await showDashboard({
+      'PATCH /api/inspections/d00000000000000000000001/approve': { body: {} },
+    });
+    await userEvent.click(page.getByRole('tab', { name: 'Inspections' }));
+    await expect.element(page.getByText('Checked under the conveyor')).toBeVisible();
+    expect(page.getByRole('button', { name: /^Approve / }).all()).toHaveLength(1);
+    expect(page.getByRole('button', { name: /^Reject / }).all()).toHaveLength(1);
+    await userEvent.click(page.getByRole('button', { name: /^Approve / }));
+    await expect.element(page.getByText('Inspection approved successfully')).toBeVisible();
+    expect(bodies).toEqual([{ notes: 'Approved by LC Manager' }]);
+    expect(calls.filter((call) => call === 'GET /api/inspections')).toHaveLength(2);
+  });
+
+  it('filters inspections by whole days and clears the filter', async () => {
+    await showDashboard();
+    await userEvent.click(page.getByRole('tab', { name: 'Inspections' }));
+    await expect.element(page.getByRole('link', { name: /^View .* d0+\d$/ }).first()).toBeVisible();
+    expect(page.getByRole('link', { name: /^View .* d0+\d$/ }).all()).toHaveLength(2);
+    await userEvent.click(page.getByRole('button', { name: 'Filter by date range' }));
+    // The calendar opens on the current month: go back to March 2026.
+    const months = (new Date().getFullYear() - 2026) * 12 + new Date().getMonth() - 2;
+    for (let i = 0; i < months; i++)
+      await userEvent.click(page.getByRole('button', { name: 'Previous month' }));
+    await userEvent.click(page.getByRole('button', { name: 'Monday, March 9, 2026' }));
+    await userEvent.click(page.getByRole('button', { name: 'Monday, March 9, 2026' }));
+    // 23:30 on the last day is still inside the range.
+    await expect
+      .element(page.getByRole('button', { name: 'Mar 9, 2026 – Mar 9, 2026' }))
+      .toBeVisible();
+    expect(page.getByRole('link', { name: /^View .* d0+\d$/ }).all()).toHaveLength(1);
+    await userEvent.click(page.getByRole('button', { name: 'Clear Filters' }));
+    await expect.element(page.getByRole('button', { name: 'Filter by date range' })).toBeVisible();
+    expect(page.getByRole('link', { name: /^View .* d0+\d$/ }).all()).toHaveLength(2);
+  });
+
+  it('asks for every operator field before creating one', async () => {
+    const { calls } = await showDashboard();
+    await userEvent.click(page.getByRole('button', { name: 'Manage Operators' }));
+    await userEvent.click(page.getByRole('button', { name: 'Add New' }));
+    const dialog = page.getByRole('dialog', { name: 'Create New Operator' });
+    await expect.element(dialog).toBeVisible();
+    expect((dialog.element() as HTMLElement).style.maxWidth).toBe('600px');
+    await userEvent.fill(page.getByLabelText('Name'), 'New Operator');
+    await userEvent.click(page.getByRole('button', { name: 'Create' }));
+    await expect.element(page.getByText('Please fill in all required fields')).toBeVisible();
+    expect(calls.filter((call) => call.startsWith('POST'))).toEqual([]);
+  });
+});

@@ -1,0 +1,114 @@
+import { Tabs } from 'radix-ui';
+import { useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { getLineClearances } from '../../api/get-line-clearances.ts';
+import { getUsers } from '../../api/get-users.ts';
+import { QuickActions } from '../../components/quick-actions.tsx';
+import { TabBar } from '../../components/tab-bar.tsx';
+import {
+  inspectionMessages,
+  lineClearanceMessages,
+  operatorMessages,
+} from '../../config/entity-messages.ts';
+import { useLoad } from '../../hooks/use-load.ts';
+import { roleList } from '../../lib/roles.ts';
+import { session } from '../../stores/session.ts';
+import type { User } from '../../types/api.ts';
+import { getInspections } from './api/get-inspections.ts';
+import { AreaDialog } from './area-dialog.tsx';
+import { InspectionsTab } from './inspections-tab.tsx';
+import { MyLinesTab } from './my-lines-tab.tsx';
+import { OperatorDialog } from './operator-dialog.tsx';
+import { OperatorsTab } from './operators-tab.tsx';
+import { lcStrings as s } from './strings.ts';
+
+type TabName = 'line-clearances' | 'operators' | 'inspections';
+
+/** Spec §2 LC manager dashboard. */
+export default function LcManagerDashboardPage() {
+  const snap = useSnapshot(session);
+  const managerId = snap.info?.id ?? '';
+  const [tab, setTab] = useState<TabName>('line-clearances');
+  const [dialog, setDialog] = useState<'area' | 'operator' | null>(null);
+
+  const lines = useLoad(getLineClearances, lineClearanceMessages.loadFailed);
+  const users = useLoad(getUsers, operatorMessages.loadFailed);
+  const inspections = useLoad(getInspections, inspectionMessages.loadFailed);
+
+  const myLines = lines.data?.filter((line) => line.managerId === managerId) ?? null;
+  const myLineIds = new Set(myLines?.map((line) => line._id));
+  const operators = users.data?.filter((user) => roleList(user.role).includes('operator')) ?? null;
+  const userName = new Map(
+    users.data?.flatMap((user) => [
+      [user._id, user.name],
+      [user.id ?? user._id, user.name],
+    ]),
+  );
+  const lineName = new Map(lines.data?.map((line) => [line._id, line.name]));
+  const operatorName = (id: string) => userName.get(id) ?? id;
+  // An operator's areas: those on the user record and those whose line lists the operator.
+  const areasOf = (operator: User) => {
+    const ids = new Set(operator.lineClearanceIds ?? []);
+    for (const line of lines.data ?? []) {
+      if (line.assignedOperators?.includes(operator._id)) ids.add(line._id);
+    }
+    return [...ids].map((id) => lineName.get(id) ?? id);
+  };
+  const myInspections =
+    inspections.data?.filter((inspection) => myLineIds.has(inspection.lineClearanceId)) ?? null;
+
+  return (
+    <section className="page dashboard">
+      <h1>{s.title}</h1>
+      <QuickActions
+        actions={[
+          { label: s.createNewLineClearance, onClick: () => setDialog('area') },
+          { label: s.manageOperators, onClick: () => setTab('operators') },
+        ]}
+      />
+      <Tabs.Root className="tabs" value={tab} onValueChange={(value) => setTab(value as TabName)}>
+        <TabBar
+          label={s.tabsLabel}
+          tabs={[
+            { value: 'line-clearances', label: s.lineClearancesTab },
+            { value: 'operators', label: s.operatorsTab },
+            { value: 'inspections', label: s.inspectionsTab },
+          ]}
+        />
+        <Tabs.Content className="tab-panel" value="line-clearances">
+          <MyLinesTab
+            lines={myLines}
+            loading={lines.loading}
+            operatorName={operatorName}
+            onAdd={() => setDialog('area')}
+            reload={lines.reload}
+          />
+        </Tabs.Content>
+        <Tabs.Content className="tab-panel" value="operators">
+          <OperatorsTab
+            operators={operators}
+            loading={users.loading}
+            areasOf={areasOf}
+            onAdd={() => setDialog('operator')}
+            reload={users.reload}
+          />
+        </Tabs.Content>
+        <Tabs.Content className="tab-panel" value="inspections">
+          <InspectionsTab
+            inspections={myInspections}
+            loading={inspections.loading || lines.loading}
+            lineName={(id) => lineName.get(id)}
+            operatorName={operatorName}
+            reload={inspections.reload}
+          />
+        </Tabs.Content>
+      </Tabs.Root>
+      {dialog === 'area' && (
+        <AreaDialog managerId={managerId} onClose={() => setDialog(null)} onSaved={lines.reload} />
+      )}
+      {dialog === 'operator' && (
+        <OperatorDialog onClose={() => setDialog(null)} onSaved={users.reload} />
+      )}
+    </section>
+  );
+}

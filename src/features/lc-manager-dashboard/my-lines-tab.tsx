@@ -1,0 +1,59 @@
+import { deleteLineClearance } from '../../api/delete-line-clearance.ts';
+import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
+import { StatusTag, TagList } from '../../components/tag.tsx';
+import { lineClearanceMessages as messages } from '../../config/entity-messages.ts';
+import { deleteThenReload } from '../../lib/run-action.ts';
+import { toastComingSoon } from '../../stores/toasts.ts';
+import type { LineClearance } from '../../types/api.ts';
+import { lcStrings as s } from './strings.ts';
+
+export interface MyLinesTabProps {
+  lines: readonly LineClearance[] | null;
+  loading: boolean;
+  operatorName: (id: string) => string;
+  onAdd: () => void;
+  reload: () => void;
+}
+
+/** Spec §2: only the line clearances this manager manages; edit and assign are not built yet. */
+export function MyLinesTab({ lines, loading, operatorName, onAdd, reload }: MyLinesTabProps) {
+  return (
+    <CardGrid
+      onAdd={onAdd}
+      items={lines}
+      loading={loading}
+      render={(line) => {
+        const operators = line.assignedOperators ?? [];
+        return (
+          <RecordCard
+            key={line._id}
+            title={line.name}
+            tags={<StatusTag status={line.status ?? 'active'} />}
+            actions={
+              <RecordActions
+                name={line.name}
+                actions={[
+                  { label: s.edit, onClick: () => toastComingSoon(s.editLineClearance) },
+                  { label: s.assign, onClick: () => toastComingSoon(s.assignOperators) },
+                  {
+                    label: s.delete,
+                    variant: 'danger',
+                    onClick: () =>
+                      deleteThenReload(messages, () => deleteLineClearance(line._id), reload),
+                  },
+                ]}
+              />
+            }
+          >
+            <RecordField label={s.description}>{line.description || s.noDescription}</RecordField>
+            <RecordField label={s.location}>{line.location || s.noLocation}</RecordField>
+            <RecordField label={s.operators}>
+              <TagList names={operators.map(operatorName)} empty={s.noOperators} />
+            </RecordField>
+            <RecordField label={s.id}>{line._id}</RecordField>
+          </RecordCard>
+        );
+      }}
+    />
+  );
+}

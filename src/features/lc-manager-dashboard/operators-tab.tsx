@@ -1,0 +1,57 @@
+import { deleteUser } from '../../api/delete-user.ts';
+import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
+import { RoleTags, TagList } from '../../components/tag.tsx';
+import { operatorMessages as messages } from '../../config/entity-messages.ts';
+import { deleteThenReload } from '../../lib/run-action.ts';
+import { toastComingSoon } from '../../stores/toasts.ts';
+import type { User } from '../../types/api.ts';
+import { lcStrings as s } from './strings.ts';
+
+export interface OperatorsTabProps {
+  operators: readonly User[] | null;
+  loading: boolean;
+  /** Names of the areas an operator is assigned to. */
+  areasOf: (operator: User) => string[];
+  onAdd: () => void;
+  reload: () => void;
+}
+
+export function OperatorsTab({ operators, loading, areasOf, onAdd, reload }: OperatorsTabProps) {
+  return (
+    <CardGrid
+      onAdd={onAdd}
+      items={operators}
+      loading={loading}
+      render={(operator) => {
+        return (
+          <RecordCard
+            key={operator._id}
+            title={operator.name}
+            tags={<RoleTags role={operator.role} />}
+            actions={
+              <RecordActions
+                name={operator.name}
+                actions={[
+                  { label: s.edit, onClick: () => toastComingSoon(s.editOperator) },
+                  { label: s.assignAreas, onClick: () => toastComingSoon(s.assignAreas) },
+                  {
+                    label: s.delete,
+                    variant: 'danger',
+                    onClick: () =>
+                      deleteThenReload(messages, () => deleteUser(operator._id), reload),
+                  },
+                ]}
+              />
+            }
+          >
+            <RecordField label={s.email}>{operator.email || s.noEmail}</RecordField>
+            <RecordField label={s.areas}>
+              <TagList names={areasOf(operator)} empty={s.noAreas} />
+            </RecordField>
+            <RecordField label={s.id}>{operator._id}</RecordField>
+          </RecordCard>
+        );
+      }}
+    />
+  );
+}

@@ -1,0 +1,133 @@
+import { Tabs } from 'radix-ui';
+import { AppDialog } from '../../components/app-dialog.tsx';
+
+export interface UserGuideDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+/** Spec §2/§9: the User Guide modal at 70vw, on floor-plan setup, mobile operations and AI analysis. */
+export default function UserGuideDialog({ open, onOpenChange }: UserGuideDialogProps) {
+  return (
+    <AppDialog open={open} onOpenChange={onOpenChange} title="User Guide" width="70vw">
+      <Tabs.Root defaultValue="floorplan" className="tabs">
+        <Tabs.List className="tab-list" aria-label="User Guide topics">
+          <Tabs.Trigger className="tab" value="floorplan">
+            Floorplan Setup
+          </Tabs.Trigger>
+          <Tabs.Trigger className="tab" value="mobile">
+            Mobile Operations
+          </Tabs.Trigger>
+          <Tabs.Trigger className="tab" value="analysis">
+            AI Analysis
+          </Tabs.Trigger>
+          <Tabs.Trigger className="tab" value="roles">
+            Roles
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="floorplan" className="guide">
+          <h3>Setting up a floorplan</h3>
+          <p>
+            Each line clearance (inspection area) has one floorplan. Open{' '}
+            <strong>Manage Floorplans</strong> from your dashboard and follow the five steps:
+          </p>
+          <ol>
+            <li>
+              <strong>Upload Floorplan</strong>: choose a PNG, JPG, JPEG or GIF image of the line
+              and the line clearance it belongs to. Uploading for a line that already has a
+              floorplan offers to replace it.
+            </li>
+            <li>
+              <strong>Configure Floorplan Mapping</strong>: check the line and its floorplan, then
+              continue to calibration.
+            </li>
+            <li>
+              <strong>Points of Interest</strong>: place QR tags (click), hot zones (drag a
+              rectangle larger than 20 × 20 pixels) and static cameras (click). Set the pixels per
+              meter (default 50) so walked distances match the drawing. Placing a tag or camera
+              within 30 pixels of another one warns you but is allowed.
+            </li>
+            <li>
+              <strong>Review &amp; Save</strong>: check the counts of hot zones, tags and cameras,
+              export the configuration as JSON if you need a copy, then save it.
+            </li>
+            <li>
+              <strong>Success</strong>: configure another floorplan or go back to the list.
+            </li>
+          </ol>
+          <p>
+            Hot zones mark places where left-over material is most likely (feeders, reject bins,
+            under conveyors); give them an importance from low to critical.
+          </p>
+        </Tabs.Content>
+        <Tabs.Content value="mobile" className="guide">
+          <h3>On the shop floor</h3>
+          <ul>
+            <li>
+              Open the app on a phone or tablet and sign in with your own account: every inspection
+              records who performed it.
+            </li>
+            <li>
+              Press <strong>Start Inspection</strong>, choose the line clearance and scan the QR
+              code of the device you are using to register it.
+            </li>
+            <li>
+              Record the inspection video while walking the line. Pass close to each QR tag on the
+              floor plan: a tag counts as checked when your path comes near it.
+            </li>
+            <li>
+              Add notes about anything you found or removed, then upload. A weak Wi-Fi connection
+              only slows the upload; keep the app open until it reports success.
+            </li>
+          </ul>
+        </Tabs.Content>
+        <Tabs.Content value="analysis" className="guide">
+          <h3>AI analysis and review</h3>
+          <ul>
+            <li>
+              After upload, the analysis tracks the operator's path through the line and looks for
+              objects and issues on keyframe images (for example left-over labels, cartons or
+              product).
+            </li>
+            <li>
+              In the <strong>Video Library</strong>, pick a video from the timeline on the left. The
+              video, the path on the floorplan and the detections move together as you play or drag
+              the time slider.
+            </li>
+            <li>
+              Click a point on the path or a detection to see the keyframe with the detected boxes
+              and their confidence.
+            </li>
+            <li>
+              Line clearance managers then approve or reject the pending inspection from the
+              Inspections tab; the decision is recorded with their name and the time.
+            </li>
+          </ul>
+        </Tabs.Content>
+        <Tabs.Content value="roles" className="guide">
+          <h3>Who can do what</h3>
+          <ul>
+            <li>
+              <strong>Administrators</strong> have full access: users, line clearances, devices,
+              videos and floorplans.
+            </li>
+            <li>
+              <strong>Factory managers</strong> oversee the factory and its areas.
+            </li>
+            <li>
+              <strong>Line clearance managers</strong> manage their lines and operators and approve
+              or reject inspections.
+            </li>
+            <li>
+              <strong>Operators</strong> perform and record inspections.
+            </li>
+            <li>
+              <strong>Auditors</strong> review inspections, videos and reports without changing
+              them.
+            </li>
+          </ul>
+        </Tabs.Content>
+      </Tabs.Root>
+    </AppDialog>
+  );
+}

@@ -1,0 +1,64 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { accessTokenKey } from '../stores/session.ts';
+import { ApiError, api } from './api-client.ts';
+
+afterEach(() => {
+  localStorage.removeItem(accessTokenKey);
+  vi.unstubAllGlobals();
+});
+
+function answer(response: Response) {
+  const seen: RequestInit[] = [];
+  vi.stubGlobal('fetch', async (_url: string, init: RequestInit) => {
+    seen.push(init);
+    return response;
+  });
+  return seen;
+}
+
+describe('api client', () => {
+  it('sends the stored token as a bearer and JSON bodies', async () => {
+    localStorage.setItem(accessTokenKey, 'tok');
+    const seen = answer(new Response(JSON.stringify({ ok: 1 }), { status: 200 }));
+    await expect(api.post('/api/x', { a: 1 })).resolves.toEqual({ ok: 1 });
+    expect(seen[0]?.headers).toMatchObject({
+      Authorization: 'Bearer tok',
+      'Content-Type': 'application/json',
+    });
+    expect(seen[0]?.body).toBe('{"a":1}');
+  });
+
+  it('can leave the token out (login)', async () => {
+    localStorage.setItem(accessTokenKey, 'tok');
+    const seen = answer(new Response('{}', { status: 200 }));
+    await api.post('/api/login', {}, { withToken: false });
+    expect(seen[0]?.headers).not.toHaveProperty('Authorization');
+  });
+
+  it("carries the server's { message } and status on failure", async () => {
+    answer(new Response(JSON.stringify({ message: 'name must not be empty' }), { status: 400 }));
+    const error = await api.put('/api/line-clearances/1', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 400, serverMessage: 'name must not be empty' });
+  });
+
+  it('has no server message for a non-JSON error page, and status 0 when offline', async () => {
+    answer(new Response('<html>Bad gateway</html>', { status: 502 }));
+    await expect(api.get('/api/users')).rejects.toMatchObject({ status: 502, serverMessage: null });
+    vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+    await expect(api.get('/api/users')).rejects.toMatchObject({ status: 0, serverMessage: null });
+  });
+
+  it('keeps the session on a 401 when told to (wrong current password)', async () => {
+    localStorage.setItem(accessTokenKey, 'tok');
+    answer(
+      new Response(JSON.stringify({ message: 'Current password is incorrect' }), { status: 401 }),
+    );
+    await expect(
+      api.post('/api/change-password', {}, { signOutOn401: false }),
+    ).rejects.toMatchObject({
+      status: 401,
+    });
+    expect(localStorage.getItem(accessTokenKey)).toBe('tok');
+  });
+});

@@ -1,0 +1,70 @@
+import { toastError, toastLife, toastSuccess, toastWarning } from '../stores/toasts.ts';
+import { ApiError } from './api-client.ts';
+
+/** The success text, fixed or built from the call's answer (e.g. the video deletion summary). */
+export type SuccessText<T> = string | ((result: T) => string);
+
+/**
+ * Runs a call that changes data and reports it with the spec's success or error toast.
+ * The server's own message, when it gives one (e.g. which field is wrong), follows the spec text.
+ * Returns whether it succeeded.
+ */
+export async function runAction<T>(
+  action: () => Promise<T>,
+  success: SuccessText<T>,
+  failure: string,
+  successLife: number = toastLife.standard,
+): Promise<boolean> {
+  let result: T;
+  try {
+    result = await action();
+  } catch (error) {
+    // A 401 has already signed out and gone to /login.
+    if (error instanceof ApiError && error.status === 401) return false;
+    const reason = error instanceof ApiError ? error.serverMessage : null;
+    toastError(reason ? `${failure}: ${reason}` : failure);
+    return false;
+  }
+  toastSuccess(typeof success === 'string' ? success : success(result), successLife);
+  return true;
+}
+
+/** Spec §5: every delete asks the browser for confirmation first. */
+export async function confirmThenRun<T>(
+  question: string,
+  action: () => Promise<T>,
+  success: SuccessText<T>,
+  failure: string,
+  successLife?: number,
+): Promise<boolean> {
+  if (!window.confirm(question)) return false;
+  return runAction(action, success, failure, successLife);
+}
+
+export interface DeleteMessages {
+  confirmDelete: string;
+  deleted: string;
+  deleteFailed: string;
+}
+
+/** Confirm, delete, toast, and reload the list when it worked. */
+export async function deleteThenReload(
+  messages: DeleteMessages,
+  action: () => Promise<unknown>,
+  reload: () => void,
+): Promise<void> {
+  const done = await confirmThenRun(
+    messages.confirmDelete,
+    action,
+    messages.deleted,
+    messages.deleteFailed,
+  );
+  if (done) reload();
+}
+
+/** Spec §5 required fields: warns (3 s) and answers true when any value is blank. */
+export function warnIfBlank(message: string, ...values: string[]): boolean {
+  if (values.every((value) => value.trim())) return false;
+  toastWarning(message);
+  return true;
+}

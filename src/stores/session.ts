@@ -1,0 +1,70 @@
+import { proxy } from 'valtio';
+import type { TokenClaims } from '../lib/jwt.ts';
+
+/** Spec §9: where the access token is kept between visits. */
+export const accessTokenKey = 'accessToken';
+
+export interface SessionInfo {
+  id: string;
+  name: string;
+  email: string;
+  /** Spec §3: the username equals the email. */
+  username: string;
+  assignedAreas: string[];
+  managedAreas: string[];
+  deviceIds: string[];
+}
+
+export interface Session {
+  loggedIn: boolean;
+  /** True while a stored token is being checked with GET /api/me. */
+  restoring: boolean;
+  info: SessionInfo | null;
+  accessToken: string | null;
+  roles: string[];
+}
+
+export const session = proxy<Session>({
+  loggedIn: false,
+  restoring: false,
+  info: null,
+  accessToken: null,
+  roles: [],
+});
+
+export function storedAccessToken(): string | null {
+  return localStorage.getItem(accessTokenKey);
+}
+
+export function signIn(accessToken: string, user: TokenClaims): void {
+  localStorage.setItem(accessTokenKey, accessToken);
+  session.accessToken = accessToken;
+  session.info = {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    username: user.email,
+    assignedAreas: [],
+    managedAreas: [],
+    deviceIds: [],
+  };
+  session.roles = [...user.roles];
+  session.loggedIn = true;
+  session.restoring = false;
+}
+
+/** A password change answers a fresh token: the old one (and every other session) is revoked. */
+export function replaceAccessToken(accessToken: string): void {
+  localStorage.setItem(accessTokenKey, accessToken);
+  session.accessToken = accessToken;
+}
+
+/** Spec §4: logout, a failed login or restore and any 401 all end here. */
+export function signOut(): void {
+  localStorage.removeItem(accessTokenKey);
+  session.accessToken = null;
+  session.info = null;
+  session.roles = [];
+  session.loggedIn = false;
+  session.restoring = false;
+}
