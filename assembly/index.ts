@@ -68,6 +68,10 @@ export {
 } from './path';
 
 export {
-  /** JS calls this to find which tags some path point came near (flags: one byte per tag). */
-  scanTags,
+  /** JS calls this to start a tag scan: bins the tags, clears the flags (one byte per tag). */
+  tagGridBuild,
+  /** JS calls this per run of path points; returns how many tags are scanned so far. */
+  tagGridScan,
+  /** JS calls this when the scan is done, before freeing the tags and flags. */
+  tagGridRelease,
 } from './tag-scan';

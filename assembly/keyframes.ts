@@ -9,8 +9,9 @@
 //
 // Speed: a line of up to 63 bytes (the usual file) is split with SIMD masks of its 64 bytes, so its
 // line end and its fields' bounds come without a byte loop, and its four fields parse independently
-// of each other and of the next line (the CPU overlaps them). Digits are read 8 bytes at a time.
-// Longer lines take a byte-by-byte path that accepts the same language.
+// of each other and of the next line (the CPU overlaps them). A field of the usual shape
+// `[-]digits[.digits]` is read with SIMD in straight-line code; a line with any other field, and a
+// line longer than 63 bytes, takes a byte-by-byte path that accepts the same language.
 
 import { grownCapacity, resizeBuffer } from './memory';
 
@@ -52,7 +53,6 @@ const POW10 = memory.data<f64>([
   1e290, 1e291, 1e292, 1e293, 1e294, 1e295, 1e296, 1e297, 1e298, 1e299,
   1e300, 1e301, 1e302, 1e303, 1e304, 1e305, 1e306, 1e307, 1e308
 ]);
-const POW10_U64 = memory.data<u64>([1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000]);
 
 // @ts-ignore: decorator
 @inline
@@ -64,8 +64,12 @@ function pow10(e: i32): f64 {
 const EXACT_MANTISSA: u64 = 9007199254740992;
 // Stop accumulating digits at 19 so the u64 mantissa cannot overflow; later digits only scale.
 const MANTISSA_LIMIT: u64 = 1000000000000000000;
-// '0' in every byte: XOR turns digit bytes into their values 0..9 (no borrows between bytes).
-const ZEROS: u64 = 0x3030303030303030;
+const ZERO = i8x16.splat(0);
+// What a field of an unusual shape reads as: the line then takes the general path.
+const NAN_BITS: u64 = 0x7ff8000000000000;
+// Lane numbers 0..15, and the multiply-add weights that join two 2-digit pairs into 4 digits.
+const IOTA = i8x16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+const HUNDRED_ONE = i16x8(100, 1, 100, 1, 100, 1, 100, 1);
 
 let lineNumber: i32 = 0;
 let nonBlankLines: i32 = 0;
@@ -165,30 +169,6 @@ function parseNumberGeneral(p: usize): f64 {
   return negative ? -value : value;
 }
 
-/** The value of 8 digit values 0..9, first digit in the lowest byte: three multiplies (SWAR). */
-// @ts-ignore: decorator
-@inline
-function eightDigits(x: u64): u64 {
-  x = ((x & 0x0f0f0f0f0f0f0f0f) * 2561) >> 8;
-  x = ((x & 0x00ff00ff00ff00ff) * 6553601) >> 16;
-  return ((x & 0x0000ffff0000ffff) * 42949672960001) >> 32;
-}
-
-/** Non-digit bytes of x (bytes XOR '0') as 0x80 flags; exact per byte, no carries between bytes. */
-// @ts-ignore: decorator
-@inline
-function nonDigits(x: u64): u64 {
-  return (((x & 0x7f7f7f7f7f7f7f7f) + 0x7676767676767676) | x) & 0x8080808080808080;
-}
-
-/** The value of the first k ≤ 8 digit bytes of x (bytes XOR '0'). */
-// @ts-ignore: decorator
-@inline
-function leadingDigits(x: u64, k: i32): u64 {
-  // Shifting the k digits to the top fills the low bytes with leading zeros.
-  return k == 0 ? 0 : eightDigits(x << (<u64>(64 - 8 * k)));
-}
-
 /** First \n at or after p; the chunk's sentinel guarantees one, and the padding covers the 8-byte reads. */
 // @ts-ignore: decorator
 @inline
@@ -240,37 +220,51 @@ function forgetColumns(): void {
 }
 
 /**
- * The number in the field [s, e] (offsets from the line start p, e inclusive), NaN when the field
- * is not a finite number. `[-]digits[.digits]` with at most 8 digits on either side of the dot is
- * read 8 bytes at a time; any other shape (exponent, '+', longer runs, garbage) goes to
- * parseNumberGeneral, which must then consume exactly the field.
+ * The number in the field [s, e] (offsets from the line start p, e inclusive) when it has the usual
+ * shape `[-]digits[.digits]` with 1 to 16 digits, else NaN (the line then takes the general path).
+ * One 16-byte SIMD load ending at the field's last byte: the dot is squeezed out with a swizzle and
+ * the digits are combined pairwise by multiply-adds. Straight-line code: the shape check is a
+ * select, not a branch, so the four fields of a line overlap in the CPU.
  */
 // @ts-ignore: decorator
 @inline
-function parseToken(p: usize, s: i32, e: i32): f64 {
+function parseField(p: usize, s: i32, e: i32): f64 {
   const negative = load<u8>(p + <usize>s) == 45;
-  const body = p + <usize>s + <usize>negative;
-  const length = <i32>(p + <usize>e + 1 - body);
-  const whole = load<u64>(body) ^ ZEROS;
-  const k = <i32>(ctz(nonDigits(whole)) >> 3); // digits before the first non-digit (≤ 8)
-  // After k digits: the end of the field, or a dot and f ≤ 8 more digits.
-  const f = max(length - k - 1, 0);
-  const fraction = load<u64>(body + <usize>k + 1) ^ ZEROS;
-  const dotted = k < 8 && <u32>((whole >> (<u64>(8 * k))) & 0xff) == (46 ^ 0x30);
-  const fractionDigits = <i32>(ctz(nonDigits(fraction)) >> 3);
-  // Bitwise rather than short-circuit: straight-line code, no branches to mispredict.
-  const simple =
-    ((k == length) & (length > 0)) | (dotted & (f <= 8) & (fractionDigits >= f) & (length > 1));
-  if (!simple) {
-    const value = parseNumberGeneral(p + <usize>s);
-    return cursor == p + <usize>e + 1 ? value : NaN;
-  }
-  const mantissa =
-    leadingDigits(whole, k) * load<u64>(POW10_U64 + (<usize>f << 3)) + leadingDigits(fraction, f);
+  const body = e - s + 1 - <i32>negative; // bytes after the sign
+  // Lane 15 holds the field's last byte; lanes before the field (up to 15 bytes before the line,
+  // still inside linear memory) are ignored.
+  const last = p + <usize>e - 15;
+  const values = i8x16.sub(v128.load(last), i8x16.splat(48)); // digits become 0..9, others > 9
+  const digitLanes = i8x16.bitmask(i8x16.eq(i8x16.sub_sat_u(values, i8x16.splat(9)), ZERO));
+  const bodyLanes = <u32>(0x10000 - (1 << (16 - body))); // lanes 16 − body … 15
+  const others = ~digitLanes & bodyLanes; // must be empty or one dot
+  const dotLane = others == 0 ? -1 : <i32>ctz(others);
+  const digits = body - <i32>(others != 0);
+  const usual =
+    (body <= 16) &
+    (digits > 0) &
+    ((others & (others - 1)) == 0) &
+    ((others == 0) | (load<u8>(last + <usize>(dotLane & 15)) == 46)); // no dot: lane 15, a digit
+  // Lanes up to the dot take their left neighbour's byte, so the digits end up contiguous in lanes
+  // 16 − digits … 15; the lanes before them (sign, earlier bytes) are cleared.
+  const shift = i8x16.le_s(IOTA, i8x16.splat(<i8>dotLane));
+  const packed = i8x16.swizzle(values, i8x16.add(IOTA, shift));
+  const kept = v128.and(packed, i8x16.gt_s(IOTA, i8x16.splat(<i8>(15 - digits))));
+  // Little-endian: lane 2k (the more significant digit) is the low byte of i16 lane k.
+  const pairs = i16x8.add(
+    i16x8.mul(v128.and(kept, i16x8.splat(0xff)), i16x8.splat(10)),
+    i16x8.shr_u(kept, 8),
+  );
+  const quads = i32x4.dot_i16x8_s(pairs, HUNDRED_ONE); // four 4-digit groups, most significant first
+  const high = <u64>(i32x4.extract_lane(quads, 0) * 10000 + i32x4.extract_lane(quads, 1));
+  const low = <u64>(i32x4.extract_lane(quads, 2) * 10000 + i32x4.extract_lane(quads, 3));
   // At most 16 digits and an exact 10^f: what scaleDecimal(mantissa, -f) computes, minus its
-  // branches (exact up to 2^53, one rounding more above).
-  const value = <f64>(<i64>mantissa) / pow10(f);
-  return negative ? -value : value;
+  // branches (exact up to 2^53, one rounding more above). Masking keeps an unusual field's table
+  // read in bounds; its value is discarded.
+  const value = <f64>(<i64>(high * 100000000 + low)) / pow10((15 - dotLane) & 15);
+  // The sign and the NaN as integer selects: V8 compiles those without a branch.
+  const bits = reinterpret<u64>(value) | (<u64>negative << 63);
+  return reinterpret<f64>(usual ? bits : NAN_BITS);
 }
 
 /** Starts a parse; `expectedPoints` sizes the columns up front (they still grow if it is short). */
@@ -296,19 +290,18 @@ function maskEqual(a: v128, b: v128, c: v128, d: v128, value: v128): u64 {
   );
 }
 
-/** The 64 bytes in a..d as a bit mask: which are blanks or \n (≤ 0x20). */
+/** The 64 bytes in a..d as a bit mask: which are not blanks or \n (> 0x20). */
 // @ts-ignore: decorator
 @inline
-function maskSpaces(a: v128, b: v128, c: v128, d: v128): u64 {
-  // Saturating subtraction leaves 0 exactly in bytes ≤ 0x20: two instructions per 16 bytes on
-  // x64, where an unsigned less-than takes four.
-  const space = i8x16.splat(32);
-  const zero = i8x16.splat(0);
+function maskWords(a: v128, b: v128, c: v128, d: v128): u64 {
+  // Adding 0x5f with unsigned saturation sets the top bit exactly in bytes > 0x20 (0x21 + 0x5f =
+  // 0x80), and bitmask reads the top bits: one instruction per 16 bytes before the bitmask.
+  const lift = i8x16.splat(0x5f);
   return (
-    <u64>(<u32>i8x16.bitmask(i8x16.eq(i8x16.sub_sat_u(a, space), zero))) |
-    (<u64>(<u32>i8x16.bitmask(i8x16.eq(i8x16.sub_sat_u(b, space), zero))) << 16) |
-    (<u64>(<u32>i8x16.bitmask(i8x16.eq(i8x16.sub_sat_u(c, space), zero))) << 32) |
-    (<u64>(<u32>i8x16.bitmask(i8x16.eq(i8x16.sub_sat_u(d, space), zero))) << 48)
+    <u64>(<u32>i8x16.bitmask(i8x16.add_sat_u(a, lift))) |
+    (<u64>(<u32>i8x16.bitmask(i8x16.add_sat_u(b, lift))) << 16) |
+    (<u64>(<u32>i8x16.bitmask(i8x16.add_sat_u(c, lift))) << 32) |
+    (<u64>(<u32>i8x16.bitmask(i8x16.add_sat_u(d, lift))) << 48)
   );
 }
 
@@ -372,7 +365,7 @@ export function parseChunk(ptr: usize, len: i32, final: bool): i32 {
       // The line is within these 64 bytes: its fields are the runs of non-blank bytes before \n.
       const eolOffset = <i32>ctz(feeds);
       eol = p + <usize>eolOffset;
-      const words = ~maskSpaces(a, b, c, d) & ((<u64>1 << (<u64>eolOffset)) - 1);
+      const words = maskWords(a, b, c, d) & ((<u64>1 << (<u64>eolOffset)) - 1);
       blank = words == 0;
       let starts = words & ~(words << 1);
       let ends = words & ~(words >> 1);
@@ -391,15 +384,20 @@ export function parseChunk(ptr: usize, len: i32, final: bool): i32 {
         ends &= ends - 1;
         const e2 = <i32>ctz(ends);
         ends &= ends - 1;
-        const index = parseToken(p, s0, e0);
-        const x = parseToken(p, s1, e1);
-        const y = parseToken(p, s2, e2);
-        const t = parseToken(p, <i32>ctz(starts), <i32>ctz(ends));
+        const index = parseField(p, s0, e0);
+        const x = parseField(p, s1, e1);
+        const y = parseField(p, s2, e2);
+        const t = parseField(p, <i32>ctz(starts), <i32>ctz(ends));
         store<f64>(indexColumn + at, index);
         store<f64>(xColumn + at, x);
         store<f64>(yColumn + at, y);
         store<f64>(tColumn + at, t);
-        ok = isFinite(index) & isFinite(x) & isFinite(y) & isFinite(t);
+        // A field of another shape (exponent, '+', many digits) or a malformed one: the general
+        // path reads the whole line again and decides. The fields are finite or NaN, and a sum of
+        // four numbers below 10^16 cannot overflow, so the sum is NaN exactly when one of them is.
+        const sum = index + x + y + t;
+        ok = sum == sum;
+        if (!ok) ok = parseLineGeneral(p + <usize>s0, at);
       }
     } else {
       // A line longer than 63 bytes: the byte-by-byte path.

@@ -139,28 +139,63 @@ export function sortByTime(tPtr: usize, xPtr: usize, yPtr: usize, extra: usize, 
 }
 
 /**
- * Greedy thinning from the first point: keep a point when it is at least minDistance from the last
- * kept one. Writes kept indices (i32) to out and returns how many. Prefix-stable: thinning the first
- * k points keeps exactly the kept indices below k, which is what makes the scrub query O(log n).
+ * Greedy thinning: keep a point when it is at least minDistance from the last kept one. Writes kept
+ * indices (i32, plus `base`) to out and returns how many. With base 0 the first point starts the path
+ * and is always kept; otherwise the points continue a path whose last kept point is (lastX, lastY),
+ * so JS can stream a long path through in chunks. Prefix-stable: thinning the first k points keeps
+ * exactly the kept indices below k, which is what makes the scrub query O(log n).
  */
-export function thinGreedy(xPtr: usize, yPtr: usize, n: i32, minDistance: f64, out: usize): i32 {
+export function thinGreedy(
+  xPtr: usize,
+  yPtr: usize,
+  n: i32,
+  minDistance: f64,
+  out: usize,
+  base: i32,
+  lastX: f64,
+  lastY: f64,
+): i32 {
   if (n <= 0) return 0;
   const limit = minDistance * minDistance;
-  let lastX = load<f64>(xPtr);
-  let lastY = load<f64>(yPtr);
-  store<i32>(out, 0);
-  let kept = 1;
-  for (let i = 1; i < n; i++) {
-    const at = <usize>i << 3;
-    const x = load<f64>(xPtr + at);
-    const y = load<f64>(yPtr + at);
-    const dx = x - lastX;
-    const dy = y - lastY;
-    if (dx * dx + dy * dy >= limit) {
-      store<i32>(out + (<usize>kept << 2), i);
-      kept++;
-      lastX = x;
-      lastY = y;
+  let kept = 0;
+  let i = 0;
+  if (base == 0) {
+    lastX = load<f64>(xPtr);
+    lastY = load<f64>(yPtr);
+    store<i32>(out, 0);
+    kept = 1;
+    i = 1;
+  }
+  // Screen four points at a time with two f64x2 lanes each: most points are dropped (a walk moves
+  // far less than 12 px per keyframe), so only a block that may hold a kept point, and the last
+  // few points, go through the scalar test. The squares are the same f64 operations in both, so
+  // the choice is identical.
+  const limits = f64x2.splat(limit);
+  while (i < n) {
+    const lx = f64x2.splat(lastX);
+    const ly = f64x2.splat(lastY);
+    for (; i + 4 <= n; i += 4) {
+      const at = <usize>i << 3;
+      const dx0 = f64x2.sub(v128.load(xPtr + at), lx);
+      const dy0 = f64x2.sub(v128.load(yPtr + at), ly);
+      const dx1 = f64x2.sub(v128.load(xPtr + at, 16), lx);
+      const dy1 = f64x2.sub(v128.load(yPtr + at, 16), ly);
+      const far0 = f64x2.ge(f64x2.add(f64x2.mul(dx0, dx0), f64x2.mul(dy0, dy0)), limits);
+      const far1 = f64x2.ge(f64x2.add(f64x2.mul(dx1, dx1), f64x2.mul(dy1, dy1)), limits);
+      if (v128.any_true(v128.or(far0, far1))) break;
+    }
+    const stop = min(i + 4, n);
+    for (; i < stop; i++) {
+      const x = load<f64>(xPtr + (<usize>i << 3));
+      const y = load<f64>(yPtr + (<usize>i << 3));
+      const dx = x - lastX;
+      const dy = y - lastY;
+      if (dx * dx + dy * dy >= limit) {
+        store<i32>(out + (<usize>kept << 2), base + i);
+        kept++;
+        lastX = x;
+        lastY = y;
+      }
     }
   }
   return kept;

@@ -3,6 +3,8 @@
 // are as wide as a tag's reach, so each path point looks at one cell's few tags: one pass over
 // 10^7 points, ending early once every tag is scanned.
 
+import { freeBytes } from './memory';
+
 // Caps the grid (and its allocation) when tags are spread far apart: cells then grow instead.
 const GRID_SIDE_LIMIT: f64 = 512;
 // Tags are binned with a slightly larger reach so rounding at a cell edge never loses a point.
@@ -20,21 +22,33 @@ function tagY(tags: usize, k: i32): f64 {
   return load<f64>(tags + (<usize>k << 4), 8);
 }
 
+// The grid of the current scan (one per instance), built by tagGridBuild. It borrows the tags and
+// flags from JS, so a long path can be scanned in chunks and stop once every tag is scanned.
+let gridTags: usize = 0;
+let gridTagCount: i32 = 0;
+let gridFlags: usize = 0;
+let gridLimit: f64 = 0;
+let gridMinX: f64 = 0;
+let gridMinY: f64 = 0;
+let gridPerCell: f64 = 0;
+let gridColumns: i32 = 0;
+let gridRows: i32 = 0;
+let gridScanned: i32 = 0;
+let cellStart: usize = 0; // u32 × (cells + 1): cellStart[c]..cellStart[c + 1] index into cellTags
+let cellTags: usize = 0; // u32 tag indices
+
 /**
- * tags: tagCount (x, y) f64 pairs in image pixels; flags: one byte per tag, set to 1 when scanned.
- * Returns how many tags are scanned. Distances compare squared: dx² + dy² ≤ radius².
+ * Bins tagCount (x, y) f64 pairs (image pixels) for scanning within `radius`; clears `flags` (one
+ * byte per tag, set to 1 when scanned). Tags and flags must outlive the grid.
  */
-export function scanTags(
-  xPtr: usize,
-  yPtr: usize,
-  n: i32,
-  tags: usize,
-  tagCount: i32,
-  radius: f64,
-  flags: usize,
-): i32 {
-  memory.fill(flags, 0, <usize>tagCount);
-  if (tagCount == 0 || n == 0) return 0;
+export function tagGridBuild(tags: usize, tagCount: i32, radius: f64, flags: usize): void {
+  tagGridRelease();
+  memory.fill(flags, 0, <usize>max(tagCount, 0));
+  if (tagCount <= 0) return;
+  gridTags = tags;
+  gridTagCount = tagCount;
+  gridFlags = flags;
+  gridLimit = radius * radius;
   const reach = radius * REACH_MARGIN;
   let minX = Infinity;
   let minY = Infinity;
@@ -56,11 +70,14 @@ export function scanTags(
   const columns = max(1, <i32>min(floor(spanX * perCell) + 1, GRID_SIDE_LIMIT + 1));
   const rows = max(1, <i32>min(floor(spanY * perCell) + 1, GRID_SIDE_LIMIT + 1));
   const cells = columns * rows;
+  gridMinX = minX;
+  gridMinY = minY;
+  gridPerCell = perCell;
+  gridColumns = columns;
+  gridRows = rows;
 
-  // Compressed cell lists: cellStart[c]..cellStart[c + 1] index into cellTags.
-  const cellStart = heap.alloc(<usize>(cells + 1) << 2);
+  cellStart = heap.alloc(<usize>(cells + 1) << 2);
   memory.fill(cellStart, 0, <usize>(cells + 1) << 2);
-  let cellTags: usize = 0;
   for (let pass = 0; pass < 2; pass++) {
     for (let k = 0; k < tagCount; k++) {
       const x0 = clampCell((tagX(tags, k) - reach - minX) * perCell, columns);
@@ -91,11 +108,24 @@ export function scanTags(
       cellTags = heap.alloc(<usize>total << 2);
     }
   }
+}
 
-  const limit = radius * radius;
+/**
+ * Scans n more path points (image pixels) against the grid; returns how many tags are scanned so
+ * far. Stops as soon as every tag is. Distances compare squared: dx² + dy² ≤ radius².
+ */
+export function tagGridScan(xPtr: usize, yPtr: usize, n: i32): i32 {
+  const tags = gridTags;
+  const tagCount = gridTagCount;
+  const flags = gridFlags;
+  const limit = gridLimit;
+  const minX = gridMinX;
+  const minY = gridMinY;
+  const perCell = gridPerCell;
+  const columns = gridColumns;
   const columnsF = <f64>columns;
-  const rowsF = <f64>rows;
-  let scanned = 0;
+  const rowsF = <f64>gridRows;
+  let scanned = gridScanned;
   for (let i = 0; i < n && scanned < tagCount; i++) {
     const x = load<f64>(xPtr + (<usize>i << 3));
     const y = load<f64>(yPtr + (<usize>i << 3));
@@ -116,9 +146,20 @@ export function scanTags(
       }
     }
   }
-  heap.free(cellTags);
-  heap.free(cellStart);
+  gridScanned = scanned;
   return scanned;
+}
+
+/** Frees the grid (it never frees the borrowed tags and flags). */
+export function tagGridRelease(): void {
+  freeBytes(cellStart);
+  freeBytes(cellTags);
+  cellStart = 0;
+  cellTags = 0;
+  gridTags = 0;
+  gridTagCount = 0;
+  gridFlags = 0;
+  gridScanned = 0;
 }
 
 // @ts-ignore: decorator

@@ -23,7 +23,6 @@ import { parseKeyframesSplit } from './baselines/split-parser.ts';
 import { generateKeyframeText } from './lib/keyframe-text.ts';
 import { createPrng } from './lib/prng.ts';
 import { formatSize, formatSpread, printTable, type TargetRow } from './lib/report.ts';
-import { ResidentCore } from './lib/resident-core.ts';
 import { alternate, type Measured, ratioSpread } from './lib/rounds.ts';
 import { benchCalibration, benchImage, benchTags, randomCalibrations } from './lib/scenario.ts';
 import { quantile, type Spread, spread } from './lib/stats.ts';
@@ -249,7 +248,6 @@ async function benchParse(
 
 function benchMap(
   engine: PathEngine,
-  resident: ResidentCore,
   cv: OpenCv,
   columns: KeyframeColumns,
   transform: TransformResult,
@@ -271,21 +269,15 @@ function benchMap(
     'mapped points (opencv vs JS)',
   );
 
-  const bytes = 8 * n;
-  const pristineX = resident.place(x);
-  const pristineY = resident.place(y);
-  const workX = resident.reserve(bytes);
-  const workY = resident.reserve(bytes);
+  // The resident kernel maps in place: every call gets fresh map-unit points (untimed).
+  let resident = engine.resident(x, y);
   const restore = () => {
-    resident.copy(workX, pristineX, bytes);
-    resident.copy(workY, pristineY, bytes);
+    resident.dispose();
+    resident = engine.resident(x, y);
   };
-  restore();
-  resident.mapInPlace(matrix, workX, workY, n, benchImage);
-  check(
-    sameValues(resident.read(workX, n), api.x) && sameValues(resident.read(workY, n), api.y),
-    'resident map',
-  );
+  check(resident.mapToImage(transform, benchImage).clamped === js.clamped, 'resident clamp count');
+  const mapped = resident.read();
+  check(sameValues(mapped.x, api.x) && sameValues(mapped.y, api.y), 'resident map');
 
   log(`${formatSize(n)} map + clamp`);
   const results = alternate(
@@ -294,7 +286,7 @@ function benchMap(
       {
         name: 'wasm-resident',
         prepare: restore,
-        run: () => resident.mapInPlace(matrix, workX, workY, n, benchImage),
+        run: () => resident.mapToImage(transform, benchImage),
       },
       {
         name: 'opencv.js',
@@ -311,42 +303,32 @@ function benchMap(
   record('map', n, results);
   kernelRows('map+clamp', n, results, 'opencv.js', 4);
   kernelRows('map+clamp', n, results, 'JS loop', 5);
-  for (const ptr of [pristineX, pristineY, workX, workY]) resident.free(ptr);
+  resident.dispose();
   return api;
 }
 
-function benchThin(
-  engine: PathEngine,
-  resident: ResidentCore,
-  dx: Float64Array,
-  dy: Float64Array,
-  n: number,
-) {
+function benchThin(engine: PathEngine, dx: Float64Array, dy: Float64Array, n: number) {
   const kept = thinReference(dx, dy, THIN_DISTANCE_PX);
   check(sameValues(engine.thin(dx, dy, THIN_DISTANCE_PX), kept), 'thinning (wasm API vs JS)');
-  const xPtr = resident.place(dx);
-  const yPtr = resident.place(dy);
-  const out = resident.reserve(4 * n);
-  const count = resident.thin(xPtr, yPtr, n, THIN_DISTANCE_PX, out);
-  check(sameValues(resident.readI32(out, count), kept), 'thinning (resident vs JS)');
+  const resident = engine.resident(dx, dy);
+  check(sameValues(resident.thin(THIN_DISTANCE_PX), kept), 'thinning (resident vs JS)');
 
   log(`${formatSize(n)} thin (${kept.length} of ${n} kept)`);
   const results = alternate(
     [
       { name: 'wasm-api', run: () => engine.thin(dx, dy, THIN_DISTANCE_PX) },
-      { name: 'wasm-resident', run: () => resident.thin(xPtr, yPtr, n, THIN_DISTANCE_PX, out) },
+      { name: 'wasm-resident', run: () => resident.thin(THIN_DISTANCE_PX) },
       { name: 'JS loop', run: () => thinReference(dx, dy, THIN_DISTANCE_PX) },
     ],
     ROUNDS,
   );
   record('thin', n, results);
   kernelRows('thin', n, results, 'JS loop', 2);
-  for (const ptr of [xPtr, yPtr, out]) resident.free(ptr);
+  resident.dispose();
 }
 
 function benchScan(
   engine: PathEngine,
-  resident: ResidentCore,
   mx: Float64Array,
   my: Float64Array,
   tags: readonly XY[],
@@ -354,30 +336,21 @@ function benchScan(
 ) {
   const scanned = scanTagsReference(mx, my, tags, 10);
   check(sameValues(engine.scanTags(mx, my, tags).indices, scanned), 'tag scan (wasm API vs JS)');
-  const xPtr = resident.place(mx);
-  const yPtr = resident.place(my);
-  const tagPtr = resident.place(Float64Array.from(tags.flat()));
-  const flags = resident.reserve(tags.length);
-  check(
-    resident.scanTags(xPtr, yPtr, n, tagPtr, tags.length, flags) === scanned.length,
-    'tag scan (resident)',
-  );
+  const resident = engine.resident(mx, my);
+  check(sameValues(resident.scanTags(tags).indices, scanned), 'tag scan (resident vs JS)');
 
   log(`${formatSize(n)} tag scan (${scanned.length} of ${tags.length} tags scanned)`);
   const results = alternate(
     [
       { name: 'wasm-api', run: () => engine.scanTags(mx, my, tags) },
-      {
-        name: 'wasm-resident',
-        run: () => resident.scanTags(xPtr, yPtr, n, tagPtr, tags.length, flags),
-      },
+      { name: 'wasm-resident', run: () => resident.scanTags(tags) },
       { name: 'JS brute force', run: () => scanTagsReference(mx, my, tags, 10) },
     ],
     ROUNDS,
   );
   record('scan', n, results);
   kernelRows('tag scan, 200 tags', n, results, 'JS brute force', 2);
-  for (const ptr of [xPtr, yPtr, tagPtr, flags]) resident.free(ptr);
+  resident.dispose();
 }
 
 // ---- scrub query ----------------------------------------------------------------------------
@@ -575,7 +548,6 @@ async function main(): Promise<void> {
   const engine = await createNodePathEngine();
   // Solving gets its own instance, so the parse timings never depend on what a solve leaves behind.
   const solver = await createNodePathEngine();
-  const resident = new ResidentCore(await WebAssembly.compile(wasm));
   const transform = solver.solveTransform(benchCalibration, benchImage);
   check(transform.kind === 'perspective', `bench calibration solved as ${transform.kind}`);
   const display = engine.displayGeometry(benchImage);
@@ -584,12 +556,12 @@ async function main(): Promise<void> {
   for (const n of SIZES) {
     const text = generateKeyframeText(n, SEED + n);
     const columns = await benchParse(engine, wasm, text, n);
-    const mapped = benchMap(engine, resident, cv, columns, transform, n);
+    const mapped = benchMap(engine, cv, columns, transform, n);
     const dx = mapped.x.map((v) => v * display.scale);
     const dy = mapped.y.map((v) => v * display.scale);
-    benchThin(engine, resident, dx, dy, n);
+    benchThin(engine, dx, dy, n);
     const tags = benchTags(SEED);
-    benchScan(engine, resident, mapped.x, mapped.y, tags, n);
+    benchScan(engine, mapped.x, mapped.y, tags, n);
 
     const pathEngine = await createNodePathEngine();
     const start = performance.now();

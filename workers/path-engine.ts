@@ -32,9 +32,24 @@ export const TIME_MATCH_TOLERANCE_S = 0.001;
 const TIME_MATCH_SLACK_S = 1e-9;
 /** Parse in chunks this big: V8 tiers a long first call up only after it returns (toolchain.md). */
 export const DEFAULT_CHUNK_BYTES = 1 << 20;
+// A file's first chunks are smaller, doubling up to chunkBytes: V8 swaps in optimised code only
+// between calls, so a fresh engine leaves its baseline tier after a few short calls, not 1 MiB.
+const FIRST_CHUNK_BYTES = 1 << 16;
+// A new engine parses this many copies of a typical line once: enough for V8 to optimise the
+// parser (about 600 lines in Node 20), so that stall happens at creation, not in the first parse.
+const WARM_UP_LINES = 2048;
+const WARM_UP_LINE = '1024 12.345 -6.789 3.250\n';
 
 // Bytes the core may write or read after a chunk's end: the \n sentinel and 64-byte line reads.
 const CHUNK_PADDING = 80;
+
+// The copying calls (mapToImage, thin, scanTags) stream arrays through one reused scratch area this
+// many points at a time: its x, y and output (20 bytes a point, 1.25 MiB) stay in the L2 cache, so
+// copying in and out costs about what the kernel's own reads and writes would, never a pass over RAM.
+const STREAM_CHUNK_POINTS = 1 << 16;
+const STREAM_SCRATCH_BYTES = 20 * STREAM_CHUNK_POINTS;
+// Two f64 columns of this many points take 2 GiB, half of what 32-bit linear memory can hold.
+const MAX_RESIDENT_POINTS = 2 ** 27;
 
 export interface PathEngineOptions {
   /** Keyframe bytes handed to the core per call; tests vary it to move chunk boundaries. */
@@ -47,7 +62,7 @@ export interface TimeBounds {
 }
 
 /** The core's exports (assembly/index.ts) the engine uses, plus the transform kernels. */
-interface CoreExports extends TransformExports {
+export interface CoreExports extends TransformExports {
   parseBegin(expectedPoints: number): void;
   parseChunk(ptr: number, len: number, final: number): number;
   parsePointCount(): number;
@@ -66,7 +81,16 @@ interface CoreExports extends TransformExports {
   timeRange(tPtr: number, n: number, out: number): void;
   isSortedByTime(tPtr: number, n: number): number;
   sortByTime(tPtr: number, xPtr: number, yPtr: number, extra: number, n: number): void;
-  thinGreedy(xPtr: number, yPtr: number, n: number, minDistance: number, out: number): number;
+  thinGreedy(
+    xPtr: number,
+    yPtr: number,
+    n: number,
+    minDistance: number,
+    out: number,
+    base: number,
+    lastX: number,
+    lastY: number,
+  ): number;
   gatherF64(src: number, indices: number, count: number, out: number): void;
   gatherF32(src: number, indices: number, count: number, out: number): void;
   timeIndexBuild(
@@ -80,15 +104,9 @@ interface CoreExports extends TransformExports {
   timeIndexRelease(): void;
   timeQuery(time: number): number;
   timeQueryResult(): number;
-  scanTags(
-    xPtr: number,
-    yPtr: number,
-    n: number,
-    tags: number,
-    tagCount: number,
-    radius: number,
-    flags: number,
-  ): number;
+  tagGridBuild(tags: number, tagCount: number, radius: number, flags: number): void;
+  tagGridScan(xPtr: number, yPtr: number, n: number): number;
+  tagGridRelease(): void;
 }
 
 // Checked at instantiation so a stale build/path-core.wasm fails with a clear message.
@@ -121,11 +139,32 @@ const REQUIRED_EXPORTS = [
   'timeIndexRelease',
   'timeQuery',
   'timeQueryResult',
-  'scanTags',
+  'tagGridBuild',
+  'tagGridScan',
+  'tagGridRelease',
   'transformMatrix',
   'transformSolve',
   'transformMapClamp',
 ] as const;
+
+/**
+ * Points copied into linear memory once, for kernels that then run in place on them (what loadPath
+ * does with a parsed path): `PathEngine.resident(x, y)`. Call dispose() to free them.
+ */
+export interface ResidentPoints {
+  /** How many points are resident. */
+  readonly count: number;
+  /** Maps the points in place from map units to image pixels with the spec §5 clamp. */
+  mapToImage(transform: TransformResult, image: ImageSize): { clamped: number };
+  /** Copies of the points as they are now. */
+  read(): { x: Float64Array; y: Float64Array };
+  /** Greedy thinning from the first point (spec §4); the kept indices in order. */
+  thin(minDistance: number): Int32Array;
+  /** Spec §4 tag scanning, the points taken as image pixels; radius in image pixels. */
+  scanTags(tags: readonly XY[], radiusPx?: number): TagScan;
+  /** Frees the points; later calls on this object throw. */
+  dispose(): void;
+}
 
 /** Views over linear memory; rebuilt whenever memory has grown (its buffer is then replaced). */
 interface Views {
@@ -200,6 +239,13 @@ function requireTags(method: string, tags: unknown): readonly XY[] {
   return tags as readonly XY[];
 }
 
+function requireMinDistance(method: string, minDistance: unknown): number {
+  if (typeof minDistance !== 'number' || !Number.isFinite(minDistance) || minDistance < 0) {
+    throw new RangeError(`${method}: minDistance must be a finite number ≥ 0, got ${minDistance}`);
+  }
+  return minDistance;
+}
+
 function requirePositive(method: string, name: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
     throw new RangeError(`${method}: ${name} must be a positive finite number, got ${value}`);
@@ -211,7 +257,9 @@ export class PathEngine {
   private core: CoreExports;
   private views: Views;
   private answer: { f64: Float64Array; i32: Int32Array };
-  private resident: Resident | null = null;
+  private loaded: Resident | null = null;
+  // The streaming scratch area (STREAM_SCRATCH_BYTES), allocated on first use; 0 until then.
+  private scratch = 0;
   private disposed = false;
   private readonly decoder = new TextDecoder();
 
@@ -222,6 +270,21 @@ export class PathEngine {
     this.core = PathEngine.instantiate(module);
     this.views = this.makeViews();
     this.answer = this.makeAnswerViews();
+    this.warmUp();
+  }
+
+  /**
+   * Prepares the first parse (docs/path-core.md, first call): V8 optimises the parser only after
+   * it has run a while (a stall of a few ms), and fresh linear memory page-faults on first touch.
+   * Both now, at creation, rather than in the first keyframe file's parse.
+   */
+  private warmUp(): void {
+    this.parse(new TextEncoder().encode(WARM_UP_LINE.repeat(WARM_UP_LINES)), WARM_UP_LINES, null);
+    // The first parse's chunk buffer and columns (about 2 chunks) reuse this block once freed.
+    const bytes = 2 * Math.min(this.chunkBytes, DEFAULT_CHUNK_BYTES) + CHUNK_PADDING;
+    const block = this.core.alloc(bytes) >>> 0;
+    this.view().u8.fill(0, block, block + bytes);
+    this.core.free(block);
   }
 
   /** Compiles (unless given a Module) and instantiates the core; the module has no imports. */
@@ -287,7 +350,8 @@ export class PathEngine {
       this.core = PathEngine.instantiate(this.module);
       this.views = this.makeViews();
       this.answer = this.makeAnswerViews();
-      this.resident = null;
+      this.loaded = null;
+      this.scratch = 0;
       throw new Error(`${method}: the path core ran out of memory (${error.message})`);
     } finally {
       if (this.core === core) for (const ptr of taken) core.free(ptr);
@@ -298,10 +362,6 @@ export class PathEngine {
     const ptr = take(values.byteLength);
     this.view().f64.set(values, ptr / 8);
     return ptr;
-  }
-
-  private copyOut(ptr: number, count: number): Float64Array {
-    return this.view().f64.slice(ptr / 8, ptr / 8 + count);
   }
 
   /**
@@ -319,8 +379,9 @@ export class PathEngine {
     try {
       let carried = 0;
       let offset = 0;
+      let window = Math.min(FIRST_CHUNK_BYTES, capacity);
       for (;;) {
-        const take = Math.min(capacity - carried, text.length - offset);
+        const take = Math.min(window - carried, text.length - offset);
         this.view().u8.set(text.subarray(offset, offset + take), buffer + carried);
         offset += take;
         const length = carried + take;
@@ -336,6 +397,7 @@ export class PathEngine {
           buffer = larger;
           capacity *= 2;
         }
+        window = Math.min(window * 2, capacity);
       }
     } finally {
       if (this.core === core) core.free(buffer);
@@ -454,6 +516,31 @@ export class PathEngine {
     return this.run('solveTransform', () => solveTransform(this.core, calibration, image));
   }
 
+  /**
+   * Copies x and y through the scratch area in chunks and runs `kernel` on each chunk in place, with
+   * room at `out` for 4 bytes a point. It runs at least once, so an empty input still has its
+   * arguments checked; `kernel` returns false to stop early.
+   */
+  private stream(
+    xs: Float64Array,
+    ys: Float64Array,
+    kernel: (xPtr: number, yPtr: number, start: number, count: number, out: number) => boolean,
+  ): void {
+    if (this.scratch === 0) this.scratch = this.core.alloc(STREAM_SCRATCH_BYTES) >>> 0;
+    const xPtr = this.scratch;
+    const yPtr = xPtr + 8 * STREAM_CHUNK_POINTS;
+    const out = yPtr + 8 * STREAM_CHUNK_POINTS;
+    let start = 0;
+    do {
+      const end = Math.min(start + STREAM_CHUNK_POINTS, xs.length);
+      const f64 = this.view().f64;
+      f64.set(xs.subarray(start, end), xPtr / 8);
+      f64.set(ys.subarray(start, end), yPtr / 8);
+      if (!kernel(xPtr, yPtr, start, end - start, out)) return;
+      start = end;
+    } while (start < xs.length);
+  }
+
   /** Maps map-unit points to image pixels with the spec §5 clamp; the inputs are not modified. */
   mapToImage(
     transform: TransformResult,
@@ -462,11 +549,18 @@ export class PathEngine {
     image: ImageSize,
   ): { x: Float64Array; y: Float64Array; clamped: number } {
     const [xs, ys] = requireXY('mapToImage', x, y);
-    return this.run('mapToImage', (take) => {
-      const xPtr = this.copyIn(take, xs);
-      const yPtr = this.copyIn(take, ys);
-      const clamped = mapToImageInPlace(this.core, transform, xPtr, yPtr, xs.length, image);
-      return { x: this.copyOut(xPtr, xs.length), y: this.copyOut(yPtr, ys.length), clamped };
+    return this.run('mapToImage', () => {
+      const outX = new Float64Array(xs.length);
+      const outY = new Float64Array(ys.length);
+      let clamped = 0;
+      this.stream(xs, ys, (xPtr, yPtr, start, count) => {
+        clamped += mapToImageInPlace(this.core, transform, xPtr, yPtr, count, image);
+        const f64 = this.view().f64;
+        outX.set(f64.subarray(xPtr / 8, xPtr / 8 + count), start);
+        outY.set(f64.subarray(yPtr / 8, yPtr / 8 + count), start);
+        return true;
+      });
+      return { x: outX, y: outY, clamped };
     });
   }
 
@@ -480,16 +574,46 @@ export class PathEngine {
   /** Greedy thinning from the first point (spec §4); returns the kept indices in order. */
   thin(x: Float64Array, y: Float64Array, minDistance: number): Int32Array {
     const [xs, ys] = requireXY('thin', x, y);
-    if (typeof minDistance !== 'number' || !Number.isFinite(minDistance) || minDistance < 0) {
-      throw new RangeError(`thin: minDistance must be a finite number ≥ 0, got ${minDistance}`);
-    }
-    return this.run('thin', (take) => {
-      const xPtr = this.copyIn(take, xs);
-      const yPtr = this.copyIn(take, ys);
-      const out = take(4 * xs.length);
-      const kept = this.core.thinGreedy(xPtr, yPtr, xs.length, minDistance, out);
-      return this.view().i32.slice(out / 4, out / 4 + kept);
+    const distance = requireMinDistance('thin', minDistance);
+    return this.run('thin', () => {
+      let kept = new Int32Array(1024);
+      let count = 0;
+      this.stream(xs, ys, (xPtr, yPtr, start, n, out) => {
+        // Each chunk continues from the last point kept so far (point 0 starts the path).
+        const last = count > 0 ? kept[count - 1]! : 0;
+        const found = this.core.thinGreedy(
+          xPtr,
+          yPtr,
+          n,
+          distance,
+          out,
+          start,
+          xs[last]!,
+          ys[last]!,
+        );
+        if (count + found > kept.length) {
+          const grown = new Int32Array(Math.max(2 * kept.length, count + found));
+          grown.set(kept.subarray(0, count));
+          kept = grown;
+        }
+        kept.set(this.view().i32.subarray(out / 4, out / 4 + found), count);
+        count += found;
+        return true;
+      });
+      return kept.slice(0, count);
     });
+  }
+
+  /** Thins points resident in linear memory; the kept indices are left at the returned pointer. */
+  private thinAt(
+    take: (bytes: number) => number,
+    xPtr: number,
+    yPtr: number,
+    n: number,
+    minDistance: number,
+  ): { ptr: number; count: number } {
+    const ptr = take(4 * n);
+    return { ptr, count: this.core.thinGreedy(xPtr, yPtr, n, minDistance, ptr, 0, 0, 0) };
   }
 
   /** Spec §4 tag scanning over image-pixel points; radius in image pixels (10 = "within 0.1"). */
@@ -503,34 +627,112 @@ export class PathEngine {
     const checkedTags = requireTags('scanTags', tags);
     const radius = requirePositive('scanTags', 'radiusPx', radiusPx);
     return this.run('scanTags', (take) =>
-      this.scanResident(
-        take,
-        this.copyIn(take, xs),
-        this.copyIn(take, ys),
-        xs.length,
-        checkedTags,
-        radius,
+      this.scanWith(take, checkedTags, radius, (scan) =>
+        this.stream(xs, ys, (xPtr, yPtr, _start, n) => scan(xPtr, yPtr, n) < checkedTags.length),
       ),
     );
   }
 
-  private scanResident(
+  /**
+   * Bins the tags in the core's grid, lets `feed` pass the points to `scan` (which returns how many
+   * tags are scanned so far) and reads the result.
+   */
+  private scanWith(
     take: (bytes: number) => number,
-    xPtr: number,
-    yPtr: number,
-    count: number,
     tags: readonly XY[],
     radius: number,
+    feed: (scan: (xPtr: number, yPtr: number, n: number) => number) => void,
   ): TagScan {
-    const tagPtr = this.copyIn(take, Float64Array.from(tags.flat()));
+    const core = this.core;
+    const tagPtr = take(16 * tags.length);
+    this.view().f64.set(tags.flat(), tagPtr / 8);
     const flags = take(tags.length);
-    const scanned = this.core.scanTags(xPtr, yPtr, count, tagPtr, tags.length, radius, flags);
+    core.tagGridBuild(tagPtr, tags.length, radius, flags);
+    let scanned = 0;
+    try {
+      feed((xPtr, yPtr, n) => {
+        scanned = core.tagGridScan(xPtr, yPtr, n);
+        return scanned;
+      });
+    } finally {
+      if (this.core === core) core.tagGridRelease();
+    }
     const marks = this.view().u8.subarray(flags, flags + tags.length);
     const indices: number[] = [];
     marks.forEach((mark, i) => {
       if (mark) indices.push(i);
     });
     return { scanned, total: tags.length, indices };
+  }
+
+  /**
+   * Copies the points into linear memory once; the kernels of the returned object then run on them
+   * in place, as loadPath's do, with no copies per call. Free them with its dispose().
+   */
+  resident(x: Float64Array, y: Float64Array): ResidentPoints {
+    const [xs, ys] = requireXY('resident', x, y);
+    const count = xs.length;
+    if (count > MAX_RESIDENT_POINTS) {
+      throw new RangeError(`resident: at most ${MAX_RESIDENT_POINTS} points fit, got ${count}`);
+    }
+    const { core, xPtr, yPtr } = this.run('resident', () => {
+      // Not from `take`: these buffers outlive the call (a trap replaces the whole instance).
+      const xPtr = this.core.alloc(8 * count) >>> 0;
+      const yPtr = this.core.alloc(8 * count) >>> 0;
+      const f64 = this.view().f64;
+      f64.set(xs, xPtr / 8);
+      f64.set(ys, yPtr / 8);
+      return { core: this.core, xPtr, yPtr };
+    });
+    let live = true;
+    const within = <T>(method: string, work: (take: (bytes: number) => number) => T): T => {
+      const name = `resident.${method}`;
+      if (!live) throw new Error(`${name}: these resident points have been disposed`);
+      // Running out of memory replaces the instance the points lived in.
+      if (this.core !== core) {
+        throw new Error(
+          `${name}: the resident points were lost when the path core ran out of memory`,
+        );
+      }
+      return this.run(name, work);
+    };
+    return {
+      count,
+      mapToImage: (transform, image) =>
+        within('mapToImage', () => ({
+          clamped: mapToImageInPlace(core, transform, xPtr, yPtr, count, image),
+        })),
+      read: () =>
+        within('read', () => {
+          const f64 = this.view().f64;
+          return {
+            x: f64.slice(xPtr / 8, xPtr / 8 + count),
+            y: f64.slice(yPtr / 8, yPtr / 8 + count),
+          };
+        }),
+      thin: (minDistance) => {
+        const distance = requireMinDistance('resident.thin', minDistance);
+        return within('thin', (take) => {
+          const kept = this.thinAt(take, xPtr, yPtr, count, distance);
+          return this.view().i32.slice(kept.ptr / 4, kept.ptr / 4 + kept.count);
+        });
+      },
+      scanTags: (tags, radiusPx = TAG_SCAN_RADIUS_PX) => {
+        const checkedTags = requireTags('resident.scanTags', tags);
+        const radius = requirePositive('resident.scanTags', 'radiusPx', radiusPx);
+        return within('scanTags', (take) =>
+          this.scanWith(take, checkedTags, radius, (at) => at(xPtr, yPtr, count)),
+        );
+      },
+      dispose: () => {
+        if (!live) return;
+        live = false;
+        if (this.core === core) {
+          core.free(xPtr);
+          core.free(yPtr);
+        }
+      },
+    };
   }
 
   /** Spec §4 time bounds: min and max timestamp, max replaced by a known video duration. */
@@ -577,22 +779,21 @@ export class PathEngine {
         core.sortByTime(t, x, y, 0, n);
         const transform = solveTransform(core, request.calibration, image);
         const clamped = mapToImageInPlace(core, transform, x, y, n, image);
-        const scan = this.scanResident(take, x, y, n, tags, TAG_SCAN_RADIUS_PX);
+        const scan = this.scanWith(take, tags, TAG_SCAN_RADIUS_PX, (at) => at(x, y, n));
         const scale = core.displayScale(image.width, image.height);
         core.scaleColumns(x, y, n, scale);
-        const keptPtr = take(4 * n);
-        const keptCount = core.thinGreedy(x, y, n, THIN_DISTANCE_PX, keptPtr);
+        const { ptr: keptPtr, count: keptCount } = this.thinAt(take, x, y, n, THIN_DISTANCE_PX);
         const kept = this.gatherKept(take, resident, keptPtr, keptCount);
         const out = take(16);
         core.timeRange(t, n, out);
         const bounds = this.rangeAt(out);
         // Last: the index borrows the times, which from here on belong to the resident path.
         core.timeIndexBuild(t, x, y, n, keptPtr, keptCount);
-        this.resident = resident;
+        this.loaded = resident;
         const display = { width: image.width * scale, height: image.height * scale, scale };
         return { report, transform, display, bounds, clamped, reordered, kept, scan };
       } finally {
-        if (this.resident !== resident && this.core === core) {
+        if (this.loaded !== resident && this.core === core) {
           for (const ptr of [x, y, t]) core.free(ptr);
         }
       }
@@ -624,7 +825,7 @@ export class PathEngine {
   /** Spec §4 scrub query against the resident path: kept points up to `time` plus the nearest point. */
   query(time: number): PathQuery {
     if (this.disposed) throw new Error('query: the path engine has been disposed');
-    if (this.resident === null) throw new Error('query: no path is loaded; call loadPath first');
+    if (this.loaded === null) throw new Error('query: no path is loaded; call loadPath first');
     if (typeof time !== 'number' || !Number.isFinite(time)) {
       throw new RangeError(`query: time must be a finite number of seconds, got ${time}`);
     }
@@ -652,17 +853,19 @@ export class PathEngine {
 
   /** Frees the resident path (its index first: it borrows the times). */
   private release(): void {
-    const resident = this.resident;
+    const resident = this.loaded;
     if (resident === null) return;
-    this.resident = null;
+    this.loaded = null;
     this.core.timeIndexRelease();
     for (const ptr of [resident.t, resident.x, resident.y]) this.core.free(ptr);
   }
 
-  /** Frees the resident path; the engine refuses further calls. */
+  /** Frees the resident path and the scratch area; the engine refuses further calls. */
   dispose(): void {
     if (this.disposed) return;
     this.release();
+    this.core.free(this.scratch);
+    this.scratch = 0;
     this.disposed = true;
   }
 }

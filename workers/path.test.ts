@@ -3,6 +3,8 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createPrng } from '../bench/lib/prng.ts';
+import { mapAndClampReference } from '../tests/reference/mapping.ts';
+import { scanTagsReference, thinReference } from '../tests/reference/path.ts';
 import { createNodePathEngine, type PathEngine } from './path-engine.node.ts';
 import {
   applyDuration,
@@ -12,7 +14,7 @@ import {
   TAG_SCAN_RADIUS_PX,
   THIN_DISTANCE_PX,
 } from './path-engine.ts';
-import type { LoadPathRequest, XY } from './path-types.ts';
+import type { LoadPathRequest, TransformResult, XY } from './path-types.ts';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 const f64 = (values: number[]) => Float64Array.from(values);
@@ -451,5 +453,110 @@ describe('tag scanning (within 0.1 = 10 image px)', () => {
     );
     expect(() => engine.scanTags(origin.x, origin.y, [[1, 1]], 0)).toThrow(/radiusPx/);
     expect(() => engine.scanTags(origin.x, origin.y, 'tags' as never)).toThrow(/tags must be/);
+  });
+});
+
+describe('resident points and streamed copies (across the 65,536-point chunks)', () => {
+  // A random walk long enough for several streaming chunks, with jumps so thinning keeps points
+  // on both sides of every chunk boundary, and a tag reached only near the end.
+  const n = 3 * 65_536 + 123;
+  const random = createPrng(11);
+  const x = new Float64Array(n);
+  const y = new Float64Array(n);
+  for (let i = 1; i < n; i++) {
+    x[i] = x[i - 1]! + (random() - 0.5) * 6;
+    y[i] = y[i - 1]! + (random() - 0.5) * 6;
+  }
+  x[n - 5] = 1e6;
+  y[n - 5] = -1e6;
+  const tags: XY[] = [
+    [x[10]!, y[10]! + 9.5],
+    [1e6 + 6, -1e6 + 8],
+    [x[65_536]! + 10, y[65_536]!],
+    [1e7, 1e7],
+  ];
+  const transform = {
+    kind: 'perspective',
+    matrix: [2, 0.1, 40, -0.2, 1.5, 30, 1e-5, 2e-5, 1],
+    yAxisFlip: false,
+  } as unknown as TransformResult;
+  const image = { width: 2000, height: 1400 };
+
+  /** Largest |a − b| ÷ max(|b|, 1); Infinity when the lengths differ (no slow diff of 2·10^5 values). */
+  function worstRelativeError(a: Float64Array, b: Float64Array): number {
+    if (a.length !== b.length) return Number.POSITIVE_INFINITY;
+    let worst = 0;
+    for (let i = 0; i < a.length; i++) {
+      const error = Math.abs(a[i]! - b[i]!) / Math.max(Math.abs(b[i]!), 1);
+      worst = Number.isNaN(error) ? Number.POSITIVE_INFINITY : Math.max(worst, error);
+    }
+    return worst;
+  }
+
+  test('thin, map and scan agree with the plain references', () => {
+    const kept = thinReference(x, y, 12);
+    expect(kept.some((i) => i > 65_536 && i < 65_600)).toBe(true);
+    expect(Array.from(engine.thin(x, y, 12))).toEqual(kept);
+    const mapped = mapAndClampReference(transform.matrix, false, x, y, image);
+    expect(mapped.clamped).toBeGreaterThan(0);
+    const actual = engine.mapToImage(transform, x, y, image);
+    expect(actual.clamped).toBe(mapped.clamped);
+    expect(worstRelativeError(actual.x, mapped.x)).toBeLessThanOrEqual(1e-15);
+    expect(worstRelativeError(actual.y, mapped.y)).toBeLessThanOrEqual(1e-15);
+    expect(engine.scanTags(x, y, tags)).toEqual({
+      scanned: 3,
+      total: 4,
+      indices: scanTagsReference(x, y, tags, 10),
+    });
+  });
+
+  test('a resident copy gives the same answers, and maps in place', () => {
+    const points = engine.resident(x, y);
+    try {
+      expect(points.count).toBe(n);
+      expect(Array.from(points.thin(12))).toEqual(thinReference(x, y, 12));
+      expect(points.scanTags(tags, 10)).toEqual(engine.scanTags(x, y, tags));
+      const expected = mapAndClampReference(transform.matrix, false, x, y, image);
+      expect(points.mapToImage(transform, image)).toEqual({ clamped: expected.clamped });
+      // Bit for bit what the copying call returns; within 1e-15 of the reference (operation order).
+      const resident = points.read();
+      const copied = engine.mapToImage(transform, x, y, image);
+      expect(worstRelativeError(resident.x, copied.x)).toBe(0);
+      expect(worstRelativeError(resident.y, copied.y)).toBe(0);
+      expect(worstRelativeError(resident.x, expected.x)).toBeLessThanOrEqual(1e-15);
+    } finally {
+      points.dispose();
+    }
+  });
+
+  test('the copying calls leave their inputs alone; empty inputs work', () => {
+    const before = x.slice();
+    engine.mapToImage(transform, x, y, image);
+    expect(x).toEqual(before);
+    const none = engine.resident(f64([]), f64([]));
+    expect(Array.from(none.thin(12))).toEqual([]);
+    expect(none.scanTags([[0, 0]])).toEqual({ scanned: 0, total: 1, indices: [] });
+    expect(none.mapToImage(transform, image)).toEqual({ clamped: 0 });
+    none.dispose();
+    expect(engine.mapToImage(transform, f64([]), f64([]), image).clamped).toBe(0);
+  });
+
+  test('bad arguments and disposed points are errors naming them', () => {
+    expect(() => engine.resident(f64([1]), f64([1, 2]))).toThrow(
+      /resident: x and y differ in length/,
+    );
+    expect(() => engine.resident([1] as never, f64([1]))).toThrow(/resident: x must be/);
+    const points = engine.resident(f64([1, 2]), f64([3, 4]));
+    expect(() => points.thin(-1)).toThrow(/resident\.thin: minDistance/);
+    expect(() => points.scanTags([[1, Number.NaN]])).toThrow(/resident\.scanTags: tags\[0\]/);
+    expect(() => points.scanTags([], 0)).toThrow(/resident\.scanTags: radiusPx/);
+    expect(() => points.mapToImage({ matrix: [1] } as never, image)).toThrow(/result\.matrix/);
+    // An empty input still has its transform checked.
+    expect(() => engine.mapToImage({ matrix: [1] } as never, f64([]), f64([]), image)).toThrow(
+      /result\.matrix/,
+    );
+    points.dispose();
+    points.dispose();
+    expect(() => points.read()).toThrow(/resident\.read: these resident points have been disposed/);
   });
 });
