@@ -177,6 +177,10 @@ async function benchDatabase(label: string, postgres: string | null): Promise<Ro
     const server = await startServer(t.env);
     const base = server.base;
 
+    // The issue's target (PGlite): filtered lists, cached or not, p99 ≤ 50 ms at 200/s.
+    const listGoal = postgres ? 'no errors' : `p99 ≤ 50 ms at ${RATE}/s, no errors`;
+    const listCheck = (r: AutocannonResult) =>
+      r.errors + r.non2xx + r.timeouts === 0 && (postgres !== null || r.latency.p99 <= 50);
     const scenarios = [
       {
         scenario: `GET /api/videos filtered (${listed.length} of ${VIDEO_COUNT + 2}, repeated)`,
@@ -187,9 +191,8 @@ async function benchDatabase(label: string, postgres: string | null): Promise<Ro
           overallRate: RATE,
           duration: DURATION_S,
         },
-        goal: postgres ? 'no errors' : `p99 ≤ 50 ms at ${RATE}/s, no errors`,
-        check: (r: AutocannonResult) =>
-          r.errors + r.non2xx + r.timeouts === 0 && (postgres !== null || r.latency.p99 <= 50),
+        goal: listGoal,
+        check: listCheck,
       },
       {
         scenario: 'GET /api/videos filtered, every window new (no cache hit)',
@@ -203,8 +206,9 @@ async function benchDatabase(label: string, postgres: string | null): Promise<Ro
             { setupRequest: (req: Record<string, unknown>) => ({ ...req, path: uncachedPath() }) },
           ],
         },
-        goal: 'no errors (measured, no latency goal)',
-        check: (r: AutocannonResult) => r.errors + r.non2xx + r.timeouts === 0,
+        // The target holds without the cache: this is the query's own speed.
+        goal: listGoal,
+        check: listCheck,
       },
       {
         scenario: 'GET /api/keyframes/{id}.txt',

@@ -1,0 +1,168 @@
+// axe-core (WCAG 2 A and AA) on every page, tab and dialog of the web app, in the light and the
+// dark colour scheme, with a full-page screenshot of each written to tests/artifacts/screenshots/.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { BrowserContext, Page } from 'playwright';
+import { describe, expect, test } from 'vitest';
+import { landedOn, newContext, type Scheme } from './support/browser.ts';
+import type { Role } from './support/demo.ts';
+import { setUpE2e } from './support/fixture.ts';
+import { repoRoot } from './support/web-build.ts';
+
+const e2e = setUpE2e();
+
+const screenshotDir = path.join(repoRoot, 'tests/artifacts/screenshots');
+
+interface View {
+  name: string;
+  /** Who looks at it; null is a signed-out visitor. */
+  role: Role | null;
+  path: string;
+  /** Brings the page into the state to check (a tab, an open dialog). */
+  open?: (page: Page) => Promise<void>;
+}
+
+const clickTab = (name: string) => async (page: Page) => {
+  await page.getByRole('tab', { name }).click();
+};
+
+const openDialog = (button: string, dialog: string) => async (page: Page) => {
+  await page.getByRole('button', { name: button }).click();
+  await page.getByRole('dialog', { name: dialog }).waitFor();
+};
+
+const views: readonly View[] = [
+  { name: 'start-signed-out', role: null, path: '/' },
+  { name: 'login', role: null, path: '/login' },
+  {
+    name: 'start-signed-in',
+    role: 'lc_manager',
+    path: '/user',
+    // The start page with its Quick Actions is what / shows when reached inside the app.
+    open: async (page) => {
+      await page.getByRole('link', { name: 'Line Clearance: start page' }).click();
+      await page.getByRole('heading', { name: 'Quick Actions' }).waitFor();
+    },
+  },
+  { name: 'admin-line-clearances', role: 'admin', path: '/admin' },
+  { name: 'admin-users', role: 'admin', path: '/admin', open: clickTab('Users') },
+  { name: 'admin-devices', role: 'admin', path: '/admin', open: clickTab('Devices') },
+  { name: 'admin-videos', role: 'admin', path: '/admin', open: clickTab('Videos') },
+  {
+    name: 'admin-create-user-dialog',
+    role: 'admin',
+    path: '/admin',
+    open: async (page) => {
+      await clickTab('Users')(page);
+      await openDialog('Add New', 'Create New User')(page);
+    },
+  },
+  { name: 'factory-manager', role: 'factory_manager', path: '/factory-manager' },
+  { name: 'lc-manager-line-clearances', role: 'lc_manager', path: '/lc-manager' },
+  {
+    name: 'lc-manager-operators',
+    role: 'lc_manager',
+    path: '/lc-manager',
+    open: clickTab('Operators'),
+  },
+  {
+    name: 'lc-manager-inspections',
+    role: 'lc_manager',
+    path: '/lc-manager',
+    open: clickTab('Inspections'),
+  },
+  {
+    name: 'lc-manager-create-operator-dialog',
+    role: 'lc_manager',
+    path: '/lc-manager',
+    open: async (page) => {
+      await clickTab('Operators')(page);
+      await openDialog('Add New', 'Create New Operator')(page);
+    },
+  },
+  { name: 'operator', role: 'operator', path: '/operator' },
+  { name: 'audit', role: 'audit', path: '/audit' },
+  { name: 'inspection', role: 'operator', path: '/inspection/{areaId}' },
+  { name: 'inspection-report', role: 'lc_manager', path: '/inspection-report/{inspectionId}' },
+  { name: 'user', role: 'operator', path: '/user' },
+  { name: 'video', role: 'admin', path: '/video' },
+  { name: 'video-with-id', role: 'admin', path: '/video/{videoId}' },
+  { name: 'floorplans', role: 'admin', path: '/floorplans' },
+  { name: 'reports', role: 'audit', path: '/reports' },
+  { name: 'analysis', role: 'operator', path: '/analysis' },
+  {
+    name: 'user-guide-dialog',
+    role: 'operator',
+    path: '/operator',
+    open: openDialog('User Guide', 'User Guide'),
+  },
+  {
+    name: 'profile-dialog',
+    role: 'audit',
+    path: '/audit',
+    open: async (page) => {
+      await page.getByRole('button', { name: /^Account menu for / }).click();
+      await page.getByRole('menuitem', { name: 'Profile' }).click();
+      await page.getByRole('dialog', { name: 'Profile' }).waitFor();
+    },
+  },
+];
+
+/** Waits until no loading or restoring line is left on the page. */
+async function dataLoaded(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const text = document.body.textContent ?? '';
+    return !text.includes('Loading…') && !text.includes('Restoring your session…');
+  });
+}
+
+// One context per scheme and role, shared by that role's views (each view opens its own page).
+const contexts = new Map<string, Promise<BrowserContext>>();
+function contextFor(scheme: Scheme, role: Role | null): Promise<BrowserContext> {
+  const key = `${scheme}:${role}`;
+  let context = contexts.get(key);
+  if (!context) {
+    context = (async () => {
+      const token = role ? await e2e.tokenFor(role) : undefined;
+      return newContext(e2e.browser, { baseUrl: e2e.server.baseUrl, scheme, token });
+    })();
+    contexts.set(key, context);
+  }
+  return context;
+}
+
+const cases = (['light', 'dark'] as const).flatMap((scheme) =>
+  views.map((view) => ({ scheme, view, name: `${scheme} ${view.name}` })),
+);
+
+describe.concurrent('accessibility (axe wcag2a, wcag2aa) and screenshots', () => {
+  test.each(cases)('$name', async ({ scheme, view }) => {
+    const page = await (await contextFor(scheme, view.role)).newPage();
+    const url = view.path.replace(/\{(\w+)\}/, (_, name: keyof typeof e2e.params) =>
+      encodeURIComponent(e2e.params[name]),
+    );
+    await page.goto(url);
+    await landedOn(page, new URL(url, e2e.server.baseUrl).pathname);
+    await view.open?.(page);
+    await dataLoaded(page);
+    // Only violations are reported: skipping the details of passes halves axe's time.
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa'])
+      .options({ resultTypes: ['violations'] })
+      .analyze();
+    mkdirSync(path.join(screenshotDir, scheme), { recursive: true });
+    await page.screenshot({
+      path: path.join(screenshotDir, scheme, `${view.name}.png`),
+      fullPage: true,
+    });
+    await page.close();
+    const violations = results.violations.map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes
+          .map((node) => node.target.join(' '))
+          .join(', ')}`,
+    );
+    expect(violations).toEqual([]);
+  });
+});

@@ -1,0 +1,212 @@
+// Creating, editing and deleting records through the dashboards, and reviewing inspections as an
+// LC manager, against the real server (spec §2 dashboards, §4 review notes, §5 confirmations, §8
+// toasts). Each change is also read back through the API.
+import type { Page } from 'playwright';
+import { describe, expect, test } from 'vitest';
+import { Api } from './support/api.ts';
+import { acceptConfirm, expectToast, landedOn, newContext } from './support/browser.ts';
+import { demoPassword, type Role } from './support/demo.ts';
+import { setUpE2e } from './support/fixture.ts';
+
+const e2e = setUpE2e();
+
+interface LineClearance {
+  _id: string;
+  name: string;
+  location?: string;
+  status?: string;
+}
+interface User {
+  _id: string;
+  name: string;
+  email?: string;
+  role: string | string[];
+}
+interface Device {
+  _id: string;
+  name: string;
+  type?: string | null;
+  status?: string;
+}
+interface Inspection {
+  _id: string;
+  lineClearanceId: string;
+  status?: string;
+  reviewNotes?: string;
+}
+
+async function dashboardAs(role: Role, path: string): Promise<Page> {
+  const token = await e2e.tokenFor(role);
+  const context = await newContext(e2e.browser, { baseUrl: e2e.server.baseUrl, token });
+  const page = await context.newPage();
+  await page.goto(path);
+  await landedOn(page, path);
+  return page;
+}
+
+/** The card of one record: an article whose heading is exactly `name`. */
+const card = (page: Page, name: string) =>
+  page
+    .getByRole('article')
+    .filter({ has: page.getByRole('heading', { name, exact: true }) })
+    .first();
+
+/** Deletes a record by its card's Delete button, checking the confirmation text and the toast. */
+async function deleteRecord(page: Page, name: string, entity: string): Promise<void> {
+  const question = await acceptConfirm(page, () =>
+    page.getByRole('button', { name: `Delete ${name}` }).click(),
+  );
+  expect(question).toBe(`Are you sure you want to delete this ${entity}?`);
+  const capital = entity.charAt(0).toUpperCase() + entity.slice(1);
+  await expectToast(page, 'success', 'Success', `${capital} deleted successfully`);
+  await card(page, name).waitFor({ state: 'detached' });
+}
+
+describe.concurrent('records', () => {
+  test('line clearance: create, edit and delete on the admin dashboard', async () => {
+    const page = await dashboardAs('admin', '/admin');
+    await page.getByRole('tab', { name: 'Line Clearances' }).click();
+
+    await page.getByRole('button', { name: 'Add New' }).click();
+    let dialog = page.getByRole('dialog', { name: 'Create New Line Clearance' });
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expectToast(page, 'warn', 'Warning', 'Please enter a name for the line clearance');
+    await dialog.getByLabel('Name').fill('E2E Tablet Line 9');
+    await dialog.getByLabel('Description').fill('Tablet press and bottle filler');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expectToast(page, 'success', 'Success', 'Line clearance created successfully');
+    await dialog.waitFor({ state: 'hidden' });
+    // No location was given: the card says so (spec §2).
+    await card(page, 'E2E Tablet Line 9').getByText('No location specified').waitFor();
+
+    await page.getByRole('button', { name: 'Edit E2E Tablet Line 9' }).click();
+    dialog = page.getByRole('dialog', { name: 'Edit Line Clearance' });
+    await dialog.getByLabel('Location').fill('Building D, Hall 9');
+    await dialog.getByLabel('Status').selectOption('maintenance');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expectToast(page, 'success', 'Success', 'Line clearance updated successfully');
+    await card(page, 'E2E Tablet Line 9').getByText('Building D, Hall 9').waitFor();
+    const saved = (await e2e.admin.get<LineClearance[]>('/api/line-clearances')).find(
+      (line) => line.name === 'E2E Tablet Line 9',
+    );
+    expect(saved).toMatchObject({ location: 'Building D, Hall 9', status: 'maintenance' });
+
+    await deleteRecord(page, 'E2E Tablet Line 9', 'line clearance');
+    const lines = await e2e.admin.get<LineClearance[]>('/api/line-clearances');
+    expect(lines.map((line) => line.name)).not.toContain('E2E Tablet Line 9');
+    await page.context().close();
+  });
+
+  test('user: create (operator by default), edit and delete on the admin dashboard', async () => {
+    const page = await dashboardAs('admin', '/admin');
+    await page.getByRole('tab', { name: 'Users' }).click();
+
+    await page.getByRole('button', { name: 'Add New' }).click();
+    let dialog = page.getByRole('dialog', { name: 'Create New User' });
+    await dialog.getByLabel('Name').fill('Erik Example');
+    await dialog.getByLabel('Email').fill('erik.e2e@example.com');
+    const password = await dialog.getByLabel('Password').inputValue();
+    expect(password.length).toBeGreaterThanOrEqual(8);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expectToast(page, 'success', 'Success', 'User created successfully');
+    await dialog.waitFor({ state: 'hidden' });
+    await card(page, 'Erik Example').getByText('Operator', { exact: true }).waitFor();
+    // The prefilled password is the one the new user signs in with.
+    const erik = await Api.login(e2e.server.baseUrl, 'erik.e2e@example.com', password);
+    expect((await erik.get<{ roles: string[] }>('/api/me')).roles).toEqual(['operator']);
+
+    await page.getByRole('button', { name: 'Edit Erik Example' }).click();
+    dialog = page.getByRole('dialog', { name: 'Edit User' });
+    await dialog.getByLabel('Name').fill('Erik Example-Berg');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expectToast(page, 'success', 'Success', 'User updated successfully');
+    await card(page, 'Erik Example-Berg').waitFor();
+
+    await deleteRecord(page, 'Erik Example-Berg', 'user');
+    const users = await e2e.admin.get<User[]>('/api/users');
+    expect(users.map((user) => user.email)).not.toContain('erik.e2e@example.com');
+    await page.context().close();
+  });
+
+  test('device: edit and delete on the factory-manager dashboard', async () => {
+    // Devices register themselves by QR scan (no Add New, spec §2): register one through the API.
+    const { _id: id } = await e2e.admin.post<Device>('/api/devices', { qrCode: 'CAM-E2E-7' });
+    const page = await dashboardAs('factory_manager', '/factory-manager');
+    await page.getByRole('tab', { name: 'Devices' }).click();
+    await card(page, 'Device CAM-E2E-7').getByText('Unknown', { exact: true }).waitFor();
+
+    await page.getByRole('button', { name: 'Edit Device CAM-E2E-7' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Device' });
+    await dialog.getByLabel('Name').fill('');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expectToast(page, 'warn', 'Warning', 'Please enter a name for the device');
+    await dialog.getByLabel('Name').fill('Packing Camera PC-07');
+    await dialog.getByLabel('Type').selectOption('camera');
+    await dialog.getByLabel('Status').selectOption('offline');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expectToast(page, 'success', 'Success', 'Device updated successfully');
+    await card(page, 'Packing Camera PC-07').getByText('camera', { exact: true }).waitFor();
+    const saved = (await e2e.admin.get<Device[]>('/api/devices')).find((d) => d._id === id);
+    expect(saved).toMatchObject({
+      name: 'Packing Camera PC-07',
+      type: 'camera',
+      status: 'offline',
+    });
+
+    await deleteRecord(page, 'Packing Camera PC-07', 'device');
+    const devices = await e2e.admin.get<Device[]>('/api/devices');
+    expect(devices.map((device) => device._id)).not.toContain(id);
+    await page.context().close();
+  });
+
+  test.each([
+    {
+      decision: 'Approve',
+      email: 'lcmanager@example.com',
+      status: 'approved',
+      toast: 'Inspection approved successfully',
+      notes: 'Approved by LC Manager',
+    },
+    {
+      decision: 'Reject',
+      email: 'lcmanager2@example.com',
+      status: 'rejected',
+      toast: 'Inspection rejected successfully',
+      notes: 'Rejected by LC Manager',
+    },
+  ])('$decision a pending inspection as an LC manager', async (review) => {
+    // Each demo LC manager has pending inspections on its own lines.
+    const manager = await Api.login(e2e.server.baseUrl, review.email, demoPassword);
+    const me = await manager.get<{ id: string }>('/api/me');
+    const mine = new Set(
+      (await manager.get<(LineClearance & { managerId?: string })[]>('/api/line-clearances'))
+        .filter((line) => line.managerId === me.id)
+        .map((line) => line._id),
+    );
+    const pending = (await manager.get<Inspection[]>('/api/inspections')).find(
+      (inspection) => inspection.status === 'pending' && mine.has(inspection.lineClearanceId),
+    );
+    if (!pending) throw new Error(`${review.email} has no pending inspection in the demo data`);
+
+    const context = await newContext(e2e.browser, {
+      baseUrl: e2e.server.baseUrl,
+      token: manager.token,
+    });
+    const page = await context.newPage();
+    await page.goto('/lc-manager');
+    await landedOn(page, '/lc-manager');
+    await page.getByRole('tab', { name: 'Inspections' }).click();
+    const button = page.getByRole('button', {
+      name: new RegExp(`^${review.decision} .* ${pending._id}$`),
+    });
+    await button.click();
+    await expectToast(page, 'success', 'Success', review.toast);
+    // Reviewed: approve and reject are shown only for pending inspections (spec §4).
+    await button.waitFor({ state: 'detached' });
+    const answer = (await manager.get<Inspection[]>('/api/inspections')).find(
+      (inspection) => inspection._id === pending._id,
+    );
+    expect(answer).toMatchObject({ status: review.status, reviewNotes: review.notes });
+    await context.close();
+  });
+});

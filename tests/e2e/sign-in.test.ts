@@ -1,0 +1,150 @@
+// Signing in, out, changing the password and losing the session mid-way, through the real UI and
+// server (spec §2 login screen, toolbar and profile dialog; §4 session; §5, §8 messages).
+import type { Page } from 'playwright';
+import { describe, expect, test } from 'vitest';
+import { Api } from './support/api.ts';
+import {
+  expectToast,
+  landedOn,
+  newContext,
+  pageSettled,
+  signInThroughUi,
+} from './support/browser.ts';
+import { demoAccounts, demoPassword } from './support/demo.ts';
+import { setUpE2e } from './support/fixture.ts';
+
+const e2e = setUpE2e();
+
+/** A user of its own per test, so changing its password touches no other test. */
+async function freshUser(role: string, email: string, password: string): Promise<void> {
+  await e2e.admin.post('/api/users', { name: `E2E ${role}`, email, role, password });
+}
+
+async function openPage(): Promise<Page> {
+  const context = await newContext(e2e.browser, { baseUrl: e2e.server.baseUrl });
+  return context.newPage();
+}
+
+/** Opens Profile from the account menu and submits the change-password form. */
+async function submitPasswordChange(
+  page: Page,
+  accountName: string,
+  fields: { current: string; next: string; confirm: string },
+) {
+  const dialog = page.getByRole('dialog', { name: 'Profile' });
+  if (!(await dialog.isVisible())) {
+    await page.getByRole('button', { name: `Account menu for ${accountName}` }).click();
+    await page.getByRole('menuitem', { name: 'Profile' }).click();
+  }
+  await dialog.getByLabel('Current password').fill(fields.current);
+  await dialog.getByLabel('New password', { exact: true }).fill(fields.next);
+  await dialog.getByLabel('Confirm new password').fill(fields.confirm);
+  await dialog.getByRole('button', { name: 'Update password' }).click();
+  return dialog;
+}
+
+const storedToken = (page: Page) => page.evaluate(() => localStorage.getItem('accessToken'));
+
+describe.concurrent('sign-in', () => {
+  test.each(demoAccounts)('$email signs in and lands on $dashboard', async (account) => {
+    const page = await openPage();
+    await signInThroughUi(page, account.email, demoPassword, account.dashboard);
+    await page.getByRole('button', { name: `Account menu for ${account.name}` }).waitFor();
+    // The toolbar shows 'Admin Panel' to admins only (spec §2).
+    expect(await page.getByRole('link', { name: 'Admin Panel' }).count()).toBe(
+      account.role === 'admin' ? 1 : 0,
+    );
+    await page.context().close();
+  });
+
+  test('a wrong password shows the Login Failed toast and stays signed out', async () => {
+    const page = await openPage();
+    await page.goto('/login');
+    await page.getByLabel('Email').fill('operator@example.com');
+    await page.getByLabel('Password', { exact: true }).fill('not-the-password');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expectToast(page, 'error', 'Login Failed', 'Invalid email or password');
+    expect(new URL(page.url()).pathname).toBe('/login');
+    expect(await storedToken(page)).toBeNull();
+    await page.context().close();
+  });
+
+  test('Log out in the account menu returns to / signed out', async () => {
+    const page = await openPage();
+    await signInThroughUi(page, 'audit@example.com', demoPassword, '/audit');
+    await page.getByRole('button', { name: 'Account menu for Helen Park' }).click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await landedOn(page, '/');
+    await page.getByRole('link', { name: 'Sign In' }).waitFor();
+    expect(await storedToken(page)).toBeNull();
+    // Signed out, a protected page now sends the visitor to /login.
+    await page.goto('/audit');
+    expect(await pageSettled(page)).toBe('/login');
+    await page.context().close();
+  });
+
+  test('change password in the profile dialog: checked, saved, old password refused', async () => {
+    const email = 'e2e-password@example.com';
+    const [oldPassword, newPassword] = ['first-password-1', 'second-password-2'];
+    await freshUser('operator', email, oldPassword);
+    const page = await openPage();
+    await signInThroughUi(page, email, oldPassword, '/operator');
+
+    const fields = { current: oldPassword, next: newPassword, confirm: 'something-else' };
+    await submitPasswordChange(page, 'E2E operator', fields);
+    await expectToast(page, 'error', 'Password mismatch', 'New passwords do not match');
+
+    const dialog = await submitPasswordChange(page, 'E2E operator', {
+      ...fields,
+      confirm: newPassword,
+    });
+    await expectToast(page, 'success', 'Password changed', 'Your password has been updated');
+    await dialog.waitFor({ state: 'hidden' });
+
+    // The answer's fresh token was kept: a reload restores the session instead of signing out.
+    await page.reload();
+    expect(await pageSettled(page)).toBe('/operator');
+    await page.getByRole('button', { name: 'Account menu for E2E operator' }).waitFor();
+    expect(await Api.loginStatus(e2e.server.baseUrl, email, oldPassword)).toBe(401);
+    expect(await Api.loginStatus(e2e.server.baseUrl, email, newPassword)).toBe(200);
+    await page.context().close();
+  });
+
+  test('a wrong current password shows the error toast and keeps the session', async () => {
+    const page = await openPage();
+    await signInThroughUi(page, 'factory@example.com', demoPassword, '/factory-manager');
+    await submitPasswordChange(page, 'Martin Keller', {
+      current: 'wrong-current-password',
+      next: 'whatever-new-1',
+      confirm: 'whatever-new-1',
+    });
+    await expectToast(page, 'error', 'Error', 'Current password is incorrect');
+    expect(new URL(page.url()).pathname).toBe('/factory-manager');
+    expect(await storedToken(page)).not.toBeNull();
+    await page.context().close();
+  });
+
+  test('a 401 mid-session (token revoked elsewhere) sends the browser to /login', async () => {
+    const email = 'e2e-revoked@example.com';
+    const password = 'revoked-password-1';
+    await freshUser('lc_manager', email, password);
+    const page = await openPage();
+    await signInThroughUi(page, email, password, '/lc-manager');
+
+    // Another client changes the password: the server revokes every older token, the page's too.
+    const elsewhere = await Api.login(e2e.server.baseUrl, email, password);
+    await elsewhere.post('/api/change-password', {
+      currentPassword: password,
+      newPassword: 'revoked-password-2',
+    });
+
+    await page.getByRole('button', { name: 'Create New Line Clearance' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create New Line Clearance' });
+    await dialog.getByLabel('Name').fill('Never saved');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await landedOn(page, '/login');
+    expect(await storedToken(page)).toBeNull();
+    await page.getByRole('link', { name: 'Sign In' }).waitFor();
+    await page.context().close();
+  });
+});

@@ -1,0 +1,98 @@
+// The real API server for one end-to-end test file: its own process (started and stopped by pid),
+// its own empty data folder (so the demo data loads) and the current web build.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { repoRoot, webBuild } from './web-build.ts';
+
+export interface TestServer {
+  baseUrl: string;
+  stop: () => Promise<void>;
+}
+
+const startTimeoutMs = 120_000;
+const stopTimeoutMs = 10_000;
+const keptOutputLines = 40;
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/** Starts `server/main.ts` on a free port; resolves once GET /api/health answers 200. */
+export async function startServer(): Promise<TestServer> {
+  const distDir = await webBuild();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'lc-e2e-data-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DIST_DIR: distDir,
+    DEMO: 'on',
+    // Every test signs in many times from one address.
+    LOGIN_RATE_LIMIT: '100000',
+    // Hashes store their own cost: the cheapest allowed keeps the many logins fast.
+    SCRYPT_LOG2_N: '10',
+    LOG_LEVEL: 'info',
+  };
+  // The suite must use its own embedded database and the demo accounts, whatever the shell has.
+  for (const name of ['DATABASE_URL', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'JWT_SECRET']) {
+    delete env[name];
+  }
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  let baseUrl: string | null = null;
+  const collect = (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (!line) continue;
+      output.push(line);
+      if (output.length > keptOutputLines) output.shift();
+      baseUrl ??= /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1] ?? null;
+    }
+  };
+  // Both pipes are always drained, so a chatty log never blocks the server.
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+
+  const stop = async () => {
+    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+      process.kill(child.pid, 'SIGTERM');
+      const done = await Promise.race([exited(child).then(() => true), sleep(stopTimeoutMs)]);
+      if (!done) process.kill(child.pid, 'SIGKILL');
+      await exited(child);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + startTimeoutMs;
+  let ready: string | null = null;
+  try {
+    while (ready === null) {
+      if (child.exitCode !== null) throw new Error(`exited with code ${child.exitCode}`);
+      if (Date.now() > deadline) throw new Error(`no healthy answer within ${startTimeoutMs} ms`);
+      await sleep(100);
+      ready = await healthyUrl(baseUrl);
+    }
+  } catch (error) {
+    await stop();
+    throw new Error(`e2e server did not start: ${String(error)}\n${output.join('\n')}`);
+  }
+  return { baseUrl: ready, stop };
+}
+
+/** The base URL once the server has printed it and GET /api/health answers 200; else null. */
+async function healthyUrl(baseUrl: string | null): Promise<string | null> {
+  if (!baseUrl) return null;
+  try {
+    return (await fetch(`${baseUrl}/api/health`)).ok ? baseUrl : null;
+  } catch {
+    return null;
+  }
+}
