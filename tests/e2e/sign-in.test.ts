@@ -10,7 +10,7 @@ import {
   pageSettled,
   signInThroughUi,
 } from './support/browser.ts';
-import { demoAccounts, demoPassword } from './support/demo.ts';
+import { demoAccount, demoAccounts, demoPassword } from './support/demo.ts';
 import { setUpE2e } from './support/fixture.ts';
 
 const e2e = setUpE2e();
@@ -145,6 +145,38 @@ describe.concurrent('sign-in', () => {
     await landedOn(page, '/login');
     expect(await storedToken(page)).toBeNull();
     await page.getByRole('link', { name: 'Sign In' }).waitFor();
+    await page.context().close();
+  });
+
+  test('keyboard only: sign in, open Profile from the account menu, Escape returns focus', async () => {
+    const page = await openPage();
+    const account = demoAccount('lc_manager');
+    await page.goto('/login');
+    await page.getByLabel('Email').focus();
+    await page.keyboard.type(account.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(demoPassword);
+    await page.keyboard.press('Enter');
+    await landedOn(page, account.dashboard);
+
+    const menuButton = page.getByRole('button', { name: `Account menu for ${account.name}` });
+    await menuButton.focus();
+    await page.keyboard.press('Enter');
+    const profileItem = page.getByRole('menuitem', { name: 'Profile' });
+    await profileItem.waitFor();
+    // Arrow keys move through the menu; Enter on Profile opens the dialog.
+    for (let step = 0; step < 5; step++) {
+      if (await profileItem.evaluate((item) => item === document.activeElement)) break;
+      await page.keyboard.press('ArrowDown');
+    }
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Profile' });
+    await dialog.waitFor();
+    expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await menuButton.evaluate((b) => b === document.activeElement)).toBe(true);
     await page.context().close();
   });
 });
