@@ -28,24 +28,10 @@ const InspectionReportPage = lazy(
 const ReportsPage = lazy(() => import('../features/reports/reports-page.tsx'));
 const AnalysisPage = lazy(() => import('../features/analysis/analysis-page.tsx'));
 
-// The video analysis page and the floor-plan manager are built by their own issues.
-function VideoLibraryPending() {
-  return (
-    <PlaceholderPage
-      title="Video Analysis"
-      coming="Here the video library will show the inspection videos with a timeline, the path on the floorplan and the detections, in sync."
-    />
-  );
-}
-
-function FloorplanManagerPending() {
-  return (
-    <PlaceholderPage
-      title="Floorplan Manager"
-      coming="Here the five-step floorplan wizard will upload floorplans and calibrate tags, hot zones and static cameras."
-    />
-  );
-}
+const VideoAnalysisPage = lazy(() => import('../features/video-analysis/video-analysis-page.tsx'));
+const FloorplanManagerPage = lazy(
+  () => import('../features/floorplans/floorplan-manager-page.tsx'),
+);
 
 type Page = LazyExoticComponent<ComponentType> | ComponentType;
 
@@ -91,11 +77,9 @@ export function AppRoutes() {
       <Route path={paths.videosAlias}>
         <Redirect to={paths.video} replace />
       </Route>
-      <Route path={paths.video}>{guarded(routeRoles.video, VideoLibraryPending)}</Route>
-      <Route path={paths.videoWithId}>{guarded(routeRoles.video, VideoLibraryPending)}</Route>
-      <Route path={paths.floorplans}>
-        {guarded(routeRoles.floorplans, FloorplanManagerPending)}
-      </Route>
+      <Route path={paths.video}>{guarded(routeRoles.video, VideoAnalysisPage)}</Route>
+      <Route path={paths.videoWithId}>{guarded(routeRoles.video, VideoAnalysisPage)}</Route>
+      <Route path={paths.floorplans}>{guarded(routeRoles.floorplans, FloorplanManagerPage)}</Route>
       <Route path={paths.reports}>{guarded(routeRoles.reports, ReportsPage)}</Route>
       <Route path={paths.analysis}>{guarded(routeRoles.analysis, AnalysisPage)}</Route>
       <Route>

@@ -37,9 +37,15 @@ async function readServerMessage(response: Response): Promise<string | null> {
   return null;
 }
 
-async function request<T>(method: string, url: string, options: RequestOptions = {}): Promise<T> {
+/** Sends a call and answers the ok response; a failure becomes an ApiError (and 401 signs out). */
+async function send(
+  method: string,
+  url: string,
+  options: RequestOptions,
+  accept: string,
+): Promise<Response> {
   const { body, signOutOn401 = true, withToken = true } = options;
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: accept };
   const token = withToken ? storedAccessToken() : null;
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -65,6 +71,11 @@ async function request<T>(method: string, url: string, options: RequestOptions =
       serverMessage,
     );
   }
+  return response;
+}
+
+async function request<T>(method: string, url: string, options: RequestOptions = {}): Promise<T> {
+  const response = await send(method, url, options, 'application/json');
   if (response.status === 204) return undefined as T;
   const text = await response.text();
   return (text.length > 0 ? JSON.parse(text) : undefined) as T;
@@ -80,6 +91,9 @@ export const api = {
   patch: <T>(url: string, body?: unknown, options?: RequestOptions) =>
     request<T>('PATCH', url, { ...options, body }),
   delete: <T>(url: string, options?: RequestOptions) => request<T>('DELETE', url, options),
+  /** A GET whose answer is read as raw bytes (e.g. a keyframes file for the path worker). */
+  bytes: async (url: string, options?: RequestOptions) =>
+    new Uint8Array(await (await send('GET', url, options ?? {}, '*/*')).arrayBuffer()),
 };
 
 /** Path segments from data (ids, file names) are escaped once, here. */

@@ -9,7 +9,7 @@ import { type DateRange, inRange } from '../../lib/date-range.ts';
 import { runAction } from '../../lib/run-action.ts';
 import type { Inspection } from '../../types/api.ts';
 import { type ReviewDecision, reviewInspection } from './api/review-inspection.ts';
-import { lcStrings as s, reviewText } from './strings.ts';
+import { reviewText, lcStrings as s } from './strings.ts';
 
 export interface InspectionsTabProps {
   inspections: readonly Inspection[] | null;

@@ -1,7 +1,7 @@
 import { useSnapshot } from 'valtio';
 import { Link, useLocation } from 'wouter';
-import { primaryRole } from '../../lib/roles.ts';
 import { logOut } from '../../lib/log-out.ts';
+import { primaryRole } from '../../lib/roles.ts';
 import { session } from '../../stores/session.ts';
 import { featureGrid, mainActionByRole, startStrings as s, welcomeByRole } from './strings.ts';
 
