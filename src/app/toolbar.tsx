@@ -28,13 +28,13 @@ export const toolbarStrings = {
 /** Spec §2 top toolbar, on every page. */
 export function Toolbar() {
   const snap = useSnapshot(session);
-  const { choice } = useSnapshot(theme);
+  const scheme = useSnapshot(theme);
   const [, navigate] = useLocation();
   const [guideOpen, setGuideOpen] = useState(false);
   const [profileOpen, setProfileOpen] = useState(false);
   const menuTrigger = useRef<HTMLButtonElement>(null);
   const s = toolbarStrings;
-  const dark = effectiveScheme(choice) === 'dark';
+  const dark = effectiveScheme(scheme) === 'dark';
   const name = snap.info?.name ?? '';
 
   return (

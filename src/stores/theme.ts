@@ -3,14 +3,28 @@ import { proxy } from 'valtio';
 export type ColorScheme = 'light' | 'dark';
 
 const storageKey = 'colorScheme';
+const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
 
 function readStored(): ColorScheme | null {
   const stored = localStorage.getItem(storageKey);
   return stored === 'light' || stored === 'dark' ? stored : null;
 }
 
-/** null follows the system setting; a toggled choice is remembered across visits. */
-export const theme = proxy<{ choice: ColorScheme | null }>({ choice: readStored() });
+const systemScheme = (): ColorScheme => (darkQuery.matches ? 'dark' : 'light');
+
+/**
+ * choice null follows the system setting; a toggled choice is remembered across visits.
+ * `system` follows the operating system live, so the toolbar's toggle label stays right when
+ * the system switches between light and dark while the app is open.
+ */
+export const theme = proxy<{ choice: ColorScheme | null; system: ColorScheme }>({
+  choice: readStored(),
+  system: systemScheme(),
+});
+
+darkQuery.addEventListener('change', () => {
+  theme.system = systemScheme();
+});
 
 export function applyTheme(): void {
   const root = document.documentElement;
@@ -18,13 +32,12 @@ export function applyTheme(): void {
   else delete root.dataset.theme;
 }
 
-export function effectiveScheme(choice: ColorScheme | null): ColorScheme {
-  if (choice) return choice;
-  return window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+export function effectiveScheme(state: { choice: ColorScheme | null; system: ColorScheme }) {
+  return state.choice ?? state.system;
 }
 
 export function toggleTheme(): void {
-  theme.choice = effectiveScheme(theme.choice) === 'dark' ? 'light' : 'dark';
+  theme.choice = effectiveScheme(theme) === 'dark' ? 'light' : 'dark';
   localStorage.setItem(storageKey, theme.choice);
   applyTheme();
 }
