@@ -17,6 +17,7 @@ export default defineConfig({
       'radix-ui',
       '@radix-ui/react-dialog',
       'valtio',
+      'valtio/utils',
       'wouter',
       'wouter/memory-location',
       'wouter/use-browser-location',

@@ -1,12 +1,16 @@
 import { navigate } from 'wouter/use-browser-location';
 import { signOut, storedAccessToken } from '../stores/session.ts';
 
-/** A failed call: the HTTP status (0 when the network failed) and the server's `{ message }`. */
+/**
+ * A failed call: the HTTP status (0 when the network failed), the server's `{ message }` and the
+ * HTTP status text (e.g. 'Forbidden'; empty when the network failed).
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly serverMessage: string | null,
+    readonly statusText = '',
   ) {
     super(message);
     this.name = 'ApiError';
@@ -22,19 +26,65 @@ export interface RequestOptions {
   signOutOn401?: boolean;
   /** Login sends no token: there is none yet. */
   withToken?: boolean;
+  /** Cancels the call (e.g. a large download superseded by another selection). */
+  signal?: AbortSignal;
 }
 
-async function readServerMessage(response: Response): Promise<string | null> {
+/** Bytes sent so far of a multipart upload. */
+export interface UploadProgress {
+  loaded: number;
+  total: number;
+}
+
+export interface UploadOptions extends Omit<RequestOptions, 'body' | 'signal'> {
+  onProgress?: (progress: UploadProgress) => void;
+}
+
+function serverMessageOf(body: string): string | null {
   try {
-    const body: unknown = await response.json();
-    if (typeof body === 'object' && body !== null && 'message' in body) {
-      const { message } = body as { message: unknown };
+    const parsed: unknown = JSON.parse(body);
+    if (typeof parsed === 'object' && parsed !== null && 'message' in parsed) {
+      const { message } = parsed as { message: unknown };
       return typeof message === 'string' && message.length > 0 ? message : null;
     }
   } catch {
     // Not JSON (e.g. a proxy's HTML error page): there is no server message to show.
   }
   return null;
+}
+
+/** Every failed answer, from fetch or XHR, ends here: a 401 signs out (spec §4), then the error. */
+function failure(
+  method: string,
+  url: string,
+  answer: { status: number; statusText: string; body: string },
+  signOutOn401: boolean,
+): ApiError {
+  const serverMessage = serverMessageOf(answer.body);
+  if (answer.status === 401 && signOutOn401) {
+    signOut();
+    navigate('/login');
+  }
+  return new ApiError(
+    answer.status,
+    serverMessage ?? `${method} ${url} answered ${answer.status}`,
+    serverMessage,
+    answer.statusText,
+  );
+}
+
+function networkFailure(method: string, url: string, cause: unknown): ApiError {
+  return new ApiError(0, `${method} ${url} failed: ${String(cause)}`, null);
+}
+
+function authorization(withToken: boolean): Record<string, string> {
+  const token = withToken ? storedAccessToken() : null;
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
+function parseJson<T>(status: number, text: string): T {
+  if (status === 204 || text.length === 0) return undefined as T;
+  return JSON.parse(text) as T;
 }
 
 /** Sends a call and answers the ok response; a failure becomes an ApiError (and 401 signs out). */
@@ -44,10 +94,8 @@ async function send(
   options: RequestOptions,
   accept: string,
 ): Promise<Response> {
-  const { body, signOutOn401 = true, withToken = true } = options;
-  const headers: Record<string, string> = { Accept: accept };
-  const token = withToken ? storedAccessToken() : null;
-  if (token) headers.Authorization = `Bearer ${token}`;
+  const { body, signOutOn401 = true, withToken = true, signal } = options;
+  const headers: Record<string, string> = { Accept: accept, ...authorization(withToken) };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let response: Response;
   try {
@@ -55,30 +103,55 @@ async function send(
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
     });
   } catch (cause) {
-    throw new ApiError(0, `${method} ${url} failed: ${String(cause)}`, null);
+    throw networkFailure(method, url, cause);
   }
   if (!response.ok) {
-    const serverMessage = await readServerMessage(response);
-    if (response.status === 401 && signOutOn401) {
-      signOut();
-      navigate('/login');
-    }
-    throw new ApiError(
-      response.status,
-      serverMessage ?? `${method} ${url} answered ${response.status}`,
-      serverMessage,
-    );
+    const text = await response.text().catch(() => '');
+    const { status, statusText } = response;
+    throw failure(method, url, { status, statusText, body: text }, signOutOn401);
   }
   return response;
 }
 
 async function request<T>(method: string, url: string, options: RequestOptions = {}): Promise<T> {
   const response = await send(method, url, options, 'application/json');
-  if (response.status === 204) return undefined as T;
-  const text = await response.text();
-  return (text.length > 0 ? JSON.parse(text) : undefined) as T;
+  return parseJson<T>(response.status, await response.text());
+}
+
+/**
+ * POSTs a multipart form through XHR, because fetch cannot report upload progress; the same token
+ * and the same failure handling as every other call.
+ */
+function upload<T>(url: string, form: FormData, options: UploadOptions = {}): Promise<T> {
+  const { onProgress, signOutOn401 = true, withToken = true } = options;
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', url);
+    xhr.setRequestHeader('Accept', 'application/json');
+    for (const [name, value] of Object.entries(authorization(withToken))) {
+      xhr.setRequestHeader(name, value);
+    }
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress?.({ loaded: event.loaded, total: event.total });
+    };
+    xhr.onload = () => {
+      const answer = { status: xhr.status, statusText: xhr.statusText, body: xhr.responseText };
+      if (xhr.status >= 200 && xhr.status < 300) {
+        try {
+          resolve(parseJson<T>(xhr.status, xhr.responseText));
+        } catch (cause) {
+          reject(networkFailure('POST', url, cause));
+        }
+      } else {
+        reject(failure('POST', url, answer, signOutOn401));
+      }
+    };
+    xhr.onerror = () => reject(networkFailure('POST', url, 'network error'));
+    xhr.send(form);
+  });
 }
 
 /** The one HTTP client: JSON in and out, bearer token from local storage, central 401 handling. */
@@ -94,6 +167,9 @@ export const api = {
   /** A GET whose answer is read as raw bytes (e.g. a keyframes file for the path worker). */
   bytes: async (url: string, options?: RequestOptions) =>
     new Uint8Array(await (await send('GET', url, options ?? {}, '*/*')).arrayBuffer()),
+  /** A multipart POST (e.g. a floor-plan image) with upload progress. */
+  upload: <T>(url: string, form: FormData, options?: UploadOptions) =>
+    upload<T>(url, form, options),
 };
 
 /** Path segments from data (ids, file names) are escaped once, here. */

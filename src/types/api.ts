@@ -8,6 +8,16 @@ export type {
   DeviceType,
   DeviceUpdate,
 } from '../../server/schemas/devices.ts';
+export type {
+  Camera,
+  CoordinateSystem,
+  FloorplanConfig,
+  FloorplanConfigSave,
+  FloorplanConfiguration,
+  HotZone,
+  Tag,
+} from '../../server/schemas/floorplan-configs.ts';
+export type { Floorplan } from '../../server/schemas/floorplans.ts';
 export type { Inspection, InspectionStatus } from '../../server/schemas/inspections.ts';
 export type {
   LineClearance,
@@ -15,6 +25,7 @@ export type {
   LineClearanceStatus,
   LineClearanceUpdate,
 } from '../../server/schemas/line-clearances.ts';
+export type { Prediction } from '../../server/schemas/predictions.ts';
 export type { User, UserCreate, UserUpdate } from '../../server/schemas/users.ts';
 export type {
   Video,

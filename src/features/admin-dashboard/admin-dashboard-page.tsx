@@ -11,7 +11,7 @@ import {
   userMessages,
 } from '../../config/entity-messages.ts';
 import { useLoad } from '../../hooks/use-load.ts';
-import { primaryRole, type Role } from '../../lib/roles.ts';
+import { dashboardLabelByRole, primaryRole, type Role } from '../../lib/roles.ts';
 import { session } from '../../stores/session.ts';
 import { toastComingSoon } from '../../stores/toasts.ts';
 import type { LineClearance } from '../../types/api.ts';
@@ -19,7 +19,7 @@ import { getDevices } from './api/get-devices.ts';
 import { DevicesTab } from './devices-tab.tsx';
 import { LineClearanceDialog } from './line-clearance-dialog.tsx';
 import { LineClearancesTab } from './line-clearances-tab.tsx';
-import { dashboardTitleByRole, adminStrings as s } from './strings.ts';
+import { adminStrings as s } from './strings.ts';
 import { UsersTab } from './users-tab.tsx';
 import { VideosTab } from './videos-tab.tsx';
 
@@ -50,7 +50,7 @@ export default function AdminDashboardPage() {
 
   return (
     <section className="page dashboard">
-      <h1>{dashboardTitleByRole[role ?? 'default']}</h1>
+      <h1>{dashboardLabelByRole[role ?? 'admin']}</h1>
       <QuickActions actions={(role && quickActionsByRole[role]) || []} />
       <Tabs.Root className="tabs" value={tab} onValueChange={(value) => setTab(value as TabName)}>
         <TabBar

@@ -1,5 +1,3 @@
-import type { Role } from '../../lib/roles.ts';
-
 /** Admin / factory-manager dashboard strings (spec §2, §5, §8). */
 export const adminStrings = {
   createNewArea: 'Create New Area',
@@ -54,16 +52,6 @@ export const adminStrings = {
   videoDeleted: 'Video deleted successfully.',
   deletedPrefix: 'Deleted:',
 } as const;
-
-/** Spec §2: the dashboard title by primary role. */
-export const dashboardTitleByRole: Record<Role | 'default', string> = {
-  factory_manager: 'Factory Manager Dashboard',
-  lc_manager: 'Line Clearance Manager Dashboard',
-  audit: 'Audit Dashboard',
-  operator: 'Operator Dashboard',
-  admin: 'Admin Dashboard',
-  default: 'Admin Dashboard',
-};
 
 /**
  * Spec §9: the admin create-user form starts with this fixed password, which the admin hands to

@@ -1,4 +1,243 @@
-// Being built now (issue 6): replaced by the wizard within this session.
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { getLineClearances } from '../../api/get-line-clearances.ts';
+import { lineClearanceMessages } from '../../config/entity-messages.ts';
+import { useLoad } from '../../hooks/use-load.ts';
+import { session } from '../../stores/session.ts';
+import type { Floorplan, FloorplanConfiguration, LineClearance } from '../../types/api.ts';
+import { deleteFloorplan } from './api/delete-floorplan.ts';
+import { saveConfiguration } from './api/save-configuration.ts';
+import { Calibrator } from './calibrator/calibrator.tsx';
+import './floorplans.css';
+import { canChangeLine } from './permissions.ts';
+import { wizardStrings as w, wizardSteps } from './strings.ts';
+import { downloadJson, exportRequest, saveRequest } from './wizard/configuration-file.ts';
+import { alertFailure } from './wizard/failure-alert.ts';
+import { MappingStep } from './wizard/mapping-step.tsx';
+import { ReviewStep } from './wizard/review-step.tsx';
+import { StepIndicator, type WizardStep } from './wizard/step-indicator.tsx';
+import { UploadStep } from './wizard/upload-step.tsx';
+import { useFloorplans } from './wizard/use-floorplans.ts';
+import { useLineConfiguration } from './wizard/use-line-configuration.ts';
+
+/** Spec §2 Floorplan manager: the five-step wizard from upload to a saved configuration. */
 export default function FloorplanManagerPage() {
-  return <h1>Floorplan Manager</h1>;
+  const snap = useSnapshot(session);
+  const lines = useLoad(getLineClearances, lineClearanceMessages.loadFailed);
+  const floorplans = useFloorplans();
+  const [step, setStep] = useState<WizardStep>(1);
+  const [lineId, setLineId] = useState('');
+  const [floorplanId, setFloorplanId] = useState<string | null>(null);
+  // The configuration as the calibrator last sent it; null until calibration is done (spec §4).
+  const [configuration, setConfiguration] = useState<FloorplanConfiguration | null>(null);
+  const [saving, setSaving] = useState(false);
+  const saved = useLineConfiguration(lineId);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const shownStep = useRef(step);
+
+  // Each new step starts with its heading focused, so keyboard and screen-reader users land there.
+  useEffect(() => {
+    if (shownStep.current === step) return;
+    shownStep.current = step;
+    heading.current?.focus();
+  });
+
+  const canChange = (line: LineClearance) => canChangeLine(snap.roles, snap.info?.id ?? null, line);
+  const line = lines.data?.find((candidate) => candidate._id === lineId) ?? null;
+  const editable = line !== null && canChange(line);
+  const lineFloorplans = (floorplans.list ?? []).filter((plan) => plan.lineID === lineId);
+  const floorplan = lineFloorplans.find((plan) => plan._id === floorplanId) ?? null;
+
+  /** Spec §4: choosing a floor plan resets the configuration and the calibration flag. */
+  const chooseFloorplan = (id: string | null) => {
+    setFloorplanId(id);
+    setConfiguration(null);
+  };
+
+  /**
+   * Step 2 for a line, its first floor plan chosen (spec §2). The list is read again, as another
+   * manager may have replaced or deleted the plan meanwhile.
+   */
+  const openMapping = (forLine: string, plans: readonly Floorplan[] = floorplans.list ?? []) => {
+    setLineId(forLine);
+    chooseFloorplan(plans.find((plan) => plan.lineID === forLine)?._id ?? null);
+    floorplans.reload();
+    setStep(2);
+  };
+
+  const uploaded = (plan: Floorplan) => {
+    floorplans.replaceForLine(plan);
+    openMapping(plan.lineID, [plan]);
+  };
+
+  const remove = async (plan: Floorplan) => {
+    if (!window.confirm(w.confirmDelete)) return;
+    try {
+      await deleteFloorplan(plan._id);
+    } catch (error) {
+      alertFailure(w.deleteFailed, error);
+      // It may already be gone (deleted elsewhere): show the list as it is now.
+      floorplans.reload();
+      return;
+    }
+    window.alert(w.deleted);
+    // Spec §4: deleting the selected floor plan clears the selection and the configuration.
+    if (plan._id === floorplanId) chooseFloorplan(null);
+    floorplans.reload();
+  };
+
+  const exportConfiguration = () => {
+    const request = exportRequest(
+      { _id: lineId, name: line?.name ?? w.unknownLine },
+      floorplan,
+      configuration,
+    );
+    if (request.problem !== null) window.alert(request.problem);
+    else downloadJson(request.fileName, request.record);
+  };
+
+  const save = async () => {
+    const request = saveRequest(line, floorplan, configuration);
+    if (request.problem !== null) {
+      window.alert(request.problem);
+      return;
+    }
+    setSaving(true);
+    try {
+      const stored = await saveConfiguration(request.record);
+      saved.replace(stored.configuration);
+      setStep(5);
+    } catch (error) {
+      alertFailure(w.saveFailed, error);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const startOver = () => {
+    setLineId('');
+    chooseFloorplan(null);
+    setStep(1);
+  };
+
+  let body: ReactNode = null;
+  if (step === 1) {
+    body = (
+      <UploadStep
+        lines={lines.data}
+        floorplans={floorplans}
+        lineId={lineId}
+        onLineChange={setLineId}
+        canChange={canChange}
+        onUploaded={uploaded}
+        onContinue={(id) => openMapping(id)}
+      />
+    );
+  } else if (step === 2) {
+    body = (
+      <>
+        {line && (
+          <MappingStep
+            line={line}
+            floorplans={lineFloorplans}
+            selectedId={floorplanId}
+            editable={editable}
+            onSelect={chooseFloorplan}
+            onDelete={remove}
+          />
+        )}
+        <div className="wizard-nav">
+          <button type="button" className="btn btn-secondary" onClick={() => setStep(1)}>
+            {w.back}
+          </button>
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={!floorplan}
+            onClick={() => setStep(3)}
+          >
+            {w.continueToCalibration}
+          </button>
+        </div>
+      </>
+    );
+  } else if (step === 3) {
+    body = (
+      <>
+        {floorplan && !saved.ready && (
+          <p className="muted" role="status">
+            {w.loadingConfiguration}
+          </p>
+        )}
+        {floorplan && saved.ready && (
+          <Calibrator
+            key={floorplan._id}
+            floorplan={floorplan}
+            initial={configuration ?? saved.configuration}
+            saved={saved.configuration}
+            readOnly={!editable}
+            onChange={setConfiguration}
+          />
+        )}
+        <div className="wizard-nav">
+          <button type="button" className="btn btn-secondary" onClick={() => setStep(2)}>
+            {w.back}
+          </button>
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={!(floorplan && configuration)}
+            onClick={() => setStep(4)}
+          >
+            {w.reviewAndSave}
+          </button>
+        </div>
+      </>
+    );
+  } else if (step === 4) {
+    body = (
+      <>
+        <ReviewStep
+          line={line}
+          floorplan={floorplan}
+          configuration={configuration}
+          editable={editable}
+          saving={saving}
+          onExport={exportConfiguration}
+          onSave={save}
+        />
+        <div className="wizard-nav">
+          <button type="button" className="btn btn-secondary" onClick={() => setStep(3)}>
+            {w.backToCalibration}
+          </button>
+        </div>
+      </>
+    );
+  } else {
+    body = (
+      <>
+        <p>{w.savedText(w.configurationName(line?.name ?? w.unknownLine))}</p>
+        <div className="wizard-nav">
+          <button type="button" className="btn btn-primary" onClick={startOver}>
+            {w.configureAnother}
+          </button>
+          <button type="button" className="btn btn-secondary" onClick={() => openMapping(lineId)}>
+            {w.backToSelection}
+          </button>
+        </div>
+      </>
+    );
+  }
+
+  return (
+    <section className="page floorplan-manager">
+      <h1>{w.title}</h1>
+      <StepIndicator step={step} />
+      <h2 ref={heading} tabIndex={-1} className="wizard-step-heading">
+        <span className="visually-hidden">{w.stepOf(step)}: </span>
+        {wizardSteps[step - 1]}
+      </h2>
+      {body}
+    </section>
+  );
 }

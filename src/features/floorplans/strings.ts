@@ -1,0 +1,155 @@
+// Floorplan manager strings: the spec's exact words (§2, §5, §8) and our own where it is silent
+// (docs/floorplans.md).
+import type { Size } from './calibrator/geometry.ts';
+
+const meters = (value: number) => `${value.toFixed(2)} m`;
+
+export const wizardSteps = [
+  'Upload Floorplan',
+  'Configure Floorplan Mapping',
+  'Points of Interest',
+  'Review & Save',
+  'Success',
+] as const;
+
+export const wizardStrings = {
+  title: 'Floorplan Manager',
+  progress: 'Wizard progress',
+  stepOf: (step: number) => `Step ${step} of ${wizardSteps.length}`,
+  back: 'Back',
+  loading: 'Loading…',
+  readOnly:
+    'Your role can look at this floor plan and its configuration; only the line clearance’s manager, a factory manager or an admin can change them.',
+  // Step 1
+  lineClearance: 'Line clearance',
+  selectLineClearance: 'Select a line clearance',
+  image: 'Floor plan image (PNG, JPG, JPEG, GIF)',
+  upload: 'Upload Floorplan',
+  replace: 'Replace Floorplan',
+  uploading: (percent: number) => `Uploading… ${percent}%`,
+  uploadProgress: 'Upload progress',
+  selectFileAndLine: 'Please select a file and line clearance',
+  uploaded: 'Floorplan uploaded successfully!',
+  uploadFailed: 'Upload failed',
+  alreadyHasFloorplan: (line: string, date: string) =>
+    `${line} already has a floor plan (uploaded ${date}). Uploading a new image replaces it; the saved configuration is kept.`,
+  continueToConfiguration: 'Continue to Configuration',
+  existingFloorplans: 'Floor plans',
+  noFloorplans: 'No floor plans yet',
+  noFloorplansHint:
+    'Upload a floor plan image for a line clearance to place its tags, hot zones and cameras.',
+  configure: 'Configure',
+  unknownLine: 'Unknown Line',
+  // Step 2
+  floorplan: 'Floorplan',
+  created: 'Created',
+  select: 'Select',
+  selected: 'Selected',
+  delete: 'Delete',
+  noFloorplanForLine: 'This line clearance has no floor plan yet. Go back to upload one.',
+  continueToCalibration: 'Continue to Calibration',
+  confirmDelete: 'Are you sure you want to delete this floorplan? This action cannot be undone.',
+  deleted: 'Floorplan deleted successfully!',
+  deleteFailed: 'Delete failed',
+  // Step 3
+  reviewAndSave: 'Review & Save Configuration',
+  loadingConfiguration: 'Loading the saved configuration…',
+  // Step 4
+  summary: 'Summary',
+  hotZoneCount: 'Hot zones',
+  tagCount: 'Tags',
+  cameraCount: 'Static cameras',
+  pixelsPerMeter: 'Pixels per meter',
+  backToCalibration: 'Back to Calibration',
+  exportConfig: 'Export Config',
+  saveConfiguration: 'Save Configuration',
+  saving: 'Saving…',
+  noConfigurationToExport: 'No configuration to export',
+  noConfigurationToSave: 'No configuration to save. Please complete the calibration first.',
+  noLineSelected: 'No line clearance selected. Please select a line clearance first.',
+  saveFailed: 'Save failed',
+  configurationName: (line: string) => `${line} Floorplan Configuration`,
+  // Step 5
+  savedTitle: 'Configuration saved',
+  savedText: (name: string) =>
+    `${name} is saved. The video analysis page now draws paths on this floor plan with it.`,
+  configureAnother: 'Configure Another Floorplan',
+  backToSelection: 'Back to Floorplan Selection',
+  // Failure alerts: the spec's prefix and the status text (spec §8)
+  networkError: 'the server could not be reached',
+} as const;
+
+export const calibratorStrings = {
+  region: 'Floor plan calibrator',
+  addTag: 'Add Tag',
+  cancelTag: 'Cancel Tag',
+  addHotZone: 'Add Hot Zone',
+  cancelHotZone: 'Cancel Hot Zone',
+  addCamera: 'Add Camera',
+  cancelCamera: 'Cancel Camera',
+  resetConfiguration: 'Reset Configuration',
+  confirmReset: 'Reset the configuration? Every change since this floor plan was opened is undone.',
+  clearAll: 'Clear All',
+  confirmClearAll: 'Remove every tag, hot zone and camera from this floor plan?',
+  edit: 'Edit',
+  remove: 'Remove',
+  loadingImage: 'Loading floor plan image…',
+  imageFailed: 'Failed to load floorplan image',
+  retry: 'Retry',
+  surface: 'Floor plan',
+  surfaceHelp:
+    'Choose Add Tag, Add Hot Zone or Add Camera, then click the plan, or use the arrow keys (Shift: 10 px) to move the cross and Enter to place. A hot zone takes two corners. Escape cancels. Tab reaches placed items: arrow keys move them, Delete removes them.',
+  itemHelp: 'Arrow keys move it (Shift: 10 px); Delete removes it.',
+  modeHint: {
+    tag: 'Click the plan where the tag hangs, or move the cross with the arrow keys and press Enter.',
+    camera:
+      'Click the plan where the camera is mounted, or move the cross with the arrow keys and press Enter.',
+    hotZone:
+      'Drag a rectangle over the zone, or press Enter at one corner and again at the opposite corner.',
+  },
+  readOnlyHint: 'Read only: the points of interest of this floor plan are shown as saved.',
+  tags: 'Tags',
+  hotZones: 'Hot Zones',
+  cameras: 'Static Cameras',
+  noneYet: 'None yet',
+  kind: { tag: 'Tag', hotZone: 'Hot zone', camera: 'Camera' },
+  placed: (name: string, x: number, y: number) => `${name} placed at ${x}, ${y}`,
+  moved: (name: string, x: number, y: number) => `${name} moved to ${x}, ${y}`,
+  removed: (name: string) => `${name} removed`,
+  cornerSet: (x: number, y: number) =>
+    `First corner at ${x}, ${y}. Move to the opposite corner and press Enter.`,
+  tooSmall: 'No hot zone created: drag more than 20 px in both directions.',
+  tooClose: (name: string, other: string, gap: number) =>
+    `${name} is within 30 px of ${other} (${Math.round(gap)} px apart).`,
+  at: (x: number, y: number) => `${x}, ${y}`,
+  size: (size: Size) => `${size.width} × ${size.height}`,
+  // Path Coordinate System
+  pathCoordinateSystem: 'Path Coordinate System',
+  originalImageSize: 'Original image size',
+  autoDetected: '(auto-detected)',
+  pixels: (size: Size) => `${size.width} × ${size.height} px`,
+  pixelsPerMeter: 'Pixels per meter',
+  pixelsPerMeterInvalid: 'Pixels per meter must be a number of at least 0.1.',
+  coverageArea: 'Coverage area',
+  coverage: (size: Size) => `${meters(size.width)} × ${meters(size.height)}`,
+  // Edit dialogs
+  editTag: 'Edit Tag',
+  editHotZone: 'Edit Hot Zone',
+  editCamera: 'Edit Camera',
+  name: 'Name',
+  description: 'Description',
+  color: 'Colour',
+  qrCode: 'QR code',
+  importance: 'Importance',
+  type: 'Type',
+  x: 'X (px)',
+  y: 'Y (px)',
+  width: 'Width (px)',
+  height: 'Height (px)',
+  nameRequired: (kind: string) => `Please enter a name for the ${kind}`,
+  numberRequired: (field: string) => `${field} must be a number`,
+  tooLong: (field: string, limit: number) => `${field} must be at most ${limit} characters`,
+  hotZoneTooSmall: 'A hot zone must be larger than 20 px in both directions',
+  outsidePlan: (display: Size) =>
+    `The item must lie on the plan (0–${display.width} by 0–${display.height} px)`,
+} as const;

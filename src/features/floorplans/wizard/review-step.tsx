@@ -1,0 +1,52 @@
+import { RecordField } from '../../../components/record-card.tsx';
+import type { Floorplan, FloorplanConfiguration, LineClearance } from '../../../types/api.ts';
+import { wizardStrings as w } from '../strings.ts';
+import { createdDate } from './created-date.ts';
+
+export interface ReviewStepProps {
+  line: LineClearance | null;
+  floorplan: Floorplan | null;
+  configuration: FloorplanConfiguration | null;
+  editable: boolean;
+  saving: boolean;
+  onExport: () => void;
+  onSave: () => void;
+}
+
+/** Step 4: what will be saved (spec §2 summary), Export Config and Save Configuration. */
+export function ReviewStep({ line, floorplan, configuration, ...props }: ReviewStepProps) {
+  return (
+    <>
+      <section className="card review-summary" aria-label={w.summary}>
+        <dl className="record-fields">
+          <RecordField label={w.lineClearance}>{line?.name ?? '—'}</RecordField>
+          <RecordField label={w.floorplan}>
+            {floorplan ? `${floorplan.name} (${createdDate(floorplan.createdAt)})` : '—'}
+          </RecordField>
+          <RecordField label={w.hotZoneCount}>{configuration?.hotZones.length ?? 0}</RecordField>
+          <RecordField label={w.tagCount}>{configuration?.tags.length ?? 0}</RecordField>
+          <RecordField label={w.cameraCount}>{configuration?.cameras.length ?? 0}</RecordField>
+          <RecordField label={w.pixelsPerMeter}>
+            {configuration?.coordinateSystem.pixelsPerMeter ?? '—'}
+          </RecordField>
+        </dl>
+      </section>
+      {!props.editable && <p className="notice">{w.readOnly}</p>}
+      <div className="actions">
+        <button type="button" className="btn btn-secondary" onClick={props.onExport}>
+          {w.exportConfig}
+        </button>
+        {props.editable && (
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={props.saving}
+            onClick={props.onSave}
+          >
+            {props.saving ? w.saving : w.saveConfiguration}
+          </button>
+        )}
+      </div>
+    </>
+  );
+}

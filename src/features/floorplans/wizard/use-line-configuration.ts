@@ -1,0 +1,52 @@
+import { useCallback, useEffect, useState } from 'react';
+import { ApiError } from '../../../lib/api-client.ts';
+import type { FloorplanConfiguration } from '../../../types/api.ts';
+import { getLineConfiguration } from '../api/get-line-configuration.ts';
+
+export interface LineConfiguration {
+  /** The line the answer belongs to; while it differs from the chosen line, it is loading. */
+  lineId: string;
+  loaded: boolean;
+  /** The saved configuration, or null when the line has none (or it could not be read). */
+  configuration: FloorplanConfiguration | null;
+}
+
+/**
+ * The saved configuration of the chosen line clearance, so it opens for editing. A failure is
+ * only logged (spec §8); 404 just means nothing is saved yet.
+ */
+export function useLineConfiguration(lineId: string) {
+  const [state, setState] = useState<LineConfiguration>({
+    lineId: '',
+    loaded: false,
+    configuration: null,
+  });
+
+  useEffect(() => {
+    if (!lineId) return;
+    let current = true;
+    setState({ lineId, loaded: false, configuration: null });
+    getLineConfiguration(lineId)
+      .then((saved) => {
+        if (current) setState({ lineId, loaded: true, configuration: saved.configuration });
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof ApiError && error.status === 404)) {
+          console.error('Failed to load the floorplan configuration', error);
+        }
+        if (current) setState({ lineId, loaded: true, configuration: null });
+      });
+    return () => {
+      current = false;
+    };
+  }, [lineId]);
+
+  /** After a save, the saved configuration is the one just stored. */
+  const replace = useCallback(
+    (configuration: FloorplanConfiguration) => setState({ lineId, loaded: true, configuration }),
+    [lineId],
+  );
+
+  const ready = state.lineId === lineId && state.loaded;
+  return { ready, configuration: ready ? state.configuration : null, replace };
+}
