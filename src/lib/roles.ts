@@ -26,6 +26,15 @@ export const dashboardPathByRole: Record<Role, string> = {
   admin: '/admin',
 };
 
+/** Spec §2: each dashboard's name, by the primary role it belongs to. */
+export const dashboardLabelByRole: Record<Role, string> = {
+  operator: 'Operator Dashboard',
+  lc_manager: 'Line Clearance Manager Dashboard',
+  factory_manager: 'Factory Manager Dashboard',
+  audit: 'Audit Dashboard',
+  admin: 'Admin Dashboard',
+};
+
 /** Spec §6 labels; the legacy labels 'manager' and 'user' still appear in stored users. */
 const roleLabels: Record<string, string> = {
   admin: 'Admin',
