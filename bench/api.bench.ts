@@ -1,10 +1,14 @@
 // API load test (autocannon) on PGlite and, when a PostgreSQL server is reachable, on PostgreSQL:
 // login, the filtered video list over 10,000 videos, a keyframes file and a video range request.
 // Prints a table and writes bench/results/api.json. Run: npm run bench:api
-import { spawn } from 'node:child_process';
+//
+// Latencies on a shared machine move with its load, so each row also has the load average around
+// the scenario and the server process's CPU time per request (its service time), which does not.
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import net, { type AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { videos } from '../server/db/schema.ts';
@@ -39,8 +43,81 @@ interface Row {
   p99Ms: number;
   requestsPerSecond: number;
   errors: number;
+  /** CPU time of the server process (all its threads) per answered request; null off Linux. */
+  serverCpuMsPerRequest: number | null;
+  /** 1-minute load average before and after the scenario. */
+  loadAverage: [number, number];
   goal: string;
   pass: boolean | null;
+}
+
+/** Clock ticks per second of /proc/<pid>/stat times. */
+const clockTicks = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** User + system CPU time of a process in ms (Linux /proc), or null where there is none. */
+function cpuMs(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name; utime and stime are the 14th and 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU time per call in this process, without sockets or a load generator: a service time. */
+interface InProcessRow {
+  database: string;
+  scenario: string;
+  cpuMsMedian: number;
+  cpuMsBest: number;
+  loadAverage: [number, number];
+}
+
+/** Median and best over 7 rounds of 100 calls (after 50 warm-up calls) of `call`'s CPU time. */
+async function cpuPerCall(call: () => Promise<unknown>) {
+  const loadBefore = load1();
+  for (let i = 0; i < 50; i++) await call();
+  const rounds: number[] = [];
+  for (let round = 0; round < 7; round++) {
+    const start = process.cpuUsage();
+    for (let i = 0; i < 100; i++) await call();
+    const used = process.cpuUsage(start);
+    rounds.push((used.user + used.system) / 1000 / 100);
+  }
+  rounds.sort((a, b) => a - b);
+  const round2 = (ms: number) => Math.round(ms * 100) / 100;
+  return {
+    cpuMsMedian: round2(rounds[3] ?? 0),
+    cpuMsBest: round2(rounds[0] ?? 0),
+    loadAverage: [loadBefore, load1()] as [number, number],
+  };
+}
+
+const load1 = () => Math.round((os.loadavg()[0] ?? 0) * 100) / 100;
+
+/** Runs one autocannon scenario against the server process and measures it. */
+async function measure(pid: number, options: Record<string, unknown>) {
+  const loadBefore = load1();
+  const cpuBefore = cpuMs(pid);
+  const result = await autocannon(options);
+  const cpuAfter = cpuMs(pid);
+  const answered = result.requests.total;
+  return {
+    result,
+    serverCpuMsPerRequest:
+      cpuBefore === null || cpuAfter === null || answered === 0
+        ? null
+        : Math.round(((cpuAfter - cpuBefore) / answered) * 100) / 100,
+    loadAverage: [loadBefore, load1()] as [number, number],
+  };
 }
 
 /** 10,000 videos over 5 operators, 10 lines and one year, in batches. */
@@ -95,7 +172,7 @@ async function startServer(env: Record<string, string>) {
           child.once('exit', () => resolve());
           child.kill('SIGTERM');
         });
-      return { base, stop };
+      return { base, pid: child.pid ?? 0, stop };
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -114,7 +191,10 @@ async function postgresAvailable(url: string): Promise<boolean> {
   }
 }
 
-async function benchDatabase(label: string, postgres: string | null): Promise<Row[]> {
+async function benchDatabase(
+  label: string,
+  postgres: string | null,
+): Promise<{ rows: Row[]; inProcess: InProcessRow[] }> {
   // Production password cost for the login scenario; no login throttling for the load test.
   const t = await build(
     { SCRYPT_LOG2_N: '17', LOGIN_RATE_LIMIT: '1000000', LOG_LEVEL: 'warn' },
@@ -161,17 +241,29 @@ async function benchDatabase(label: string, postgres: string | null): Promise<Ro
     const filtered = month('2026-03-01', '2026-03-31');
     const random = createPrng(7);
     // Every request a different 30-day window, so no two share a cache entry.
-    const uncachedPath = () => {
+    const newWindow = (next: () => number) => () => {
       const start =
         Date.parse('2026-01-01T00:00:00Z') +
-        Math.floor(random() * 330) * 86_400_000 +
-        Math.floor(random() * 86_400_000);
+        Math.floor(next() * 330) * 86_400_000 +
+        Math.floor(next() * 86_400_000);
       const end = start + 30 * 86_400_000;
       return `/api/videos?lineIDs=${lineIds[0]}&startDate=${new Date(start).toISOString()}&endDate=${new Date(end).toISOString()}`;
     };
+    const uncachedPath = newWindow(random);
     const listed = (
       await t.app.inject({ url: filtered, headers: adminHeaders })
     ).json() as unknown[];
+    const inProcessWindow = newWindow(createPrng(8));
+    const inProcess: InProcessRow[] = [
+      {
+        database: label,
+        scenario: 'GET /api/videos, every window new, through app.inject',
+        ...(await cpuPerCall(async () => {
+          const res = await t.app.inject({ url: inProcessWindow(), headers: adminHeaders });
+          if (res.statusCode !== 200) throw new Error(`list answered ${res.statusCode}`);
+        })),
+      },
+    ];
     // The server runs in its own process, as in production; the load generator stays here.
     await t.stop();
     const server = await startServer(t.env);
@@ -253,7 +345,7 @@ async function benchDatabase(label: string, postgres: string | null): Promise<Ro
     const rows: Row[] = [];
     try {
       // Cold: the first seconds after start (JIT, first database pages), reported apart.
-      const cold = await autocannon({
+      const cold = await measure(server.pid, {
         url: `${base}${filtered}`,
         headers: adminHeaders,
         connections: 20,
@@ -263,16 +355,21 @@ async function benchDatabase(label: string, postgres: string | null): Promise<Ro
       rows.push({
         database: label,
         scenario: 'GET /api/videos filtered, cold (first 3 s after start)',
-        p50Ms: cold.latency.p50,
-        p99Ms: cold.latency.p99,
-        requestsPerSecond: Math.round(cold.requests.average),
-        errors: cold.errors + cold.non2xx + cold.timeouts,
+        p50Ms: cold.result.latency.p50,
+        p99Ms: cold.result.latency.p99,
+        requestsPerSecond: Math.round(cold.result.requests.average),
+        errors: cold.result.errors + cold.result.non2xx + cold.result.timeouts,
+        serverCpuMsPerRequest: cold.serverCpuMsPerRequest,
+        loadAverage: cold.loadAverage,
         goal: 'measured',
         pass: null,
       });
       for (const s of scenarios) {
         const { path: urlPath, ...options } = s.options;
-        const result = await autocannon({ url: `${base}${urlPath}`, ...options });
+        const { result, serverCpuMsPerRequest, loadAverage } = await measure(server.pid, {
+          url: `${base}${urlPath}`,
+          ...options,
+        });
         rows.push({
           database: label,
           scenario: s.scenario,
@@ -280,6 +377,8 @@ async function benchDatabase(label: string, postgres: string | null): Promise<Ro
           p99Ms: result.latency.p99,
           requestsPerSecond: Math.round(result.requests.average),
           errors: result.errors + result.non2xx + result.timeouts,
+          serverCpuMsPerRequest,
+          loadAverage,
           goal: s.goal,
           pass: s.check(result),
         });
@@ -287,19 +386,39 @@ async function benchDatabase(label: string, postgres: string | null): Promise<Ro
     } finally {
       await server.stop();
     }
-    return rows;
+    return { rows, inProcess };
   } finally {
     await t.close();
   }
 }
 
-async function main() {
-  const rows = await benchDatabase('pglite', null);
-  if (await postgresAvailable(postgresUrl))
-    rows.push(...(await benchDatabase('postgres', postgresUrl)));
-  else console.log(`PostgreSQL not reachable at ${postgresUrl}: only PGlite measured`);
+function printTable(header: string[], cells: string[][]) {
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]?.length ?? 0)));
+  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i] ?? 0)).join('  ');
+  console.log(line(header));
+  for (const c of cells) console.log(line(c));
+}
 
-  const header = ['database', 'scenario', 'p50 ms', 'p99 ms', 'req/s', 'errors', 'goal', 'result'];
+async function main() {
+  const { rows, inProcess } = await benchDatabase('pglite', null);
+  if (await postgresAvailable(postgresUrl)) {
+    const other = await benchDatabase('postgres', postgresUrl);
+    rows.push(...other.rows);
+    inProcess.push(...other.inProcess);
+  } else console.log(`PostgreSQL not reachable at ${postgresUrl}: only PGlite measured`);
+
+  const header = [
+    'database',
+    'scenario',
+    'p50 ms',
+    'p99 ms',
+    'req/s',
+    'errors',
+    'server CPU ms/req',
+    'load',
+    'goal',
+    'result',
+  ];
   const cells = rows.map((r) => [
     r.database,
     r.scenario,
@@ -307,19 +426,29 @@ async function main() {
     String(r.p99Ms),
     String(r.requestsPerSecond),
     String(r.errors),
+    r.serverCpuMsPerRequest === null ? '-' : String(r.serverCpuMsPerRequest),
+    r.loadAverage.join('→'),
     r.goal,
     r.pass === null ? '-' : r.pass ? 'PASS' : 'FAIL',
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]?.length ?? 0)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i] ?? 0)).join('  ');
-  console.log(line(header));
-  for (const c of cells) console.log(line(c));
+  printTable(header, cells);
+  console.log();
+  printTable(
+    ['database', 'in-process service time', 'CPU ms/call (median)', 'best', 'load'],
+    inProcess.map((r) => [
+      r.database,
+      r.scenario,
+      String(r.cpuMsMedian),
+      String(r.cpuMsBest),
+      r.loadAverage.join('→'),
+    ]),
+  );
 
   const out = path.join(import.meta.dirname, 'results', 'api.json');
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(
     out,
-    `${JSON.stringify({ date: new Date().toISOString(), videos: VIDEO_COUNT, durationSeconds: DURATION_S, rate: RATE, rows }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, videos: VIDEO_COUNT, durationSeconds: DURATION_S, rate: RATE, rows, inProcess }, null, 2)}\n`,
   );
   console.log(`\nwrote ${path.relative(process.cwd(), out)}`);
   if (rows.some((r) => r.pass === false)) process.exitCode = 1;

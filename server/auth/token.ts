@@ -1,5 +1,6 @@
 // Login tokens: JWT signed with HS256 only (the verifier's algorithm allow-list rejects `none`
 // and every other algorithm). `tv` is the user's token version: bumping it revokes old tokens.
+import { webcrypto } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { Role } from '../schemas/common.ts';
 
@@ -25,8 +26,18 @@ export interface TokenService {
 const ISSUER = 'line-clearance';
 
 export function createTokenService(secret: Uint8Array, ttlSeconds: number): TokenService {
+  // Imported once: given the raw bytes, jose imports the key again on every sign and verify.
+  let hmacKey: Promise<webcrypto.CryptoKey> | undefined;
+  const key = () =>
+    (hmacKey ??= webcrypto.subtle.importKey(
+      'raw',
+      secret,
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign', 'verify'],
+    ));
   return {
-    sign(user) {
+    async sign(user) {
       return new SignJWT({
         id: user.id,
         name: user.name,
@@ -39,11 +50,11 @@ export function createTokenService(secret: Uint8Array, ttlSeconds: number): Toke
         .setIssuer(ISSUER)
         .setIssuedAt()
         .setExpirationTime(`${ttlSeconds}s`)
-        .sign(secret);
+        .sign(await key());
     },
     async verify(token) {
       try {
-        const { payload } = await jwtVerify(token, secret, {
+        const { payload } = await jwtVerify(token, await key(), {
           algorithms: ['HS256'],
           issuer: ISSUER,
           requiredClaims: ['sub', 'exp', 'iat'],

@@ -1,11 +1,14 @@
-// Reading videos as the API shape (spec §3). One query selects the matching videos with their
-// device, line and floor-plan data joined and their prediction and inspection counts, and hands
-// them back as a single JSON text (json_agg). On PGlite every field of every returned row costs a
-// buffer copy and a text decode in its JavaScript wire parser, plus Drizzle's per-field mapping:
-// for a list that was most of the request (docs/server.md, Performance).
-import { and, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
+// Reading videos as the API shape (spec §3). One prepared query (server/db/prepared.ts) selects the
+// matching videos, then looks up what they refer to once per distinct line, device and video (not
+// once per listed row): line location and floor-plan data, device names, prediction and inspection
+// counts. It answers all of it as one JSON text, which this file reshapes: on PGlite every returned
+// field costs a decode in its JavaScript wire parser, and every per-row lookup an executor loop in
+// the WASM engine (docs/server.md, Performance).
+import { and, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { AuthUser } from '../context.ts';
 import type { Db } from '../db/client.ts';
+import { precompiled, preparedRows } from '../db/prepared.ts';
 import {
   devices,
   floorplanConfigs,
@@ -21,8 +24,8 @@ import { visibleTo } from './scope.ts';
 
 export type VideoRow = typeof videos.$inferSelect;
 
-/** One listed video as json_agg writes it: keys are the column names and aliases below. */
-interface ListedJson {
+/** One listed video as json_agg writes it: keys are the CTE's column names. */
+interface ListedVideo {
   id: string;
   filename: string;
   /** ISO 8601 with the session's UTC offset. */
@@ -33,77 +36,99 @@ interface ListedJson {
   status: string;
   size: number;
   duration: number;
-  predictions: number;
-  reports: number;
-  device: string | null;
-  location: string | null;
-  floorplan_configs: number;
-  floorplans: number;
 }
+
+/** The answer of the list query: the videos and what they refer to, each looked up once. */
+interface Listed {
+  videos: ListedVideo[];
+  /** [line id, location, has a floor-plan configuration, has a floor plan] per distinct line. */
+  lines: [string, string | null, boolean, boolean][];
+  /** [device id, name] per distinct device. */
+  devices: [string, string][];
+  /** Counts by video id; videos without any are absent. */
+  predictions: Record<string, number>;
+  reports: Record<string, number>;
+}
+
+// `= any(array(...))` reads the counts in one index scan; a per-row subquery restarts a scan (and
+// on PGlite asks the file system for the table size) for every listed video.
+const countsByVideo = (table: typeof predictions | typeof inspections) => sql`(
+  select coalesce(json_object_agg(counted.video_id, counted.n), '{}')
+  from (
+    select ${table.videoId} as video_id, count(*) as n from ${table}
+    where ${table.videoId} = any(array(select v.id from v))
+    group by ${table.videoId}
+  ) counted)`;
+
+// The list query around its WHERE clause, compiled once: `v` is the matching videos.
+const listHead = precompiled(sql`
+  with v as materialized (
+    select ${videos.id} as id, ${videos.filename} as filename, ${videos.timestamp} as timestamp,
+      ${videos.userId} as user_id, ${videos.deviceId} as device_id,
+      ${videos.lineClearanceId} as line_clearance_id, ${videos.status} as status,
+      ${videos.size} as size, ${videos.duration} as duration
+    from ${videos}
+    where `);
+const listTail = precompiled(sql`)
+  select json_build_object(
+    'videos', (select coalesce(json_agg(v order by v.timestamp desc, v.id desc), '[]') from v),
+    'lines', (
+      select coalesce(json_agg(json_build_array(
+        line.id,
+        (select ${lineClearances.location} from ${lineClearances} where ${lineClearances.id} = line.id),
+        exists(select from ${floorplanConfigs} where ${floorplanConfigs.lineClearanceId} = line.id),
+        exists(select from ${floorplans} where ${floorplans.lineId} = line.id)
+      )), '[]')
+      from (select distinct v.line_clearance_id as id from v where v.line_clearance_id is not null) line
+    ),
+    'devices', (
+      select coalesce(json_agg(json_build_array(${devices.id}, ${devices.name})), '[]')
+      from ${devices} where ${devices.id} = any(array(select distinct v.device_id from v))
+    ),
+    'predictions', ${countsByVideo(predictions)},
+    'reports', ${countsByVideo(inspections)}
+  )::text`);
 
 /** The videos matching `where` (which includes the caller's scope), newest first. */
-async function selectListed(db: Db, where: SQL | undefined): Promise<ListedJson[]> {
-  const count = (table: typeof predictions | typeof inspections) =>
-    sql<number>`(select count(*)::int from ${table} where ${table.videoId} = ${videos.id})`;
-  const listed = db
-    .select({
-      id: videos.id,
-      filename: videos.filename,
-      timestamp: videos.timestamp,
-      userId: videos.userId,
-      deviceId: videos.deviceId,
-      lineClearanceId: videos.lineClearanceId,
-      status: videos.status,
-      size: videos.size,
-      duration: videos.duration,
-      predictions: count(predictions).as('predictions'),
-      reports: count(inspections).as('reports'),
-      device: sql<string | null>`${devices.name}`.as('device'),
-      location: sql<string | null>`${lineClearances.location}`.as('location'),
-      // At most one of each per line (unique columns), so a left join is the count.
-      floorplanConfigs: sql<number>`(${floorplanConfigs.id} is not null)::int`.as(
-        'floorplan_configs',
-      ),
-      floorplans: sql<number>`(${floorplans.id} is not null)::int`.as('floorplans'),
-    })
-    .from(videos)
-    .leftJoin(devices, eq(devices.id, videos.deviceId))
-    .leftJoin(lineClearances, eq(lineClearances.id, videos.lineClearanceId))
-    .leftJoin(floorplanConfigs, eq(floorplanConfigs.lineClearanceId, videos.lineClearanceId))
-    .leftJoin(floorplans, eq(floorplans.lineId, videos.lineClearanceId))
-    .where(where)
-    .as('listed');
-  const [result] = await db
-    .select({
-      json: sql<string>`coalesce(json_agg(listed order by ${listed.timestamp} desc), '[]')::text`,
-    })
-    .from(listed);
-  return JSON.parse(result?.json ?? '[]') as ListedJson[];
-}
-
-function toVideo(v: ListedJson): Video {
-  return {
-    _id: v.id,
-    id: v.id,
-    filename: v.filename,
-    timestamp: new Date(v.timestamp).toISOString(),
-    userId: v.user_id,
-    operatorId: v.user_id,
-    deviceId: v.device_id,
-    lineClearanceId: v.line_clearance_id,
-    path: { video: `/api/videos/${v.filename}`, keyframesData: `/api/keyframes/${v.id}.txt` },
-    status: v.status as VideoStatus,
-    size: v.size,
-    fileSize: v.size,
-    duration: v.duration,
-    metadata: { device: v.device, location: v.location, duration: v.duration },
-    relatedData: {
-      predictions: v.predictions,
-      reports: v.reports,
-      floorplanConfigs: v.floorplan_configs,
-      floorplans: v.floorplans,
-    },
-  };
+async function selectListed(db: Db, where: SQL | undefined): Promise<Video[]> {
+  const query = sql`${listHead}${where ?? sql`true`}${listTail}`;
+  const [row] = await preparedRows(db, query);
+  // An aggregate without GROUP BY always answers one row.
+  if (!row?.[0]) throw new Error('The video list query answered no row');
+  const listed = JSON.parse(row[0]) as Listed;
+  const lines = new Map(listed.lines.map(([id, ...data]) => [id, data]));
+  const deviceNames = new Map(listed.devices);
+  return listed.videos.map((v): Video => {
+    const [location = null, configured = false, planned = false] =
+      (v.line_clearance_id && lines.get(v.line_clearance_id)) || [];
+    return {
+      _id: v.id,
+      id: v.id,
+      filename: v.filename,
+      timestamp: new Date(v.timestamp).toISOString(),
+      userId: v.user_id,
+      operatorId: v.user_id,
+      deviceId: v.device_id,
+      lineClearanceId: v.line_clearance_id,
+      path: { video: `/api/videos/${v.filename}`, keyframesData: `/api/keyframes/${v.id}.txt` },
+      status: v.status as VideoStatus,
+      size: v.size,
+      fileSize: v.size,
+      duration: v.duration,
+      metadata: {
+        device: v.device_id ? (deviceNames.get(v.device_id) ?? null) : null,
+        location,
+        duration: v.duration,
+      },
+      relatedData: {
+        predictions: listed.predictions[v.id] ?? 0,
+        reports: listed.reports[v.id] ?? 0,
+        // At most one of each per line (unique columns).
+        floorplanConfigs: configured ? 1 : 0,
+        floorplans: planned ? 1 : 0,
+      },
+    };
+  });
 }
 
 export interface VideoFilters {
@@ -114,23 +139,25 @@ export interface VideoFilters {
   lineIds?: string[];
 }
 
+/** `column = any($n)`: one parameter for the whole list, so every list length shares a statement. */
+const anyOf = (column: PgColumn, ids: string[]) => sql`${column} = any(${sql.param(ids)})`;
+
 export async function listVideos(db: Db, user: AuthUser | null, filters: VideoFilters = {}) {
   const where: (SQL | undefined)[] = [
     user ? visibleTo(user, { owner: videos.userId, line: videos.lineClearanceId }) : undefined,
   ];
   if (filters.from) where.push(gte(videos.timestamp, filters.from));
   if (filters.to) where.push(lte(videos.timestamp, filters.to));
-  if (filters.userIds?.length) where.push(inArray(videos.userId, filters.userIds));
-  if (filters.lineIds?.length) where.push(inArray(videos.lineClearanceId, filters.lineIds));
-  return (await selectListed(db, and(...where))).map(toVideo);
+  if (filters.userIds?.length) where.push(anyOf(videos.userId, filters.userIds));
+  if (filters.lineIds?.length) where.push(anyOf(videos.lineClearanceId, filters.lineIds));
+  return selectListed(db, and(...where));
 }
 
 export async function getVideo(db: Db, user: AuthUser, id: string): Promise<Video> {
-  const rows = await selectListed(
+  const [video] = await selectListed(
     db,
     and(eq(videos.id, id), visibleTo(user, { owner: videos.userId, line: videos.lineClearanceId })),
   );
-  const [video] = rows.map(toVideo);
   if (!video) throw notFound('Video');
   return video;
 }

@@ -1,0 +1,124 @@
+// Named prepared statements for hot read queries: PostgreSQL parses and plans a statement once per
+// session and then reuses the plan, instead of planning every call. Drizzle sends every PGlite
+// query unnamed (parse, plan, run), and on PGlite the planning is the larger part of a short query:
+// it runs on the server's only thread and asks the file system for the size of every table and
+// index it considers (docs/server.md, Performance).
+//
+// A statement is keyed by its SQL text. Drizzle turns every value into a parameter, so the number
+// of statements is bounded by the number of query shapes, not by the values.
+import { PGlite, protocol } from '@electric-sql/pglite';
+import { type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import type { Db } from './client.ts';
+
+const dialect = new PgDialect();
+
+/**
+ * A fragment without parameters (table and column names, fixed SQL) compiled to text once, so a
+ * query built from it per call does not walk it again.
+ */
+export function precompiled(fragment: SQL): SQL {
+  const { sql: text, params } = dialect.sqlToQuery(fragment);
+  if (params.length > 0) throw new Error('precompiled fragments must not have parameters');
+  return sql.raw(text);
+}
+
+/** One result row: every column as PostgreSQL's text output (null for SQL NULL). */
+export type TextRow = (string | null)[];
+
+type RunPrepared = (text: string, params: unknown[]) => Promise<TextRow[]>;
+
+const runners = new WeakMap<object, RunPrepared>();
+
+/**
+ * Runs `query` as a named prepared statement of this database (created on first use, then reused)
+ * and answers its rows as text. Only for the top-level database handle, not inside a transaction.
+ */
+export function preparedRows(db: Db, query: SQL): Promise<TextRow[]> {
+  const client = (db as Db & { $client?: unknown }).$client;
+  if (!(client instanceof PGlite || client instanceof pg.Pool)) {
+    throw new Error('preparedRows needs the database handle from openDatabase');
+  }
+  let run = runners.get(client);
+  if (!run) {
+    run = client instanceof PGlite ? pgliteRunner(client) : poolRunner(client);
+    runners.set(client, run);
+  }
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  return run(text, params);
+}
+
+/** node-postgres prepares a named query once per pooled connection and caches it there. */
+function poolRunner(pool: pg.Pool): RunPrepared {
+  const names = new Map<string, string>();
+  const asText = { getTypeParser: () => (value: string) => value };
+  return async (text, params) => {
+    let name = names.get(text);
+    if (!name) {
+      name = `lc_prepared_${names.size + 1}`;
+      names.set(text, name);
+    }
+    const result = await pool.query<TextRow>({
+      name,
+      text,
+      values: params,
+      rowMode: 'array',
+      types: asText,
+    });
+    return result.rows;
+  };
+}
+
+/**
+ * PGlite is one session: each statement is parsed once (Parse + Describe for the parameter types),
+ * then every call is Bind + Execute + Sync in a single round trip into the WASM engine.
+ */
+function pgliteRunner(client: PGlite): RunPrepared {
+  const { serialize } = protocol;
+  const statements = new Map<string, { name: string; parameterTypes: number[] }>();
+  const send = async (...messages: Uint8Array[]) => {
+    const buffer = new Uint8Array(messages.reduce((length, m) => length + m.length, 0));
+    let offset = 0;
+    for (const message of messages) {
+      buffer.set(message, offset);
+      offset += message.length;
+    }
+    // A failed message throws after the Sync has run, so the session is ready for the next call.
+    return (await client.execProtocol(buffer, { syncToFs: false })).messages;
+  };
+  const prepare = async (text: string) => {
+    const name = `lc_prepared_${statements.size + 1}`;
+    const replies = await send(
+      serialize.parse({ name, text }),
+      serialize.describe({ type: 'S', name }),
+      serialize.sync(),
+    );
+    const description = replies.find((m) => m.name === 'parameterDescription') as
+      | InstanceType<typeof protocol.messages.ParameterDescriptionMessage>
+      | undefined;
+    const statement = { name, parameterTypes: description?.dataTypeIDs ?? [] };
+    statements.set(text, statement);
+    return statement;
+  };
+  // Like PGlite's own query(): wait for any open transaction to finish, then hold the session.
+  return (text, params) =>
+    client._runExclusiveTransaction(() =>
+      client._runExclusiveQuery(async () => {
+        const statement = statements.get(text) ?? (await prepare(text));
+        const values = params.map((value, i) => {
+          if (value === null || value === undefined) return null;
+          const serializer = client.serializers[statement.parameterTypes[i] ?? 0];
+          return serializer ? serializer(value) : String(value);
+        });
+        const replies = await send(
+          serialize.bind({ statement: statement.name, values }),
+          serialize.execute({}),
+          serialize.sync(),
+        );
+        return replies
+          .filter((m) => m.name === 'dataRow')
+          .map((m) => (m as InstanceType<typeof protocol.messages.DataRowMessage>).fields);
+      }),
+    );
+}
