@@ -4,14 +4,15 @@
 // a field 1–4 that is not a finite decimal number, is skipped and counted. Blank lines are ignored
 // but still count for line numbers.
 //
-// JS feeds the text in chunks (~1 MiB, so V8 tiers the code up early): a chunk's unfinished last
+// JS feeds the text in chunks (512 KiB, so V8 tiers the code up early): a chunk's unfinished last
 // line is left unconsumed and JS passes it again at the start of the next chunk.
 //
-// Speed: a line of up to 63 bytes (the usual file) is split with SIMD masks of its 64 bytes, so its
-// line end and its fields' bounds come without a byte loop, and its four fields parse independently
-// of each other and of the next line (the CPU overlaps them). A field of the usual shape
-// `[-]digits[.digits]` is read with SIMD in straight-line code; a line with any other field, and a
-// line longer than 63 bytes, takes a byte-by-byte path that accepts the same language.
+// Speed (about 250 instructions a line): each chunk is first classified 64 bytes at a time with
+// SIMD compares into two bit maps, line feeds and field bytes; a line of up to 56 bytes (the usual
+// file) then reads its line end and its fields' bounds from one unaligned load per map. Its four
+// fields are read with SIMD in straight-line code (one table lookup per field for its shape), and
+// one branch per line decides whether all four had the usual shape `[-]digits[.digits]`. Any
+// other line takes a byte-by-byte path that accepts the same language.
 
 import { grownCapacity, resizeBuffer } from './memory';
 
@@ -64,15 +65,65 @@ function pow10(e: i32): f64 {
 const EXACT_MANTISSA: u64 = 9007199254740992;
 // Stop accumulating digits at 19 so the u64 mantissa cannot overflow; later digits only scale.
 const MANTISSA_LIMIT: u64 = 1000000000000000000;
-const ZERO = i8x16.splat(0);
-// What a field of an unusual shape reads as: the line then takes the general path.
-const NAN_BITS: u64 = 0x7ff8000000000000;
-// Lane numbers 0..15, and the multiply-add weights that join two 2-digit pairs into 4 digits.
-const IOTA = i8x16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-const HUNDRED_ONE = i16x8(100, 1, 100, 1, 100, 1, 100, 1);
 
-let lineNumber: i32 = 0;
-let nonBlankLines: i32 = 0;
+// The field reader's table (fieldShape), filled once when the module starts: one 32-byte entry per
+// field shape, at dots · 4096 + span · 64 + negative · 32 bytes, where negative says whether the
+// field starts with '-', span is its length − 1 (up to 63) and dots is the count of leading zero
+// bits of the 32-bit mask of '.' lanes in its 16-byte window: 32 without a dot, else 31 − the last
+// dot's lane. So dots is 16..32, and FIELD_SHAPES points 16 · 4096 bytes before the first entry:
+// the entry's offset then adds to it as a load's constant offset, with no instruction.
+//   bytes 0–15: the swizzle control that squeezes the body's dot out (lanes up to it take their
+//     left neighbour) and clears the lanes before the body's digits (index 0x80 reads zero), so
+//     the digits end up alone in the last lanes (the body: the bytes after the sign);
+//   bytes 16–23: the divisor, ±10^(digits after the dot), ±1 without a dot, NaN when the shape
+//     cannot be `[-]digits[.digits]`: no body, a body of more than 16 bytes, or no digit (a lone
+//     dot). Dividing by a negative power gives the sign, −0 included, with the same rounding.
+const FIELD_SHAPES = memory.data(33 * 4096, 16);
+for (let dots = 16; dots <= 32; dots++) {
+  for (let span = 0; span < 64; span++) {
+    for (let negative = 0; negative < 2; negative++) {
+      const lastDot = 31 - dots; // −1: no dot
+      const length = span + 1 - negative;
+      // A dot before the body (lanes 16 − length … 15) belongs to an earlier field.
+      const hasDot = lastDot >= 16 - length;
+      const dot = hasDot ? lastDot : 16;
+      const digits = length - <i32>hasDot;
+      const entry = FIELD_SHAPES + <usize>(dots * 4096 + span * 64 + negative * 32);
+      for (let lane = 0; lane < 16; lane++) {
+        const source = lane < 16 - digits ? 0x80 : hasDot && lane <= dot ? lane - 1 : lane;
+        store<u8>(entry + <usize>lane, <u8>source);
+      }
+      const usual = length >= 1 && length <= 16 && digits >= 1;
+      const power = hasDot ? pow10(15 - dot) : 1;
+      store<f64>(entry, usual ? (negative ? -power : power) : NaN, 16);
+    }
+  }
+}
+// 32 (negative · 32 in FIELD_SHAPES) for '-', 0 for every other byte: the sign by a load.
+const MINUS = memory.data(256);
+store<u8>(MINUS + 45, 32);
+// The parser's vector constants, stored here and loaded into locals once per chunk: V8 builds a
+// v128.const from scalar moves at every use, a local stays in a register (or one load away).
+const PARSE_CONSTANTS = memory.data(9 * 16, 16);
+v128.store(PARSE_CONSTANTS, i8x16.splat(48), 0); // '0'
+v128.store(PARSE_CONSTANTS, i8x16.splat(0x76), 16); // + 0x76 sets the top bit above 9
+v128.store(PARSE_CONSTANTS, i8x16.splat(46 - 48), 32); // '.' − '0'
+v128.store(PARSE_CONSTANTS, i16x8.splat(2561), 48); // joins 2 digits (fieldValues)
+// Weights of the multiply-adds that join 2-digit pairs into 4 digits and those into 8.
+v128.store(PARSE_CONSTANTS, i16x8(100, 1, 100, 1, 100, 1, 100, 1), 64);
+v128.store(PARSE_CONSTANTS, i16x8(10000, 1, 10000, 1, 10000, 1, 10000, 1), 80);
+v128.store(PARSE_CONSTANTS, f64x2.splat(1e8), 96);
+v128.store(PARSE_CONSTANTS, i8x16.splat(<i8>LF), 112); // classifyChunk's
+v128.store(PARSE_CONSTANTS, i8x16.splat(0x5f), 128);
+
+// Bit maps of the current chunk (classifyChunk): bit i of FEEDS is set when byte i is \n, of
+// WORDS when it is neither a blank nor \n. One allocation, the two maps side by side, kept between
+// chunks.
+let byteMaps: usize = 0;
+let byteMapBytes: usize = 0; // the size of each map
+
+let lineNumber: i32 = 0; // lines of the chunks before the current one
+let blankLines: i32 = 0;
 let badLines: i32 = 0;
 let firstBadLine: i32 = 0;
 let pointCount: i32 = 0;
@@ -202,10 +253,6 @@ function resizeColumns(points: i32): void {
   }
 }
 
-function growColumns(): void {
-  resizeColumns(grownCapacity(capacity, pointCount + 1));
-}
-
 function releaseColumns(): void {
   for (let field = 0; field < 4; field++) {
     const ptr = column(field);
@@ -220,51 +267,58 @@ function forgetColumns(): void {
 }
 
 /**
- * The number in the field [s, e] (offsets from the line start p, e inclusive) when it has the usual
- * shape `[-]digits[.digits]` with 1 to 16 digits, else NaN (the line then takes the general path).
- * One 16-byte SIMD load ending at the field's last byte: the dot is squeezed out with a swizzle and
- * the digits are combined pairwise by multiply-adds. Straight-line code: the shape check is a
- * select, not a branch, so the four fields of a line overlap in the CPU.
+ * The FIELD_SHAPES entry offset of the field [s, e] (offsets from the line start p, e inclusive)
+ * whose 16 bytes up to its last one are `values` (each byte − '0'). Straight-line code, no branch;
+ * whether the bytes the entry keeps are all digits is checked on the packed lanes (parseChunk).
  */
 // @ts-ignore: decorator
 @inline
-function parseField(p: usize, s: i32, e: i32): f64 {
-  const negative = load<u8>(p + <usize>s) == 45;
-  const body = e - s + 1 - <i32>negative; // bytes after the sign
-  // Lane 15 holds the field's last byte; lanes before the field (up to 15 bytes before the line,
-  // still inside linear memory) are ignored.
-  const last = p + <usize>e - 15;
-  const values = i8x16.sub(v128.load(last), i8x16.splat(48)); // digits become 0..9, others > 9
-  const digitLanes = i8x16.bitmask(i8x16.eq(i8x16.sub_sat_u(values, i8x16.splat(9)), ZERO));
-  const bodyLanes = <u32>(0x10000 - (1 << (16 - body))); // lanes 16 − body … 15
-  const others = ~digitLanes & bodyLanes; // must be empty or one dot
-  const dotLane = others == 0 ? -1 : <i32>ctz(others);
-  const digits = body - <i32>(others != 0);
-  const usual =
-    (body <= 16) &
-    (digits > 0) &
-    ((others & (others - 1)) == 0) &
-    ((others == 0) | (load<u8>(last + <usize>(dotLane & 15)) == 46)); // no dot: lane 15, a digit
-  // Lanes up to the dot take their left neighbour's byte, so the digits end up contiguous in lanes
-  // 16 − digits … 15; the lanes before them (sign, earlier bytes) are cleared.
-  const shift = i8x16.le_s(IOTA, i8x16.splat(<i8>dotLane));
-  const packed = i8x16.swizzle(values, i8x16.add(IOTA, shift));
-  const kept = v128.and(packed, i8x16.gt_s(IOTA, i8x16.splat(<i8>(15 - digits))));
-  // Little-endian: lane 2k (the more significant digit) is the low byte of i16 lane k.
-  const pairs = i16x8.add(
-    i16x8.mul(v128.and(kept, i16x8.splat(0xff)), i16x8.splat(10)),
-    i16x8.shr_u(kept, 8),
+function fieldShape(p: usize, s: i32, e: i32, values: v128, dotChar: v128): usize {
+  const negative = <usize>load<u8>(<usize>load<u8>(p + <usize>s), MINUS);
+  const dots = <usize>clz(i8x16.bitmask(i8x16.eq(values, dotChar)));
+  const span = <usize>(e - s); // 0..63: both are bits of the maps' 64-bit window
+  return (dots << 12) + (span << 6) + negative;
+}
+
+/**
+ * Two fields' digits, packed by their shapes' swizzles (digits right-aligned, the rest zero), as
+ * numbers: joined pairwise by multiply-adds into two 8-digit halves each, then high · 10^8 + low
+ * divided by the divisors of their FIELD_SHAPES entries (at the offsets fieldShape gave). As f64
+ * the high half times 10^8 is exact, so the sum rounds once (only above 2^53), like converting the
+ * 16-digit integer; the divisor 10^f is exact too, so the number is correctly rounded whenever the
+ * mantissa is below 2^53.
+ */
+// @ts-ignore: decorator
+@inline
+function fieldValues(
+  first: v128,
+  second: v128,
+  firstShape: usize,
+  secondShape: usize,
+  joinDigits: v128,
+  joinPairs: v128,
+  joinQuads: v128,
+  highScale: v128,
+): v128 {
+  // Little-endian: lane 2k (the more significant digit) is the low byte of i16 lane k, and
+  // (low + 256·high) · 2561 >> 8 = 10·low + high in 16 bits.
+  const firstQuads = i32x4.dot_i16x8_s(i16x8.shr_u(i16x8.mul(first, joinDigits), 8), joinPairs);
+  const secondQuads = i32x4.dot_i16x8_s(i16x8.shr_u(i16x8.mul(second, joinDigits), 8), joinPairs);
+  // Four 4-digit groups each, most significant first → first high, first low, second high, low.
+  const halves = i32x4.dot_i16x8_s(i16x8.narrow_i32x4_s(firstQuads, secondQuads), joinQuads);
+  const firstHalves = f64x2.convert_low_i32x4_s(halves);
+  const secondHalves = f64x2.convert_low_i32x4_s(i32x4.shuffle(halves, halves, 2, 3, 2, 3));
+  const mantissas = f64x2.add(
+    f64x2.mul(v128.shuffle<f64>(firstHalves, secondHalves, 0, 2), highScale),
+    v128.shuffle<f64>(firstHalves, secondHalves, 1, 3),
   );
-  const quads = i32x4.dot_i16x8_s(pairs, HUNDRED_ONE); // four 4-digit groups, most significant first
-  const high = <u64>(i32x4.extract_lane(quads, 0) * 10000 + i32x4.extract_lane(quads, 1));
-  const low = <u64>(i32x4.extract_lane(quads, 2) * 10000 + i32x4.extract_lane(quads, 3));
-  // At most 16 digits and an exact 10^f: what scaleDecimal(mantissa, -f) computes, minus its
-  // branches (exact up to 2^53, one rounding more above). Masking keeps an unusual field's table
-  // read in bounds; its value is discarded.
-  const value = <f64>(<i64>(high * 100000000 + low)) / pow10((15 - dotLane) & 15);
-  // The sign and the NaN as integer selects: V8 compiles those without a branch.
-  const bits = reinterpret<u64>(value) | (<u64>negative << 63);
-  return reinterpret<f64>(usual ? bits : NAN_BITS);
+  const divisors = v128.load64_lane(
+    secondShape,
+    v128.load64_zero(firstShape, FIELD_SHAPES + 16),
+    1,
+    FIELD_SHAPES + 16,
+  );
+  return f64x2.div(mantissas, divisors);
 }
 
 /** Starts a parse; `expectedPoints` sizes the columns up front (they still grow if it is short). */
@@ -272,43 +326,17 @@ export function parseBegin(expectedPoints: i32): void {
   releaseColumns();
   if (expectedPoints > 0) resizeColumns(expectedPoints);
   lineNumber = 0;
-  nonBlankLines = 0;
+  blankLines = 0;
   badLines = 0;
   firstBadLine = 0;
   pointCount = 0;
 }
 
-/** The 64 bytes in a..d as a bit mask: which equal `value`. */
+/** Four 16-lane bit masks, in order, as one 64-bit mask (32-bit halves first: fewer operations). */
 // @ts-ignore: decorator
 @inline
-function maskEqual(a: v128, b: v128, c: v128, d: v128, value: v128): u64 {
-  return (
-    <u64>(<u32>i8x16.bitmask(i8x16.eq(a, value))) |
-    (<u64>(<u32>i8x16.bitmask(i8x16.eq(b, value))) << 16) |
-    (<u64>(<u32>i8x16.bitmask(i8x16.eq(c, value))) << 32) |
-    (<u64>(<u32>i8x16.bitmask(i8x16.eq(d, value))) << 48)
-  );
-}
-
-/** The 64 bytes in a..d as a bit mask: which are not blanks or \n (> 0x20). */
-// @ts-ignore: decorator
-@inline
-function maskWords(a: v128, b: v128, c: v128, d: v128): u64 {
-  // Adding 0x5f with unsigned saturation sets the top bit exactly in bytes > 0x20 (0x21 + 0x5f =
-  // 0x80), and bitmask reads the top bits: one instruction per 16 bytes before the bitmask.
-  const lift = i8x16.splat(0x5f);
-  return (
-    <u64>(<u32>i8x16.bitmask(i8x16.add_sat_u(a, lift))) |
-    (<u64>(<u32>i8x16.bitmask(i8x16.add_sat_u(b, lift))) << 16) |
-    (<u64>(<u32>i8x16.bitmask(i8x16.add_sat_u(c, lift))) << 32) |
-    (<u64>(<u32>i8x16.bitmask(i8x16.add_sat_u(d, lift))) << 48)
-  );
-}
-
-/** Counts a malformed line (rare: kept out of parseChunk's loop). */
-function noteBadLine(line: i32): void {
-  badLines++;
-  if (firstBadLine == 0) firstBadLine = line;
+function joinMasks(a: i32, b: i32, c: i32, d: i32): u64 {
+  return <u64>(<u32>(a | (b << 16))) | (<u64>(<u32>(c | (d << 16))) << 32);
 }
 
 /**
@@ -329,99 +357,206 @@ function parseLineGeneral(first: usize, at: usize): bool {
   return true;
 }
 
+/**
+ * Fills the bit maps of the chunk [ptr, ptr + len): FEEDS (\n) and WORDS (neither blank nor \n),
+ * 64 bytes per step with SIMD compares, each byte classified once; a line then reads its bits with
+ * one unaligned load per map. Reads up to 63 bytes past len (inside the chunk's padding); those
+ * bits are never looked at, since every line ends at or before the sentinel. Returns how many \n
+ * the chunk holds.
+ */
+function classifyChunk(ptr: usize, len: i32): i32 {
+  const blocks = (<usize>len + 63) >> 6;
+  const needed = (blocks + 1) << 3; // a zero word after the last block for the unaligned reads
+  if (needed > byteMapBytes) {
+    if (byteMaps != 0) heap.free(byteMaps);
+    byteMapBytes = needed;
+    byteMaps = heap.alloc(2 * needed);
+  }
+  const feedMap = byteMaps;
+  const wordMap = byteMaps + byteMapBytes;
+  // Constants in locals, loaded once: see PARSE_CONSTANTS.
+  const newlines = v128.load(PARSE_CONSTANTS, 112);
+  // Adding 0x5f with unsigned saturation sets the top bit exactly in bytes > 0x20 (0x21 + 0x5f =
+  // 0x80), and bitmask reads the top bits: one instruction per 16 bytes before the bitmask.
+  const lift = v128.load(PARSE_CONSTANTS, 128);
+  let feedCount: i32 = 0;
+  for (let block: usize = 0; block < blocks; block++) {
+    const at = ptr + (block << 6);
+    const a = v128.load(at);
+    const b = v128.load(at, 16);
+    const c = v128.load(at, 32);
+    const d = v128.load(at, 48);
+    const feeds = joinMasks(
+      i8x16.bitmask(i8x16.eq(a, newlines)),
+      i8x16.bitmask(i8x16.eq(b, newlines)),
+      i8x16.bitmask(i8x16.eq(c, newlines)),
+      i8x16.bitmask(i8x16.eq(d, newlines)),
+    );
+    feedCount += <i32>popcnt(feeds);
+    store<u64>(feedMap + (block << 3), feeds);
+    const words = joinMasks(
+      i8x16.bitmask(i8x16.add_sat_u(a, lift)),
+      i8x16.bitmask(i8x16.add_sat_u(b, lift)),
+      i8x16.bitmask(i8x16.add_sat_u(c, lift)),
+      i8x16.bitmask(i8x16.add_sat_u(d, lift)),
+    );
+    store<u64>(wordMap + (block << 3), words);
+  }
+  store<u64>(feedMap + (blocks << 3), 0);
+  store<u64>(wordMap + (blocks << 3), 0);
+  return feedCount;
+}
+
+/** How many \n the current chunk holds in its first `bytes` bytes (from the FEEDS map). */
+function feedsBefore(bytes: usize): i32 {
+  let count: i32 = 0;
+  const words = bytes >> 6;
+  for (let word: usize = 0; word < words; word++) {
+    count += <i32>popcnt(load<u64>(byteMaps + (word << 3)));
+  }
+  const rest = <u64>(bytes & 63);
+  return count + <i32>popcnt(load<u64>(byteMaps + (words << 3)) & ((<u64>1 << rest) - 1));
+}
+
+// Whether the line readLineSlowly just read holds a point (its second result).
+let slowLineHeldPoint: u32 = 0;
+
+/**
+ * A line the fast path does not take (rare): longer than the maps' window, blank, with fewer than
+ * four fields, with a field of another shape, or the chunk's last. Reads it with the general path
+ * into the columns at `at` and counts it. Returns its \n (or the sentinel), or 0 when it is the
+ * unfinished last line of a chunk that is not the final one.
+ */
+function readLineSlowly(ptr: usize, p: usize, at: usize, end: usize, final: bool): usize {
+  const eol = lineEnd(p);
+  if (eol == end && !final) return 0;
+  const first = skipBlanks(p);
+  slowLineHeldPoint = 0;
+  if (first == eol) {
+    blankLines++;
+  } else if (parseLineGeneral(first, at)) {
+    slowLineHeldPoint = 1;
+  } else {
+    badLines++;
+    if (firstBadLine == 0) firstBadLine = lineNumber + feedsBefore(p - ptr) + 1;
+  }
+  return eol;
+}
+
 export function parseChunk(ptr: usize, len: i32, final: bool): i32 {
   const end = ptr + <usize>len;
   store<u8>(end, <u8>LF); // sentinel: every scan below stops at a newline
-  const newlines = i8x16.splat(<i8>LF);
+  // Every line of the chunk adds at most one point: room for all of them up front, so the loop
+  // never checks.
+  const lineLimit = pointCount + classifyChunk(ptr, len + 1);
+  if (lineLimit > capacity) resizeColumns(grownCapacity(capacity, lineLimit));
+  const feedMap = byteMaps;
+  const wordMap = byteMaps + byteMapBytes;
   // The loop's state lives in locals, which V8 keeps in registers; globals are memory accesses.
   let points = pointCount;
-  let lines = lineNumber;
-  let nonBlank = nonBlankLines;
-  let indexColumn = column(0);
-  let xColumn = column(1);
-  let yColumn = column(2);
-  let tColumn = column(3);
-  let consumed = len;
+  const indexColumn = column(0);
+  const xColumn = column(1);
+  const yColumn = column(2);
+  const tColumn = column(3);
+  const zeroChar = v128.load(PARSE_CONSTANTS, 0);
+  const aboveNine = v128.load(PARSE_CONSTANTS, 16);
+  const dotChar = v128.load(PARSE_CONSTANTS, 32);
+  const joinDigits = v128.load(PARSE_CONSTANTS, 48);
+  const joinPairs = v128.load(PARSE_CONSTANTS, 64);
+  const joinQuads = v128.load(PARSE_CONSTANTS, 80);
+  const highScale = v128.load(PARSE_CONSTANTS, 96);
   let p = ptr;
   while (p < end) {
-    if (points == capacity) {
-      pointCount = points;
-      growColumns();
-      indexColumn = column(0);
-      xColumn = column(1);
-      yColumn = column(2);
-      tColumn = column(3);
-    }
     const at = <usize>points << 3;
-    const a = v128.load(p);
-    const b = v128.load(p, 16);
-    const c = v128.load(p, 32);
-    const d = v128.load(p, 48);
-    const feeds = maskEqual(a, b, c, d, newlines);
-    let eol: usize;
-    let blank: bool;
-    let ok: bool;
-    if (feeds != 0) {
-      // The line is within these 64 bytes: its fields are the runs of non-blank bytes before \n.
-      const eolOffset = <i32>ctz(feeds);
-      eol = p + <usize>eolOffset;
-      const words = maskWords(a, b, c, d) & ((<u64>1 << (<u64>eolOffset)) - 1);
-      blank = words == 0;
-      let starts = words & ~(words << 1);
-      let ends = words & ~(words >> 1);
-      ok = popcnt(starts) >= 4;
-      if (ok) {
-        // Unrolled and without early exits: four independent chains for the CPU to overlap.
-        const s0 = <i32>ctz(starts);
-        starts &= starts - 1;
-        const s1 = <i32>ctz(starts);
-        starts &= starts - 1;
-        const s2 = <i32>ctz(starts);
-        starts &= starts - 1;
-        const e0 = <i32>ctz(ends);
-        ends &= ends - 1;
-        const e1 = <i32>ctz(ends);
-        ends &= ends - 1;
-        const e2 = <i32>ctz(ends);
-        ends &= ends - 1;
-        const index = parseField(p, s0, e0);
-        const x = parseField(p, s1, e1);
-        const y = parseField(p, s2, e2);
-        const t = parseField(p, <i32>ctz(starts), <i32>ctz(ends));
-        store<f64>(indexColumn + at, index);
-        store<f64>(xColumn + at, x);
-        store<f64>(yColumn + at, y);
-        store<f64>(tColumn + at, t);
-        // A field of another shape (exponent, '+', many digits) or a malformed one: the general
-        // path reads the whole line again and decides. The fields are finite or NaN, and a sum of
-        // four numbers below 10^16 cannot overflow, so the sum is NaN exactly when one of them is.
-        const sum = index + x + y + t;
-        ok = sum == sum;
-        if (!ok) ok = parseLineGeneral(p + <usize>s0, at);
-      }
-    } else {
-      // A line longer than 63 bytes: the byte-by-byte path.
-      eol = lineEnd(p);
-      const first = skipBlanks(p);
-      blank = first == eol;
-      ok = !blank && parseLineGeneral(first, at);
+    // The maps' bits from p on: at least 57 of them (the shift drops up to 7).
+    const offset = p - ptr;
+    const shift = <u64>(offset & 7);
+    const feeds = load<u64>(feedMap + (offset >> 3)) >> shift;
+    const eolOffset = ctz(feeds); // 64: a longer line, which the test below sends on
+    const words = (load<u64>(wordMap + (offset >> 3)) >> shift) & (feeds - 1) & ~feeds;
+    const eol = p + <usize>eolOffset;
+    // A line's fields are the runs of word bits before its \n. Unrolled and without early exits:
+    // four independent chains for the CPU to overlap. With fewer than four fields the missing
+    // ones read as offset 64, still inside the chunk's padding, and the line fails the test below.
+    let starts = words & ~(words << 1);
+    let ends = words & ~(words >> 1);
+    const s0 = <i32>ctz(starts);
+    starts &= starts - 1;
+    const s1 = <i32>ctz(starts);
+    starts &= starts - 1;
+    const s2 = <i32>ctz(starts);
+    const s3 = <i32>ctz(starts & (starts - 1));
+    const e0 = <i32>ctz(ends);
+    ends &= ends - 1;
+    const e1 = <i32>ctz(ends);
+    ends &= ends - 1;
+    const e2 = <i32>ctz(ends);
+    const e3 = <i32>ctz(ends & (ends - 1));
+    // Each field's 16 bytes up to its last one, as digits 0..9 where they are digits.
+    const values0 = i8x16.sub(v128.load(p + <usize>e0 - 15), zeroChar);
+    const values1 = i8x16.sub(v128.load(p + <usize>e1 - 15), zeroChar);
+    const values2 = i8x16.sub(v128.load(p + <usize>e2 - 15), zeroChar);
+    const values3 = i8x16.sub(v128.load(p + <usize>e3 - 15), zeroChar);
+    const entry0 = fieldShape(p, s0, e0, values0, dotChar);
+    const entry1 = fieldShape(p, s1, e1, values1, dotChar);
+    const entry2 = fieldShape(p, s2, e2, values2, dotChar);
+    const entry3 = fieldShape(p, s3, e3, values3, dotChar);
+    const packed0 = i8x16.swizzle(values0, v128.load(entry0, FIELD_SHAPES));
+    const packed1 = i8x16.swizzle(values1, v128.load(entry1, FIELD_SHAPES));
+    const packed2 = i8x16.swizzle(values2, v128.load(entry2, FIELD_SHAPES));
+    const packed3 = i8x16.swizzle(values3, v128.load(entry3, FIELD_SHAPES));
+    const indexX = fieldValues(
+      packed0,
+      packed1,
+      entry0,
+      entry1,
+      joinDigits,
+      joinPairs,
+      joinQuads,
+      highScale,
+    );
+    const yT = fieldValues(
+      packed2,
+      packed3,
+      entry2,
+      entry3,
+      joinDigits,
+      joinPairs,
+      joinQuads,
+      highScale,
+    );
+    v128.store64_lane(indexColumn + at, indexX, 0);
+    v128.store64_lane(xColumn + at, indexX, 1);
+    v128.store64_lane(yColumn + at, yT, 0);
+    v128.store64_lane(tColumn + at, yT, 1);
+    // The usual line: within the maps' window and before the chunk's end, four fields or more
+    // (the fourth starts at 64 when missing), each of the shape `[-]digits[.digits]`: a number,
+    // not NaN, whose kept lanes are all digits (adding 0x76 with saturation sets a lane's top bit
+    // exactly when it is above 9). Any other line (blank, malformed, an exponent, '+', many
+    // digits, the last one) goes to the general path below, which reads it again and decides.
+    // Numbers below 10^16 cannot overflow a sum, so a sum is NaN exactly when one of its terms is.
+    // The tests are or-ed into one word: one branch per line.
+    const largest = i8x16.max_u(i8x16.max_u(packed0, packed1), i8x16.max_u(packed2, packed3));
+    const sums = f64x2.add(indexX, yT);
+    const unusual =
+      <u32>((eolOffset | <u64>s3) >> 6) |
+      ((<u32>(end - 1 - eol)) >>> 31) |
+      i64x2.bitmask(f64x2.ne(sums, sums)) |
+      i8x16.bitmask(i8x16.add_sat_u(largest, aboveNine));
+    if (unusual == 0) {
+      points++;
+      p = eol + 1;
+      continue;
     }
-    if (eol == end && !final) {
-      consumed = <i32>(p - ptr); // an unfinished line: parsed again with the next chunk
-      break;
-    }
-    lines++;
-    if (!blank) {
-      nonBlank++;
-      if (ok) points++;
-      else noteBadLine(lines);
-    }
-    p = eol + 1;
+    const slowEol = readLineSlowly(ptr, p, at, end, final);
+    if (slowEol == 0) break; // an unfinished line: parsed again with the next chunk
+    points += slowLineHeldPoint;
+    p = slowEol + 1;
   }
   pointCount = points;
-  lineNumber = lines;
-  nonBlankLines = nonBlank;
-  return consumed;
+  // Every line read ends at a \n before p, the final chunk's last one at the sentinel.
+  lineNumber += feedsBefore(p - ptr);
+  return <i32>(p - ptr) < len ? <i32>(p - ptr) : len;
 }
 
 export function parsePointCount(): i32 {
@@ -429,7 +564,7 @@ export function parsePointCount(): i32 {
 }
 
 export function parseLineCount(): i32 {
-  return nonBlankLines;
+  return lineNumber - blankLines;
 }
 
 export function parseBadLineCount(): i32 {

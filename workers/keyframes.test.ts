@@ -145,6 +145,50 @@ describe('keyframe lines', () => {
     expect(report).toEqual({ lines: 2, points: 1, badLines: 1, firstBadLine: 2, empty: false });
   });
 
+  test('fields of 16 bytes after the sign (the SIMD window) and of 17 read the same', () => {
+    const fields = [
+      '1234567890123456',
+      '-1234567890123456',
+      '12345678901234.5',
+      '-.123456789012345',
+      '123456789012345.',
+      '12345678901234567',
+      '-1234567890123456.7',
+      '.1234567890123456',
+    ];
+    // Each field in each position of a short line, so the line itself takes the fast path.
+    for (const field of fields) {
+      const value = Number.parseFloat(field);
+      expect(
+        rows(`${field} 1 2 3\n1 ${field} 2 3\n1 2 ${field} 3\n1 2 3 ${field}\n`),
+        field,
+      ).toEqual([
+        [value, 1, 2, 3],
+        [1, value, 2, 3],
+        [1, 2, value, 3],
+        [1, 2, 3, value],
+      ]);
+    }
+  });
+
+  test("a dot in an earlier field is not a later field's dot", () => {
+    expect(rows('1.5 2 0.25 3\n.5 12 3. -4\n-9.75 0 1 -0.5\n')).toEqual([
+      [1.5, 2, 0.25, 3],
+      [0.5, 12, 3, -4],
+      [-9.75, 0, 1, -0.5],
+    ]);
+  });
+
+  test("lines of every length around the fast path's 56-byte window parse alike", () => {
+    for (let length = 40; length <= 72; length++) {
+      const fields = '7 2.5 -3.25 4.125';
+      const line = `${fields}${' '.repeat(length - fields.length - 5)}x.png`;
+      expect(line.length).toBe(length);
+      const text = `${line}\n ${line}\r\n${line}`;
+      expect(rows(text), `${length} bytes`).toEqual(Array(3).fill([7, 2.5, -3.25, 4.125]));
+    }
+  });
+
   test('a line longer than 63 bytes that is malformed is still one bad line', () => {
     const { report } = engine.parseKeyframes(encode(`1 2 ${'#'.repeat(100)} 4\n1 2 3 4\n`));
     expect(report).toEqual({ lines: 2, points: 1, badLines: 1, firstBadLine: 1, empty: false });
@@ -189,7 +233,7 @@ describe('chunk boundaries', () => {
     }
   });
 
-  test('many lines across 1 MiB chunks: every point arrives once, in order', () => {
+  test('many lines across the default chunks: every point arrives once, in order', () => {
     const lines = 120_000;
     const parts: string[] = [];
     for (let i = 0; i < lines; i++) parts.push(`${i} ${i * 0.5} -${i}.25 ${i / 8}`);
@@ -269,6 +313,23 @@ describe('agreement with parseFloat', () => {
     for (const [token, distance] of distancesByToken(tokens)) {
       expect(distance, token).toBeLessThanOrEqual(bound(token));
     }
+  });
+
+  test('the usual shape [-]digits[.digits] in every field: exact up to 2^53, like parseFloat', () => {
+    const random = createPrng(4);
+    const tokens = Array.from({ length: 80_000 }, () => randomToken(random, 0));
+    const lines: string[] = [];
+    for (let i = 0; i < tokens.length; i += 4) lines.push(tokens.slice(i, i + 4).join(' '));
+    const { columns, report } = engine.parseKeyframes(encode(lines.join('\n')));
+    expect(report.points).toBe(lines.length);
+    (['index', 'x', 'y', 't'] as const).forEach((key, field) => {
+      columns[key].forEach((value, line) => {
+        const token = tokens[4 * line + field]!;
+        expect(ulps(value, Number.parseFloat(token)), token).toBeLessThanOrEqual(bound(token));
+        if (Number.parseFloat(token) === 0)
+          expect(Object.is(value, -0), token).toBe(token[0] === '-');
+      });
+    });
   });
 
   test('numbers as JavaScript prints them', () => {

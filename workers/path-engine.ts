@@ -13,6 +13,7 @@ import type {
   LoadPathRequest,
   ParseReport,
   PathQuery,
+  ScrubAnswer,
   TagScan,
   TransformResult,
   XY,
@@ -30,10 +31,14 @@ export const TIME_MATCH_TOLERANCE_S = 0.001;
 // Decimal times are not exact in doubles (0.501 − 0.5 = 0.0010000000000000009): a nanosecond of
 // slack keeps a difference that is 0.001 on paper a match.
 const TIME_MATCH_SLACK_S = 1e-9;
-/** Parse in chunks this big: V8 tiers a long first call up only after it returns (toolchain.md). */
-export const DEFAULT_CHUNK_BYTES = 1 << 20;
+/**
+ * Parse in chunks this big: V8 tiers a long first call up only after it returns (toolchain.md), and
+ * a chunk, its bit maps and the columns it fills stay in a 2 MiB L2 cache (512 KiB measured faster
+ * than 1 or 2 MiB, docs/path-core.md).
+ */
+export const DEFAULT_CHUNK_BYTES = 1 << 19;
 // A file's first chunks are smaller, doubling up to chunkBytes: V8 swaps in optimised code only
-// between calls, so a fresh engine leaves its baseline tier after a few short calls, not 1 MiB.
+// between calls, so a fresh engine leaves its baseline tier after a few short calls, not a long one.
 const FIRST_CHUNK_BYTES = 1 << 16;
 // A new engine parses this many copies of a typical line once: enough for V8 to optimise the
 // parser (about 600 lines in Node 20), so that stall happens at creation, not in the first parse.
@@ -166,6 +171,23 @@ export interface ResidentPoints {
   dispose(): void;
 }
 
+/**
+ * A keyframes file parsed into linear memory as loadPath parses it (`PathEngine.residentKeyframes`):
+ * x and y are the resident points (map units until mapToImage), index and t stay beside them.
+ */
+export interface ResidentKeyframes extends ResidentPoints {
+  /** The parse report, as parseKeyframes gives it. */
+  readonly report: ParseReport;
+  /** Copies of the four columns in file order; x and y as they are now (mapToImage changes them). */
+  readColumns(): KeyframeColumns;
+}
+
+/** Caller-provided arrays for a copying call's result: written in place, no new arrays. */
+export interface PointsOut {
+  x: Float64Array;
+  y: Float64Array;
+}
+
 /** Views over linear memory; rebuilt whenever memory has grown (its buffer is then replaced). */
 interface Views {
   u8: Uint8Array;
@@ -180,6 +202,8 @@ interface Resident {
   t: number;
   x: number;
   y: number;
+  /** Field 1 of each point (its keyframe index), moved with the times when sorting. */
+  keyframe: number;
 }
 
 /** A spec §9 time outside the bounds resets to the minimum (NaN counts as outside). */
@@ -221,6 +245,18 @@ function requireXY(method: string, x: unknown, y: unknown): [Float64Array, Float
   const ys = requireF64(method, 'y', y);
   if (xs.length !== ys.length) {
     throw new RangeError(`${method}: x and y differ in length (${xs.length} vs ${ys.length})`);
+  }
+  return [xs, ys];
+}
+
+function requireOut(method: string, out: unknown, length: number): [Float64Array, Float64Array] {
+  if (typeof out !== 'object' || out === null) {
+    throw new TypeError(`${method}: out must be {x, y} with two Float64Arrays`);
+  }
+  const { x, y } = out as Partial<PointsOut>;
+  const [xs, ys] = requireXY(`${method}: out`, x, y);
+  if (xs.length !== length) {
+    throw new RangeError(`${method}: out holds ${xs.length} points, the input ${length}`);
   }
   return [xs, ys];
 }
@@ -541,17 +577,24 @@ export class PathEngine {
     } while (start < xs.length);
   }
 
-  /** Maps map-unit points to image pixels with the spec §5 clamp; the inputs are not modified. */
+  /**
+   * Maps map-unit points to image pixels with the spec §5 clamp. The result goes to new arrays, or
+   * into `out` when given (its arrays as long as x and y; they may be x and y themselves, which then
+   * map in place); otherwise the inputs are not modified.
+   */
   mapToImage(
     transform: TransformResult,
     x: Float64Array,
     y: Float64Array,
     image: ImageSize,
+    out?: PointsOut,
   ): { x: Float64Array; y: Float64Array; clamped: number } {
     const [xs, ys] = requireXY('mapToImage', x, y);
+    const [outX, outY] =
+      out === undefined
+        ? [new Float64Array(xs.length), new Float64Array(ys.length)]
+        : requireOut('mapToImage', out, xs.length);
     return this.run('mapToImage', () => {
-      const outX = new Float64Array(xs.length);
-      const outY = new Float64Array(ys.length);
       let clamped = 0;
       this.stream(xs, ys, (xPtr, yPtr, start, count) => {
         clamped += mapToImageInPlace(this.core, transform, xPtr, yPtr, count, image);
@@ -684,9 +727,54 @@ export class PathEngine {
       f64.set(ys, yPtr / 8);
       return { core: this.core, xPtr, yPtr };
     });
+    return this.residentHandle('resident', core, count, xPtr, yPtr, [xPtr, yPtr]).points;
+  }
+
+  /**
+   * Parses the keyframes into linear memory exactly as loadPath does and leaves them there: x and y
+   * become resident points for the in-place kernels (no copy in), index and t stay beside them.
+   * Nothing is copied out unless asked (read, readColumns). Call dispose() to free them.
+   */
+  residentKeyframes(text: Uint8Array): ResidentKeyframes {
+    const bytes = requireBytes('residentKeyframes', text);
+    const { core, report, columns } = this.run('residentKeyframes', () => ({
+      core: this.core,
+      ...this.parseResident(bytes),
+    }));
+    const [index = 0, x = 0, y = 0, t = 0] = columns;
+    const count = report.points;
+    const { points, within } = this.residentHandle('residentKeyframes', core, count, x, y, columns);
+    return {
+      ...points,
+      report,
+      readColumns: () =>
+        within('readColumns', () => {
+          const f64 = this.view().f64;
+          const copy = (ptr: number) => f64.slice(ptr / 8, ptr / 8 + count);
+          return { index: copy(index), x: copy(x), y: copy(y), t: copy(t) };
+        }),
+    };
+  }
+
+  /**
+   * The methods of `count` resident points at xPtr/yPtr in `core`'s memory; dispose() frees the
+   * `owned` buffers. `within` guards further methods the same way: it refuses disposed points and
+   * points lost with a replaced instance.
+   */
+  private residentHandle(
+    prefix: string,
+    core: CoreExports,
+    count: number,
+    xPtr: number,
+    yPtr: number,
+    owned: readonly number[],
+  ): {
+    points: ResidentPoints;
+    within: <T>(method: string, work: (take: (bytes: number) => number) => T) => T;
+  } {
     let live = true;
     const within = <T>(method: string, work: (take: (bytes: number) => number) => T): T => {
-      const name = `resident.${method}`;
+      const name = `${prefix}.${method}`;
       if (!live) throw new Error(`${name}: these resident points have been disposed`);
       // Running out of memory replaces the instance the points lived in.
       if (this.core !== core) {
@@ -696,7 +784,7 @@ export class PathEngine {
       }
       return this.run(name, work);
     };
-    return {
+    const points: ResidentPoints = {
       count,
       mapToImage: (transform, image) =>
         within('mapToImage', () => ({
@@ -711,15 +799,15 @@ export class PathEngine {
           };
         }),
       thin: (minDistance) => {
-        const distance = requireMinDistance('resident.thin', minDistance);
+        const distance = requireMinDistance(`${prefix}.thin`, minDistance);
         return within('thin', (take) => {
           const kept = this.thinAt(take, xPtr, yPtr, count, distance);
           return this.view().i32.slice(kept.ptr / 4, kept.ptr / 4 + kept.count);
         });
       },
       scanTags: (tags, radiusPx = TAG_SCAN_RADIUS_PX) => {
-        const checkedTags = requireTags('resident.scanTags', tags);
-        const radius = requirePositive('resident.scanTags', 'radiusPx', radiusPx);
+        const checkedTags = requireTags(`${prefix}.scanTags`, tags);
+        const radius = requirePositive(`${prefix}.scanTags`, 'radiusPx', radiusPx);
         return within('scanTags', (take) =>
           this.scanWith(take, checkedTags, radius, (at) => at(xPtr, yPtr, count)),
         );
@@ -727,12 +815,10 @@ export class PathEngine {
       dispose: () => {
         if (!live) return;
         live = false;
-        if (this.core === core) {
-          core.free(xPtr);
-          core.free(yPtr);
-        }
+        if (this.core === core) for (const ptr of owned) core.free(ptr);
       },
     };
+    return { points, within };
   }
 
   /** Spec §4 time bounds: min and max timestamp, max replaced by a known video duration. */
@@ -770,13 +856,12 @@ export class PathEngine {
     return this.run('loadPath', (take) => {
       const core = this.core;
       const { report, columns } = this.parseResident(text);
-      const [index = 0, x = 0, y = 0, t = 0] = columns;
-      core.free(index);
-      const resident: Resident = { count: report.points, t, x, y };
+      const [keyframe = 0, x = 0, y = 0, t = 0] = columns;
+      const resident: Resident = { count: report.points, t, x, y, keyframe };
       try {
         const n = resident.count;
         const reordered = !core.isSortedByTime(t, n);
-        core.sortByTime(t, x, y, 0, n);
+        core.sortByTime(t, x, y, keyframe, n);
         const transform = solveTransform(core, request.calibration, image);
         const clamped = mapToImageInPlace(core, transform, x, y, n, image);
         const scan = this.scanWith(take, tags, TAG_SCAN_RADIUS_PX, (at) => at(x, y, n));
@@ -794,7 +879,7 @@ export class PathEngine {
         return { report, transform, display, bounds, clamped, reordered, kept, scan };
       } finally {
         if (this.loaded !== resident && this.core === core) {
-          for (const ptr of [x, y, t]) core.free(ptr);
+          for (const ptr of [x, y, t, keyframe]) core.free(ptr);
         }
       }
     });
@@ -810,15 +895,18 @@ export class PathEngine {
     const xOut = take(4 * count);
     const yOut = take(4 * count);
     const tOut = take(8 * count);
+    const keyframeOut = take(8 * count);
     core.gatherF32(resident.x, keptPtr, count, xOut);
     core.gatherF32(resident.y, keptPtr, count, yOut);
     core.gatherF64(resident.t, keptPtr, count, tOut);
+    core.gatherF64(resident.keyframe, keptPtr, count, keyframeOut);
     const buffer = this.view().u8.buffer;
     return {
       x: new Float32Array(buffer.slice(xOut, xOut + 4 * count)),
       y: new Float32Array(buffer.slice(yOut, yOut + 4 * count)),
       t: new Float64Array(buffer.slice(tOut, tOut + 8 * count)),
       index: new Int32Array(buffer.slice(keptPtr, keptPtr + 4 * count)),
+      keyframe: new Float64Array(buffer.slice(keyframeOut, keyframeOut + 8 * count)),
     };
   }
 
@@ -857,7 +945,7 @@ export class PathEngine {
     if (resident === null) return;
     this.loaded = null;
     this.core.timeIndexRelease();
-    for (const ptr of [resident.t, resident.x, resident.y]) this.core.free(ptr);
+    for (const ptr of [resident.t, resident.x, resident.y, resident.keyframe]) this.core.free(ptr);
   }
 
   /** Frees the resident path and the scratch area; the engine refuses further calls. */
@@ -867,5 +955,16 @@ export class PathEngine {
     this.core.free(this.scratch);
     this.scratch = 0;
     this.disposed = true;
+  }
+
+  /** query() plus field 1 of the nearest point, which the UI shows and opens (spec §3). */
+  scrub(time: number): ScrubAnswer {
+    const answer = this.query(time);
+    const resident = this.loaded;
+    const nearestKeyframe =
+      resident !== null && answer.nearest >= 0
+        ? this.view().f64[resident.keyframe / 8 + answer.nearest]!
+        : Number.NaN;
+    return { ...answer, nearestKeyframe };
   }
 }

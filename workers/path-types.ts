@@ -106,7 +106,14 @@ export interface LoadedPath {
   /** The file's timestamps were out of order, so the points were sorted by time (stable). */
   reordered: boolean;
   /** The 12 px thinned path in time order, display pixels: what the canvas draws. Transferred. */
-  kept: { x: Float32Array; y: Float32Array; t: Float64Array; index: Int32Array };
+  kept: {
+    x: Float32Array;
+    y: Float32Array;
+    t: Float64Array;
+    index: Int32Array;
+    /** Field 1 of each kept keyframe (its index in the file's own numbering). */
+    keyframe: Float64Array;
+  };
   scan: TagScan;
 }
 
@@ -120,4 +127,30 @@ export interface PathQuery {
   nearestT: number;
   /** |nearestT − time| ≤ 0.001 (spec §9 timestamp match tolerance). */
   exact: boolean;
+}
+
+/** A scrub query plus the nearest point's keyframe index (field 1; NaN when no path has points). */
+export interface ScrubAnswer extends PathQuery {
+  nearestKeyframe: number;
+}
+
+/** One frame of the path player: the scrub answer; the worker paints the path layer itself. */
+export interface PathFrame {
+  answer: ScrubAnswer;
+  /** Every point of the path is stamped into the raster: any frame is now one pass over pixels. */
+  complete: boolean;
+}
+
+/** What loading a path for the path player answers: the path and its first frame. */
+export interface PathViewLoad {
+  /** Names this load for later calls about its file (loadedKeyframeImageNames). */
+  loadId: number;
+  path: LoadedPath;
+  frame: PathFrame;
+}
+
+/** loadPathView's request: a LoadPathRequest whose text was uploaded to the worker in chunks. */
+export interface PathViewRequest extends Omit<LoadPathRequest, 'text'> {
+  /** The upload id from uploadBegin. */
+  upload: number;
 }

@@ -541,6 +541,33 @@ describe('resident points and streamed copies (across the 65,536-point chunks)',
     expect(engine.mapToImage(transform, f64([]), f64([]), image).clamped).toBe(0);
   });
 
+  test('mapToImage into caller arrays: the same numbers, those arrays, or the inputs in place', () => {
+    const fresh = engine.mapToImage(transform, x, y, image);
+    const out = { x: new Float64Array(n).fill(7), y: new Float64Array(n).fill(7) };
+    const into = engine.mapToImage(transform, x, y, image, out);
+    expect(into.x).toBe(out.x);
+    expect(into.y).toBe(out.y);
+    expect(into.clamped).toBe(fresh.clamped);
+    expect(worstRelativeError(out.x, fresh.x)).toBe(0);
+    expect(worstRelativeError(out.y, fresh.y)).toBe(0);
+    const xs = x.slice();
+    const ys = y.slice();
+    expect(engine.mapToImage(transform, xs, ys, image, { x: xs, y: ys }).clamped).toBe(
+      fresh.clamped,
+    );
+    expect(worstRelativeError(xs, fresh.x)).toBe(0);
+    expect(worstRelativeError(ys, fresh.y)).toBe(0);
+    expect(() => engine.mapToImage(transform, x, y, image, { x: f64([1]), y: f64([1]) })).toThrow(
+      /mapToImage: out holds 1 points, the input 196731/,
+    );
+    expect(() => engine.mapToImage(transform, x, y, image, { x: out.x } as never)).toThrow(
+      /mapToImage: out: y must be a Float64Array/,
+    );
+    expect(() => engine.mapToImage(transform, x, y, image, [] as never)).toThrow(
+      /mapToImage: out: x must be a Float64Array/,
+    );
+  });
+
   test('bad arguments and disposed points are errors naming them', () => {
     expect(() => engine.resident(f64([1]), f64([1, 2]))).toThrow(
       /resident: x and y differ in length/,
@@ -558,5 +585,59 @@ describe('resident points and streamed copies (across the 65,536-point chunks)',
     points.dispose();
     points.dispose();
     expect(() => points.read()).toThrow(/resident\.read: these resident points have been disposed/);
+  });
+});
+
+describe('keyframes parsed into linear memory (residentKeyframes, as loadPath parses)', () => {
+  // Long enough for several 1 MiB parse chunks, with a malformed line and a blank one.
+  const lines = Array.from({ length: 40_000 }, (_, i) => {
+    const x = ((i * 7919) % 6000) / 100 - 10;
+    const y = ((i * 104_729) % 4000) / 1000;
+    return `${i} ${x.toFixed(3)} ${y.toFixed(4)} ${(i * 0.04).toFixed(3)}`;
+  });
+  lines.splice(1234, 0, '12 not-a-number 3 4', '');
+  const text = new TextEncoder().encode(`${lines.join('\n')}\n`);
+
+  test('the report and columns are those of parseKeyframes; the kernels run on them in place', () => {
+    const copied = engine.parseKeyframes(text);
+    const keyframes = engine.residentKeyframes(text);
+    try {
+      expect(keyframes.report).toEqual(copied.report);
+      expect(keyframes.report).toMatchObject({ points: 40_000, badLines: 1, firstBadLine: 1235 });
+      expect(keyframes.count).toBe(40_000);
+      expect(keyframes.readColumns()).toEqual(copied.columns);
+      const { x, y } = copied.columns;
+      expect(Array.from(keyframes.thin(0.5))).toEqual(thinReference(x, y, 0.5));
+      const tags: XY[] = [
+        [x[5]!, y[5]!],
+        [1e6, 1e6],
+      ];
+      expect(keyframes.scanTags(tags, 0.01)).toEqual(engine.scanTags(x, y, tags, 0.01));
+      const transform = engine.solveTransform(null, { width: 800, height: 600 });
+      const image = { width: 800, height: 600 };
+      const mapped = engine.mapToImage(transform, x, y, image);
+      expect(keyframes.mapToImage(transform, image)).toEqual({ clamped: mapped.clamped });
+      expect(keyframes.read()).toEqual({ x: mapped.x, y: mapped.y });
+      const after = keyframes.readColumns();
+      expect(after.x).toEqual(mapped.x);
+      expect(after.t).toEqual(copied.columns.t);
+    } finally {
+      keyframes.dispose();
+    }
+  });
+
+  test('an empty file; disposed keyframes and bad input are errors naming them', () => {
+    const none = engine.residentKeyframes(new Uint8Array(0));
+    expect(none.report).toEqual({ lines: 0, points: 0, badLines: 0, firstBadLine: 0, empty: true });
+    expect(none.readColumns().t).toEqual(f64([]));
+    none.dispose();
+    none.dispose();
+    expect(() => none.thin(12)).toThrow(
+      /residentKeyframes\.thin: these resident points have been disposed/,
+    );
+    expect(() => none.readColumns()).toThrow(/residentKeyframes\.readColumns: these resident/);
+    expect(() => engine.residentKeyframes('1 2 3 4' as never)).toThrow(
+      /residentKeyframes: text must be a Uint8Array/,
+    );
   });
 });

@@ -67,13 +67,15 @@ export function solveWithOpenCv(
 
 /**
  * cv.perspectiveTransform over separate x/y columns, with its marshalling: interleave into a
- * CV_64FC2 Mat on the Emscripten heap, transform, then copy the result back out into columns.
+ * CV_64FC2 Mat on the Emscripten heap, transform, then copy the result back out into columns (new
+ * ones, or `out`'s).
  */
 export function mapWithOpenCv(
   cv: OpenCv,
   matrix: readonly number[],
   x: Float64Array,
   y: Float64Array,
+  out?: { x: Float64Array; y: Float64Array },
 ): { x: Float64Array; y: Float64Array } {
   const n = x.length;
   const src = new cv.Mat(n, 1, cv.CV_64FC2);
@@ -86,12 +88,12 @@ export function mapWithOpenCv(
       packed[2 * i + 1] = y[i]!;
     }
     cv.perspectiveTransform(src, dst, m);
-    const out = dst.data64F;
-    const outX = new Float64Array(n);
-    const outY = new Float64Array(n);
+    const result = dst.data64F;
+    const outX = out?.x ?? new Float64Array(n);
+    const outY = out?.y ?? new Float64Array(n);
     for (let i = 0; i < n; i++) {
-      outX[i] = out[2 * i]!;
-      outY[i] = out[2 * i + 1]!;
+      outX[i] = result[2 * i]!;
+      outY[i] = result[2 * i + 1]!;
     }
     return { x: outX, y: outY };
   } finally {
@@ -99,6 +101,56 @@ export function mapWithOpenCv(
     dst.delete();
     m.delete();
   }
+}
+
+/**
+ * Points kept in OpenCV's own layout between calls, as the resident kernel keeps its points in
+ * linear memory: an interleaved CV_64FC2 Mat, transformed into a second Mat that is reused, then
+ * clamped there. Call delete() when done.
+ */
+export function residentOpenCv(
+  cv: OpenCv,
+  matrix: readonly number[],
+  x: Float64Array,
+  y: Float64Array,
+): {
+  mapAndClamp(image: { width: number; height: number }): number;
+  /** Packs the points in again (what a caller does to map fresh points). */
+  restore(x: Float64Array, y: Float64Array): void;
+  read(): { x: Float64Array; y: Float64Array };
+  delete(): void;
+} {
+  const n = x.length;
+  const src = new cv.Mat(n, 1, cv.CV_64FC2);
+  const dst = new cv.Mat(n, 1, cv.CV_64FC2);
+  const m = cv.matFromArray(3, 3, cv.CV_64F, matrix);
+  const restore = (xs: Float64Array, ys: Float64Array) => {
+    const packed = src.data64F;
+    for (let i = 0; i < n; i++) {
+      packed[2 * i] = xs[i]!;
+      packed[2 * i + 1] = ys[i]!;
+    }
+  };
+  restore(x, y);
+  return {
+    restore,
+    mapAndClamp: (image) => {
+      cv.perspectiveTransform(src, dst, m);
+      return clampInterleaved(dst.data64F, image);
+    },
+    read: () => {
+      const result = dst.data64F;
+      return {
+        x: Float64Array.from({ length: n }, (_, i) => result[2 * i]!),
+        y: Float64Array.from({ length: n }, (_, i) => result[2 * i + 1]!),
+      };
+    },
+    delete: () => {
+      src.delete();
+      dst.delete();
+      m.delete();
+    },
+  };
 }
 
 /**
@@ -111,19 +163,40 @@ export function clampAfterOpenCv(
   y: Float64Array,
   image: { width: number; height: number },
 ): number {
-  const { width, height } = image;
-  const cx = width / 2;
-  const cy = height / 2;
-  const limit = 2 * Math.max(width, height);
   let clamped = 0;
   for (let i = 0; i < x.length; i++) {
-    const dx = x[i]! - cx;
-    const dy = y[i]! - cy;
-    if (dx * dx + dy * dy <= limit * limit) continue;
+    const point = clampPoint(x[i]!, y[i]!, image);
+    if (point === null) continue;
     clamped++;
-    const finite = Number.isFinite(x[i]) && Number.isFinite(y[i]);
-    x[i] = finite ? Math.min(Math.max(x[i]!, -width), 2 * width) : cx;
-    y[i] = finite ? Math.min(Math.max(y[i]!, -height), 2 * height) : cy;
+    x[i] = point[0];
+    y[i] = point[1];
   }
   return clamped;
+}
+
+/** clampAfterOpenCv over OpenCV's interleaved x, y pairs (a CV_64FC2 Mat's data). */
+function clampInterleaved(xy: Float64Array, image: { width: number; height: number }): number {
+  let clamped = 0;
+  for (let i = 0; i < xy.length; i += 2) {
+    const point = clampPoint(xy[i]!, xy[i + 1]!, image);
+    if (point === null) continue;
+    clamped++;
+    xy[i] = point[0];
+    xy[i + 1] = point[1];
+  }
+  return clamped;
+}
+
+/** The clamped point, or null when (x, y) is close enough to the image to stay as it is. */
+function clampPoint(
+  x: number,
+  y: number,
+  { width, height }: { width: number; height: number },
+): [number, number] | null {
+  const dx = x - width / 2;
+  const dy = y - height / 2;
+  const limit = 2 * Math.max(width, height);
+  if (dx * dx + dy * dy <= limit * limit) return null;
+  if (!(Number.isFinite(x) && Number.isFinite(y))) return [width / 2, height / 2];
+  return [Math.min(Math.max(x, -width), 2 * width), Math.min(Math.max(y, -height), 2 * height)];
 }

@@ -167,6 +167,11 @@ export const api = {
   /** A GET whose answer is read as raw bytes (e.g. a keyframes file for the path worker). */
   bytes: async (url: string, options?: RequestOptions) =>
     new Uint8Array(await (await send('GET', url, options ?? {}, '*/*')).arrayBuffer()),
+  /**
+   * A GET whose ok response comes back unread, for a body too big to read in one piece on this
+   * thread (read response.body in chunks instead).
+   */
+  open: (url: string, options?: RequestOptions) => send('GET', url, options ?? {}, '*/*'),
   /** A multipart POST (e.g. a floor-plan image) with upload progress. */
   upload: <T>(url: string, form: FormData, options?: UploadOptions) =>
     upload<T>(url, form, options),

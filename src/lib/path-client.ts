@@ -7,14 +7,20 @@ import type { PathWorkerApi } from '../../workers/path.worker.ts';
 import type { TimeBounds } from '../../workers/path-engine.ts';
 import type {
   Calibration,
+  DisplayGeometry,
   ImageSize,
   LoadedPath,
   LoadPathRequest,
+  PathFrame,
   PathQuery,
+  PathViewLoad,
+  PathViewRequest,
+  ScrubAnswer,
   TagScan,
   TransformResult,
   XY,
 } from '../../workers/path-types.ts';
+import type { PathViewSize } from '../../workers/path-view.ts';
 
 export { applyDuration, clampTime } from '../../workers/path-engine.ts';
 export type { TimeBounds };
@@ -24,9 +30,14 @@ interface Running {
   remote: Comlink.Remote<PathWorkerApi>;
   /** Rejects when the worker script itself fails: Comlink would otherwise wait forever. */
   failed: Promise<never>;
+  /** Rejects `failed` when the worker is terminated, so calls still waiting on it end too. */
+  stop: (reason: Error) => void;
 }
 
 let running: Running | null = null;
+
+// Blocks of a forwarded download: few messages, and each copy into a block is small.
+const UPLOAD_BLOCK_BYTES = 4 << 20;
 
 function start(): Running {
   if (running !== null) return running;
@@ -34,7 +45,9 @@ function start(): Running {
     type: 'module',
     name: 'path-engine',
   });
+  let stop: (reason: Error) => void = () => {};
   const failed = new Promise<never>((_, reject) => {
+    stop = reject;
     worker.addEventListener('error', (event) => {
       event.preventDefault();
       if (running?.worker === worker) running = null;
@@ -43,8 +56,16 @@ function start(): Running {
   });
   // A failure with no call waiting is reported by the next call; avoid an unhandled rejection.
   failed.catch(() => {});
-  running = { worker, remote: Comlink.wrap<PathWorkerApi>(worker), failed };
+  running = { worker, remote: Comlink.wrap<PathWorkerApi>(worker), failed, stop };
   return running;
+}
+
+/**
+ * Starts the worker now rather than at the first call (e.g. when the video page opens), so the
+ * path core is compiled and warmed up by the time a keyframes file has downloaded.
+ */
+export function startPathWorker(): void {
+  start();
 }
 
 /** Runs a worker call; an abort terminates the worker (a new one starts on the next call). */
@@ -91,6 +112,104 @@ export function queryPath(time: number): Promise<PathQuery> {
   return call((remote) => remote.query(time));
 }
 
+/** queryPath plus the nearest point's keyframe index (field 1 of the file). */
+export function scrubPath(time: number): Promise<ScrubAnswer> {
+  return call((remote) => remote.scrub(time));
+}
+
+/**
+ * Forwards a download's body to the worker in blocks as it arrives (each transferred), so this
+ * thread never holds the whole file nor reads it in one long task. `expectedBytes` (e.g. the
+ * Content-Length) sizes the worker's buffer; 0 when unknown. Answers the upload id for
+ * loadPathView; a failed or aborted read discards what was sent.
+ */
+export async function uploadKeyframes(
+  body: ReadableStream<Uint8Array>,
+  expectedBytes: number,
+  signal?: AbortSignal,
+): Promise<number> {
+  const id = await call((remote) => remote.uploadBegin(expectedBytes), signal);
+  const sent: Promise<void>[] = [];
+  const send = (block: Uint8Array) =>
+    sent.push(call((remote) => remote.uploadAppend(id, Comlink.transfer(block, [block.buffer]))));
+  const reader = body.getReader();
+  let block = new Uint8Array(UPLOAD_BLOCK_BYTES);
+  let filled = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      let chunk = value;
+      while (chunk.length > 0) {
+        const taken = Math.min(chunk.length, block.length - filled);
+        block.set(chunk.subarray(0, taken), filled);
+        filled += taken;
+        chunk = chunk.subarray(taken);
+        if (filled === block.length) {
+          send(block);
+          block = new Uint8Array(UPLOAD_BLOCK_BYTES);
+          filled = 0;
+        }
+      }
+    }
+    if (filled > 0) send(block.slice(0, filled));
+    await Promise.all(sent);
+    return id;
+  } catch (error) {
+    reader.cancel().catch(() => {});
+    call((remote) => remote.uploadDiscard(id)).catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * loadPath of an uploaded keyframes file plus what the path player draws with: the path's
+ * coverage raster at the page's pixel ratio and a hit grid, kept in the worker for pathFrame and
+ * hitTestPath. `canvas` (from the path layer's transferControlToOffscreen, sized with canvasSize
+ * for the path's display) is transferred: the worker paints the first frame at `time` into it,
+ * and every later frame.
+ */
+export function loadPathView(
+  request: PathViewRequest,
+  size: PathViewSize,
+  time: number,
+  canvas: OffscreenCanvas,
+  signal?: AbortSignal,
+): Promise<PathViewLoad> {
+  return call(
+    (remote) => remote.loadPathView(request, size, time, Comlink.transfer(canvas, [canvas])),
+    signal,
+  );
+}
+
+/**
+ * Spec §7: the keyframe image names of the file of a loadPathView (its loadId), read in the worker
+ * from the bytes it already has; rejects once another load has replaced it.
+ */
+export function loadedKeyframeImageNames(loadId: number): Promise<string[]> {
+  return call((remote) => remote.loadedKeyframeImageNames(loadId));
+}
+
+/** The scrub answer at `time`; the worker paints the path layer's canvas up to it. */
+export function pathFrame(time: number): Promise<PathFrame> {
+  return call((remote) => remote.frame(time));
+}
+
+/** Spec §9 display size for a floor-plan image (800×600 when unknown), as loadPath computes it. */
+export function displayGeometry(image: ImageSize | null): Promise<DisplayGeometry> {
+  return call((remote) => remote.displayGeometry(image));
+}
+
+/** Index into kept of the drawn point (below drawCount) nearest (x, y) within radius, or −1. */
+export function hitTestPath(
+  x: number,
+  y: number,
+  radius: number,
+  drawCount: number,
+): Promise<number> {
+  return call((remote) => remote.hitTest(x, y, radius, drawCount));
+}
+
 /** Tag scanning over image-pixel points; x's and y's buffers are transferred. */
 export function scanTags(
   x: Float64Array,
@@ -121,6 +240,7 @@ export function timeBounds(t: Float64Array, duration?: number): Promise<TimeBoun
 /** Stops the worker (e.g. when the video page closes); the next call starts a fresh one. */
 export function terminatePathWorker(): void {
   if (running === null) return;
+  running.stop(new Error('the path worker was stopped'));
   running.remote[Comlink.releaseProxy]();
   running.worker.terminate();
   running = null;

@@ -10,7 +10,8 @@ export const DENOMINATOR_MIN = 1e-10;
  * Maps map-unit points (y negated first when flipY) through `matrix` to image pixels. A point
  * farther than twice the larger image dimension from the image centre, or with |w| ≤ 1e-10, is
  * clamped: each coordinate to [−dimension, 2·dimension] of its own axis, or to the centre when
- * it is not finite.
+ * it is not finite. The result goes to new arrays, or into `out` (as long as x; it may be x and y
+ * themselves: each point is read before it is written).
  */
 export function mapAndClampReference(
   matrix: Mat3,
@@ -18,14 +19,18 @@ export function mapAndClampReference(
   x: Float64Array,
   y: Float64Array,
   image: ImageSize,
+  out?: { x: Float64Array; y: Float64Array },
 ): { x: Float64Array; y: Float64Array; clamped: number } {
   const { width, height } = image;
   const [m0, m1, m2, m3, m4, m5, m6, m7, m8] = entries3(matrix);
   const cx = width / 2;
   const cy = height / 2;
   const limit = 2 * Math.max(width, height);
-  const outX = new Float64Array(x.length);
-  const outY = new Float64Array(x.length);
+  if (out !== undefined && (out.x.length !== x.length || out.y.length !== x.length)) {
+    throw new RangeError('mapAndClampReference: out must hold as many points as x and y');
+  }
+  const outX = out?.x ?? new Float64Array(x.length);
+  const outY = out?.y ?? new Float64Array(x.length);
   let clamped = 0;
   for (let i = 0; i < x.length; i++) {
     const px = x[i]!;

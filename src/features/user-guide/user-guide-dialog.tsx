@@ -1,5 +1,7 @@
 import { Tabs } from 'radix-ui';
 import { AppDialog } from '../../components/app-dialog.tsx';
+import { videoShortcuts } from '../../config/video-shortcuts.ts';
+import './user-guide.css';
 
 export interface UserGuideDialogProps {
   open: boolean;
@@ -103,6 +105,26 @@ export default function UserGuideDialog({ open, onOpenChange }: UserGuideDialogP
               Inspections tab; the decision is recorded with their name and the time.
             </li>
           </ul>
+          <h4>Keyboard shortcuts on the Video Analysis page</h4>
+          <p>They work anywhere on the page except while you type in a field.</p>
+          <table className="guide-shortcuts">
+            <thead>
+              <tr>
+                <th scope="col">Key</th>
+                <th scope="col">What it does</th>
+              </tr>
+            </thead>
+            <tbody>
+              {videoShortcuts.map((shortcut) => (
+                <tr key={shortcut.action}>
+                  <td>
+                    <kbd>{shortcut.label}</kbd>
+                  </td>
+                  <td>{shortcut.description}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         </Tabs.Content>
         <Tabs.Content value="roles" className="guide">
           <h3>Who can do what</h3>

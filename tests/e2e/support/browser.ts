@@ -15,6 +15,8 @@ export interface ContextOptions {
   scheme?: Scheme;
   /** Signed in from the start: the token is in local storage before the app's first script. */
   token?: string;
+  /** IANA time zone of the page (e.g. 'UTC' for date filters); the machine's when omitted. */
+  timezoneId?: string;
 }
 
 export async function newContext(
@@ -25,6 +27,7 @@ export async function newContext(
     baseURL: options.baseUrl,
     colorScheme: options.scheme ?? 'light',
     viewport: { width: 1280, height: 900 },
+    timezoneId: options.timezoneId,
   });
   // Well under the test timeout, so a missing element fails with Playwright's own message.
   context.setDefaultTimeout(10_000);

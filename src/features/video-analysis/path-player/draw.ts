@@ -1,0 +1,184 @@
+// The path player's renderers: plain draw(ctx, state) functions over display pixels (the caller
+// scales the context for the device pixel ratio) for the floor (image, hot zones, cameras) and
+// the tags, drawn once per load. The path layer between them is painted by the path worker
+// (workers/path-raster.ts); the current keyframe and highlight markers on top are elements moved
+// by a transform each frame (markerTransform), which costs the page no repaint.
+
+import { PATH_STYLE } from '../../../../workers/path-raster.ts';
+import type { DisplayGeometry } from '../../../../workers/path-types.ts';
+import type { Camera, HotZone } from '../../../types/api.ts';
+import type { AxisScale, PathTag } from './floor-plan-scene.ts';
+
+/** Spec §9 marker radii (display pixels). */
+export const CURRENT_MARKER_RADIUS = 13;
+export const POINT_MARKER_RADIUS = PATH_STYLE.dotRadius;
+export const HIGHLIGHT_RADIUS = 18;
+/** Tags are drawn (and clicked) within this radius. */
+export const TAG_RADIUS = 9;
+
+const HALO = '#ffffff';
+const EMPTY_FLOOR = '#f1f5f9';
+const GRID = '#cbd5e1';
+const LABEL_TEXT = '#0f172a';
+const DEFAULT_ZONE = '#b45309';
+const DEFAULT_TAG = '#15803d';
+const DEFAULT_CAMERA = '#334155';
+const LABEL_FONT = '600 11px system-ui, sans-serif';
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+export interface FloorState {
+  display: DisplayGeometry;
+  /** The floor-plan image, drawn scaled to the display; null draws a plain grid. */
+  image: CanvasImageSource | null;
+  hotZones: readonly HotZone[];
+  cameras: readonly Camera[];
+  /** Layout pixels (where the calibrator placed things) to display pixels. */
+  layout: AxisScale;
+}
+
+export interface TagsState {
+  tags: readonly PathTag[];
+  /** Indices into tags of the scanned ones (spec §4). */
+  scanned: ReadonlySet<number>;
+  layout: AxisScale;
+}
+
+/** Sizes a canvas for the display geometry at a pixel ratio and scales it to display pixels. */
+export function prepareCanvas(
+  canvas: HTMLCanvasElement,
+  size: { width: number; height: number },
+  pixelRatio: number,
+): CanvasRenderingContext2D {
+  if (canvas.width !== size.width) canvas.width = size.width;
+  if (canvas.height !== size.height) canvas.height = size.height;
+  const ctx = canvas.getContext('2d');
+  if (!ctx) throw new Error('The browser gave no 2D canvas context');
+  ctx.setTransform(pixelRatio, 0, 0, pixelRatio, 0, 0);
+  return ctx;
+}
+
+function label(ctx: CanvasRenderingContext2D, text: string, x: number, y: number): void {
+  ctx.font = LABEL_FONT;
+  ctx.textBaseline = 'middle';
+  ctx.lineJoin = 'round';
+  ctx.lineWidth = 3;
+  ctx.strokeStyle = HALO;
+  ctx.strokeText(text, x, y);
+  ctx.fillStyle = LABEL_TEXT;
+  ctx.fillText(text, x, y);
+}
+
+/** The floor: the image (or a plain 1 m-ish grid without one), hot zones and cameras. */
+export function drawFloor(ctx: CanvasRenderingContext2D, state: FloorState): void {
+  const { width, height } = state.display;
+  ctx.clearRect(0, 0, width, height);
+  if (state.image) {
+    ctx.drawImage(state.image, 0, 0, width, height);
+  } else {
+    ctx.fillStyle = EMPTY_FLOOR;
+    ctx.fillRect(0, 0, width, height);
+    ctx.strokeStyle = GRID;
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    for (let x = 50; x < width; x += 50) ctx.rect(x, 0, 0, height);
+    for (let y = 50; y < height; y += 50) ctx.rect(0, y, width, 0);
+    ctx.stroke();
+  }
+  const { x: sx, y: sy } = state.layout;
+  for (const zone of state.hotZones) {
+    const colour = zone.color || DEFAULT_ZONE;
+    const [x, y, w, h] = [zone.x * sx, zone.y * sy, zone.width * sx, zone.height * sy];
+    ctx.globalAlpha = 0.18;
+    ctx.fillStyle = colour;
+    ctx.fillRect(x, y, w, h);
+    ctx.globalAlpha = 1;
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = 2;
+    ctx.setLineDash([6, 3]);
+    ctx.strokeRect(x, y, w, h);
+    ctx.setLineDash([]);
+    label(ctx, zone.name, x + 4, y + 9);
+  }
+  for (const camera of state.cameras) {
+    drawCamera(ctx, camera.x * sx, camera.y * sy, camera.color || DEFAULT_CAMERA);
+  }
+}
+
+/** A camera: a small body with a lens cone, pointing right. */
+function drawCamera(ctx: CanvasRenderingContext2D, x: number, y: number, colour: string): void {
+  ctx.fillStyle = colour;
+  ctx.strokeStyle = HALO;
+  ctx.lineWidth = 1.5;
+  ctx.beginPath();
+  ctx.rect(x - 8, y - 5, 11, 10);
+  ctx.moveTo(x + 3, y - 2);
+  ctx.lineTo(x + 8, y - 5);
+  ctx.lineTo(x + 8, y + 5);
+  ctx.lineTo(x + 3, y + 2);
+  ctx.closePath();
+  ctx.stroke();
+  ctx.fill();
+}
+
+/**
+ * Tags: a scanned tag is a filled disc with a check mark, a tag not scanned a hollow dashed ring
+ * with a cross, so the two differ by shape as well as colour; each with its name.
+ */
+export function drawTags(ctx: CanvasRenderingContext2D, state: TagsState): void {
+  const { x: sx, y: sy } = state.layout;
+  state.tags.forEach((tag, i) => {
+    const x = tag.x * sx;
+    const y = tag.y * sy;
+    const colour = tag.color || DEFAULT_TAG;
+    const scanned = state.scanned.has(i);
+    ctx.beginPath();
+    ctx.arc(x, y, TAG_RADIUS, 0, 2 * Math.PI);
+    ctx.fillStyle = scanned ? colour : HALO;
+    ctx.fill();
+    ctx.lineWidth = 2.5;
+    ctx.strokeStyle = scanned ? HALO : colour;
+    ctx.setLineDash(scanned ? [] : [3, 2]);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    ctx.beginPath();
+    if (scanned) {
+      ctx.moveTo(x - 4, y);
+      ctx.lineTo(x - 1, y + 3);
+      ctx.lineTo(x + 4, y - 3);
+      ctx.strokeStyle = HALO;
+    } else {
+      ctx.moveTo(x - 3, y - 3);
+      ctx.lineTo(x + 3, y + 3);
+      ctx.moveTo(x + 3, y - 3);
+      ctx.lineTo(x - 3, y + 3);
+      ctx.strokeStyle = colour;
+    }
+    ctx.lineWidth = 2;
+    ctx.stroke();
+    label(ctx, tag.name, x + TAG_RADIUS + 4, y);
+  });
+}
+
+/**
+ * The transform that puts a marker layer's centre dot on a display-pixel point. The layer is as
+ * large as the stage, so translate percentages are fractions of the stage: the marker follows
+ * the stage when it is shown smaller, and moving it needs neither layout nor paint.
+ */
+export function markerTransform(point: Point, display: DisplayGeometry): string {
+  const x = (100 * point.x) / display.width;
+  const y = (100 * point.y) / display.height;
+  return `translate(${x.toFixed(4)}%, ${y.toFixed(4)}%)`;
+}
+
+/** The tag whose disc contains the point (display pixels), the last drawn (topmost) first. */
+export function tagAt(tags: readonly PathTag[], layout: AxisScale, point: Point): number {
+  for (let i = tags.length - 1; i >= 0; i--) {
+    const tag = tags[i]!;
+    if (Math.hypot(tag.x * layout.x - point.x, tag.y * layout.y - point.y) <= TAG_RADIUS) return i;
+  }
+  return -1;
+}

@@ -1,0 +1,62 @@
+import type { TransformKind, TransformResult } from '../../../../workers/path-types.ts';
+
+/** Spec §8: the path player's messages, word for word (which situation shows which: docs/path-player.md). */
+export const pathPlayerMessages = {
+  noKeyframesPath: 'No keyframesPath provided.',
+  missingConfiguration:
+    'Missing floorplan configuration. Please configure the floorplan mapping first.',
+  keyframesFetchFailed: (status: number, statusText: string) =>
+    `Failed to fetch keyframes data: ${status} ${statusText}`.trimEnd(),
+  keyframesEmpty: 'Keyframes file is empty.',
+  keyframesError: 'Error loading keyframes data.',
+  configurationNotFound: (videoId: string) =>
+    `No floorplan configuration found for video: ${videoId}`,
+  configurationFailed: 'Failed to load floorplan configuration from API.',
+  configurationUnavailable: 'No floorplan configuration available.',
+  noPathPoints: 'No path points loaded.',
+} as const;
+
+const transformNames: Record<TransformKind, string> = {
+  perspective: 'perspective transform',
+  affine: 'affine transform',
+  simple: 'simple scaling by pixels per meter (approximate)',
+  none: 'no transform: map units drawn as pixels (approximate)',
+};
+
+/** The path player's own words (beyond the spec). */
+export const pathPlayerStrings = {
+  region: 'Floor-plan path',
+  loading: 'Loading the path…',
+  canvas: 'Floor plan with the inspection path',
+  canvasHelp:
+    'Click a path point to open its keyframe; the large dot is the current keyframe. ' +
+    'Press Enter to open the current keyframe. Tags are listed below.',
+  noKeyframe: 'Keyframe – · – s',
+  keyframe: (index: number, seconds: number) => `Keyframe ${index} · ${seconds.toFixed(2)} s`,
+  transform: (transform: TransformResult) => {
+    const worst = Math.max(0, ...transform.pointErrorsPx);
+    const points = transform.pointErrorsPx.length;
+    const accuracy =
+      transform.kind === 'perspective' || transform.kind === 'affine'
+        ? ` from ${points} calibration points, largest error ${worst.toFixed(1)} px`
+        : '';
+    return `Path mapped with ${transformNames[transform.kind]}${accuracy}.`;
+  },
+  badLines: (count: number, firstLine: number) =>
+    `${count} malformed keyframe ${count === 1 ? 'line was' : 'lines were'} skipped (first: line ${firstLine}).`,
+  reordered: 'The keyframes were not in time order in the file; they are shown sorted by time.',
+  clamped: (count: number) =>
+    `${count} ${count === 1 ? 'point lies' : 'points lie'} far outside the floor plan and ${count === 1 ? 'was' : 'were'} moved to its edge.`,
+  imageFailed: 'The floor-plan image could not be loaded; the path is drawn without it.',
+  tagsHeading: (scanned: number, total: number) => `Tags: ${scanned} of ${total} scanned`,
+  scanned: 'Scanned',
+  notScanned: 'Not scanned',
+  tagButton: (name: string, scanned: boolean) =>
+    `${name}, ${scanned ? 'scanned' : 'not scanned'}: show details`,
+  legend: 'Legend',
+  legendPath: 'Path up to the current time',
+  legendCurrent: 'Current keyframe',
+  legendHighlight: 'Selected detection',
+  legendHotZone: 'Hot zone',
+  legendCamera: 'Camera',
+} as const;

@@ -1,0 +1,134 @@
+import { memo, useEffect, useRef } from 'react';
+import { useSnapshot } from 'valtio';
+import type { TimeBounds } from '../../lib/path-client.ts';
+import { type Detection, detectionSummary } from './detections.ts';
+import { formatSeconds, type PlaybackClock } from './playback-clock.ts';
+import { videoStrings as s } from './strings.ts';
+
+export interface TimeSliderProps {
+  clock: PlaybackClock;
+  bounds: TimeBounds;
+  /** Detections to mark on the track (already filtered by the confidence threshold). */
+  detections: readonly Detection[];
+  onTogglePlay(): void;
+  onSeekToDetection(detection: Detection): void;
+}
+
+/** Spec §9 slider step: 0.01 s. */
+export const sliderStep = 0.01;
+
+/** Where a time sits along the track, in percent. */
+export function trackPosition(time: number, bounds: TimeBounds): number {
+  const span = bounds.max - bounds.min;
+  if (!(span > 0)) return 0;
+  return Math.min(Math.max(((time - bounds.min) / span) * 100, 0), 100);
+}
+
+/**
+ * Spec §2/§4 slider: step 0.01 s, disabled while playing, 'Playing…' while playing, time with 2
+ * decimals. Dragging sets `seeking` (and stops playback) until the pointer is released. This is
+ * one of the few parts that re-render as the clock runs; the markers do not.
+ */
+export function TimeSlider({
+  clock,
+  bounds,
+  detections,
+  onTogglePlay,
+  onSeekToDetection,
+}: TimeSliderProps) {
+  const { time, playing, rate } = useSnapshot(clock);
+  const endDrag = useRef<(() => void) | null>(null);
+  useEffect(() => () => endDrag.current?.(), []);
+
+  const startDrag = () => {
+    clock.seeking = true;
+    clock.playing = false;
+    const end = () => {
+      clock.seeking = false;
+      window.removeEventListener('pointerup', end);
+      window.removeEventListener('pointercancel', end);
+      endDrag.current = null;
+    };
+    endDrag.current?.();
+    endDrag.current = end;
+    window.addEventListener('pointerup', end);
+    window.addEventListener('pointercancel', end);
+  };
+
+  return (
+    <section className="va-transport" aria-label="Playback">
+      <div className="va-transport-row">
+        <button type="button" className="btn btn-primary va-play" onClick={onTogglePlay}>
+          {playing ? s.pause : s.play}
+        </button>
+        <div className="va-track">
+          <input
+            type="range"
+            className="va-slider"
+            aria-label={s.time}
+            aria-valuetext={`${time.toFixed(2)} seconds`}
+            min={bounds.min}
+            max={bounds.max}
+            step={sliderStep}
+            value={Math.min(Math.max(time, bounds.min), bounds.max)}
+            disabled={playing}
+            onPointerDown={startDrag}
+            onChange={(event) => {
+              clock.time = Number(event.target.value);
+            }}
+          />
+          <DetectionMarkers detections={detections} bounds={bounds} onSeek={onSeekToDetection} />
+        </div>
+        <output className="va-time" aria-live="off">
+          {formatSeconds(time)}
+        </output>
+      </div>
+      <p className="va-transport-status">
+        {playing && <span className="va-playing">{s.playing}</span>}
+        <span>
+          {s.bounds}: {formatSeconds(bounds.min)} – {formatSeconds(bounds.max)}
+        </span>
+        <span>
+          {s.speed}: {rate}×
+        </span>
+      </p>
+    </section>
+  );
+}
+
+interface DetectionMarkersProps {
+  detections: readonly Detection[];
+  bounds: TimeBounds;
+  onSeek(detection: Detection): void;
+}
+
+/**
+ * Detection markers on the slider track (beyond the spec); a click seeks there. Kept out of the
+ * tab order: the Detections list and N / P reach the same detections by keyboard.
+ */
+const DetectionMarkers = memo(function DetectionMarkers({
+  detections,
+  bounds,
+  onSeek,
+}: DetectionMarkersProps) {
+  if (detections.length === 0) return null;
+  return (
+    <div className="va-markers">
+      {detections.map((detection) => {
+        const { label, confidence } = detectionSummary(detection);
+        return (
+          <button
+            key={detection.id}
+            type="button"
+            tabIndex={-1}
+            className="va-marker"
+            style={{ left: `${trackPosition(detection.time, bounds)}%` }}
+            aria-label={`Go to detection at ${formatSeconds(detection.time)}: ${label} ${confidence}`}
+            title={`${detection.stamp} s: ${label} ${confidence}`}
+            onClick={() => onSeek(detection)}
+          />
+        );
+      })}
+    </div>
+  );
+});

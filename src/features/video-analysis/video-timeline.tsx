@@ -1,0 +1,126 @@
+import { format } from 'date-fns';
+import { DateRangePicker } from '../../components/date-range-picker.tsx';
+import { MultiSelect } from '../../components/multi-select.tsx';
+import { StatusTag } from '../../components/tag.tsx';
+import { videoDuration, videoIdOf } from '../../lib/video.ts';
+import type { LineClearance, User, Video } from '../../types/api.ts';
+import type { VideoFilters } from './api/get-videos.ts';
+import { videoStrings as s } from './strings.ts';
+
+export interface VideoTimelineProps {
+  /** Null until the first answer. */
+  videos: readonly Video[] | null;
+  loading: boolean;
+  users: readonly User[];
+  lineClearances: readonly LineClearance[];
+  filters: VideoFilters;
+  onFiltersChange(filters: VideoFilters): void;
+  selectedId: string | null;
+  onSelect(video: Video): void;
+}
+
+export const noFilters: VideoFilters = { range: null, userIds: [], lineIds: [] };
+
+function recordedAt(timestamp: string): string {
+  const date = new Date(timestamp);
+  return Number.isNaN(date.getTime()) ? s.unknown : format(date, 'yyyy-MM-dd HH:mm');
+}
+
+function durationText(video: Video): string {
+  const seconds = videoDuration(video);
+  return seconds === null || !Number.isFinite(seconds) ? s.unknown : `${Math.round(seconds)} s`;
+}
+
+/** Newest first: the inspection just recorded is the one a reviewer usually looks for. */
+function byTimeNewestFirst(videos: readonly Video[]): Video[] {
+  const time = (video: Video) => {
+    const value = Date.parse(video.timestamp);
+    return Number.isNaN(value) ? Number.NEGATIVE_INFINITY : value;
+  };
+  return [...videos].sort((a, b) => time(b) - time(a));
+}
+
+/** Spec §2 left sidebar: filters by date range, users and line clearances, then the videos. */
+export function VideoTimeline(props: VideoTimelineProps) {
+  const { videos, loading, users, lineClearances, filters, onFiltersChange } = props;
+  const lineName = new Map(lineClearances.map((line) => [line._id, line.name]));
+  const userName = new Map(users.flatMap((user) => [[user._id, user.name] as const]));
+  const filtered =
+    filters.range !== null || filters.userIds.length > 0 || filters.lineIds.length > 0;
+
+  return (
+    <aside className="va-timeline" aria-labelledby="va-timeline-title">
+      <h2 id="va-timeline-title">{s.timeline}</h2>
+      <div className="va-filters">
+        <DateRangePicker
+          value={filters.range}
+          onChange={(range) => onFiltersChange({ ...filters, range })}
+          placeholder={s.filterByDateRange}
+        />
+        <MultiSelect
+          label={s.users}
+          options={users.map((user) => ({ value: user._id, label: user.name }))}
+          value={filters.userIds}
+          onChange={(userIds) => onFiltersChange({ ...filters, userIds })}
+          placeholder={s.selectUsers}
+        />
+        <MultiSelect
+          label={s.lineClearances}
+          options={lineClearances.map((line) => ({ value: line._id, label: line.name }))}
+          value={filters.lineIds}
+          onChange={(lineIds) => onFiltersChange({ ...filters, lineIds })}
+          placeholder={s.selectLineClearances}
+        />
+        {filtered && (
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => onFiltersChange(noFilters)}
+          >
+            {s.clearFilters}
+          </button>
+        )}
+      </div>
+      {loading && (
+        <p className="muted" role="status">
+          {s.loadingVideos}
+        </p>
+      )}
+      {videos && videos.length === 0 && !loading && <p className="muted">{s.noVideos}</p>}
+      {videos && videos.length > 0 && (
+        <ol className="va-video-list">
+          {byTimeNewestFirst(videos).map((video) => {
+            const id = videoIdOf(video);
+            const line =
+              (video.lineClearanceId && lineName.get(video.lineClearanceId)) || s.unknownLine;
+            const userId = video.userId ?? video.operatorId;
+            const operator = (userId && userName.get(userId)) || s.unknown;
+            const selected = id !== null && id === props.selectedId;
+            return (
+              <li key={id ?? video.filename}>
+                <button
+                  type="button"
+                  className={`va-video-card${selected ? ' selected' : ''}`}
+                  aria-current={selected ? 'true' : undefined}
+                  onClick={() => props.onSelect(video)}
+                >
+                  <span className="va-video-card-head">
+                    <span className="va-video-line">{line}</span>
+                    <StatusTag status={video.status} />
+                  </span>
+                  <span className="va-video-when">{recordedAt(video.timestamp)}</span>
+                  <span>
+                    {s.operator}: {operator}
+                  </span>
+                  <span>
+                    {s.duration}: {durationText(video)}
+                  </span>
+                </button>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </aside>
+  );
+}
