@@ -58,15 +58,16 @@ function useDetections(videoId: string): Detection[] {
 }
 
 /**
- * The keyframe image list, read from the keyframes file once it is needed (after the path player
- * has fetched the same file, so the browser answers from its cache). Spec §8: a failed fetch
- * leaves the list empty (and is logged).
+ * The keyframe image list, read once it is needed: from the path worker, which already holds the
+ * keyframes file the path player downloaded, or, when no path loaded, from the file itself.
+ * Spec §8: a failed fetch leaves the list empty (and is logged).
  */
 function useKeyframeImages(videoId: string) {
   const [images, setImages] = useState<KeyframeImage[] | null>(null);
   const loading = useRef<Promise<KeyframeImage[]> | null>(null);
+  const fromPathWorker = useRef<(() => Promise<string[]>) | null>(null);
   const load = useCallback(() => {
-    loading.current ??= getKeyframeNames(videoId)
+    loading.current ??= (fromPathWorker.current?.() ?? getKeyframeNames(videoId))
       .then(toKeyframeImages)
       .catch((error: unknown) => {
         console.error('Failed to load the keyframe image list', error);
@@ -78,7 +79,7 @@ function useKeyframeImages(videoId: string) {
       });
     return loading.current;
   }, [videoId]);
-  return { images, load };
+  return { images, load, fromPathWorker };
 }
 
 /**
@@ -159,9 +160,10 @@ export function VideoWorkspace({ video, clock }: VideoWorkspaceProps) {
   const onLoaded = useCallback(
     (info: PathLoadInfo | null) => {
       setKeyframeBounds(info ?? noKeyframes);
+      keyframes.fromPathWorker.current = info?.keyframeImageNames ?? null;
       void keyframes.load();
     },
-    [keyframes.load],
+    [keyframes.load, keyframes.fromPathWorker],
   );
 
   const togglePlay = useCallback(() => {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { getFloorplanImage } from '../api/get-floorplan-image.ts';
+import { getFloorplanImage } from '../../../api/get-floorplan-image.ts';
 import type { Size } from './geometry.ts';
 
 export type FloorplanImage =
@@ -25,6 +25,7 @@ export function useFloorplanImage(imagePath: string): {
     let loaded: ImageBitmap | null = null;
     setImage({ status: 'loading' });
     getFloorplanImage(imagePath)
+      .then((bytes) => new Blob([bytes]))
       .then((blob) => createImageBitmap(blob))
       .then((bitmap) => {
         loaded = bitmap;

@@ -1,6 +1,6 @@
+import { floorplanImageUrl } from '../../../api/get-floorplan-image.ts';
 import { RecordActions, RecordField } from '../../../components/record-card.tsx';
 import type { Floorplan, LineClearance } from '../../../types/api.ts';
-import { floorplanImageUrl } from '../api/get-floorplan-image.ts';
 import { wizardStrings as w } from '../strings.ts';
 import { createdDate } from './created-date.ts';
 
