@@ -21,6 +21,33 @@ import { useFloorplans } from './wizard/use-floorplans.ts';
 import { useLineConfiguration } from './wizard/use-line-configuration.ts';
 
 /** Spec §2 Floorplan manager: the five-step wizard from upload to a saved configuration. */
+interface WizardAction {
+  label: string;
+  onClick(): void;
+  disabled?: boolean;
+}
+
+/** The Back / Continue buttons under a wizard step. */
+function WizardNav({ back, next }: { back: WizardAction; next?: WizardAction }) {
+  return (
+    <div className="wizard-nav">
+      <button type="button" className="btn btn-secondary" onClick={back.onClick}>
+        {back.label}
+      </button>
+      {next && (
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={next.disabled}
+          onClick={next.onClick}
+        >
+          {next.label}
+        </button>
+      )}
+    </div>
+  );
+}
+
 export default function FloorplanManagerPage() {
   const snap = useSnapshot(session);
   const lines = useLoad(getLineClearances, lineClearanceMessages.loadFailed);
@@ -146,19 +173,10 @@ export default function FloorplanManagerPage() {
             onDelete={remove}
           />
         )}
-        <div className="wizard-nav">
-          <button type="button" className="btn btn-secondary" onClick={() => setStep(1)}>
-            {w.back}
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={!floorplan}
-            onClick={() => setStep(3)}
-          >
-            {w.continueToCalibration}
-          </button>
-        </div>
+        <WizardNav
+          back={{ label: w.back, onClick: () => setStep(1) }}
+          next={{ label: w.continueToCalibration, disabled: !floorplan, onClick: () => setStep(3) }}
+        />
       </>
     );
   } else if (step === 3) {
@@ -179,19 +197,14 @@ export default function FloorplanManagerPage() {
             onChange={setConfiguration}
           />
         )}
-        <div className="wizard-nav">
-          <button type="button" className="btn btn-secondary" onClick={() => setStep(2)}>
-            {w.back}
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={!(floorplan && configuration)}
-            onClick={() => setStep(4)}
-          >
-            {w.reviewAndSave}
-          </button>
-        </div>
+        <WizardNav
+          back={{ label: w.back, onClick: () => setStep(2) }}
+          next={{
+            label: w.reviewAndSave,
+            disabled: !(floorplan && configuration),
+            onClick: () => setStep(4),
+          }}
+        />
       </>
     );
   } else if (step === 4) {
@@ -206,11 +219,7 @@ export default function FloorplanManagerPage() {
           onExport={exportConfiguration}
           onSave={save}
         />
-        <div className="wizard-nav">
-          <button type="button" className="btn btn-secondary" onClick={() => setStep(3)}>
-            {w.backToCalibration}
-          </button>
-        </div>
+        <WizardNav back={{ label: w.backToCalibration, onClick: () => setStep(3) }} />
       </>
     );
   } else {
