@@ -9,6 +9,7 @@ import {
   useState,
 } from 'react';
 import { PATH_STYLE } from '../../../../workers/path-raster.ts';
+import { useLatest } from '../../../hooks/use-latest.ts';
 import { startPathWorker, terminatePathWorker } from '../../../lib/path-client.ts';
 import { videoIdOf } from '../../../lib/video.ts';
 import type { Video } from '../../../types/api.ts';
@@ -57,13 +58,6 @@ const markerSize = (radius: number) => ({ '--marker-radius': `${radius}px` }) as
 
 /** The page's device pixel ratio, read once per load (the canvases are sized for it). */
 const pixelRatio = () => Math.min(Math.max(window.devicePixelRatio || 1, 1), 4);
-
-/** The props' callbacks as of the last render, for handlers registered once. */
-function useLatest<T>(value: T) {
-  const ref = useRef(value);
-  ref.current = value;
-  return ref;
-}
 
 /**
  * Spec §2 floor-plan path player: the floor plan with hot zones, cameras and tags (scanned or
