@@ -7,6 +7,9 @@ import viteConfig from './vite.config.ts';
 // in Debian's headless Chromium, where the real worker, WASM and canvas exist.
 export default defineConfig({
   ...viteConfig,
+  // No /api proxy in tests: browser tests answer their own calls, and a media element's request
+  // must not reach whatever happens to listen on port 8080.
+  server: { ...viteConfig.server, proxy: {} },
   // Pre-bundle the app's dependencies up front: a re-bundle in the middle of a browser run reloads
   // the page and loads React twice ("reading 'useEffect'" of null) on a fresh cache.
   optimizeDeps: {
@@ -26,6 +29,10 @@ export default defineConfig({
     ],
   },
   test: {
+    // Vitest's default on 2 cores is one node worker, but most node test files wait on child
+    // processes (the e2e server and Chromium) or on PGlite: two at a time fill the idle core.
+    // The browser project runs beside them in one more Chromium.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,

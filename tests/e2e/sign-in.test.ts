@@ -130,6 +130,9 @@ describe.concurrent('sign-in', () => {
     await freshUser('lc_manager', email, password);
     const page = await openPage();
     await signInThroughUi(page, email, password, '/lc-manager');
+    // The dashboard's first loads must have answered before the token is revoked: otherwise one of
+    // them gets the 401 (on a busy machine) and the page leaves before the save below is tried.
+    await page.waitForLoadState('networkidle');
 
     // Another client changes the password: the server revokes every older token, the page's too.
     const elsewhere = await Api.login(e2e.server.baseUrl, email, password);

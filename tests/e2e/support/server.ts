@@ -1,30 +1,36 @@
 // The real API server for one end-to-end test file: its own process (started and stopped by pid),
-// its own empty data folder (so the demo data loads) and the current web build.
+// its own data folder with the demo data and the current web build.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { repoRoot, webBuild } from './web-build.ts';
+import { buildOnce, filesUnder, hashFiles, repoRoot } from './build-once.ts';
+import { webBuild } from './web-build.ts';
 
 export interface TestServer {
   baseUrl: string;
   stop: () => Promise<void>;
 }
 
+interface ServerProcess {
+  baseUrl: string;
+  /** Stops the process (SIGTERM, SIGKILL after a while); the data folder stays. */
+  stop: () => Promise<void>;
+}
+
 const startTimeoutMs = 120_000;
 const stopTimeoutMs = 10_000;
 const keptOutputLines = 40;
+const templateReady = 'template-ready';
 
 function exited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
-/** Starts `server/main.ts` on a free port; resolves once GET /api/health answers 200. */
-export async function startServer(): Promise<TestServer> {
-  const distDir = await webBuild();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'lc-e2e-data-'));
+/** Starts `server/main.ts` on `dataDir` and a free port; resolves once GET /api/health answers 200. */
+async function spawnServer(dataDir: string, distDir: string): Promise<ServerProcess> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: '0',
@@ -68,7 +74,6 @@ export async function startServer(): Promise<TestServer> {
       if (!done) process.kill(child.pid, 'SIGKILL');
       await exited(child);
     }
-    rmSync(dataDir, { recursive: true, force: true });
   };
 
   const deadline = Date.now() + startTimeoutMs;
@@ -94,5 +99,57 @@ async function healthyUrl(baseUrl: string | null): Promise<string | null> {
     return (await fetch(`${baseUrl}/api/health`)).ok ? baseUrl : null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * A data folder as the server leaves it after its first start with the demo data, made once per
+ * state of the server's sources: each test file starts from a copy instead of creating the
+ * database, migrating it and loading the demo data again (several seconds a file).
+ */
+function demoDataTemplate(distDir: string): Promise<string> {
+  return buildOnce({
+    prefix: 'lc-e2e-data-template-',
+    hash: hashFiles([
+      ...filesUnder('server', /\.test\.ts$/),
+      path.join(repoRoot, 'package-lock.json'),
+    ]),
+    doneMarker: templateReady,
+    timeoutMs: startTimeoutMs,
+    make: async (target) => {
+      const scratch = `${target}.tmp-${process.pid}`;
+      rmSync(scratch, { recursive: true, force: true });
+      try {
+        // A clean stop closes the database, so the copies open it as a normal restart would.
+        await (await spawnServer(scratch, distDir)).stop();
+        writeFileSync(path.join(scratch, templateReady), '');
+        renameSync(scratch, target);
+      } catch (error) {
+        rmSync(scratch, { recursive: true, force: true });
+        throw error;
+      }
+    },
+  });
+}
+
+/** A server on a fresh copy of the demo data (deleted again by `stop`). */
+export async function startServer(): Promise<TestServer> {
+  const distDir = await webBuild();
+  const template = await demoDataTemplate(distDir);
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'lc-e2e-data-'));
+  cpSync(template, dataDir, { recursive: true });
+  rmSync(path.join(dataDir, templateReady));
+  try {
+    const server = await spawnServer(dataDir, distDir);
+    return {
+      baseUrl: server.baseUrl,
+      stop: async () => {
+        await server.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
   }
 }
