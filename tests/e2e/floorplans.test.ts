@@ -52,6 +52,8 @@ interface StoredConfiguration {
 
 const flowTimeoutMs = 120_000;
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** A floor plan drawn here: light floor, 50 px grid, walls, two machines. */
 function planPng(width: number, height: number): Buffer {
   const data = new Uint8Array(width * height * 3);
@@ -420,6 +422,21 @@ describe('floor-plan manager', () => {
         ...tagsBefore.slice(1),
       ]);
       expect(shown.dialogs).toEqual([]);
+
+      // The video page's path player reads what the wizard saved, for a video on that line.
+      const videos = await lcManager.get<{ id: string; lineClearanceId: string }[]>('/api/videos');
+      const video = videos.find((candidate) => candidate.lineClearanceId === line._id);
+      if (!video) throw new Error('the demo data has no video on Blister Line 1');
+      await page.goto(`/video/${encodeURIComponent(video.id)}`);
+      await page
+        .getByRole('button', {
+          name: new RegExp(`^${escapeRegExp(firstTag.name)}, (not )?scanned: show details$`),
+        })
+        .click();
+      await page
+        .getByRole('dialog', { name: `Tag details: ${firstTag.name}` })
+        .getByText('Checked again after the guard was refitted', { exact: true })
+        .waitFor();
       await page.context().close();
     },
     flowTimeoutMs,

@@ -5,7 +5,7 @@ import { cpSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { buildOnce, filesUnder, hashFiles, repoRoot } from './build-once.ts';
+import { buildOnce, filesUnder, hashFiles, repoRoot } from '../../support/build-once.ts';
 import { webBuild } from './web-build.ts';
 
 export interface TestServer {

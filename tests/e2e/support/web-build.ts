@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { buildOnce, filesUnder, hashFiles, repoRoot } from './build-once.ts';
+import { buildOnce, filesUnder, hashFiles, repoRoot } from '../../support/build-once.ts';
 
 export { repoRoot };
 

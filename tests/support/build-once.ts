@@ -1,4 +1,4 @@
-// Something the e2e test files share, made once per source state into a temp folder named by a hash
+// Something test files share, made once per source state into a temp folder named by a hash
 // of its sources. Test files may run in parallel: one makes it (holding a lock folder with its
 // pid), the others wait; a lock whose maker died is taken over. Older states are removed later.
 import { createHash } from 'node:crypto';
@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-export const repoRoot = path.resolve(import.meta.dirname, '../../..');
+export const repoRoot = path.resolve(import.meta.dirname, '../..');
 
 const staleAfterMs = 60 * 60 * 1000;
 
