@@ -239,12 +239,15 @@ function mapRun(xs: usize, ys: usize, offset: usize, end: usize, perspective: bo
       va = f64x2.mul(va, ra);
       ub = f64x2.mul(ub, rb);
       vb = f64x2.mul(vb, rb);
-      inside = v128.and(f64x2.gt(wa, denominatorMin), f64x2.gt(wb, denominatorMin));
+      // A NaN w makes u NaN too, which the box test below catches.
+      inside = f64x2.gt(f64x2.pmin(wa, wb), denominatorMin);
     }
-    // NaN compares false, so a non-finite point also leaves the vector path.
+    // The box test on the smaller and larger of each coordinate of the two pairs. pmin(a, b) is
+    // b < a ? b : a, so a NaN in a survives it and fails the compare; pmax(b, a) is b < a ? a : b,
+    // so a NaN in b survives that one: a NaN in any lane fails the test.
     const inBox = v128.and(
-      lanesInBox(ua, va, uLow, uHigh, vLow, vHigh),
-      lanesInBox(ub, vb, uLow, uHigh, vLow, vHigh),
+      v128.and(f64x2.ge(f64x2.pmin(ua, ub), uLow), f64x2.le(f64x2.pmax(ub, ua), uHigh)),
+      v128.and(f64x2.ge(f64x2.pmin(va, vb), vLow), f64x2.le(f64x2.pmax(vb, va), vHigh)),
     );
     if (i64x2.bitmask(v128.and(inBox, inside)) != 3) break;
     v128.store(xs + offset, ua);
@@ -253,16 +256,6 @@ function mapRun(xs: usize, ys: usize, offset: usize, end: usize, perspective: bo
     v128.store(ys + offset, vb, 16);
   }
   return offset;
-}
-
-/** Whether (u, v) lies in [uLow, uHigh] × [vLow, vHigh], in both lanes (false for NaN). */
-// @ts-ignore: decorator
-@inline
-function lanesInBox(u: v128, v: v128, uLow: v128, uHigh: v128, vLow: v128, vHigh: v128): v128 {
-  return v128.and(
-    v128.and(f64x2.ge(u, uLow), f64x2.le(u, uHigh)),
-    v128.and(f64x2.ge(v, vLow), f64x2.le(v, vHigh)),
-  );
 }
 
 // The mapping of the current transformMapClamp call, shared by its vector and per-point paths.
