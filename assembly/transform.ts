@@ -197,10 +197,9 @@ function mapRunPerspective(xs: usize, ys: usize, offset: usize, end: usize): usi
 /**
  * Maps four points per step (two f64x2 pairs, so their divisions overlap) from `offset` until
  * the end or a step with a point that may need clamping, where it stops and returns that step's
- * offset. The test is conservative and cheap: every mapped point inside a box of half-width 0.7 ×
- * the clamp distance around the centre (so within 0.99 × that distance, whatever the rounding),
- * and w > 1e-10. A point it refuses may still be fine (w < 0, beyond the horizon, included): the
- * per-point path decides exactly.
+ * offset. The test is conservative and cheap: every mapped point inside a square that lies within
+ * 0.99 × the clamp distance of the centre (setUpMapping), and w > 1e-10. A point it refuses may
+ * still be fine (w < 0, beyond the horizon, included): the per-point path decides exactly.
  */
 // @ts-ignore: decorator
 @inline
@@ -216,10 +215,8 @@ function mapRun(xs: usize, ys: usize, offset: usize, end: usize, perspective: bo
   const m8 = f64x2.splat(mapM8);
   const one = v128.load64_splat(MAP_CONSTANTS);
   const denominatorMin = v128.load64_splat(MAP_CONSTANTS, 8);
-  const uLow = f64x2.splat(mapUMin);
-  const uHigh = f64x2.splat(mapUMax);
-  const vLow = f64x2.splat(mapVMin);
-  const vHigh = f64x2.splat(mapVMax);
+  const low = f64x2.splat(mapBoxLow);
+  const high = f64x2.splat(mapBoxHigh);
   for (; offset + 32 <= end; offset += 32) {
     const xa = v128.load(xs + offset);
     const ya = v128.load(ys + offset);
@@ -246,8 +243,8 @@ function mapRun(xs: usize, ys: usize, offset: usize, end: usize, perspective: bo
     // b < a ? b : a, so a NaN in a survives it and fails the compare; pmax(b, a) is b < a ? a : b,
     // so a NaN in b survives that one: a NaN in any lane fails the test.
     const inBox = v128.and(
-      v128.and(f64x2.ge(f64x2.pmin(ua, ub), uLow), f64x2.le(f64x2.pmax(ub, ua), uHigh)),
-      v128.and(f64x2.ge(f64x2.pmin(va, vb), vLow), f64x2.le(f64x2.pmax(vb, va), vHigh)),
+      v128.and(f64x2.ge(f64x2.pmin(ua, ub), low), f64x2.le(f64x2.pmax(ub, ua), high)),
+      v128.and(f64x2.ge(f64x2.pmin(va, vb), low), f64x2.le(f64x2.pmax(vb, va), high)),
     );
     if (i64x2.bitmask(v128.and(inBox, inside)) != 3) break;
     v128.store(xs + offset, ua);
@@ -275,10 +272,8 @@ let mapCx: f64 = 0;
 let mapCy: f64 = 0;
 let mapLimitSquared: f64 = 0;
 // The vector path's box (mapRun), and constants it loads: V8 rebuilds a v128.const at every use.
-let mapUMin: f64 = 0;
-let mapUMax: f64 = 0;
-let mapVMin: f64 = 0;
-let mapVMax: f64 = 0;
+let mapBoxLow: f64 = 0;
+let mapBoxHigh: f64 = 0;
 const MAP_CONSTANTS = memory.data<f64>([1, DENOMINATOR_MIN]);
 
 function setUpMapping(matrix: usize, flipY: bool, width: f64, height: f64): void {
@@ -301,11 +296,13 @@ function setUpMapping(matrix: usize, flipY: bool, width: f64, height: f64): void
   mapCy = height * 0.5;
   const limit = 2 * Math.max(width, height);
   mapLimitSquared = limit * limit;
-  const box = 0.7 * limit;
-  mapUMin = mapCx - box;
-  mapUMax = mapCx + box;
-  mapVMin = mapCy - box;
-  mapVMax = mapCy + box;
+  // The vector path's square [low, high]² (one pair of bounds for both axes, so fewer registers):
+  // centred on ((cx + cy) / 2, (cx + cy) / 2), and half as wide as keeps its farthest corner
+  // within 0.7·√2 < 0.99 of the limit from the centre. It holds the whole image.
+  const middle = (mapCx + mapCy) * 0.5;
+  const half = 0.7 * limit - Math.abs(mapCx - mapCy) * 0.5;
+  mapBoxLow = middle - half;
+  mapBoxHigh = middle + half;
 }
 
 /** a·x + b·y + c in both lanes (one row of the matrix applied to two points). */
