@@ -171,7 +171,9 @@ export function transformMapClamp(
   let clamped = 0;
   if (ASC_FEATURE_SIMD) {
     while (true) {
-      offset = mapAffine ? mapRunAffine(xs, ys, offset, end) : mapRunPerspective(xs, ys, offset, end);
+      offset = mapAffine
+        ? mapRunAffine(xs, ys, offset, end)
+        : mapRunPerspective(xs, ys, offset, end);
       if (offset + 32 > end) break;
       // A step the vector path left (a point to clamp, or one near the clamp distance): the
       // per-point path, which performs the same IEEE operations in the same order.
@@ -197,9 +199,11 @@ function mapRunPerspective(xs: usize, ys: usize, offset: usize, end: usize): usi
 /**
  * Maps four points per step (two f64x2 pairs, so their divisions overlap) from `offset` until
  * the end or a step with a point that may need clamping, where it stops and returns that step's
- * offset. The test is conservative and cheap: every mapped point inside a square that lies within
- * 0.99 × the clamp distance of the centre (setUpMapping), and w > 1e-10. A point it refuses may
- * still be fine (w < 0, beyond the horizon, included): the per-point path decides exactly.
+ * offset. Two steps per loop turn: one loop check (and V8's stack check) per eight points, while
+ * each step keeps only its own values live. The test is conservative and cheap: every mapped point
+ * inside a square that lies within 0.99 × the clamp distance of the centre (setUpMapping), and
+ * w > 1e-10. A point it refuses may still be fine (w < 0, beyond the horizon, included): the
+ * per-point path decides exactly.
  */
 // @ts-ignore: decorator
 @inline
@@ -217,42 +221,77 @@ function mapRun(xs: usize, ys: usize, offset: usize, end: usize, perspective: bo
   const denominatorMin = v128.load64_splat(MAP_CONSTANTS, 8);
   const low = f64x2.splat(mapBoxLow);
   const high = f64x2.splat(mapBoxHigh);
-  for (; offset + 32 <= end; offset += 32) {
-    const xa = v128.load(xs + offset);
-    const ya = v128.load(ys + offset);
-    const xb = v128.load(xs + offset, 16);
-    const yb = v128.load(ys + offset, 16);
-    let ua = lanesRow(m0, m1, m2, xa, ya);
-    let va = lanesRow(m3, m4, m5, xa, ya);
-    let ub = lanesRow(m0, m1, m2, xb, yb);
-    let vb = lanesRow(m3, m4, m5, xb, yb);
-    let inside = i64x2.splat(-1);
-    if (perspective) {
-      const wa = lanesRow(m6, m7, m8, xa, ya);
-      const wb = lanesRow(m6, m7, m8, xb, yb);
-      const ra = f64x2.div(one, wa);
-      const rb = f64x2.div(one, wb);
-      ua = f64x2.mul(ua, ra);
-      va = f64x2.mul(va, ra);
-      ub = f64x2.mul(ub, rb);
-      vb = f64x2.mul(vb, rb);
-      // A NaN w makes u NaN too, which the box test below catches.
-      inside = f64x2.gt(f64x2.pmin(wa, wb), denominatorMin);
-    }
-    // The box test on the smaller and larger of each coordinate of the two pairs. pmin(a, b) is
-    // b < a ? b : a, so a NaN in a survives it and fails the compare; pmax(b, a) is b < a ? a : b,
-    // so a NaN in b survives that one: a NaN in any lane fails the test.
-    const inBox = v128.and(
-      v128.and(f64x2.ge(f64x2.pmin(ua, ub), low), f64x2.le(f64x2.pmax(ub, ua), high)),
-      v128.and(f64x2.ge(f64x2.pmin(va, vb), low), f64x2.le(f64x2.pmax(vb, va), high)),
-    );
-    if (i64x2.bitmask(v128.and(inBox, inside)) != 3) break;
-    v128.store(xs + offset, ua);
-    v128.store(ys + offset, va);
-    v128.store(xs + offset, ub, 16);
-    v128.store(ys + offset, vb, 16);
+  // The constants stay locals of this loop, passed to each (inlined) step.
+  for (; offset + 64 <= end; offset += 64) {
+    const second = offset + 32;
+    const first = mapStep(xs + offset, ys + offset, perspective,
+      m0, m1, m2, m3, m4, m5, m6, m7, m8, one, denominatorMin, low, high);
+    if (!first) return offset;
+    const next = mapStep(xs + second, ys + second, perspective,
+      m0, m1, m2, m3, m4, m5, m6, m7, m8, one, denominatorMin, low, high);
+    if (!next) return second;
   }
-  return offset;
+  if (offset + 32 > end) return offset;
+  const last = mapStep(xs + offset, ys + offset, perspective,
+    m0, m1, m2, m3, m4, m5, m6, m7, m8, one, denominatorMin, low, high);
+  return last ? offset + 32 : offset;
+}
+
+/** One step of mapRun: maps and stores the four points at x and y, or returns false untouched. */
+// @ts-ignore: decorator
+@inline
+function mapStep(
+  x: usize,
+  y: usize,
+  perspective: bool,
+  m0: v128,
+  m1: v128,
+  m2: v128,
+  m3: v128,
+  m4: v128,
+  m5: v128,
+  m6: v128,
+  m7: v128,
+  m8: v128,
+  one: v128,
+  denominatorMin: v128,
+  low: v128,
+  high: v128,
+): bool {
+  const xa = v128.load(x);
+  const ya = v128.load(y);
+  const xb = v128.load(x, 16);
+  const yb = v128.load(y, 16);
+  let ua = lanesRow(m0, m1, m2, xa, ya);
+  let va = lanesRow(m3, m4, m5, xa, ya);
+  let ub = lanesRow(m0, m1, m2, xb, yb);
+  let vb = lanesRow(m3, m4, m5, xb, yb);
+  let inside = i64x2.splat(-1);
+  if (perspective) {
+    const wa = lanesRow(m6, m7, m8, xa, ya);
+    const wb = lanesRow(m6, m7, m8, xb, yb);
+    const ra = f64x2.div(one, wa);
+    const rb = f64x2.div(one, wb);
+    ua = f64x2.mul(ua, ra);
+    va = f64x2.mul(va, ra);
+    ub = f64x2.mul(ub, rb);
+    vb = f64x2.mul(vb, rb);
+    // A NaN w makes u NaN too, which the box test below catches.
+    inside = f64x2.gt(f64x2.pmin(wa, wb), denominatorMin);
+  }
+  // The box test on the smaller and larger of each coordinate of the two pairs. pmin(a, b) is
+  // b < a ? b : a, so a NaN in a survives it and fails the compare; pmax(b, a) is b < a ? a : b,
+  // so a NaN in b survives that one: a NaN in any lane fails the test.
+  const inBox = v128.and(
+    v128.and(f64x2.ge(f64x2.pmin(ua, ub), low), f64x2.le(f64x2.pmax(ub, ua), high)),
+    v128.and(f64x2.ge(f64x2.pmin(va, vb), low), f64x2.le(f64x2.pmax(vb, va), high)),
+  );
+  if (i64x2.bitmask(v128.and(inBox, inside)) != 3) return false;
+  v128.store(x, ua);
+  v128.store(y, va);
+  v128.store(x, ub, 16);
+  v128.store(y, vb, 16);
+  return true;
 }
 
 // The mapping of the current transformMapClamp call, shared by its vector and per-point paths.
