@@ -170,67 +170,128 @@ export function transformMapClamp(
   let offset: usize = 0;
   let clamped = 0;
   if (ASC_FEATURE_SIMD) {
-    // Four points per step as two f64x2 pairs, so their divisions overlap. A step with a point to
-    // clamp takes the per-point path instead, which performs the same IEEE operations in the same
-    // order: both paths give identical results.
-    const affine = mapAffine;
-    const m0 = f64x2.splat(mapM0);
-    const m1 = f64x2.splat(mapM1);
-    const m2 = f64x2.splat(mapM2);
-    const m3 = f64x2.splat(mapM3);
-    const m4 = f64x2.splat(mapM4);
-    const m5 = f64x2.splat(mapM5);
-    const m6 = f64x2.splat(mapM6);
-    const m7 = f64x2.splat(mapM7);
-    const m8 = f64x2.splat(mapM8);
-    const one = f64x2.splat(1);
-    const cx = f64x2.splat(mapCx);
-    const cy = f64x2.splat(mapCy);
-    const limitSquared = f64x2.splat(mapLimitSquared);
-    const denominatorMin = f64x2.splat(DENOMINATOR_MIN);
-    for (; offset + 32 <= end; offset += 32) {
-      const xa = v128.load(xs + offset);
-      const ya = v128.load(ys + offset);
-      const xb = v128.load(xs + offset, 16);
-      const yb = v128.load(ys + offset, 16);
-      let ua = lanesRow(m0, m1, m2, xa, ya);
-      let va = lanesRow(m3, m4, m5, xa, ya);
-      let ub = lanesRow(m0, m1, m2, xb, yb);
-      let vb = lanesRow(m3, m4, m5, xb, yb);
-      let inside = i64x2.splat(-1); // all lanes true: w = 1 for an affine matrix
-      if (!affine) {
-        const wa = lanesRow(m6, m7, m8, xa, ya);
-        const wb = lanesRow(m6, m7, m8, xb, yb);
-        const ra = f64x2.div(one, wa);
-        const rb = f64x2.div(one, wb);
-        ua = f64x2.mul(ua, ra);
-        va = f64x2.mul(va, ra);
-        ub = f64x2.mul(ub, rb);
-        vb = f64x2.mul(vb, rb);
-        inside = v128.and(
-          f64x2.gt(f64x2.abs(wa), denominatorMin),
-          f64x2.gt(f64x2.abs(wb), denominatorMin),
-        );
+    while (true) {
+      offset = mapAffine
+        ? mapRunAffine(xs, ys, offset, end)
+        : mapRunPerspective(xs, ys, offset, end);
+      if (offset + 32 > end) break;
+      // A step the vector path left (a point to clamp, or one near the clamp distance): the
+      // per-point path, which performs the same IEEE operations in the same order.
+      for (let lane: usize = 0; lane < 32; lane += 8) {
+        clamped += mapOne(xs + offset + lane, ys + offset + lane);
       }
-      // NaN compares false, so a non-finite point also leaves the fast path.
-      const keep = v128.and(
-        f64x2.le(lanesDistanceSquared(ua, va, cx, cy), limitSquared),
-        f64x2.le(lanesDistanceSquared(ub, vb, cx, cy), limitSquared),
-      );
-      if (i64x2.all_true(v128.and(keep, inside))) {
-        v128.store(xs + offset, ua);
-        v128.store(ys + offset, va);
-        v128.store(xs + offset, ub, 16);
-        v128.store(ys + offset, vb, 16);
-      } else {
-        for (let lane: usize = 0; lane < 32; lane += 8) {
-          clamped += mapOne(xs + offset + lane, ys + offset + lane);
-        }
-      }
+      offset += 32;
     }
   }
   for (; offset < end; offset += 8) clamped += mapOne(xs + offset, ys + offset);
   return clamped;
+}
+
+// Vector mapping runs: loops without calls, so V8 keeps their values in registers.
+function mapRunAffine(xs: usize, ys: usize, offset: usize, end: usize): usize {
+  return mapRun(xs, ys, offset, end, false);
+}
+
+function mapRunPerspective(xs: usize, ys: usize, offset: usize, end: usize): usize {
+  return mapRun(xs, ys, offset, end, true);
+}
+
+/**
+ * Maps four points per step (two f64x2 pairs, so their divisions overlap) from `offset` until
+ * the end or a step with a point that may need clamping, where it stops and returns that step's
+ * offset. Two steps per loop turn: one loop check (and V8's stack check) per eight points, while
+ * each step keeps only its own values live. The test is conservative and cheap: every mapped point
+ * inside a square that lies within 0.99 × the clamp distance of the centre (setUpMapping), and
+ * w > 1e-10. A point it refuses may still be fine (w < 0, beyond the horizon, included): the
+ * per-point path decides exactly.
+ */
+// @ts-ignore: decorator
+@inline
+function mapRun(xs: usize, ys: usize, offset: usize, end: usize, perspective: bool): usize {
+  const m0 = f64x2.splat(mapM0);
+  const m1 = f64x2.splat(mapM1);
+  const m2 = f64x2.splat(mapM2);
+  const m3 = f64x2.splat(mapM3);
+  const m4 = f64x2.splat(mapM4);
+  const m5 = f64x2.splat(mapM5);
+  const m6 = f64x2.splat(mapM6);
+  const m7 = f64x2.splat(mapM7);
+  const m8 = f64x2.splat(mapM8);
+  const one = v128.load64_splat(MAP_CONSTANTS);
+  const denominatorMin = v128.load64_splat(MAP_CONSTANTS, 8);
+  const low = f64x2.splat(mapBoxLow);
+  const high = f64x2.splat(mapBoxHigh);
+  // The constants stay locals of this loop, passed to each (inlined) step.
+  for (; offset + 64 <= end; offset += 64) {
+    const second = offset + 32;
+    const first = mapStep(xs + offset, ys + offset, perspective,
+      m0, m1, m2, m3, m4, m5, m6, m7, m8, one, denominatorMin, low, high);
+    if (!first) return offset;
+    const next = mapStep(xs + second, ys + second, perspective,
+      m0, m1, m2, m3, m4, m5, m6, m7, m8, one, denominatorMin, low, high);
+    if (!next) return second;
+  }
+  if (offset + 32 > end) return offset;
+  const last = mapStep(xs + offset, ys + offset, perspective,
+    m0, m1, m2, m3, m4, m5, m6, m7, m8, one, denominatorMin, low, high);
+  return last ? offset + 32 : offset;
+}
+
+/** One step of mapRun: maps and stores the four points at x and y, or returns false untouched. */
+// @ts-ignore: decorator
+@inline
+function mapStep(
+  x: usize,
+  y: usize,
+  perspective: bool,
+  m0: v128,
+  m1: v128,
+  m2: v128,
+  m3: v128,
+  m4: v128,
+  m5: v128,
+  m6: v128,
+  m7: v128,
+  m8: v128,
+  one: v128,
+  denominatorMin: v128,
+  low: v128,
+  high: v128,
+): bool {
+  const xa = v128.load(x);
+  const ya = v128.load(y);
+  const xb = v128.load(x, 16);
+  const yb = v128.load(y, 16);
+  let ua = lanesRow(m0, m1, m2, xa, ya);
+  let va = lanesRow(m3, m4, m5, xa, ya);
+  let ub = lanesRow(m0, m1, m2, xb, yb);
+  let vb = lanesRow(m3, m4, m5, xb, yb);
+  let inside = i64x2.splat(-1);
+  if (perspective) {
+    const wa = lanesRow(m6, m7, m8, xa, ya);
+    const wb = lanesRow(m6, m7, m8, xb, yb);
+    const ra = f64x2.div(one, wa);
+    const rb = f64x2.div(one, wb);
+    ua = f64x2.mul(ua, ra);
+    va = f64x2.mul(va, ra);
+    ub = f64x2.mul(ub, rb);
+    vb = f64x2.mul(vb, rb);
+    // A NaN w makes u NaN too, which the box test below catches.
+    inside = f64x2.gt(f64x2.pmin(wa, wb), denominatorMin);
+  }
+  // The box test on the smaller and larger of each coordinate of the two pairs. pmin(a, b) is
+  // b < a ? b : a, so a NaN in a survives it and fails the compare; pmax(b, a) is b < a ? a : b,
+  // so a NaN in b survives that one: a NaN in any lane fails the test.
+  const inBox = v128.and(
+    v128.and(f64x2.ge(f64x2.pmin(ua, ub), low), f64x2.le(f64x2.pmax(ub, ua), high)),
+    v128.and(f64x2.ge(f64x2.pmin(va, vb), low), f64x2.le(f64x2.pmax(vb, va), high)),
+  );
+  if (i64x2.bitmask(v128.and(inBox, inside)) != 3) return false;
+  v128.store(x, ua);
+  v128.store(y, va);
+  v128.store(x, ub, 16);
+  v128.store(y, vb, 16);
+  return true;
 }
 
 // The mapping of the current transformMapClamp call, shared by its vector and per-point paths.
@@ -249,6 +310,10 @@ let mapHeight: f64 = 0;
 let mapCx: f64 = 0;
 let mapCy: f64 = 0;
 let mapLimitSquared: f64 = 0;
+// The vector path's box (mapRun), and constants it loads: V8 rebuilds a v128.const at every use.
+let mapBoxLow: f64 = 0;
+let mapBoxHigh: f64 = 0;
+const MAP_CONSTANTS = memory.data<f64>([1, DENOMINATOR_MIN]);
 
 function setUpMapping(matrix: usize, flipY: bool, width: f64, height: f64): void {
   // Negating the y column is exact, so folding the flip in equals negating every y.
@@ -270,20 +335,19 @@ function setUpMapping(matrix: usize, flipY: bool, width: f64, height: f64): void
   mapCy = height * 0.5;
   const limit = 2 * Math.max(width, height);
   mapLimitSquared = limit * limit;
+  // The vector path's square [low, high]² (one pair of bounds for both axes, so fewer registers):
+  // centred on ((cx + cy) / 2, (cx + cy) / 2), and half as wide as keeps its farthest corner
+  // within 0.7·√2 < 0.99 of the limit from the centre. It holds the whole image.
+  const middle = (mapCx + mapCy) * 0.5;
+  const half = 0.7 * limit - Math.abs(mapCx - mapCy) * 0.5;
+  mapBoxLow = middle - half;
+  mapBoxHigh = middle + half;
 }
 
 /** a·x + b·y + c in both lanes (one row of the matrix applied to two points). */
 @inline
 function lanesRow(a: v128, b: v128, c: v128, x: v128, y: v128): v128 {
   return f64x2.add(f64x2.add(f64x2.mul(a, x), f64x2.mul(b, y)), c);
-}
-
-/** (u − cx)² + (v − cy)² in both lanes. */
-@inline
-function lanesDistanceSquared(u: v128, v: v128, cx: v128, cy: v128): v128 {
-  const dx = f64x2.sub(u, cx);
-  const dy = f64x2.sub(v, cy);
-  return f64x2.add(f64x2.mul(dx, dx), f64x2.mul(dy, dy));
 }
 
 /** Maps and clamps the point at (xAt, yAt) in place; returns 1 when it was clamped. */

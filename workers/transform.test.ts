@@ -484,6 +484,26 @@ describe('mapping with the clamp', () => {
     expectClose(cancelling.points.flat(), [1, 10, 1, 0.5, 1, 0, 1, 2 / 3]);
     expect(cancelling.clamped).toBe(1);
   });
+
+  it('keeps points the vector path leaves to the per-point path: w < 0, or near the limit', () => {
+    // Within 2·D = 200 of the centre but outside the vector path's box (0.7 · 200 around it).
+    const nearLimit: XY[] = [
+      [50 + 160, 25],
+      [50, 25 - 190],
+      [50 - 120, 25 + 120],
+      [50 + 199, 25],
+    ];
+    const plain: XY[] = [
+      [10, 10],
+      [20, 30],
+      [90, 45],
+      [1, 1],
+    ];
+    const points = [...plain, ...nearLimit, ...plain];
+    expect(mapOn(points)).toEqual({ points, clamped: 0 });
+    // The negated identity maps every point to itself with w = −1 (u = (−x) · (1 / −1) = x).
+    expect(mapOn(points, [-1, 0, 0, 0, -1, 0, 0, 0, -1])).toEqual({ points, clamped: 0 });
+  });
 });
 
 describe('mapping many points', () => {
