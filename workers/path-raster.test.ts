@@ -20,6 +20,19 @@ function firstDifference(a: Uint8ClampedArray, b: Uint8ClampedArray): number {
   return a.findIndex((value, i) => value !== b[i]);
 }
 
+/** A seeded random walk of `count` points inside 200 × 120. */
+function walk(count: number): [number, number][] {
+  const random = createPrng(5);
+  const points: [number, number][] = [];
+  let [x, y] = [100, 60];
+  for (let i = 0; i < count; i++) {
+    x = Math.min(195, Math.max(5, x + (random() - 0.5) * 40));
+    y = Math.min(115, Math.max(5, y + (random() - 0.5) * 40));
+    points.push([x, y]);
+  }
+  return points;
+}
+
 /** RGBA of device pixel (col, row). */
 function at(pixels: Uint8ClampedArray, width: number, col: number, row: number): number[] {
   return Array.from(pixels.subarray(4 * (row * width + col), 4 * (row * width + col) + 4));
@@ -80,14 +93,7 @@ describe('path raster', () => {
   });
 
   test('any prefix is exact whether stamped in slices or on demand', () => {
-    const random = createPrng(5);
-    const points: [number, number][] = [];
-    let [x, y] = [100, 60];
-    for (let i = 0; i < 400; i++) {
-      x = Math.min(195, Math.max(5, x + (random() - 0.5) * 40));
-      y = Math.min(115, Math.max(5, y + (random() - 0.5) * 40));
-      points.push([x, y]);
-    }
+    const points = walk(400);
     const whole = raster(points, 200, 120);
     whole.stampTo(points.length);
     const sliced = raster(points, 200, 120);
@@ -98,6 +104,30 @@ describe('path raster', () => {
       expect(firstDifference(sliced.render(n), alone)).toBe(-1);
     }
     expect(whole.complete).toBe(true);
+  });
+
+  test('renders back and forth in any order are exact and rewrite only the rows they report', () => {
+    const points = walk(400);
+    const r = raster(points, 200, 120);
+    const row = 4 * 200;
+    let previous = new Uint8ClampedArray(r.render(0));
+    for (const n of [250, 40, 41, 400, 0, 399, 120, 120, 7, 500]) {
+      const pixels = r.render(n);
+      const alone = raster(points.slice(0, n), 200, 120).render(n);
+      expect(firstDifference(pixels, alone)).toBe(-1);
+      const { top, bottom } = r.changedRows;
+      expect(firstDifference(pixels.subarray(0, top * row), previous.subarray(0, top * row))).toBe(
+        -1,
+      );
+      expect(firstDifference(pixels.subarray(bottom * row), previous.subarray(bottom * row))).toBe(
+        -1,
+      );
+      if (firstDifference(pixels, previous) >= 0) expect(bottom).toBeGreaterThan(top);
+      previous = new Uint8ClampedArray(pixels);
+    }
+    r.render(120);
+    r.render(120);
+    expect(r.changedRows).toEqual({ top: 0, bottom: 0 });
   });
 
   test('points off the raster are clipped; non-finite points are skipped', () => {

@@ -6,7 +6,10 @@
 // fully. The picture of kept[0 .. n) is then a threshold: a pixel shows when its earliest point is
 // below n. Earlier points lie on top of later ones, which makes the picture a pure function of n.
 // Points are stamped in order, so the raster can be built in slices (a prefix is exact as soon as
-// it is stamped). No DOM: it runs in the path worker and in Node tests.
+// it is stamped). Stamping also lists the pixels in the order their earliest (and earliest full)
+// point was stamped, so going from the picture of a points to that of b rewrites only the pixels
+// whose threshold lies between a and b: a scrub step costs what it changes, not the whole canvas.
+// No DOM: it runs in the path worker and in Node tests.
 
 /** An sRGB colour as 0..255 channels. */
 export type Rgb = readonly [red: number, green: number, blue: number];
@@ -108,6 +111,29 @@ function requireSize(size: RasterSize): RasterSize {
   return size;
 }
 
+/** Rows [top, bottom) of the raster, device pixels; empty when top === bottom. */
+export interface RowSpan {
+  top: number;
+  bottom: number;
+}
+
+/**
+ * Pixels listed in the order a per-pixel threshold (first or full) was set, which is the order of
+ * the points, with where each point's pixels start: the pixels whose threshold lies in [a, b) are
+ * order[start[a] .. start[b]).
+ */
+class ThresholdOrder {
+  readonly order: Int32Array;
+  /** start[i]: pixels listed before point i was stamped (set for every stamped i and the next). */
+  readonly start: Int32Array;
+  count = 0;
+
+  constructor(area: number, points: number) {
+    this.order = new Int32Array(area);
+    this.start = new Int32Array(points + 1);
+  }
+}
+
 export class PathRaster {
   readonly width: number;
   readonly height: number;
@@ -120,10 +146,13 @@ export class PathRaster {
   private readonly full: Int32Array;
   /** Per pixel: tone << 8 | coverage by the `first` point. */
   private readonly look: Uint16Array;
+  private readonly firstOrder: ThresholdOrder;
+  private readonly fullOrder: ThresholdOrder;
   private readonly colours: Uint32Array;
+  /** The picture of `shown` points (all clear: 0 points). */
   private readonly pixels: Uint32Array<ArrayBuffer>;
-  /** The point count `pixels` currently shows; −1 before the first render. */
-  private shown = -1;
+  private shown = 0;
+  private changed: RowSpan = { top: 0, bottom: 0 };
   private readonly x: Float32Array;
   private readonly y: Float32Array;
   private readonly pixelRatio: number;
@@ -147,6 +176,8 @@ export class PathRaster {
     this.first = new Int32Array(area).fill(NONE);
     this.full = new Int32Array(area).fill(NONE);
     this.look = new Uint16Array(area);
+    this.firstOrder = new ThresholdOrder(area, x.length);
+    this.fullOrder = new ThresholdOrder(area, x.length);
     this.pixels = new Uint32Array(area);
     this.colours = lookTable(style);
     const radius = style.dotRadius * pixelRatio;
@@ -169,8 +200,10 @@ export class PathRaster {
   /** Stamps points up to `count` (at most all of them); a no-op for points already stamped. */
   stampTo(count: number): void {
     const end = Math.min(count, this.x.length);
-    const { x, y, pixelRatio } = this;
+    const { x, y, pixelRatio, firstOrder, fullOrder } = this;
     for (let i = this.stamped; i < end; i++) {
+      firstOrder.start[i] = firstOrder.count;
+      fullOrder.start[i] = fullOrder.count;
       const px = x[i]! * pixelRatio;
       const py = y[i]! * pixelRatio;
       // Mapping puts non-finite points at the image centre; never trust that here either.
@@ -187,7 +220,11 @@ export class PathRaster {
       }
       this.previous = i;
     }
-    this.stamped = Math.max(this.stamped, end);
+    if (end > this.stamped) {
+      firstOrder.start[end] = firstOrder.count;
+      fullOrder.start[end] = fullOrder.count;
+      this.stamped = end;
+    }
   }
 
   /** Marks one pixel as touched by point i with `look` (tone << 8 | coverage). */
@@ -197,10 +234,14 @@ export class PathRaster {
     if (first[p] === NONE) {
       first[p] = i;
       this.look[p] = look;
+      this.firstOrder.order[this.firstOrder.count++] = p;
     } else if (first[p] === i && (look & 255) > (this.look[p]! & 255)) {
       this.look[p] = (this.look[p]! & 0xff00) | (look & 255);
     }
-    if ((look & 255) === 255) full[p] = i;
+    if ((look & 255) === 255) {
+      full[p] = i;
+      this.fullOrder.order[this.fullOrder.count++] = p;
+    }
   }
 
   private stampDot(i: number, px: number, py: number): void {
@@ -274,21 +315,59 @@ export class PathRaster {
 
   /**
    * The RGBA pixels (unpremultiplied, row-major, width × height) of the path drawn up to
-   * kept[0 .. drawCount), stamping what is still missing first. The returned array is reused.
+   * kept[0 .. drawCount), stamping what is still missing first. Only the pixels that differ from
+   * the previous render's picture are rewritten (`changedRows` says where). The returned array is
+   * reused.
    */
   render(drawCount: number): Uint8ClampedArray<ArrayBuffer> {
     if (!Number.isInteger(drawCount) || drawCount < 0) {
       throw new RangeError(`PathRaster.render: drawCount must be an integer ≥ 0, got ${drawCount}`);
     }
-    this.stampTo(drawCount);
-    if (drawCount !== this.shown) {
-      const { first, full, look, colours, pixels } = this;
-      for (let p = 0; p < pixels.length; p++) {
-        pixels[p] =
-          first[p]! >= drawCount ? 0 : colours[full[p]! < drawCount ? look[p]! | 255 : look[p]!]!;
+    const count = Math.min(drawCount, this.x.length);
+    this.stampTo(count);
+    const { first, look, colours, pixels, firstOrder, fullOrder, shown } = this;
+    let low = pixels.length;
+    let high = -1;
+    if (count > shown) {
+      // Newly touched pixels show their partial look, then the newly covered ones their full one.
+      for (let k = firstOrder.start[shown]!; k < firstOrder.start[count]!; k++) {
+        const p = firstOrder.order[k]!;
+        pixels[p] = colours[look[p]!]!;
+        if (p < low) low = p;
+        if (p > high) high = p;
       }
-      this.shown = drawCount;
+      for (let k = fullOrder.start[shown]!; k < fullOrder.start[count]!; k++) {
+        const p = fullOrder.order[k]!;
+        pixels[p] = colours[look[p]! | 255]!;
+        if (p < low) low = p;
+        if (p > high) high = p;
+      }
+    } else if (count < shown) {
+      // Undone in reverse: pixels no longer fully covered, then those no longer touched at all.
+      for (let k = fullOrder.start[count]!; k < fullOrder.start[shown]!; k++) {
+        const p = fullOrder.order[k]!;
+        pixels[p] = first[p]! < count ? colours[look[p]!]! : 0;
+        if (p < low) low = p;
+        if (p > high) high = p;
+      }
+      for (let k = firstOrder.start[count]!; k < firstOrder.start[shown]!; k++) {
+        const p = firstOrder.order[k]!;
+        pixels[p] = 0;
+        if (p < low) low = p;
+        if (p > high) high = p;
+      }
     }
+    this.shown = count;
+    const { width } = this;
+    this.changed =
+      high < 0
+        ? { top: 0, bottom: 0 }
+        : { top: Math.floor(low / width), bottom: Math.floor(high / width) + 1 };
     return new Uint8ClampedArray(this.pixels.buffer);
+  }
+
+  /** The rows the last render rewrote (empty when its picture was the one shown before). */
+  get changedRows(): RowSpan {
+    return this.changed;
   }
 }

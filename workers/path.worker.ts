@@ -48,6 +48,8 @@ interface PlayerPath {
   /** The count the canvas shows (−1: nothing yet). */
   paintedCount: number;
   wantedCount: number;
+  /** The raster's pixels as an ImageData (made at the first paint; the pixels are reused). */
+  image: ImageData | null;
 }
 
 let player: PlayerPath | null = null;
@@ -76,16 +78,18 @@ function requirePlayer(method: string): PlayerPath {
   return player;
 }
 
-/** Draws the path up to the wanted count into the page's canvas unless it shows that already. */
+/**
+ * Draws the path up to the wanted count into the page's canvas unless it shows that already. The
+ * canvas always shows the raster's last render, so only the rows that render changed are copied.
+ */
 function paint(current: PlayerPath): void {
   const { view, context, wantedCount } = current;
   if (current.paintedCount === wantedCount) return;
   const { raster } = view;
-  context.putImageData(
-    new ImageData(raster.render(wantedCount), raster.width, raster.height),
-    0,
-    0,
-  );
+  const pixels = raster.render(wantedCount);
+  current.image ??= new ImageData(pixels, raster.width, raster.height);
+  const { top, bottom } = raster.changedRows;
+  if (bottom > top) context.putImageData(current.image, 0, 0, 0, top, raster.width, bottom - top);
   current.paintedCount = wantedCount;
 }
 
@@ -169,6 +173,7 @@ const api = {
       imageNames,
       paintedCount: -1,
       wantedCount: 0,
+      image: null,
     };
     player = current;
     const frame = await frameAt(current, time);

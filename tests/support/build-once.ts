@@ -28,9 +28,10 @@ export function filesUnder(folder: string, skip: RegExp): string[] {
     .sort();
 }
 
-/** A short hash of the files' names (relative to the repo) and contents. */
-export function hashFiles(files: readonly string[]): string {
+/** A short hash of the files' names (relative to the repo) and contents, and of `salt`. */
+export function hashFiles(files: readonly string[], salt = ''): string {
   const hash = createHash('sha256');
+  hash.update(salt);
   for (const file of files) {
     hash.update(path.relative(repoRoot, file));
     hash.update(readFileSync(file));

@@ -1,9 +1,10 @@
+import { useCallback, useSyncExternalStore } from 'react';
 import { proxy, subscribe } from 'valtio';
 
 /**
  * The one clock of the video analysis page (spec §4 Playback): the video, the path player, the
- * slider and the detections all read it. It is a valtio proxy so the canvas can follow it with
- * `subscribe` and draw on the next animation frame without re-rendering React on every tick.
+ * slider and the detections all read it. It is a valtio proxy so the canvas, the slider and the
+ * time texts can follow it with `subscribe` without re-rendering React on every tick.
  */
 export interface PlaybackClock {
   /** Current time in seconds. */
@@ -36,6 +37,31 @@ export function onClockChange<K extends keyof PlaybackClock>(
     previous = value;
     callback(value);
   });
+}
+
+/** onClockChange, plus a first call with the current value now; returns the unsubscribe. */
+export function watchClock<K extends keyof PlaybackClock>(
+  clock: PlaybackClock,
+  key: K,
+  callback: (value: PlaybackClock[K]) => void,
+): () => void {
+  callback(clock[key]);
+  return onClockChange(clock, key, callback);
+}
+
+/**
+ * One field of the clock for a React component, which re-renders when that field changes only.
+ * The time changes every frame while playing or dragging: show it with watchClock instead.
+ */
+export function useClockField<K extends keyof PlaybackClock>(
+  clock: PlaybackClock,
+  key: K,
+): PlaybackClock[K] {
+  const subscribe = useCallback(
+    (onChange: () => void) => onClockChange(clock, key, onChange),
+    [clock, key],
+  );
+  return useSyncExternalStore(subscribe, () => clock[key]);
 }
 
 /** Spec §4: selecting a video starts it at time 0, paused. The rate is the reviewer's, kept. */

@@ -1,8 +1,8 @@
-import { memo, useEffect, useRef } from 'react';
-import { useSnapshot } from 'valtio';
+import { memo, useEffect, useLayoutEffect, useRef } from 'react';
+import { setLiveText } from '../../lib/live-text.ts';
 import type { TimeBounds } from '../../lib/path-client.ts';
 import { type Detection, detectionSummary } from './detections.ts';
-import { formatSeconds, type PlaybackClock } from './playback-clock.ts';
+import { formatSeconds, type PlaybackClock, useClockField, watchClock } from './playback-clock.ts';
 import { videoStrings as s } from './strings.ts';
 
 export interface TimeSliderProps {
@@ -26,8 +26,10 @@ export function trackPosition(time: number, bounds: TimeBounds): number {
 
 /**
  * Spec §2/§4 slider: step 0.01 s, disabled while playing, 'Playing…' while playing, time with 2
- * decimals. Dragging sets `seeking` (and stops playback) until the pointer is released. This is
- * one of the few parts that re-render as the clock runs; the markers do not.
+ * decimals. Dragging sets `seeking` (and stops playback) until the pointer is released.
+ * React renders it when playback starts or stops, the rate or the bounds change; the time itself
+ * (the slider's value, its spoken value and the time text) follows the clock by direct DOM writes,
+ * so a drag or playback tick renders nothing (docs/video-analysis.md).
  */
 export function TimeSlider({
   clock,
@@ -36,9 +38,26 @@ export function TimeSlider({
   onTogglePlay,
   onSeekToDetection,
 }: TimeSliderProps) {
-  const { time, playing, rate } = useSnapshot(clock);
+  const playing = useClockField(clock, 'playing');
+  const rate = useClockField(clock, 'rate');
+  const slider = useRef<HTMLInputElement>(null);
+  const timeText = useRef<HTMLOutputElement>(null);
   const endDrag = useRef<(() => void) | null>(null);
   useEffect(() => () => endDrag.current?.(), []);
+
+  // Before paint, and again after new bounds (the browser re-clamps the value to a new min/max).
+  useLayoutEffect(
+    () =>
+      watchClock(clock, 'time', (time) => {
+        const input = slider.current;
+        if (input) {
+          input.value = String(Math.min(Math.max(time, bounds.min), bounds.max));
+          input.setAttribute('aria-valuetext', `${time.toFixed(2)} seconds`);
+        }
+        if (timeText.current) setLiveText(timeText.current, formatSeconds(time));
+      }),
+    [clock, bounds],
+  );
 
   const startDrag = () => {
     clock.seeking = true;
@@ -62,15 +81,15 @@ export function TimeSlider({
           {playing ? s.pause : s.play}
         </button>
         <div className="va-track">
+          {/* Uncontrolled: the value is written from the clock above, not rendered. */}
           <input
+            ref={slider}
             type="range"
             className="va-slider"
             aria-label={s.time}
-            aria-valuetext={`${time.toFixed(2)} seconds`}
             min={bounds.min}
             max={bounds.max}
             step={sliderStep}
-            value={Math.min(Math.max(time, bounds.min), bounds.max)}
             disabled={playing}
             onPointerDown={startDrag}
             onChange={(event) => {
@@ -79,9 +98,8 @@ export function TimeSlider({
           />
           <DetectionMarkers detections={detections} bounds={bounds} onSeek={onSeekToDetection} />
         </div>
-        <output className="va-time" aria-live="off">
-          {formatSeconds(time)}
-        </output>
+        {/* Filled from the clock (see above); React renders no text into it. */}
+        <output ref={timeText} className="va-time" aria-live="off" />
       </div>
       <p className="va-transport-status">
         {playing && <span className="va-playing">{s.playing}</span>}

@@ -1,4 +1,5 @@
 import { format } from 'date-fns';
+import { Profiler } from 'react';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { Route, Router, Switch } from 'wouter';
@@ -14,6 +15,8 @@ import VideoAnalysisPage from './video-analysis-page.tsx';
 // The floor-plan path player is another part's (and tested there); this stand-in exposes the
 // calls the page must answer: the path loaded, a path point clicked, a tag clicked.
 const pathPlayerRenders = vi.hoisted(() => ({ count: 0 }));
+/** React commits anywhere in the page (a Profiler around it). */
+const reactCommits = { count: 0 };
 vi.mock('./path-player/path-player.tsx', () => ({
   PathPlayer: (props: PathPlayerProps) => {
     pathPlayerRenders.count++;
@@ -160,16 +163,18 @@ async function showPage(path: string, overrides?: Record<string, Answer>) {
   const calls = fakeApi(overrides);
   const memory = memoryLocation({ path, record: true });
   await render(
-    <Router hook={memory.hook}>
-      <Switch>
-        <Route path={paths.video}>
-          <VideoAnalysisPage />
-        </Route>
-        <Route path={paths.videoWithId}>
-          <VideoAnalysisPage />
-        </Route>
-      </Switch>
-    </Router>,
+    <Profiler id="page" onRender={() => reactCommits.count++}>
+      <Router hook={memory.hook}>
+        <Switch>
+          <Route path={paths.video}>
+            <VideoAnalysisPage />
+          </Route>
+          <Route path={paths.videoWithId}>
+            <VideoAnalysisPage />
+          </Route>
+        </Switch>
+      </Router>
+    </Profiler>,
   );
   return { calls, location: () => memory.history.at(-1) };
 }
@@ -396,17 +401,44 @@ describe('time bounds, slider and playback state (spec §4, §9)', () => {
     await expect.element(page.getByText('Playing…')).not.toBeInTheDocument();
   });
 
-  it('re-renders only the time display as the clock runs, not the page or the path player', async () => {
+  it('renders nothing in React as the time moves: the slider and the time texts follow it directly', async () => {
     await showPage(`/video/${ids.a}`);
     await page.getByRole('button', { name: 'Path loaded' }).click();
     await expect.element(mainList().getByRole('listitem').first()).toBeVisible();
     await expect.element(page.getByText(/^Keyframe image: 1 of 6/)).toBeVisible();
-    const before = pathPlayerRenders.count;
     await slider().click();
     await userEvent.keyboard('{Home}');
+    await expect.element(page.getByText('0.50 s', { exact: true })).toBeVisible();
+    const commits = reactCommits.count;
+    const renders = pathPlayerRenders.count;
     for (let step = 0; step < 20; step++) await userEvent.keyboard('{ArrowRight}');
-    await expect.element(page.getByText('0.70 s', { exact: true })).toBeVisible();
-    expect(pathPlayerRenders.count).toBe(before);
+    // Past 1.335 s: the keyframe image line changes too.
+    for (let step = 0; step < 70; step++) await userEvent.keyboard('{ArrowRight}');
+    await expect.element(page.getByText('1.40 s', { exact: true })).toBeVisible();
+    await expect.element(page.getByText(/^Keyframe image: 2 of 6, at 1.33 s/)).toBeVisible();
+    const input = slider().element() as HTMLInputElement;
+    expect(input.value).toBe('1.4');
+    expect(input.getAttribute('aria-valuetext')).toBe('1.40 seconds');
+    expect(reactCommits.count).toBe(commits);
+    expect(pathPlayerRenders.count).toBe(renders);
+  });
+
+  it('moves the slider to a time set elsewhere, and a slider change seeks the media', async () => {
+    await showPage(`/video/${ids.a}`);
+    await page.getByRole('button', { name: 'Path loaded' }).click();
+    await expect.element(mainList().getByRole('listitem').first()).toBeVisible();
+    await userEvent.keyboard('n');
+    await expect.element(page.getByText('8.25 s', { exact: true })).toBeVisible();
+    const input = slider().element() as HTMLInputElement;
+    expect(input.value).toBe('8.25');
+    expect(input.getAttribute('aria-valuetext')).toBe('8.25 seconds');
+    Object.defineProperty(mediaElement(), 'readyState', { configurable: true, value: 4 });
+    input.focus();
+    await userEvent.keyboard('{ArrowRight}');
+    await expect.element(page.getByText('8.26 s', { exact: true })).toBeVisible();
+    await userEvent.keyboard('{End}');
+    await expect.element(page.getByText('30.00 s', { exact: true })).toBeVisible();
+    expect(mediaElement().currentTime).toBe(30);
   });
 
   it('shows the time with 2 decimals as the slider moves', async () => {

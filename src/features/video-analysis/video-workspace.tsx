@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { backJumpSeconds, type VideoShortcutAction } from '../../config/video-shortcuts.ts';
 import { useLatest } from '../../hooks/use-latest.ts';
+import { setLiveText } from '../../lib/live-text.ts';
 import { applyDuration, clampTime, type TimeBounds } from '../../lib/path-client.ts';
 import { videoIdOf } from '../../lib/video.ts';
 import type { Video } from '../../types/api.ts';
@@ -25,7 +26,7 @@ import {
 import { type KeyframeFrame, KeyframeModal } from './keyframe-modal.tsx';
 import { requestPlay } from './media-sync.ts';
 import { type PathLoadInfo, PathPlayer, type PathTag } from './path-player/path-player.tsx';
-import { formatSeconds, onClockChange, type PlaybackClock, stepRate } from './playback-clock.ts';
+import { formatSeconds, type PlaybackClock, stepRate, watchClock } from './playback-clock.ts';
 import { shortcutFor } from './shortcuts.ts';
 import { videoStrings as s } from './strings.ts';
 import { TagDetailsModal } from './tag-details-modal.tsx';
@@ -84,8 +85,8 @@ function useKeyframeImages(videoId: string) {
 
 /**
  * Everything about the selected video: the player, the path player, the time slider, the
- * detections and both modals, plus the keyboard shortcuts. Only the slider and the keyframe
- * indicator follow the clock in React; the rest re-renders on user actions.
+ * detections and both modals, plus the keyboard shortcuts. Nothing here renders as the time moves:
+ * the slider, the time texts and the path player follow the clock outside React.
  */
 export function VideoWorkspace({ video, clock }: VideoWorkspaceProps) {
   const videoId = videoIdOf(video) ?? video.filename;
@@ -322,22 +323,30 @@ interface CurrentKeyframeProps {
   images: readonly KeyframeImage[] | null;
 }
 
-/** The keyframe image being shown at the current time: re-renders only when it changes. */
+/**
+ * The keyframe image being shown at the current time. Its text is written when the image changes,
+ * from the clock without React (a drag through dense images would otherwise render every frame).
+ */
 function CurrentKeyframe({ clock, images }: CurrentKeyframeProps) {
-  const subscribe = useCallback(
-    (onChange: () => void) => onClockChange(clock, 'time', onChange),
-    [clock],
-  );
-  const index = useSyncExternalStore(subscribe, () =>
-    images ? currentImageIndex(images, clock.time) : -1,
-  );
-  const image = images?.[index];
+  const text = useRef<HTMLSpanElement>(null);
+  useLayoutEffect(() => {
+    let shown: number | null = null;
+    return watchClock(clock, 'time', (time) => {
+      const index = images ? currentImageIndex(images, time) : -1;
+      if (index === shown || !text.current) return;
+      shown = index;
+      const image = images?.[index];
+      setLiveText(
+        text.current,
+        image && images
+          ? `${index + 1} of ${images.length}, at ${formatSeconds(image.time)} (${image.name})`
+          : '—',
+      );
+    });
+  }, [clock, images]);
   return (
     <p className="va-current-keyframe">
-      {s.keyframeImage}:{' '}
-      {image && images
-        ? `${index + 1} of ${images.length}, at ${formatSeconds(image.time)} (${image.name})`
-        : '—'}
+      {s.keyframeImage}: <span ref={text} />
     </p>
   );
 }

@@ -7,6 +7,7 @@
 import { subscribeKey } from 'valtio/utils';
 import type { DisplayGeometry, PathFrame, ScrubAnswer } from '../../../../workers/path-types.ts';
 import { canvasSize } from '../../../../workers/path-view.ts';
+import { setLiveText } from '../../../lib/live-text.ts';
 import { hitTestPath, pathFrame, scrubPath } from '../../../lib/path-client.ts';
 import type { PlaybackClock } from '../playback-clock.ts';
 import {
@@ -55,6 +56,8 @@ export class PathStage {
   private readonly currentMarker: HTMLElement;
   private readonly highlightMarker: HTMLElement;
   private answer: ScrubAnswer | null = null;
+  /** The transform each marker was last given (null: hidden). */
+  private readonly placed = new Map<HTMLElement, string | null>();
   private highlight: Point | null = null;
   private highlightRequest = 0;
   private frameScheduled = false;
@@ -223,8 +226,10 @@ export class PathStage {
     this.answer = answer;
     this.placeMarkers();
     if (this.readout) {
-      this.readout.textContent =
-        answer.nearest >= 0 ? s.keyframe(answer.nearestKeyframe, answer.nearestT) : s.noKeyframe;
+      setLiveText(
+        this.readout,
+        answer.nearest >= 0 ? s.keyframe(answer.nearestKeyframe, answer.nearestT) : s.noKeyframe,
+      );
     }
     if (frame.complete && !this.complete) {
       this.complete = true;
@@ -237,16 +242,19 @@ export class PathStage {
 
   private placeMarkers(): void {
     const answer = this.answer;
-    place(
+    this.place(
       this.currentMarker,
       answer && answer.nearest >= 0 ? { x: answer.nearestX, y: answer.nearestY } : null,
-      this.display,
     );
-    place(this.highlightMarker, this.highlight, this.display);
+    this.place(this.highlightMarker, this.highlight);
   }
-}
 
-function place(marker: HTMLElement, point: Point | null, display: DisplayGeometry): void {
-  marker.hidden = point === null;
-  if (point) marker.style.transform = markerTransform(point, display);
+  /** Moves or hides a marker, writing nothing when it stays (a same-value write still restyles). */
+  private place(marker: HTMLElement, point: Point | null): void {
+    const transform = point ? markerTransform(point, this.display) : null;
+    if (this.placed.get(marker) === transform) return;
+    this.placed.set(marker, transform);
+    marker.hidden = transform === null;
+    if (transform !== null) marker.style.transform = transform;
+  }
 }
