@@ -24,7 +24,13 @@ interface AutocannonResult {
   timeouts: number;
   non2xx: number;
 }
-type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
+type AutocannonRun = Promise<AutocannonResult> & {
+  on(
+    event: 'response',
+    listener: (client: unknown, status: number, bytes: number, ms: number) => void,
+  ): void;
+};
+type Autocannon = (options: Record<string, unknown>) => AutocannonRun;
 // autocannon ships no types; this is the part of its API the bench uses.
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
@@ -39,12 +45,17 @@ const postgresUrl =
 interface Row {
   database: string;
   scenario: string;
+  /** Percentiles of the answered requests' latencies, one sample per request. */
   p50Ms: number;
   p99Ms: number;
+  /** autocannon's own p99, "corrected" for coordinated omission with a 1 ms interval (see README). */
+  autocannonP99Ms: number;
   requestsPerSecond: number;
   errors: number;
   /** CPU time of the server process (all its threads) per answered request; null off Linux. */
   serverCpuMsPerRequest: number | null;
+  /** CPU time of the server's main thread (its event loop) per answered request. */
+  mainThreadCpuMsPerRequest: number | null;
   /** 1-minute load average before and after the scenario. */
   loadAverage: [number, number];
   goal: string;
@@ -60,10 +71,14 @@ const clockTicks = (() => {
   }
 })();
 
-/** User + system CPU time of a process in ms (Linux /proc), or null where there is none. */
-function cpuMs(pid: number): number | null {
+/**
+ * User + system CPU time in ms (Linux /proc) of a process, or of one of its threads (the main
+ * thread's id is the process id), or null where there is none.
+ */
+function cpuMs(pid: number, thread?: number): number | null {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const file = thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`;
+    const stat = fs.readFileSync(file, 'utf8');
     // Fields after the parenthesised command name; utime and stime are the 14th and 15th.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
@@ -103,22 +118,41 @@ async function cpuPerCall(call: () => Promise<unknown>) {
 
 const load1 = () => Math.round((os.loadavg()[0] ?? 0) * 100) / 100;
 
+/** The q-quantile (nearest rank) of ascending `sorted`, rounded to 0.1 ms. */
+function quantile(sorted: number[], q: number): number {
+  const value = sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
+  return Math.round(value * 10) / 10;
+}
+
 /** Runs one autocannon scenario against the server process and measures it. */
 async function measure(pid: number, options: Record<string, unknown>) {
   const loadBefore = load1();
   const cpuBefore = cpuMs(pid);
-  const result = await autocannon(options);
+  const mainBefore = cpuMs(pid, pid);
+  const run = autocannon(options);
+  // Every answered request's latency, once each (autocannon's histogram adds invented samples).
+  const latencies: number[] = [];
+  run.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
+  const result = await run;
   const cpuAfter = cpuMs(pid);
+  const mainAfter = cpuMs(pid, pid);
   const answered = result.requests.total;
+  const perRequest = (before: number | null, after: number | null) =>
+    before === null || after === null || answered === 0
+      ? null
+      : Math.round(((after - before) / answered) * 100) / 100;
+  latencies.sort((a, b) => a - b);
   return {
     result,
-    serverCpuMsPerRequest:
-      cpuBefore === null || cpuAfter === null || answered === 0
-        ? null
-        : Math.round(((cpuAfter - cpuBefore) / answered) * 100) / 100,
+    p50Ms: quantile(latencies, 0.5),
+    p99Ms: quantile(latencies, 0.99),
+    serverCpuMsPerRequest: perRequest(cpuBefore, cpuAfter),
+    mainThreadCpuMsPerRequest: perRequest(mainBefore, mainAfter),
     loadAverage: [loadBefore, load1()] as [number, number],
   };
 }
+
+type Measured = Awaited<ReturnType<typeof measure>>;
 
 /** 10,000 videos over 5 operators, 10 lines and one year, in batches. */
 async function seedVideos(t: TestApp, userIds: string[], lineIds: string[]) {
@@ -178,6 +212,25 @@ async function startServer(env: Record<string, string>) {
   }
   child.kill('SIGTERM');
   throw new Error('server did not start within 30 s');
+}
+
+const errorCount = ({ result }: Measured) => result.errors + result.non2xx + result.timeouts;
+const noErrors = (m: Measured) => errorCount(m) === 0;
+
+/** A table row's measured columns. */
+function row(database: string, scenario: string, m: Measured): Omit<Row, 'goal' | 'pass'> {
+  return {
+    database,
+    scenario,
+    p50Ms: m.p50Ms,
+    p99Ms: m.p99Ms,
+    autocannonP99Ms: m.result.latency.p99,
+    requestsPerSecond: Math.round(m.result.requests.average),
+    errors: errorCount(m),
+    serverCpuMsPerRequest: m.serverCpuMsPerRequest,
+    mainThreadCpuMsPerRequest: m.mainThreadCpuMsPerRequest,
+    loadAverage: m.loadAverage,
+  };
 }
 
 async function postgresAvailable(url: string): Promise<boolean> {
@@ -270,9 +323,12 @@ async function benchDatabase(
     const base = server.base;
 
     // The issue's target (PGlite): filtered lists, cached or not, p99 ≤ 50 ms at 200/s.
+    // The rate is part of the target: a server that falls behind sends fewer requests, and the
+    // latencies of those alone would look better than the load they were meant to be under.
     const listGoal = postgres ? 'no errors' : `p99 ≤ 50 ms at ${RATE}/s, no errors`;
-    const listCheck = (r: AutocannonResult) =>
-      r.errors + r.non2xx + r.timeouts === 0 && (postgres !== null || r.latency.p99 <= 50);
+    const listCheck = (m: Measured) =>
+      noErrors(m) &&
+      (postgres !== null || (m.p99Ms <= 50 && m.result.requests.average >= RATE * 0.98));
     const scenarios = [
       {
         scenario: `GET /api/videos filtered (${listed.length} of ${VIDEO_COUNT + 2}, repeated)`,
@@ -312,7 +368,7 @@ async function benchDatabase(
           duration: DURATION_S,
         },
         goal: 'no errors',
-        check: (r: AutocannonResult) => r.errors + r.non2xx + r.timeouts === 0,
+        check: noErrors,
       },
       {
         scenario: 'GET /api/videos/{file} Range bytes=1000-1999',
@@ -325,7 +381,7 @@ async function benchDatabase(
         },
         goal: 'no errors (206)',
         // autocannon counts 206 as 2xx.
-        check: (r: AutocannonResult) => r.errors + r.non2xx + r.timeouts === 0,
+        check: noErrors,
       },
       // Last: hashes still queued when it ends would slow the scenarios after it.
       {
@@ -339,7 +395,7 @@ async function benchDatabase(
           duration: Math.min(DURATION_S, 5),
         },
         goal: 'no errors',
-        check: (r: AutocannonResult) => r.errors + r.non2xx + r.timeouts === 0,
+        check: noErrors,
       },
     ];
     const rows: Row[] = [];
@@ -353,35 +409,14 @@ async function benchDatabase(
         duration: 3,
       });
       rows.push({
-        database: label,
-        scenario: 'GET /api/videos filtered, cold (first 3 s after start)',
-        p50Ms: cold.result.latency.p50,
-        p99Ms: cold.result.latency.p99,
-        requestsPerSecond: Math.round(cold.result.requests.average),
-        errors: cold.result.errors + cold.result.non2xx + cold.result.timeouts,
-        serverCpuMsPerRequest: cold.serverCpuMsPerRequest,
-        loadAverage: cold.loadAverage,
+        ...row(label, 'GET /api/videos filtered, cold (first 3 s after start)', cold),
         goal: 'measured',
         pass: null,
       });
       for (const s of scenarios) {
         const { path: urlPath, ...options } = s.options;
-        const { result, serverCpuMsPerRequest, loadAverage } = await measure(server.pid, {
-          url: `${base}${urlPath}`,
-          ...options,
-        });
-        rows.push({
-          database: label,
-          scenario: s.scenario,
-          p50Ms: result.latency.p50,
-          p99Ms: result.latency.p99,
-          requestsPerSecond: Math.round(result.requests.average),
-          errors: result.errors + result.non2xx + result.timeouts,
-          serverCpuMsPerRequest,
-          loadAverage,
-          goal: s.goal,
-          pass: s.check(result),
-        });
+        const measured = await measure(server.pid, { url: `${base}${urlPath}`, ...options });
+        rows.push({ ...row(label, s.scenario, measured), goal: s.goal, pass: s.check(measured) });
       }
     } finally {
       await server.stop();
@@ -412,9 +447,11 @@ async function main() {
     'scenario',
     'p50 ms',
     'p99 ms',
+    'autocannon p99',
     'req/s',
     'errors',
     'server CPU ms/req',
+    'main thread',
     'load',
     'goal',
     'result',
@@ -424,9 +461,11 @@ async function main() {
     r.scenario,
     String(r.p50Ms),
     String(r.p99Ms),
+    String(r.autocannonP99Ms),
     String(r.requestsPerSecond),
     String(r.errors),
     r.serverCpuMsPerRequest === null ? '-' : String(r.serverCpuMsPerRequest),
+    r.mainThreadCpuMsPerRequest === null ? '-' : String(r.mainThreadCpuMsPerRequest),
     r.loadAverage.join('→'),
     r.goal,
     r.pass === null ? '-' : r.pass ? 'PASS' : 'FAIL',

@@ -25,6 +25,9 @@ export interface TokenService {
 
 const ISSUER = 'line-clearance';
 
+/** Verified tokens remembered (a client sends the same token for a whole shift). */
+const VERIFIED_CACHE_SIZE = 1000;
+
 export function createTokenService(secret: Uint8Array, ttlSeconds: number): TokenService {
   // Imported once: given the raw bytes, jose imports the key again on every sign and verify.
   let hmacKey: Promise<webcrypto.CryptoKey> | undefined;
@@ -36,6 +39,7 @@ export function createTokenService(secret: Uint8Array, ttlSeconds: number): Toke
       false,
       ['sign', 'verify'],
     ));
+  const verified = new Map<string, { token: VerifiedToken; expiresAt: number }>();
   return {
     async sign(user) {
       return new SignJWT({
@@ -53,6 +57,15 @@ export function createTokenService(secret: Uint8Array, ttlSeconds: number): Toke
         .sign(await key());
     },
     async verify(token) {
+      // A token's signature and claims never change, only the clock moves: a token verified once
+      // is remembered with its expiry. Revocation is the caller's check (token version against
+      // the user row), so caching the signature check does not delay it.
+      const known = verified.get(token);
+      if (known) {
+        if (Date.now() < known.expiresAt) return known.token;
+        verified.delete(token);
+        return null;
+      }
       try {
         const { payload } = await jwtVerify(token, await key(), {
           algorithms: ['HS256'],
@@ -60,7 +73,15 @@ export function createTokenService(secret: Uint8Array, ttlSeconds: number): Toke
           requiredClaims: ['sub', 'exp', 'iat'],
         });
         if (typeof payload.sub !== 'string' || typeof payload.tv !== 'number') return null;
-        return { id: payload.sub, tokenVersion: payload.tv };
+        const result = { id: payload.sub, tokenVersion: payload.tv };
+        if (verified.size >= VERIFIED_CACHE_SIZE) {
+          // Map keeps insertion order: forget the oldest.
+          const oldest = verified.keys().next().value;
+          if (oldest !== undefined) verified.delete(oldest);
+        }
+        // jwtVerify required `exp` (seconds).
+        verified.set(token, { token: result, expiresAt: (payload.exp ?? 0) * 1000 });
+        return result;
       } catch (error) {
         if (error instanceof errors.JOSEError || error instanceof TypeError) return null;
         throw error;

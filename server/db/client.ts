@@ -4,14 +4,12 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { acquireLock } from './lock.ts';
+import { type PgliteThread, startPgliteThread } from './pglite-thread.ts';
 import * as schema from './schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -56,23 +54,31 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     fs.mkdirSync(path.dirname(options.pgliteDir), { recursive: true });
     release = acquireLock(`${options.pgliteDir}.lock`);
   }
+  let thread: PgliteThread | undefined;
+  let pool: pg.Pool | undefined;
   try {
-    const client = new PGlite(options.pgliteDir ?? undefined);
-    const db = drizzlePglite({ client, schema });
-    await migratePglite(db, { migrationsFolder });
+    thread = await startPgliteThread(options.pgliteDir);
+    const connect = thread.connect;
+    // PGlite is one session: one connection, kept open (the worker serves one at a time).
+    pool = new pg.Pool({ max: 1, idleTimeoutMillis: 0, stream: () => connect() });
+    const db = drizzlePg({ client: pool, schema });
+    await migratePg(db, { migrationsFolder });
+    const opened = { thread, pool };
     return {
       db: db as unknown as Db,
       kind: 'pglite',
       dump: async (targetFile) => {
-        const archive = await client.dumpDataDir('gzip');
-        await fs.promises.writeFile(targetFile, Buffer.from(await archive.arrayBuffer()));
+        await fs.promises.writeFile(targetFile, Buffer.from(await opened.thread.dump()));
       },
       close: async () => {
-        await client.close();
+        await opened.pool.end();
+        await opened.thread.close();
         release();
       },
     };
   } catch (error) {
+    await pool?.end().catch(() => {});
+    await thread?.close().catch(() => {});
     release();
     throw error;
   }

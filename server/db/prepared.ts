@@ -1,12 +1,11 @@
 // Named prepared statements for hot read queries: PostgreSQL parses and plans a statement once per
-// session and then reuses the plan, instead of planning every call. Drizzle sends every PGlite
-// query unnamed (parse, plan, run), and on PGlite the planning is the larger part of a short query:
-// it runs on the server's only thread and asks the file system for the size of every table and
-// index it considers (docs/server.md, Performance).
+// session and then reuses the plan, instead of planning every call. Drizzle sends every query
+// unnamed (parse, plan, run), and on PGlite the planning is the larger part of a short query: it
+// asks the file system for the size of every table and index it considers (docs/server.md,
+// Performance). Both databases are reached through node-postgres (PGlite on its own thread).
 //
 // A statement is keyed by its SQL text. Drizzle turns every value into a parameter, so the number
 // of statements is bounded by the number of query shapes, not by the values.
-import { PGlite, protocol } from '@electric-sql/pglite';
 import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
@@ -37,12 +36,12 @@ const runners = new WeakMap<object, RunPrepared>();
  */
 export function preparedRows(db: Db, query: SQL): Promise<TextRow[]> {
   const client = (db as Db & { $client?: unknown }).$client;
-  if (!(client instanceof PGlite || client instanceof pg.Pool)) {
+  if (!(client instanceof pg.Pool)) {
     throw new Error('preparedRows needs the database handle from openDatabase');
   }
   let run = runners.get(client);
   if (!run) {
-    run = client instanceof PGlite ? pgliteRunner(client) : poolRunner(client);
+    run = poolRunner(client);
     runners.set(client, run);
   }
   const { sql: text, params } = dialect.sqlToQuery(query);
@@ -68,57 +67,4 @@ function poolRunner(pool: pg.Pool): RunPrepared {
     });
     return result.rows;
   };
-}
-
-/**
- * PGlite is one session: each statement is parsed once (Parse + Describe for the parameter types),
- * then every call is Bind + Execute + Sync in a single round trip into the WASM engine.
- */
-function pgliteRunner(client: PGlite): RunPrepared {
-  const { serialize } = protocol;
-  const statements = new Map<string, { name: string; parameterTypes: number[] }>();
-  const send = async (...messages: Uint8Array[]) => {
-    const buffer = new Uint8Array(messages.reduce((length, m) => length + m.length, 0));
-    let offset = 0;
-    for (const message of messages) {
-      buffer.set(message, offset);
-      offset += message.length;
-    }
-    // A failed message throws after the Sync has run, so the session is ready for the next call.
-    return (await client.execProtocol(buffer, { syncToFs: false })).messages;
-  };
-  const prepare = async (text: string) => {
-    const name = `lc_prepared_${statements.size + 1}`;
-    const replies = await send(
-      serialize.parse({ name, text }),
-      serialize.describe({ type: 'S', name }),
-      serialize.sync(),
-    );
-    const description = replies.find((m) => m.name === 'parameterDescription') as
-      | InstanceType<typeof protocol.messages.ParameterDescriptionMessage>
-      | undefined;
-    const statement = { name, parameterTypes: description?.dataTypeIDs ?? [] };
-    statements.set(text, statement);
-    return statement;
-  };
-  // Like PGlite's own query(): wait for any open transaction to finish, then hold the session.
-  return (text, params) =>
-    client._runExclusiveTransaction(() =>
-      client._runExclusiveQuery(async () => {
-        const statement = statements.get(text) ?? (await prepare(text));
-        const values = params.map((value, i) => {
-          if (value === null || value === undefined) return null;
-          const serializer = client.serializers[statement.parameterTypes[i] ?? 0];
-          return serializer ? serializer(value) : String(value);
-        });
-        const replies = await send(
-          serialize.bind({ statement: statement.name, values }),
-          serialize.execute({}),
-          serialize.sync(),
-        );
-        return replies
-          .filter((m) => m.name === 'dataRow')
-          .map((m) => (m as InstanceType<typeof protocol.messages.DataRowMessage>).fields);
-      }),
-    );
 }

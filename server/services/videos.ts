@@ -1,9 +1,9 @@
 // Reading videos as the API shape (spec §3). One prepared query (server/db/prepared.ts) selects the
 // matching videos, then looks up what they refer to once per distinct line, device and video (not
 // once per listed row): line location and floor-plan data, device names, prediction and inspection
-// counts. It answers all of it as one JSON text, which this file reshapes: on PGlite every returned
-// field costs a decode in its JavaScript wire parser, and every per-row lookup an executor loop in
-// the WASM engine (docs/server.md, Performance).
+// counts. It answers all of it as one JSON text, which this file reshapes: every returned field
+// costs a decode in the driver's wire parser, and on PGlite every per-row lookup an executor loop
+// in the WASM engine (docs/server.md, Performance).
 import { and, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { AuthUser } from '../context.ts';
