@@ -59,8 +59,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   try {
     thread = await startPgliteThread(options.pgliteDir);
     const connect = thread.connect;
-    // PGlite is one session: one connection, kept open (the worker serves one at a time).
-    pool = new pg.Pool({ max: 1, idleTimeoutMillis: 0, stream: () => connect() });
+    // Several connections, kept open, so queries wait at the worker instead of in the pool and
+    // the engine does not idle between them; the worker runs them one at a time on PGlite's
+    // one session, and a transaction has it to itself (pglite-worker.ts).
+    pool = new pg.Pool({ max: 4, idleTimeoutMillis: 0, stream: () => connect() });
     const db = drizzlePg({ client: pool, schema });
     await migratePg(db, { migrationsFolder });
     const opened = { thread, pool };

@@ -1,5 +1,5 @@
-// The wire-protocol bridge to PGlite's thread: connections one after another start clean, and
-// messages split across writes still arrive whole.
+// The wire-protocol bridge to PGlite's thread: a closed connection leaves the session clean, a
+// transaction has the session to itself, and messages split across writes still arrive whole.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PgliteThread, startPgliteThread } from './pglite-thread.ts';
@@ -42,6 +42,27 @@ describe('PGlite thread', () => {
     });
     expect(counted.rows).toEqual([{ n: 0 }]);
     await second.end();
+  });
+
+  it('lets a connection inside a transaction have the session until it ends', async () => {
+    const a = await client();
+    const b = await client();
+    await a.query('create table shared (n int)');
+    await a.query('begin');
+    await a.query('insert into shared values (1)');
+    let answered = false;
+    const read = b.query('select count(*)::int as n from shared').then((result) => {
+      answered = true;
+      return result.rows;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // b's query waits instead of running inside a's transaction.
+    expect(answered).toBe(false);
+    await a.query('insert into shared values (2)');
+    await a.query('commit');
+    expect(await read).toEqual([{ n: 2 }]);
+    await a.end();
+    await b.end();
   });
 
   it('assembles messages split across writes', async () => {

@@ -3,9 +3,11 @@
 // as long as it runs. Here the main thread talks to it over the PostgreSQL wire protocol (node-postgres
 // with a MessagePort as its socket), so the same driver code serves PGlite and PostgreSQL.
 //
-// PGlite is one database session, so connections are served one at a time, in order; when one
-// closes, its open transaction is rolled back and its prepared statements are dropped, so the next
-// connection starts clean.
+// PGlite is one database session shared by the connections: their message batches run one at a
+// time, in arrival order, and a connection inside a transaction has the session to itself until
+// it ends (see createScheduler). So a query can be waiting at the worker while another runs, and
+// the engine does not idle between them. When a connection closes, its open transaction is rolled
+// back and its named statements are dropped.
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { concatBytes } from './bytes.ts';
@@ -24,6 +26,7 @@ const SSL_REQUEST = 80877103;
 const GSSENC_REQUEST = 80877104;
 const PROTOCOL_3 = 196608;
 const TERMINATE = 0x58; // 'X'
+const PARSE = 0x50; // 'P'
 
 function message(type: string, body: Uint8Array): Uint8Array {
   const out = new Uint8Array(5 + body.length);
@@ -34,6 +37,7 @@ function message(type: string, body: Uint8Array): Uint8Array {
 }
 
 const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder();
 /** What a PostgreSQL server answers a StartupMessage with (no password: the port is private). */
 const startupReply = concatBytes([
   message('R', new Uint8Array(4)), // AuthenticationOk
@@ -47,67 +51,142 @@ const startupReply = concatBytes([
   message('Z', utf8.encode('I')), // ReadyForQuery, idle
 ]);
 
-/** Serves one connection until it terminates or its port closes. */
-function serve(db: PGlite, port: MessagePort): Promise<void> {
-  return new Promise((resolve) => {
-    let pending: Uint8Array = new Uint8Array(0);
-    let started = false;
-    let work = Promise.resolve();
-    let ended = false;
-    const end = () => {
-      if (ended) return;
-      ended = true;
-      port.close();
-      // Leave the session as a new connection expects it.
-      work = work
-        .then(() => db.exec('ROLLBACK; DEALLOCATE ALL'))
-        .then(
-          () => resolve(),
-          () => resolve(),
-        );
-    };
-    port.on('close', end);
-    port.on('message', (chunk: Uint8Array) => {
-      if (ended) return;
-      pending = pending.length ? concatBytes([pending, chunk]) : chunk;
-      // Hand PGlite only whole messages, all that have arrived, in one call.
-      const view = new DataView(pending.buffer, pending.byteOffset, pending.byteLength);
-      const whole: Uint8Array[] = [];
-      let offset = 0;
-      let terminate = false;
-      while (!terminate) {
-        if (!started) {
-          if (pending.length - offset < 8) break;
-          const length = view.getInt32(offset);
-          if (pending.length - offset < length) break;
-          const code = view.getInt32(offset + 4);
-          offset += length;
-          if (code === SSL_REQUEST || code === GSSENC_REQUEST) port.postMessage(utf8.encode('N'));
-          else if (code === PROTOCOL_3) {
-            started = true;
-            port.postMessage(startupReply.slice());
-          } else terminate = true;
-          continue;
-        }
-        if (pending.length - offset < 5) break;
-        const length = 1 + view.getInt32(offset + 1);
+/** One client connection: its port, bytes not yet a whole message, its named statements. */
+interface Connection {
+  port: MessagePort;
+  pending: Uint8Array;
+  started: boolean;
+  closed: boolean;
+  statements: Set<string>;
+}
+
+/** A batch of whole messages from one connection, or that connection's end. */
+type Task = { connection: Connection; input: Uint8Array } | { connection: Connection; end: true };
+
+/**
+ * Runs the connections' message batches on the one PGlite session in arrival order. A batch
+ * that leaves the session inside a transaction (or mid-way through an extended query) makes its
+ * connection the owner: until the owner's output ends with ReadyForQuery "idle", only the
+ * owner's batches run, as PGlite's own transaction lock does for its query() callers.
+ */
+function createScheduler(db: PGlite) {
+  const tasks: Task[] = [];
+  let owner: Connection | null = null;
+  let running: Promise<void> | null = null;
+
+  const run = async (task: Task) => {
+    const { connection } = task;
+    if ('end' in task) {
+      // Leave the session as the other connections expect it.
+      const names = [...connection.statements].map(
+        (n) => `DEALLOCATE "${n.replaceAll('"', '""')}"`,
+      );
+      const rollback = owner === connection ? ['ROLLBACK'] : [];
+      if (owner === connection) owner = null;
+      const cleanup = [...rollback, ...names].join('; ');
+      if (cleanup) await db.exec(cleanup).catch(() => {});
+      return;
+    }
+    const output = await db.execProtocolRaw(task.input);
+    // ReadyForQuery ('Z', length 5, status) closes every complete answer; 'I' = no transaction.
+    const idle =
+      output.length >= 6 &&
+      output[output.length - 6] === 0x5a &&
+      output[output.length - 1] === 0x49;
+    owner = idle ? null : connection;
+    // A copy of its exact size, transferred (a view would copy the buffer behind it).
+    const reply = output.slice();
+    if (!connection.closed && reply.length) connection.port.postMessage(reply, [reply.buffer]);
+  };
+
+  /** Runs what may run now; returns when the rest waits for an owner or there is nothing. */
+  const pump = async () => {
+    for (;;) {
+      const index = owner ? tasks.findIndex((t) => t.connection === owner) : 0;
+      const task = index >= 0 ? tasks.splice(index, 1)[0] : undefined;
+      if (!task) return;
+      await run(task).catch(() => {
+        // The engine failed outside SQL's own errors: this connection cannot go on.
+        if (owner === task.connection) owner = null;
+        task.connection.port.close();
+      });
+    }
+  };
+
+  return {
+    schedule(task: Task) {
+      tasks.push(task);
+      // Cleared in a later microtask than pump's last check, before any new message arrives.
+      running ??= pump().finally(() => {
+        running = null;
+      });
+    },
+    /** Resolves when no batch runs (those of an owner's rivals may still wait). */
+    drained: async () => {
+      while (running) await running;
+    },
+  };
+}
+
+/** Reads a connection's bytes into whole messages and schedules them as one batch. */
+function serve(port: MessagePort, schedule: (task: Task) => void) {
+  const connection: Connection = {
+    port,
+    pending: new Uint8Array(0),
+    started: false,
+    closed: false,
+    statements: new Set(),
+  };
+  const end = () => {
+    if (connection.closed) return;
+    connection.closed = true;
+    port.close();
+    schedule({ connection, end: true });
+  };
+  port.on('close', end);
+  port.on('message', (chunk: Uint8Array) => {
+    if (connection.closed) return;
+    const pending = connection.pending.length ? concatBytes([connection.pending, chunk]) : chunk;
+    const view = new DataView(pending.buffer, pending.byteOffset, pending.byteLength);
+    const whole: Uint8Array[] = [];
+    let offset = 0;
+    let terminate = false;
+    while (!terminate) {
+      if (!connection.started) {
+        if (pending.length - offset < 8) break;
+        const length = view.getInt32(offset);
         if (pending.length - offset < length) break;
-        if (pending[offset] === TERMINATE) terminate = true;
-        else whole.push(pending.subarray(offset, offset + length));
+        const code = view.getInt32(offset + 4);
         offset += length;
+        if (code === SSL_REQUEST || code === GSSENC_REQUEST) port.postMessage(utf8.encode('N'));
+        else if (code === PROTOCOL_3) {
+          connection.started = true;
+          port.postMessage(startupReply.slice());
+        } else terminate = true;
+        continue;
       }
-      pending = pending.slice(offset);
-      if (whole.length) {
-        const input = whole.length === 1 ? (whole[0] as Uint8Array) : concatBytes(whole);
-        work = work.then(async () => {
-          const output = await db.execProtocolRaw(input);
-          // A copy of its exact size, transferred (a view would copy the buffer behind it).
-          const reply = output.slice();
-          if (!ended && reply.length) port.postMessage(reply, [reply.buffer]);
-        });
+      if (pending.length - offset < 5) break;
+      const length = 1 + view.getInt32(offset + 1);
+      if (pending.length - offset < length) break;
+      const type = pending[offset];
+      if (type === TERMINATE) terminate = true;
+      else {
+        if (type === PARSE) {
+          // Parse names its statement first (empty: the unnamed one); dropped when this ends.
+          const nameEnd = pending.indexOf(0, offset + 5);
+          const name = utf8Decoder.decode(pending.subarray(offset + 5, nameEnd));
+          if (name) connection.statements.add(name);
+        }
+        whole.push(pending.subarray(offset, offset + length));
       }
-      if (terminate) end();
-    });
+      offset += length;
+    }
+    connection.pending = pending.slice(offset);
+    if (whole.length) {
+      const input = whole.length === 1 ? (whole[0] as Uint8Array) : concatBytes(whole);
+      schedule({ connection, input });
+    }
+    if (terminate) end();
   });
 }
 
@@ -121,12 +200,11 @@ async function main() {
     port.postMessage({ type: 'failed', message: String(error) } satisfies WorkerReply);
     return;
   }
-  let connections = Promise.resolve();
+  const scheduler = createScheduler(db);
   port.on('message', (request: WorkerRequest) => {
     if (request.type === 'connect') {
-      connections = connections.then(() => serve(db, request.port));
+      serve(request.port, scheduler.schedule);
     } else if (request.type === 'dump') {
-      // Not queued behind the connection: the pool keeps it open while idle.
       void (async () => {
         try {
           const blob = await db.dumpDataDir('gzip');
@@ -139,11 +217,12 @@ async function main() {
         }
       })();
     } else if (request.type === 'close') {
-      void connections.then(async () => {
+      void (async () => {
+        await scheduler.drained();
         await db.close();
         port.postMessage({ type: 'closed', id: request.id } satisfies WorkerReply);
         port.close();
-      });
+      })();
     }
   });
   port.postMessage({ type: 'ready' } satisfies WorkerReply);

@@ -48,23 +48,40 @@ export function preparedRows(db: Db, query: SQL): Promise<TextRow[]> {
   return run(text, params);
 }
 
-/** node-postgres prepares a named query once per pooled connection and caches it there. */
+/**
+ * node-postgres prepares a named query once per pooled connection and caches it there. The names
+ * carry the connection's number: PGlite's connections share one session, where two connections
+ * preparing the same name would collide.
+ */
 function poolRunner(pool: pg.Pool): RunPrepared {
-  const names = new Map<string, string>();
+  const numbers = new Map<string, number>();
+  const connections = new WeakMap<pg.PoolClient, number>();
   const asText = { getTypeParser: () => (value: string) => value };
   return async (text, params) => {
-    let name = names.get(text);
-    if (!name) {
-      name = `lc_prepared_${names.size + 1}`;
-      names.set(text, name);
+    let statement = numbers.get(text);
+    if (statement === undefined) {
+      statement = numbers.size + 1;
+      numbers.set(text, statement);
     }
-    const result = await pool.query<TextRow>({
-      name,
-      text,
-      values: params,
-      rowMode: 'array',
-      types: asText,
-    });
-    return result.rows;
+    const client = await pool.connect();
+    try {
+      let connection = connections.get(client);
+      if (connection === undefined) {
+        connection = nextConnection++;
+        connections.set(client, connection);
+      }
+      const result = await client.query<TextRow>({
+        name: `lc_prepared_${connection}_${statement}`,
+        text,
+        values: params,
+        rowMode: 'array',
+        types: asText,
+      });
+      return result.rows;
+    } finally {
+      client.release();
+    }
   };
 }
+
+let nextConnection = 1;
