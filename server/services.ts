@@ -28,11 +28,12 @@ export interface Services {
 
 export async function createServices(
   config: Config,
-  options: { inMemoryDatabase?: boolean } = {},
+  options: { inMemoryDatabase?: boolean; pgliteStart?: Uint8Array<ArrayBuffer> } = {},
 ): Promise<Services> {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: options.inMemoryDatabase ? null : path.join(config.dataDir, 'pglite'),
+    pgliteStart: options.pgliteStart,
   });
   const ctx: AppContext = {
     config,

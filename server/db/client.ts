@@ -30,6 +30,8 @@ export interface DatabaseOptions {
   databaseUrl: string | null;
   /** PGlite data directory; null keeps the database in memory (tests). */
   pgliteDir: string | null;
+  /** A PGlite dump to start an empty database from (tests: one migrated copy for every file). */
+  pgliteStart?: Uint8Array<ArrayBuffer>;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -57,7 +59,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let thread: PgliteThread | undefined;
   let pool: pg.Pool | undefined;
   try {
-    thread = await startPgliteThread(options.pgliteDir);
+    thread = await startPgliteThread({ dataDir: options.pgliteDir, start: options.pgliteStart });
     const connect = thread.connect;
     // Several connections, kept open, so queries wait at the worker instead of in the pool and
     // the engine does not idle between them; the worker runs them one at a time on PGlite's

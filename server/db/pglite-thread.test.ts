@@ -6,7 +6,7 @@ import { type PgliteThread, startPgliteThread } from './pglite-thread.ts';
 
 let thread: PgliteThread;
 beforeAll(async () => {
-  thread = await startPgliteThread(null);
+  thread = await startPgliteThread({ dataDir: null });
 });
 afterAll(() => thread.close());
 

@@ -84,10 +84,17 @@ const bootstrap = `import { register } from ${JSON.stringify(import.meta.resolve
 register();
 await import(${JSON.stringify(new URL('./pglite-worker.ts', import.meta.url).href)});`;
 
-/** Opens PGlite on its own thread: `dataDir`, or in memory when null. */
-export async function startPgliteThread(dataDir: string | null): Promise<PgliteThread> {
+/** What the worker opens: `dataDir`, or in memory when null; an empty one from `start` if given. */
+export interface PgliteThreadData {
+  dataDir: string | null;
+  /** A dump (`dump()`) to start an empty database from. */
+  start?: Uint8Array<ArrayBuffer>;
+}
+
+/** Opens PGlite on its own thread. */
+export async function startPgliteThread(data: PgliteThreadData): Promise<PgliteThread> {
   const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), {
-    workerData: { dataDir },
+    workerData: data,
   });
   const waiting = new Map<number, (reply: WorkerReply) => void>();
   let nextId = 1;

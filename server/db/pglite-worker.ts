@@ -11,6 +11,7 @@
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { concatBytes } from './bytes.ts';
+import type { PgliteThreadData } from './pglite-thread.ts';
 
 export type WorkerRequest =
   | { type: 'connect'; port: MessagePort }
@@ -195,7 +196,11 @@ async function main() {
   if (!port) throw new Error('pglite-worker runs as a worker thread');
   let db: PGlite;
   try {
-    db = await PGlite.create((workerData as { dataDir: string | null }).dataDir ?? undefined);
+    const { dataDir, start } = workerData as PgliteThreadData;
+    db = await PGlite.create({
+      dataDir: dataDir ?? undefined,
+      loadDataDir: start ? new Blob([start]) : undefined,
+    });
   } catch (error) {
     port.postMessage({ type: 'failed', message: String(error) } satisfies WorkerReply);
     return;

@@ -20,11 +20,11 @@ export const repoRoot = path.resolve(import.meta.dirname, '../..');
 const staleAfterMs = 60 * 60 * 1000;
 
 /** Files under `folder` (relative to the repo), sorted, without those matching `skip`. */
-export function filesUnder(folder: string, skip: RegExp): string[] {
+export function filesUnder(folder: string, skip?: RegExp): string[] {
   return readdirSync(path.join(repoRoot, folder), { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => path.join(entry.parentPath, entry.name))
-    .filter((file) => !skip.test(file))
+    .filter((file) => !skip?.test(file))
     .sort();
 }
 
