@@ -17,7 +17,7 @@ import {
   markerTransform,
   POINT_MARKER_RADIUS,
   type Point,
-  prepareCanvas,
+  paintStatic,
   tagAt,
 } from './draw.ts';
 import { type AxisScale, layoutToDisplay, type PathTag } from './floor-plan-scene.ts';
@@ -81,18 +81,22 @@ export class PathStage {
       ? layoutToDisplay(configuration, load.imageSize, this.display)
       : noLayout;
     const size = canvasSize(this.display, pixelRatio);
-    drawFloor(prepareCanvas(elements.floor, size, pixelRatio), {
-      display: this.display,
-      image: load.image,
-      hotZones: configuration?.hotZones ?? [],
-      cameras: configuration?.cameras ?? [],
-      layout: this.layout,
-    });
-    drawTags(prepareCanvas(elements.tags, size, pixelRatio), {
-      tags: load.tags,
-      scanned: new Set(load.path?.scan.indices ?? []),
-      layout: this.layout,
-    });
+    paintStatic(elements.floor, size, pixelRatio, (ctx) =>
+      drawFloor(ctx, {
+        display: this.display,
+        image: load.image,
+        hotZones: configuration?.hotZones ?? [],
+        cameras: configuration?.cameras ?? [],
+        layout: this.layout,
+      }),
+    );
+    paintStatic(elements.tags, size, pixelRatio, (ctx) =>
+      drawTags(ctx, {
+        tags: load.tags,
+        scanned: new Set(load.path?.scan.indices ?? []),
+        layout: this.layout,
+      }),
+    );
     this.currentMarker = elements.currentMarker;
     this.highlightMarker = elements.highlightMarker;
     this.placeMarkers();
