@@ -188,6 +188,19 @@ describe('Calibrator', () => {
     await expect.element(button('Add Camera')).toBeVisible();
   });
 
+  it('takes a key pressed at once after a placing mode starts, before the cross is drawn', async () => {
+    await serveImage();
+    const { last } = await showCalibrator();
+    const plan = surface().element();
+    // A fast typist's key can reach the plan before the render that places the cross: it
+    // acts at the middle (400, 250), where that render puts the cross, instead of being lost.
+    (button('Add Tag').element() as HTMLElement).click();
+    await Promise.resolve();
+    plan.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+    await expect.poll(() => last().tags).toHaveLength(1);
+    expect(last().tags[0]).toMatchObject({ x: 400, y: 250 });
+  });
+
   it('creates a hot zone only when larger than 20 px both ways, by drag or by keyboard', async () => {
     await serveImage();
     const { last } = await showCalibrator();

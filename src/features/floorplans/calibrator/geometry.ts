@@ -76,6 +76,11 @@ export function clampToDisplay(point: DisplayPoint, display: Size): DisplayPoint
   );
 }
 
+/** The middle of the plan, where the keyboard's cross starts in a placing mode. */
+export function centreOf(display: Size): DisplayPoint {
+  return clampToDisplay(displayPoint(display.width / 2, display.height / 2), display);
+}
+
 /** The rectangle between two corners of a drag, in any direction, cut to the plan. */
 export function rectFromCorners(a: DisplayPoint, b: DisplayPoint, display: Size): Rect {
   const first = clampToDisplay(a, display);

@@ -13,6 +13,7 @@ import { type Calibration, type ItemKind, itemsOf, type PointKind } from './cali
 import {
   arrowDelta,
   type ClientPoint,
+  centreOf,
   clampToDisplay,
   clientPoint,
   type DisplayPoint,
@@ -94,7 +95,7 @@ export function PlacementSurface(props: PlacementSurfaceProps) {
       setCursor(null);
       return;
     }
-    setCursor(clampToDisplay(displayPoint(display.width / 2, display.height / 2), display));
+    setCursor(centreOf(display));
     surfaceRef.current?.focus();
   }, [mode, display, surfaceRef]);
 
@@ -179,21 +180,24 @@ export function PlacementSurface(props: PlacementSurfaceProps) {
   };
 
   const onSurfaceKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.target !== event.currentTarget || !mode || !cursor) return;
+    if (event.target !== event.currentTarget || !mode) return;
+    // A key pressed right after the mode started may come before the render that set the cross:
+    // it starts from the middle, where that render puts it, instead of being lost.
+    const at = cursor ?? centreOf(display);
     setKeyboardUsed(true);
     const delta = arrowDelta(event.key, event.shiftKey ? keyboardBigStep : keyboardStep);
     if (delta) {
       event.preventDefault();
-      setCursor(clampToDisplay(displayPoint(cursor.x + delta.dx, cursor.y + delta.dy), display));
+      setCursor(clampToDisplay(displayPoint(at.x + delta.dx, at.y + delta.dy), display));
     } else if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
       if (mode !== 'hotZone') {
-        props.onPlace(mode, cursor);
+        props.onPlace(mode, at);
       } else if (!corner) {
-        setCorner(cursor);
-        props.onCornerSet(cursor);
+        setCorner(at);
+        props.onCornerSet(at);
       } else {
-        props.onZone(rectFromCorners(corner, cursor, display));
+        props.onZone(rectFromCorners(corner, at, display));
         setCorner(null);
       }
     } else if (event.key === 'Escape') {
