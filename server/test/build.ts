@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { buildOnce, filesUnder, hashFiles, repoRoot } from '../../tests/support/build-once.ts';
 import { buildApp } from '../app.ts';
@@ -37,6 +38,17 @@ async function freshPostgresDatabase(
     async drop() {
       const client = new pg.Client({ connectionString: baseUrl });
       await client.connect();
+      // pg's Pool.end() resolves before its connections have closed: a forced drop at once would
+      // terminate them mid-close, and their clients raise that as an unhandled error. Wait for
+      // them first; FORCE only for what still lingers after that.
+      for (let attempt = 0; attempt < 100; attempt++) {
+        const { rows } = await client.query<{ open: number }>(
+          'SELECT count(*)::int AS open FROM pg_stat_activity WHERE datname = $1',
+          [name],
+        );
+        if (rows[0]?.open === 0) break;
+        await sleep(20);
+      }
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
     },
