@@ -62,7 +62,14 @@ const migratedDump = 'pglite.tar.gz';
  * migrations: each test file starts from it in about a second instead of creating a database
  * (initdb) and migrating it, which takes several.
  */
-async function migratedPglite(): Promise<Uint8Array<ArrayBuffer>> {
+function migratedPglite(): Promise<Uint8Array<ArrayBuffer>> {
+  // Hashed and read once per test file, however many apps the file builds (the worker copies it).
+  migrated ??= readMigratedPglite();
+  return migrated;
+}
+let migrated: Promise<Uint8Array<ArrayBuffer>> | undefined;
+
+async function readMigratedPglite(): Promise<Uint8Array<ArrayBuffer>> {
   const folder = await buildOnce({
     prefix: 'lc-test-pglite-',
     hash: hashFiles([...filesUnder('server/drizzle'), path.join(repoRoot, 'package-lock.json')]),
