@@ -200,10 +200,15 @@ function mapRunPerspective(xs: usize, ys: usize, offset: usize, end: usize): usi
  * Maps four points per step (two f64x2 pairs, so their divisions overlap) from `offset` until
  * the end or a step with a point that may need clamping, where it stops and returns that step's
  * offset. Two steps per loop turn: one loop check (and V8's stack check) per eight points, while
- * each step keeps only its own values live. The test is conservative and cheap: every mapped point
- * inside a square that lies within 0.99 × the clamp distance of the centre (setUpMapping), and
- * w > 1e-10. A point it refuses may still be fine (w < 0, beyond the horizon, included): the
- * per-point path decides exactly.
+ * each step keeps only its own values live. The test is conservative and cheap: every mapped
+ * coordinate in [0, box), a square within 0.99 × the clamp distance of the centre
+ * (setUpMapping), and w > 1e-10. A point it refuses may still be fine (a negative coordinate, or
+ * w < 0 beyond the horizon, included): the per-point path decides exactly.
+ *
+ * Both tests look at the high 32-bit word of each f64 with integer lane operations (fewer than the
+ * float compares they replace, in the floating-point ports this loop is bound by): for doubles
+ * with the sign bit clear that word orders like the value, while a negative number (sign bit
+ * set, so ≥ 0x80000000 unsigned and < 0 signed), +∞ and NaN (≥ 0x7ff00000) all fail.
  */
 // @ts-ignore: decorator
 @inline
@@ -218,22 +223,21 @@ function mapRun(xs: usize, ys: usize, offset: usize, end: usize, perspective: bo
   const m7 = f64x2.splat(mapM7);
   const m8 = f64x2.splat(mapM8);
   const one = v128.load64_splat(MAP_CONSTANTS);
-  const denominatorMin = v128.load64_splat(MAP_CONSTANTS, 8);
-  const low = f64x2.splat(mapBoxLow);
-  const high = f64x2.splat(mapBoxHigh);
+  const boxWords = v128.load(MAP_WORDS);
+  const denominatorWords = v128.load(MAP_WORDS, 16);
   // The constants stay locals of this loop, passed to each (inlined) step.
   for (; offset + 64 <= end; offset += 64) {
     const second = offset + 32;
     const first = mapStep(xs + offset, ys + offset, perspective,
-      m0, m1, m2, m3, m4, m5, m6, m7, m8, one, denominatorMin, low, high);
+      m0, m1, m2, m3, m4, m5, m6, m7, m8, one, boxWords, denominatorWords);
     if (!first) return offset;
     const next = mapStep(xs + second, ys + second, perspective,
-      m0, m1, m2, m3, m4, m5, m6, m7, m8, one, denominatorMin, low, high);
+      m0, m1, m2, m3, m4, m5, m6, m7, m8, one, boxWords, denominatorWords);
     if (!next) return second;
   }
   if (offset + 32 > end) return offset;
   const last = mapStep(xs + offset, ys + offset, perspective,
-    m0, m1, m2, m3, m4, m5, m6, m7, m8, one, denominatorMin, low, high);
+    m0, m1, m2, m3, m4, m5, m6, m7, m8, one, boxWords, denominatorWords);
   return last ? offset + 32 : offset;
 }
 
@@ -254,9 +258,8 @@ function mapStep(
   m7: v128,
   m8: v128,
   one: v128,
-  denominatorMin: v128,
-  low: v128,
-  high: v128,
+  boxWords: v128,
+  denominatorWords: v128,
 ): bool {
   const xa = v128.load(x);
   const ya = v128.load(y);
@@ -266,7 +269,8 @@ function mapStep(
   let va = lanesRow(m3, m4, m5, xa, ya);
   let ub = lanesRow(m0, m1, m2, xb, yb);
   let vb = lanesRow(m3, m4, m5, xb, yb);
-  let inside = i64x2.splat(-1);
+  // The largest high word of the eight coordinates (low words compare against 0xffffffff).
+  let fits: v128;
   if (perspective) {
     const wa = lanesRow(m6, m7, m8, xa, ya);
     const wb = lanesRow(m6, m7, m8, xb, yb);
@@ -276,17 +280,15 @@ function mapStep(
     va = f64x2.mul(va, ra);
     ub = f64x2.mul(ub, rb);
     vb = f64x2.mul(vb, rb);
-    // A NaN w makes u NaN too, which the box test below catches.
-    inside = f64x2.gt(f64x2.pmin(wa, wb), denominatorMin);
+    // A NaN w makes u NaN too, which the box test catches; +∞ gives u = v = 0 in both paths.
+    fits = v128.and(
+      i32x4.le_u(i32x4.max_u(i32x4.max_u(ua, ub), i32x4.max_u(va, vb)), boxWords),
+      i32x4.ge_s(i32x4.min_s(wa, wb), denominatorWords),
+    );
+  } else {
+    fits = i32x4.le_u(i32x4.max_u(i32x4.max_u(ua, ub), i32x4.max_u(va, vb)), boxWords);
   }
-  // The box test on the smaller and larger of each coordinate of the two pairs. pmin(a, b) is
-  // b < a ? b : a, so a NaN in a survives it and fails the compare; pmax(b, a) is b < a ? a : b,
-  // so a NaN in b survives that one: a NaN in any lane fails the test.
-  const inBox = v128.and(
-    v128.and(f64x2.ge(f64x2.pmin(ua, ub), low), f64x2.le(f64x2.pmax(ub, ua), high)),
-    v128.and(f64x2.ge(f64x2.pmin(va, vb), low), f64x2.le(f64x2.pmax(vb, va), high)),
-  );
-  if (i64x2.bitmask(v128.and(inBox, inside)) != 3) return false;
+  if (i32x4.bitmask(fits) != 15) return false;
   v128.store(x, ua);
   v128.store(y, va);
   v128.store(x, ub, 16);
@@ -310,10 +312,11 @@ let mapHeight: f64 = 0;
 let mapCx: f64 = 0;
 let mapCy: f64 = 0;
 let mapLimitSquared: f64 = 0;
-// The vector path's box (mapRun), and constants it loads: V8 rebuilds a v128.const at every use.
-let mapBoxLow: f64 = 0;
-let mapBoxHigh: f64 = 0;
-const MAP_CONSTANTS = memory.data<f64>([1, DENOMINATOR_MIN]);
+// Constants the vector path loads (V8 rebuilds a v128.const at every use): 1 for the division;
+// then, as i32x4 lanes over the f64 lanes' (low, high) words, the largest high word of a
+// coordinate in [0, box) and the smallest of a w > 1e-10 (low words always pass).
+const MAP_CONSTANTS = memory.data<f64>([1]);
+const MAP_WORDS = memory.data(32, 16);
 
 function setUpMapping(matrix: usize, flipY: bool, width: f64, height: f64): void {
   // Negating the y column is exact, so folding the flip in equals negating every y.
@@ -335,13 +338,25 @@ function setUpMapping(matrix: usize, flipY: bool, width: f64, height: f64): void
   mapCy = height * 0.5;
   const limit = 2 * Math.max(width, height);
   mapLimitSquared = limit * limit;
-  // The vector path's square [low, high]² (one pair of bounds for both axes, so fewer registers):
-  // centred on ((cx + cy) / 2, (cx + cy) / 2), and half as wide as keeps its farthest corner
-  // within 0.7·√2 < 0.99 of the limit from the centre. It holds the whole image.
-  const middle = (mapCx + mapCy) * 0.5;
-  const half = 0.7 * limit - Math.abs(mapCx - mapCy) * 0.5;
-  mapBoxLow = middle - half;
-  mapBoxHigh = middle + half;
+  // The vector path's square [0, box)²: every point in it lies within 0.99 × the limit of the
+  // centre. Its farthest corner from the centre is (box, box), since box > width and height:
+  // box is the larger root of (box − cx)² + (box − cy)² = (0.99 · limit)².
+  const reach = 0.99 * limit;
+  const sum = mapCx + mapCy;
+  const box = (sum + Math.sqrt(sum * sum - 2 * (mapCx * mapCx + mapCy * mapCy - reach * reach))) * 0.5;
+  // Any non-negative double whose high word is at most highWord(box) − 1 is below box. An image
+  // so large that box overflows leaves only words of 0 (tiny numbers, inside any such image).
+  const boxWord = isFinite(box) ? <i32>(reinterpret<u64>(box) >> 32) - 1 : 0;
+  // Any double whose high word is at least highWord(1e-10) + 1 (signed) is above 1e-10.
+  const denominatorWord = <i32>(reinterpret<u64>(DENOMINATOR_MIN) >> 32) + 1;
+  store<i32>(MAP_WORDS, -1);
+  store<i32>(MAP_WORDS, boxWord, 4);
+  store<i32>(MAP_WORDS, -1, 8);
+  store<i32>(MAP_WORDS, boxWord, 12);
+  store<i32>(MAP_WORDS, i32.MIN_VALUE, 16);
+  store<i32>(MAP_WORDS, denominatorWord, 20);
+  store<i32>(MAP_WORDS, i32.MIN_VALUE, 24);
+  store<i32>(MAP_WORDS, denominatorWord, 28);
 }
 
 /** a·x + b·y + c in both lanes (one row of the matrix applied to two points). */

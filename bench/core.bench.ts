@@ -9,7 +9,7 @@ import { homographyFromFourPoints, mapPoint } from '../tests/reference/homograph
 import { mapAndClampReference } from '../tests/reference/mapping.ts';
 import { scanTagsReference, thinReference } from '../tests/reference/path.ts';
 import { createNodePathEngine } from '../workers/path-engine.node.ts';
-import { PathEngine } from '../workers/path-engine.ts';
+import { PathEngine, STREAM_CHUNK_POINTS } from '../workers/path-engine.ts';
 import type { Calibration, KeyframeColumns, TransformResult, XY } from '../workers/path-types.ts';
 import { parseKeyframesBytes } from './baselines/byte-parser.ts';
 import {
@@ -49,7 +49,6 @@ const SOLVE_CALIBRATIONS = 200;
 const WASM_BUDGET_BYTES = 32 * 1024;
 const THIN_DISTANCE_PX = 12;
 // The engine's copying calls stream points through a scratch area of this many (path-engine.ts).
-const COPY_CHUNK_POINTS = 1 << 16;
 const WASM_URL = new URL('../build/path-core.wasm', import.meta.url);
 const RESULTS_URL = new URL('./results/core.json', import.meta.url);
 
@@ -164,18 +163,18 @@ function kernelRows(
 
 /**
  * The copying the engine's streaming calls do besides their kernel: x and y through a reused
- * COPY_CHUNK_POINTS scratch array, and with `out` back out into it.
+ * STREAM_CHUNK_POINTS scratch array, and with `out` back out into it.
  */
 function streamCopy(x: Float64Array, y: Float64Array, out?: { x: Float64Array; y: Float64Array }) {
-  const scratch = new Float64Array(2 * COPY_CHUNK_POINTS);
+  const scratch = new Float64Array(2 * STREAM_CHUNK_POINTS);
   return () => {
-    for (let start = 0; start < x.length; start += COPY_CHUNK_POINTS) {
-      const end = Math.min(start + COPY_CHUNK_POINTS, x.length);
+    for (let start = 0; start < x.length; start += STREAM_CHUNK_POINTS) {
+      const end = Math.min(start + STREAM_CHUNK_POINTS, x.length);
       scratch.set(x.subarray(start, end), 0);
-      scratch.set(y.subarray(start, end), COPY_CHUNK_POINTS);
+      scratch.set(y.subarray(start, end), STREAM_CHUNK_POINTS);
       if (out === undefined) continue;
       out.x.set(scratch.subarray(0, end - start), start);
-      out.y.set(scratch.subarray(COPY_CHUNK_POINTS, COPY_CHUNK_POINTS + end - start), start);
+      out.y.set(scratch.subarray(STREAM_CHUNK_POINTS, STREAM_CHUNK_POINTS + end - start), start);
     }
   };
 }

@@ -3,8 +3,8 @@
 // tag scans, and garbage input that must never trap the module or yield a point from a bad line.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { PathEngine } from '../workers/path-engine.ts';
 import { createNodePathEngine } from '../workers/path-engine.node.ts';
+import type { PathEngine } from '../workers/path-engine.ts';
 import type { Calibration, ImageSize, TransformResult, XY } from '../workers/path-types.ts';
 import {
   homographyConditioning,
@@ -822,7 +822,7 @@ describe('kernels never disturb each other', () => {
 
 /**
  * Keyframes with messy timestamps: unsorted, duplicated, negative, all equal, or clustered with
- * far outliers (skewed time buckets). Values are printed with ≤ 15 significant digits, which both
+ * far outliers (skewed time buckets), or many evenly spread. Values are printed with ≤ 15 significant digits, which both
  * parsers read exactly, so the reference pipeline sees the engine's very numbers.
  */
 const keyframeRecordsArb = fc
@@ -837,6 +837,16 @@ const keyframeRecordsArb = fc
           fc.array(fc.integer(), { maxLength: 5 }),
         )
         .map(([cluster, outliers]) => [...cluster, ...outliers]),
+      // Evenly spread with jitter and long enough for many buckets of the time index.
+      fc
+        .array(fc.integer({ min: 30, max: 50 }), { minLength: 1000, maxLength: 3000 })
+        .map((steps) => {
+          let t = 0;
+          return steps.map((step) => {
+            t += step;
+            return t;
+          });
+        }),
     ),
     positions: fc.array(
       fc.tuple(fc.integer({ min: -2e6, max: 2e6 }), fc.integer({ min: -2e6, max: 2e6 })),
@@ -850,7 +860,7 @@ const keyframeRecordsArb = fc
   .map(({ times, positions, sorted }) => {
     const ms = sorted ? [...times].sort((a, b) => a - b) : times;
     const lines = ms.map((t, i) => {
-      const [x, y] = positions[i]!;
+      const [x, y] = positions[i % positions.length]!;
       return `${i} ${(x / 1e4).toFixed(4)} ${(y / 1e4).toFixed(4)} ${(t / 1000).toFixed(3)}`;
     });
     return new TextEncoder().encode(lines.join('\n'));

@@ -2,8 +2,8 @@
 // kernels' own argument checks, the raw core). Needs `npm run build:wasm` first.
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { PathEngine } from './path-engine.ts';
 import { createNodePathEngine } from './path-engine.node.ts';
+import type { PathEngine } from './path-engine.ts';
 import type { Calibration, ImageSize, TransformResult, XY } from './path-types.ts';
 import {
   mapToImageInPlace,
@@ -485,13 +485,18 @@ describe('mapping with the clamp', () => {
     expect(cancelling.clamped).toBe(1);
   });
 
-  it('keeps points the vector path leaves to the per-point path: w < 0, or near the limit', () => {
-    // Within 2·D = 200 of the centre but outside the vector path's box (0.7 · 200 around it).
+  it('keeps points the vector path leaves to the per-point path: w < 0, < 0, or near the limit', () => {
+    // Within 2·D = 200 of the centre but outside the vector path's box: [0, 176.95)², whose
+    // corner (176.95, 176.95) lies 0.99 · 200 from the centre; or with a negative coordinate.
     const nearLimit: XY[] = [
       [50 + 160, 25],
       [50, 25 - 190],
       [50 - 120, 25 + 120],
       [50 + 199, 25],
+      [-30, 10],
+      [10, -20],
+      [-1e-300, 5],
+      [176.9, 176.9],
     ];
     const plain: XY[] = [
       [10, 10],
@@ -503,6 +508,26 @@ describe('mapping with the clamp', () => {
     expect(mapOn(points)).toEqual({ points, clamped: 0 });
     // The negated identity maps every point to itself with w = −1 (u = (−x) · (1 / −1) = x).
     expect(mapOn(points, [-1, 0, 0, 0, -1, 0, 0, 0, -1])).toEqual({ points, clamped: 0 });
+  });
+
+  it('maps on an image so large that its clamp distance overflows', () => {
+    const points: XY[] = [
+      [10, 10],
+      [20, 30],
+      [-5, 7],
+      [1e300, 2],
+      [3, 4],
+    ];
+    const huge = { width: 1.5e308, height: 1 };
+    const result: TransformResult = {
+      kind: 'perspective',
+      matrix: [1, 0, 0, 0, 1, 0, 0, 0, 1],
+      rejected: [],
+      pointErrorsPx: [],
+      yAxisFlip: false,
+    };
+    const { points: mapped, mapped: raw } = mapPoints(result, points, huge);
+    expect({ points: mapped, clamped: raw.clamped }).toEqual({ points, clamped: 0 });
   });
 });
 

@@ -3,7 +3,7 @@ import type { Browser } from 'playwright';
 import { afterAll, beforeAll } from 'vitest';
 import { Api } from './api.ts';
 import { launchBrowser } from './browser.ts';
-import { demoAccount, demoPassword, type RouteParams, type Role } from './demo.ts';
+import { demoAccount, demoPassword, type Role, type RouteParams } from './demo.ts';
 import { startServer, type TestServer } from './server.ts';
 
 export interface E2eFixture {
