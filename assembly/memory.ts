@@ -23,3 +23,26 @@ export function resizeBuffer(ptr: usize, elements: i32, elementBytes: i32): usiz
   const bytes = <usize>elements * <usize>elementBytes;
   return ptr == 0 ? heap.alloc(bytes) : heap.realloc(ptr, bytes);
 }
+
+// Bytes ahead of a streaming pass that touchAhead reads: about 500 points of one f64 column, more
+// than a memory latency's worth of work at ~1.3 ns a point.
+const TOUCH_DISTANCE: usize = 4096;
+
+// Where touchAhead's words go: stored, so the loads cannot be dropped as unused. Nothing reads it.
+let touchSink: i64 = 0;
+
+/**
+ * A software prefetch (WebAssembly has none) for a kernel streaming through two columns (x and
+ * y): reads the word TOUCH_DISTANCE bytes past `offset` in each, or their last word near the end
+ * (`end` ≥ 8 bytes), so the kernel's upcoming cache lines are on their way before it gets there.
+ * On these machines the hardware prefetcher alone leaves such loops waiting on memory: mapping
+ * 10^6 points in place went from 1.85 to 1.29 ns a point with it, 10^7 from about 5 to 3
+ * (docs/path-core.md).
+ */
+// @ts-ignore: decorator
+@inline
+export function touchAhead(x: usize, y: usize, offset: usize, end: usize): void {
+  const ahead = offset + TOUCH_DISTANCE;
+  const at = ahead < end ? ahead : end - 8;
+  touchSink = load<i64>(x + at) ^ load<i64>(y + at);
+}

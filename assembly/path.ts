@@ -1,7 +1,7 @@
 // The path in time order: sorting, display scaling, 12 px thinning and the scrub-time index.
 // All buffers are raw f64/i32/u32 arrays in linear memory owned by JS unless said otherwise.
 
-import { freeBytes } from './memory';
+import { freeBytes, touchAhead } from './memory';
 
 const DISPLAY_MAX_WIDTH: f64 = 700;
 const DISPLAY_MAX_HEIGHT: f64 = 650;
@@ -180,11 +180,13 @@ export function thinGreedy(
   // points, go through the scalar test. The squares are the same f64 operations in both, so the
   // choice is identical. Eight rather than four: one test and branch per eight points.
   const limits = f64x2.splat(limit);
+  const columnBytes = <usize>n << 3;
   while (i < n) {
     const lx = f64x2.splat(lastX);
     const ly = f64x2.splat(lastY);
     for (; i + 8 <= n; i += 8) {
       const at = <usize>i << 3;
+      touchAhead(xPtr, yPtr, at, columnBytes);
       const far01 = v128.or(
         lanesFar(v128.load(xPtr + at), v128.load(yPtr + at), lx, ly, limits),
         lanesFar(v128.load(xPtr + at, 16), v128.load(yPtr + at, 16), lx, ly, limits),

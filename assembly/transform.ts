@@ -5,6 +5,8 @@
 // Nothing here allocates: the solver works in static scratch memory, so a solve never grows
 // memory and JS views stay valid. Input never traps: bad arguments come back as a negative status.
 
+import { touchAhead } from './memory';
+
 // Result codes. The codec decodes them by position, so keep the order in step with
 // TRANSFORM_KINDS and REJECT_REASONS in workers/transform-codec.ts.
 const KIND_PERSPECTIVE: i32 = 1;
@@ -227,6 +229,7 @@ function mapRun(xs: usize, ys: usize, offset: usize, end: usize, perspective: bo
   const denominatorWords = v128.load(MAP_WORDS, 16);
   // The constants stay locals of this loop, passed to each (inlined) step.
   for (; offset + 64 <= end; offset += 64) {
+    touchAhead(xs, ys, offset, end);
     const second = offset + 32;
     const first = mapStep(xs + offset, ys + offset, perspective,
       m0, m1, m2, m3, m4, m5, m6, m7, m8, one, boxWords, denominatorWords);
