@@ -57,9 +57,9 @@ export {
   /** JS calls these to copy the kept points out (f64 times, f32 display coordinates). */
   gatherF64,
   gatherF32,
-  /** JS calls this at the end of loadPath to index the resident sorted times. */
+  /** JS calls this at the end of loadPath to index the sorted times (it copies t, x and y). */
   timeIndexBuild,
-  /** JS calls this before freeing the times a previous timeIndexBuild borrowed. */
+  /** JS calls this when it drops the loaded path: frees the index. */
   timeIndexRelease,
   /** JS calls this per scrub query: the nearest point's position, −1 without points. */
   timeQuery,

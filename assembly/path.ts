@@ -236,9 +236,13 @@ export function gatherF32(src: usize, indices: usize, count: i32, out: usize): v
 // there, so evenly spread times take one cache line of times. Skewed times gallop further inside
 // the bucket: never worse than O(log n).
 
-let indexTimes: usize = 0; // borrowed from JS, like the two coordinate columns: must outlive the index
-let indexX: usize = 0;
-let indexY: usize = 0;
+// The index's own copy of the points, one 16-byte record each: f64 t at 0, then the display
+// coordinates as f32 x at 8 and y at 12 (the precision the drawn path has: LoadedPath.kept is
+// Float32). A query's answer then lies in the cache lines its search reads, instead of in two
+// more columns, each a further cache miss (and page walk) at 10^7 points; and it takes 16 bytes
+// a point where the t, x and y columns took 24, so JS frees those once the index is built.
+const RECORD_BYTES: usize = 16;
+let indexRecords: usize = 0;
 let indexCount: i32 = 0;
 // Which points the thinning kept, per block of 64 positions: a u64 bit map (bit j = position
 // 64·block + j) and, 8 bytes on, a u32 count of kept points before the block; 16 bytes a block,
@@ -255,7 +259,7 @@ const QUERY_RESULT = memory.data(32, 8);
 // @ts-ignore: decorator
 @inline
 function timeAt(i: i32): f64 {
-  return load<f64>(indexTimes + (<usize>i << 3));
+  return load<f64>(indexRecords + <usize>i * RECORD_BYTES);
 }
 
 // @ts-ignore: decorator
@@ -275,18 +279,18 @@ function bucketAt(b: i32): i32 {
 export function timeIndexRelease(): void {
   freeBytes(keptBlocks);
   freeBytes(bucketStart);
+  freeBytes(indexRecords);
   keptBlocks = 0;
   bucketStart = 0;
-  indexTimes = 0;
-  indexX = 0;
-  indexY = 0;
+  indexRecords = 0;
   indexCount = 0;
   bucketCount = 0;
 }
 
 /**
- * Indexes sorted times t[0..n) whose thinning kept `kept[0..keptCount)` (ascending indices);
- * queries report the nearest point's coordinates from x and y.
+ * Indexes sorted times t[0..n) whose thinning kept `kept[0..keptCount)` (ascending indices), with
+ * the display coordinates x and y queries report. The index copies what it needs: t, x and y may
+ * be freed once this returns.
  */
 export function timeIndexBuild(
   tPtr: usize,
@@ -297,11 +301,15 @@ export function timeIndexBuild(
   keptCount: i32,
 ): void {
   timeIndexRelease();
-  indexTimes = tPtr;
-  indexX = xPtr;
-  indexY = yPtr;
   indexCount = n;
   if (n == 0) return;
+  indexRecords = heap.alloc(<usize>n * RECORD_BYTES);
+  for (let i: usize = 0; i < <usize>n; i++) {
+    const record = indexRecords + i * RECORD_BYTES;
+    store<f64>(record, load<f64>(tPtr + (i << 3)));
+    store<f32>(record, <f32>load<f64>(xPtr + (i << 3)), 8);
+    store<f32>(record, <f32>load<f64>(yPtr + (i << 3)), 12);
+  }
   const blocks = (<usize>n + 63) >> 6;
   keptBlocks = heap.alloc(blocks << 4);
   memory.fill(keptBlocks, 0, blocks << 4);
@@ -427,11 +435,11 @@ function nearestTo(time: f64): i32 {
  */
 export function timeQuery(time: f64): i32 {
   const nearest = nearestTo(time);
-  const at = <usize>max(nearest, 0) << 3;
+  const record = indexRecords + <usize>max(nearest, 0) * RECORD_BYTES;
   const none = nearest < 0;
-  store<f64>(QUERY_RESULT, none ? NaN : timeAt(nearest));
-  store<f64>(QUERY_RESULT, none ? NaN : load<f64>(indexX + at), 8);
-  store<f64>(QUERY_RESULT, none ? NaN : load<f64>(indexY + at), 16);
+  store<f64>(QUERY_RESULT, none ? NaN : load<f64>(record));
+  store<f64>(QUERY_RESULT, none ? NaN : <f64>load<f32>(record, 8), 8);
+  store<f64>(QUERY_RESULT, none ? NaN : <f64>load<f32>(record, 12), 16);
   store<i32>(QUERY_RESULT, nearest, 24);
   return nearest;
 }

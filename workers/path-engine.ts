@@ -199,12 +199,10 @@ interface Views {
 }
 
 /** The resident loaded path: time-sorted columns in linear memory, indexed for queries. */
+/** The loaded path's own memory besides the core's time index (which holds t, x and y). */
 interface Resident {
   count: number;
-  t: number;
-  x: number;
-  y: number;
-  /** Field 1 of each point (its keyframe index), moved with the times when sorting. */
+  /** Field 1 of each time-sorted point (its keyframe index), for scrub(). */
   keyframe: number;
 }
 
@@ -859,7 +857,7 @@ export class PathEngine {
       const core = this.core;
       const { report, columns } = this.parseResident(text);
       const [keyframe = 0, x = 0, y = 0, t = 0] = columns;
-      const resident: Resident = { count: report.points, t, x, y, keyframe };
+      const resident: Resident = { count: report.points, keyframe };
       try {
         const n = resident.count;
         const reordered = !core.isSortedByTime(t, n);
@@ -870,18 +868,20 @@ export class PathEngine {
         const scale = core.displayScale(image.width, image.height);
         core.scaleColumns(x, y, n, scale);
         const { ptr: keptPtr, count: keptCount } = this.thinAt(take, x, y, n, THIN_DISTANCE_PX);
-        const kept = this.gatherKept(take, resident, keptPtr, keptCount);
+        const kept = this.gatherKept(take, { t, x, y, keyframe }, keptPtr, keptCount);
         const out = take(16);
         core.timeRange(t, n, out);
         const bounds = this.rangeAt(out);
-        // Last: the index borrows the times, which from here on belong to the resident path.
+        // Last: the index copies t, x and y into records of its own (16 bytes a point instead of
+        // 24), so the columns are freed below; the keyframe column stays for scrub().
         core.timeIndexBuild(t, x, y, n, keptPtr, keptCount);
         this.loaded = resident;
         const display = { width: image.width * scale, height: image.height * scale, scale };
         return { report, transform, display, bounds, clamped, reordered, kept, scan };
       } finally {
-        if (this.loaded !== resident && this.core === core) {
-          for (const ptr of [x, y, t, keyframe]) core.free(ptr);
+        if (this.core === core) {
+          for (const ptr of [x, y, t]) core.free(ptr);
+          if (this.loaded !== resident) core.free(keyframe);
         }
       }
     });
@@ -889,7 +889,7 @@ export class PathEngine {
 
   private gatherKept(
     take: (bytes: number) => number,
-    resident: Resident,
+    columns: { t: number; x: number; y: number; keyframe: number },
     keptPtr: number,
     count: number,
   ): LoadedPath['kept'] {
@@ -898,10 +898,10 @@ export class PathEngine {
     const yOut = take(4 * count);
     const tOut = take(8 * count);
     const keyframeOut = take(8 * count);
-    core.gatherF32(resident.x, keptPtr, count, xOut);
-    core.gatherF32(resident.y, keptPtr, count, yOut);
-    core.gatherF64(resident.t, keptPtr, count, tOut);
-    core.gatherF64(resident.keyframe, keptPtr, count, keyframeOut);
+    core.gatherF32(columns.x, keptPtr, count, xOut);
+    core.gatherF32(columns.y, keptPtr, count, yOut);
+    core.gatherF64(columns.t, keptPtr, count, tOut);
+    core.gatherF64(columns.keyframe, keptPtr, count, keyframeOut);
     const buffer = this.view().u8.buffer;
     return {
       x: new Float32Array(buffer.slice(xOut, xOut + 4 * count)),
@@ -941,13 +941,13 @@ export class PathEngine {
     return { f64: new Float64Array(buffer, at, 3), i32: new Int32Array(buffer, at + 24, 2) };
   }
 
-  /** Frees the resident path (its index first: it borrows the times). */
+  /** Frees the resident path: the core's time index and the keyframe column. */
   private release(): void {
     const resident = this.loaded;
     if (resident === null) return;
     this.loaded = null;
     this.core.timeIndexRelease();
-    for (const ptr of [resident.t, resident.x, resident.y, resident.keyframe]) this.core.free(ptr);
+    this.core.free(resident.keyframe);
   }
 
   /** Frees the resident path and the scratch area; the engine refuses further calls. */

@@ -122,6 +122,7 @@ export interface PathQuery {
   drawCount: number;
   /** The point (index into the time-sorted points) nearest to time, always drawn. */
   nearest: number;
+  /** The nearest point in display pixels, at the drawn path's precision (kept.x/y are Float32). */
   nearestX: number;
   nearestY: number;
   nearestT: number;
