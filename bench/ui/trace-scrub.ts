@@ -10,6 +10,7 @@ import { webBuild } from '../../tests/e2e/support/web-build.ts';
 import { quantile } from '../lib/stats.ts';
 import { createBenchData } from './bench-data.ts';
 import { startBenchServer } from './server.ts';
+import { locateTimeSlider, sweepTimeSlider } from './slider-drag.ts';
 
 const LINES = 1e5;
 const STEPS = 120;
@@ -90,12 +91,7 @@ async function main() {
       layerLines.push(`  ${layer.width}×${layer.height}: ${compositingReasons.join(', ')}`);
     }
     await cdp.send('LayerTree.disable');
-    const slider = page.getByRole('slider', { name: 'Time' });
-    await slider.scrollIntoViewIfNeeded();
-    const box = await slider.boundingBox();
-    if (!box) throw new Error('no slider');
-    const y = box.y + box.height / 2;
-    const xAt = (fraction: number) => box.x + box.width * fraction;
+    const track = await locateTimeSlider(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLE });
     await browser.startTracing(page, {
       categories: [
@@ -108,17 +104,7 @@ async function main() {
           : []),
       ],
     });
-    await page.mouse.move(xAt(0.05), y);
-    await page.mouse.down();
-    for (let sweep = 0; sweep < SWEEPS; sweep++) {
-      for (let step = 0; step <= 2 * STEPS; step++) {
-        const along = step <= STEPS ? step : 2 * STEPS - step;
-        await page.mouse.move(xAt(0.05 + (0.9 * along) / STEPS), y);
-        await page.evaluate(() => new Promise(requestAnimationFrame));
-      }
-    }
-    await page.mouse.up();
-    await page.waitForTimeout(200);
+    await sweepTimeSlider(page, track, SWEEPS, STEPS);
     const trace = await browser.stopTracing();
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     await writeFile(path.join(out, 'trace.json'), trace);
