@@ -135,15 +135,16 @@ const api = {
   /**
    * Downloads a keyframes file here, so its body (10^7 lines are about 300 MB) never passes through
    * the page's thread: the page sends the URL and the headers its API client would send. Only
-   * same-origin URLs, so those headers (the bearer token) go nowhere else. A failed HTTP answer
-   * comes back as such for the page's API client to handle; a network failure rejects.
+   * same-origin URLs and no redirects, so those headers (the bearer token) go nowhere else. A
+   * failed HTTP answer comes back as such for the page's API client to handle; a network failure
+   * rejects.
    */
   async download(url: string, headers: Record<string, string>): Promise<DownloadAnswer> {
     if (new URL(url).origin !== self.location.origin) {
       throw new Error(`download: ${url} is not on this origin`);
     }
     downloaded = null;
-    const response = await fetch(url, { headers, credentials: 'same-origin' });
+    const response = await fetch(url, { headers, credentials: 'same-origin', redirect: 'error' });
     if (!response.ok) {
       const body = await response.text().catch(() => '');
       return { ok: false, status: response.status, statusText: response.statusText, body };
