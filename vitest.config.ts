@@ -1,6 +1,7 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { chromiumArgs, chromiumPath } from './tests/support/chromium.ts';
+import { workerFetchCommands, workerFetchFixtures } from './tests/support/worker-fetch-server.ts';
 import viteConfig from './vite.config.ts';
 
 // Two projects: `node` for unit, property and server tests; `browser` runs *.browser.test.ts(x)
@@ -47,6 +48,8 @@ export default defineConfig({
       },
       {
         extends: true,
+        // Answers for the requests workers send themselves (tests/support/worker-fetch-server.ts).
+        plugins: [workerFetchFixtures()],
         test: {
           name: 'browser',
           include: ['{workers,src,tests}/**/*.browser.test.{ts,tsx}'],
@@ -58,6 +61,7 @@ export default defineConfig({
               launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
             }),
             instances: [{ browser: 'chromium' }],
+            commands: workerFetchCommands,
           },
         },
       },

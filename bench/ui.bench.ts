@@ -13,6 +13,7 @@ import { formatSize, formatSpread, printTable, type TargetRow } from './lib/repo
 import { quantile, spread } from './lib/stats.ts';
 import { createBenchData } from './ui/bench-data.ts';
 import { startBenchServer } from './ui/server.ts';
+import { locateTimeSlider, sweepTimeSlider } from './ui/slider-drag.ts';
 
 const RESULTS_URL = new URL('./results/ui.json', import.meta.url);
 
@@ -126,25 +127,9 @@ interface ScrubRun {
 
 /** Drags the time slider across the path and back, SWEEPS times, one position per frame. */
 async function scrub(page: Page): Promise<ScrubRun> {
-  const slider = page.getByRole('slider', { name: 'Time' });
-  await slider.scrollIntoViewIfNeeded();
-  const box = await slider.boundingBox();
-  if (!box) throw new Error('the time slider is not on screen');
-  const y = box.y + box.height / 2;
-  const xAt = (fraction: number) => box.x + box.width * fraction;
+  const track = await locateTimeSlider(page);
   const startedAt = await page.evaluate(() => performance.now());
-  await page.mouse.move(xAt(0.05), y);
-  await page.mouse.down();
-  for (let sweep = 0; sweep < SWEEPS; sweep++) {
-    for (let step = 0; step <= 2 * SWEEP_STEPS; step++) {
-      const along = step <= SWEEP_STEPS ? step : 2 * SWEEP_STEPS - step;
-      await page.mouse.move(xAt(0.05 + (0.9 * along) / SWEEP_STEPS), y);
-      await page.evaluate(() => new Promise(requestAnimationFrame));
-    }
-  }
-  await page.mouse.up();
-  // The last frame's answer may still be on its way.
-  await page.waitForTimeout(200);
+  await sweepTimeSlider(page, track, SWEEPS, SWEEP_STEPS);
   const { frames, longTasks } = await records(page);
   const during = longTasks.filter((task) => task.start >= startedAt);
   return {

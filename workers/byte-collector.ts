@@ -1,5 +1,5 @@
-// A file arriving in chunks (the page forwards a download's body piece by piece, so no thread holds
-// it twice and the page never reads it in one long task), collected into one growing buffer.
+// A file arriving in chunks (the path worker reads a download's body piece by piece, so it never
+// holds the file twice), collected into one growing buffer.
 
 const DEFAULT_CAPACITY = 1 << 20;
 

@@ -150,8 +150,23 @@ export interface PathViewLoad {
   frame: PathFrame;
 }
 
-/** loadPathView's request: a LoadPathRequest whose text was uploaded to the worker in chunks. */
+/** loadPathView's request: a LoadPathRequest whose text the worker downloaded itself. */
 export interface PathViewRequest extends Omit<LoadPathRequest, 'text'> {
-  /** The upload id from uploadBegin. */
-  upload: number;
+  /** The download id from a download's answer. */
+  download: number;
 }
+
+/** A keyframes file the worker downloaded, kept there for loadPathView. */
+export interface DownloadedFile {
+  download: number;
+  /** When its last byte arrived, in epoch ms (the worker's performance.timeOrigin + now()). */
+  arrivedAt: number;
+}
+
+/**
+ * What the worker's own download of a keyframes file answered: the file, or the failed HTTP
+ * answer for the page's API client to handle (a 401 signs out there).
+ */
+export type DownloadAnswer =
+  | { ok: true; value: DownloadedFile }
+  | { ok: false; status: number; statusText: string; body: string };

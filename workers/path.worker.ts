@@ -7,6 +7,7 @@ import { PathEngine, type TimeBounds } from './path-engine.ts';
 import type {
   Calibration,
   DisplayGeometry,
+  DownloadAnswer,
   ImageSize,
   LoadedPath,
   LoadPathRequest,
@@ -54,16 +55,37 @@ interface PlayerPath {
 
 let player: PlayerPath | null = null;
 
-/** Keyframes files the page is forwarding in chunks, by upload id (see uploadBegin). */
-const uploads = new Map<number, ByteCollector>();
-let lastUpload = 0;
+/**
+ * The keyframes file downloaded last (download), kept until loadPathView takes it. One at a time:
+ * the page loads one video at a time, and an untaken file is 30–300 MB.
+ */
+let downloaded: { id: number; bytes: Uint8Array } | null = null;
+let lastDownload = 0;
 let lastLoad = 0;
 
-function takeUpload(method: string, id: number): Uint8Array {
-  const upload = uploads.get(id);
-  if (!upload) throw new Error(`${method}: no upload ${id} (it was taken or never begun)`);
-  uploads.delete(id);
-  return upload.take();
+function takeDownload(method: string, id: number): Uint8Array {
+  if (downloaded?.id !== id) {
+    throw new Error(`${method}: no download ${id} (it was taken, replaced or never made)`);
+  }
+  const { bytes } = downloaded;
+  downloaded = null;
+  return bytes;
+}
+
+/**
+ * Reads a response's body in the chunks it arrives in, into one buffer sized by Content-Length
+ * when the server sends it.
+ */
+async function readBody(response: Response): Promise<Uint8Array> {
+  const length = Number(response.headers.get('Content-Length'));
+  const collector = new ByteCollector(Number.isSafeInteger(length) && length > 0 ? length : 0);
+  if (response.body === null) return collector.take();
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return collector.take();
+    collector.append(value);
+  }
 }
 
 function transferPath(path: LoadedPath): LoadedPath {
@@ -110,27 +132,34 @@ const api = {
     return transferPath((await engine).loadPath(request));
   },
 
-  /** Starts collecting a keyframes file the page forwards in chunks; answers its upload id. */
-  async uploadBegin(expectedBytes: number): Promise<number> {
-    const id = ++lastUpload;
-    uploads.set(id, new ByteCollector(expectedBytes));
-    return id;
-  },
-
-  /** The next chunk of an upload (transferred). */
-  async uploadAppend(id: number, chunk: Uint8Array): Promise<void> {
-    const upload = uploads.get(id);
-    if (!upload) throw new Error(`uploadAppend: no upload ${id}`);
-    upload.append(chunk);
-  },
-
-  /** Drops an upload that will not be loaded (its download failed or was aborted). */
-  async uploadDiscard(id: number): Promise<void> {
-    uploads.delete(id);
+  /**
+   * Downloads a keyframes file here, so its body (10^7 lines are about 300 MB) never passes through
+   * the page's thread: the page sends the URL and the headers its API client would send. Only
+   * same-origin URLs and no redirects, so those headers (the bearer token) go nowhere else. A
+   * failed HTTP answer comes back as such for the page's API client to handle; a network failure
+   * rejects.
+   */
+  async download(url: string, headers: Record<string, string>): Promise<DownloadAnswer> {
+    if (new URL(url).origin !== self.location.origin) {
+      throw new Error(`download: ${url} is not on this origin`);
+    }
+    downloaded = null;
+    const response = await fetch(url, { headers, credentials: 'same-origin', redirect: 'error' });
+    if (!response.ok) {
+      const body = await response.text().catch(() => '');
+      return { ok: false, status: response.status, statusText: response.statusText, body };
+    }
+    const bytes = await readBody(response);
+    const id = ++lastDownload;
+    downloaded = { id, bytes };
+    return {
+      ok: true,
+      value: { download: id, arrivedAt: performance.timeOrigin + performance.now() },
+    };
   },
 
   /**
-   * loadPath of an uploaded keyframes file, then the path player's raster and hit grid at the
+   * loadPath of a downloaded keyframes file, then the path player's raster and hit grid at the
    * page's pixel ratio, and the first frame at `time`, painted into `canvas` (the page's path
    * layer, from transferControlToOffscreen, sized with canvasSize), which every later frame paints
    * into too: the path's pixels never cross to the page's thread.
@@ -142,7 +171,7 @@ const api = {
     canvas: OffscreenCanvas,
   ): Promise<PathViewLoad> {
     player = null;
-    const text = takeUpload('loadPathView', request.upload);
+    const text = takeDownload('loadPathView', request.download);
     const core = await engine;
     const path = core.loadPath({ ...request, text });
     const view = new PathView(path, size);

@@ -61,4 +61,37 @@ describe('api client', () => {
     });
     expect(localStorage.getItem(accessTokenKey)).toBe('tok');
   });
+
+  it('a GET sent elsewhere gets the same headers, and its failures are handled the same', async () => {
+    localStorage.setItem(accessTokenKey, 'tok');
+    const seen: Record<string, string>[] = [];
+    const value = await api.getElsewhere('/api/x.txt', async (headers) => {
+      seen.push(headers);
+      return { ok: true, value: 7 };
+    });
+    expect(value).toBe(7);
+    expect(seen).toEqual([{ Accept: '*/*', Authorization: 'Bearer tok' }]);
+
+    const offline = api.getElsewhere('/api/x.txt', () => Promise.reject(new TypeError('x')));
+    await expect(offline).rejects.toMatchObject({ status: 0, serverMessage: null });
+    const refused = api.getElsewhere('/api/x.txt', async () => ({
+      ok: false as const,
+      status: 401,
+      statusText: 'Unauthorized',
+      body: JSON.stringify({ message: 'Invalid or expired token' }),
+    }));
+    const testPage = window.location.href;
+    try {
+      await expect(refused).rejects.toMatchObject({
+        status: 401,
+        statusText: 'Unauthorized',
+        serverMessage: 'Invalid or expired token',
+      });
+      // Spec §4: signed out and sent to /login, as by any other call.
+      expect(localStorage.getItem(accessTokenKey)).toBeNull();
+      expect(window.location.pathname).toBe('/login');
+    } finally {
+      window.history.replaceState(null, '', testPage);
+    }
+  });
 });

@@ -121,6 +121,33 @@ async function request<T>(method: string, url: string, options: RequestOptions =
   return parseJson<T>(response.status, await response.text());
 }
 
+/** What a GET sent on another thread answered: its value, or the failed HTTP answer. */
+export type ElsewhereAnswer<T> =
+  | { ok: true; value: T }
+  | { ok: false; status: number; statusText: string; body: string };
+
+/** Sends a GET with these headers on another thread; rejects when the network failed. */
+export type SendElsewhere<T> = (headers: Record<string, string>) => Promise<ElsewhereAnswer<T>>;
+
+/** The request's own signal is sendGet's to honour. */
+export type ElsewhereOptions = Omit<RequestOptions, 'body' | 'signal'>;
+
+async function getElsewhere<T>(
+  url: string,
+  sendGet: SendElsewhere<T>,
+  options: ElsewhereOptions = {},
+): Promise<T> {
+  const { signOutOn401 = true, withToken = true } = options;
+  let answer: ElsewhereAnswer<T>;
+  try {
+    answer = await sendGet({ Accept: '*/*', ...authorization(withToken) });
+  } catch (cause) {
+    throw networkFailure('GET', url, cause);
+  }
+  if (!answer.ok) throw failure('GET', url, answer, signOutOn401);
+  return answer.value;
+}
+
 /**
  * POSTs a multipart form through XHR, because fetch cannot report upload progress; the same token
  * and the same failure handling as every other call.
@@ -168,10 +195,11 @@ export const api = {
   bytes: async (url: string, options?: RequestOptions) =>
     new Uint8Array(await (await send('GET', url, options ?? {}, '*/*')).arrayBuffer()),
   /**
-   * A GET whose ok response comes back unread, for a body too big to read in one piece on this
-   * thread (read response.body in chunks instead).
+   * A GET sent by another thread (e.g. the path worker downloading a keyframes file, so its body
+   * never passes through this one), with the headers this client sends and its failure handling.
    */
-  open: (url: string, options?: RequestOptions) => send('GET', url, options ?? {}, '*/*'),
+  getElsewhere: <T>(url: string, sendGet: SendElsewhere<T>, options?: ElsewhereOptions) =>
+    getElsewhere(url, sendGet, options),
   /** A multipart POST (e.g. a floor-plan image) with upload progress. */
   upload: <T>(url: string, form: FormData, options?: UploadOptions) =>
     upload<T>(url, form, options),

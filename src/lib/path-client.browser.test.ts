@@ -1,20 +1,42 @@
-// The path player's calls through the real worker: a load painting into the page's canvas, frames,
-// hit tests, and terminate ending calls still waiting.
-import { afterAll, describe, expect, test } from 'vitest';
+// The path player's calls through the real worker: its own download of a keyframes file, a load
+// painting into the page's canvas, frames, hit tests, and terminate ending calls still waiting.
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import {
+  serveToWorkers,
+  type WorkerAnswer,
+  type WorkerRoutes,
+} from '../../tests/web/worker-fetch.ts';
 import {
   displayGeometry,
+  downloadKeyframes,
   hitTestPath,
   loadedKeyframeImageNames,
   loadPathView,
   pathFrame,
   startPathWorker,
   terminatePathWorker,
-  uploadKeyframes,
 } from './path-client.ts';
 
-/** Sends a keyframes text to the worker as a download body would arrive; the upload id. */
-const upload = (text: string, expectedBytes = 0) =>
-  uploadKeyframes(new Blob([text]).stream(), expectedBytes);
+const served: WorkerRoutes[] = [];
+afterEach(async () => {
+  for (const routes of served.splice(0)) await routes.stop();
+});
+
+/** The worker's download of one served answer at /api/keyframes/test.txt, as the server saw it. */
+async function downloadAnswer(route: WorkerAnswer) {
+  const routes = await serveToWorkers({ 'GET /api/keyframes/test.txt': route });
+  served.push(routes);
+  const url = new URL('/api/keyframes/test.txt', window.location.href).href;
+  const answer = await downloadKeyframes(url, { Authorization: `Bearer ${routes.token}` });
+  return { answer, calls: await routes.calls(), token: routes.token };
+}
+
+/** Has the worker download a keyframes text; the download id for loadPathView. */
+async function download(text: string): Promise<number> {
+  const { answer } = await downloadAnswer({ body: text });
+  if (!answer.ok) throw new Error(`the test download answered ${answer.status}`);
+  return answer.value.download;
+}
 const BLUE = [37, 99, 235, 255];
 
 function pathCanvas(width: number, height: number): HTMLCanvasElement {
@@ -44,7 +66,7 @@ describe('path client: path player calls', () => {
     startPathWorker();
     const canvas = pathCanvas(1400, 1300);
     const { path, frame } = await loadPathView(
-      { upload: await upload(text()), calibration: null, image, tags: [] },
+      { download: await download(text()), calibration: null, image, tags: [] },
       { pixelRatio: 2 },
       0,
       canvas.transferControlToOffscreen(),
@@ -64,7 +86,7 @@ describe('path client: path player calls', () => {
   test('a canvas of another size than the path is refused', async () => {
     await expect(
       loadPathView(
-        { upload: await upload(text()), calibration: null, image, tags: [] },
+        { download: await download(text()), calibration: null, image, tags: [] },
         { pixelRatio: 1 },
         0,
         pathCanvas(100, 100).transferControlToOffscreen(),
@@ -72,31 +94,73 @@ describe('path client: path player calls', () => {
     ).rejects.toThrow('loadPathView: the canvas is 100×100, the path needs 700×650');
   });
 
-  test('an upload arrives whole across many chunks and blocks; a failed read is reported', async () => {
-    // About 9 MB in 64 KiB chunks: three 4 MiB blocks, the last one partly filled.
+  test('the worker downloads a file whole, with the headers it is given', async () => {
+    // About 9 MB: many network chunks into one buffer sized by the Content-Length.
     const lines = Array.from({ length: 400_000 }, (_, i) => `${i} ${(i % 700) / 50} 1 ${i}.000`);
-    const id = await upload(`${lines.join('\n')}\n`, 1000);
+    const before = performance.timeOrigin + performance.now();
+    const { answer, calls, token } = await downloadAnswer({ body: `${lines.join('\n')}\n` });
+    expect(calls).toEqual([
+      { key: 'GET /api/keyframes/test.txt', authorization: `Bearer ${token}` },
+    ]);
+    if (!answer.ok) throw new Error(`the download answered ${answer.status}`);
+    // The arrival time is on the epoch clock both threads share.
+    expect(answer.value.arrivedAt).toBeGreaterThanOrEqual(before);
+    expect(answer.value.arrivedAt).toBeLessThanOrEqual(performance.timeOrigin + performance.now());
     const { path } = await loadPathView(
-      { upload: id, calibration: null, image, tags: [] },
+      { download: answer.value.download, calibration: null, image, tags: [] },
       { pixelRatio: 1 },
       0,
       pathCanvas(700, 650).transferControlToOffscreen(),
     );
     expect(path.report).toMatchObject({ lines: 400_000, points: 400_000, badLines: 0 });
     expect(path.bounds).toEqual({ min: 0, max: 399_999 });
+  });
 
-    const failing = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        controller.error(new TypeError('network error'));
-      },
+  test('a failed download: an HTTP error comes back as an answer, a network failure rejects', async () => {
+    const refused = await downloadAnswer({
+      status: 401,
+      statusText: 'Unauthorized',
+      body: '{"message":"Invalid or expired token"}',
     });
-    await expect(uploadKeyframes(failing, 0)).rejects.toThrow('network error');
+    expect(refused.answer).toEqual({
+      ok: false,
+      status: 401,
+      statusText: 'Unauthorized',
+      body: '{"message":"Invalid or expired token"}',
+    });
+    // fetch's TypeError, as Comlink carries an error across (its name and message).
+    await expect(downloadAnswer({ kind: 'network-error' })).rejects.toMatchObject({
+      name: 'TypeError',
+      message: 'Failed to fetch',
+    });
+    // The connection drops halfway through the body.
+    await expect(downloadAnswer({ kind: 'cut', body: text().repeat(1000) })).rejects.toMatchObject({
+      name: 'TypeError',
+    });
+  });
+
+  test('the worker downloads from this origin only, and keeps one file at a time', async () => {
+    await expect(
+      downloadKeyframes('https://example.com/api/keyframes/test.txt', {
+        Authorization: 'Bearer x',
+      }),
+    ).rejects.toThrow('download: https://example.com/api/keyframes/test.txt is not on this origin');
+    const first = await download(text());
+    await download(text());
+    await expect(
+      loadPathView(
+        { download: first, calibration: null, image, tags: [] },
+        { pixelRatio: 1 },
+        0,
+        pathCanvas(700, 650).transferControlToOffscreen(),
+      ),
+    ).rejects.toThrow(`loadPathView: no download ${first} (it was taken, replaced or never made)`);
   });
 
   test('the loaded file’s keyframe image names come from the worker, not a second download', async () => {
     const first = await loadPathView(
       {
-        upload: await upload('1 0 0 0 0.000.png\n2 1 0 1\n3 2 0 2 2.000.png\n'),
+        download: await download('1 0 0 0 0.000.png\n2 1 0 1\n3 2 0 2 2.000.png\n'),
         calibration: null,
         image,
         tags: [],
@@ -107,7 +171,7 @@ describe('path client: path player calls', () => {
     );
     expect(await loadedKeyframeImageNames(first.loadId)).toEqual(['0.000.png', '2.000.png']);
     await loadPathView(
-      { upload: await upload(text()), calibration: null, image, tags: [] },
+      { download: await download(text()), calibration: null, image, tags: [] },
       { pixelRatio: 1 },
       0,
       pathCanvas(700, 650).transferControlToOffscreen(),
@@ -117,7 +181,7 @@ describe('path client: path player calls', () => {
 
   test('hitTestPath finds drawn points only, within the radius', async () => {
     await loadPathView(
-      { upload: await upload(text()), calibration: null, image, tags: [] },
+      { download: await download(text()), calibration: null, image, tags: [] },
       { pixelRatio: 1 },
       0,
       pathCanvas(700, 650).transferControlToOffscreen(),
@@ -139,7 +203,7 @@ describe('path client: path player calls', () => {
   test('terminating the worker ends the calls still waiting on it', async () => {
     const big = Array.from({ length: 300_000 }, (_, i) => `${i} 1 2 ${i}`).join('\n');
     const pending = loadPathView(
-      { upload: await upload(big), calibration: null, image, tags: [] },
+      { download: await download(big), calibration: null, image, tags: [] },
       { pixelRatio: 1 },
       0,
       pathCanvas(700, 650).transferControlToOffscreen(),

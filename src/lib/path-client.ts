@@ -8,6 +8,7 @@ import type { TimeBounds } from '../../workers/path-engine.ts';
 import type {
   Calibration,
   DisplayGeometry,
+  DownloadAnswer,
   ImageSize,
   LoadedPath,
   LoadPathRequest,
@@ -35,9 +36,6 @@ interface Running {
 }
 
 let running: Running | null = null;
-
-// Blocks of a forwarded download: few messages, and each copy into a block is small.
-const UPLOAD_BLOCK_BYTES = 4 << 20;
 
 function start(): Running {
   if (running !== null) return running;
@@ -118,52 +116,21 @@ export function scrubPath(time: number): Promise<ScrubAnswer> {
 }
 
 /**
- * Forwards a download's body to the worker in blocks as it arrives (each transferred), so this
- * thread never holds the whole file nor reads it in one long task. `expectedBytes` (e.g. the
- * Content-Length) sizes the worker's buffer; 0 when unknown. Answers the upload id for
- * loadPathView; a failed or aborted read discards what was sent.
+ * Has the worker download a keyframes file itself (its own fetch), so the body never passes
+ * through this thread. `url` must be absolute and on this origin; `headers` are those the page's
+ * API client sends. Answers the download id for loadPathView and when its last byte arrived, or
+ * the failed HTTP answer. Aborting terminates the worker, and its download with it.
  */
-export async function uploadKeyframes(
-  body: ReadableStream<Uint8Array>,
-  expectedBytes: number,
+export function downloadKeyframes(
+  url: string,
+  headers: Record<string, string>,
   signal?: AbortSignal,
-): Promise<number> {
-  const id = await call((remote) => remote.uploadBegin(expectedBytes), signal);
-  const sent: Promise<void>[] = [];
-  const send = (block: Uint8Array) =>
-    sent.push(call((remote) => remote.uploadAppend(id, Comlink.transfer(block, [block.buffer]))));
-  const reader = body.getReader();
-  let block = new Uint8Array(UPLOAD_BLOCK_BYTES);
-  let filled = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      let chunk = value;
-      while (chunk.length > 0) {
-        const taken = Math.min(chunk.length, block.length - filled);
-        block.set(chunk.subarray(0, taken), filled);
-        filled += taken;
-        chunk = chunk.subarray(taken);
-        if (filled === block.length) {
-          send(block);
-          block = new Uint8Array(UPLOAD_BLOCK_BYTES);
-          filled = 0;
-        }
-      }
-    }
-    if (filled > 0) send(block.slice(0, filled));
-    await Promise.all(sent);
-    return id;
-  } catch (error) {
-    reader.cancel().catch(() => {});
-    call((remote) => remote.uploadDiscard(id)).catch(() => {});
-    throw error;
-  }
+): Promise<DownloadAnswer> {
+  return call((remote): Promise<DownloadAnswer> => remote.download(url, headers), signal);
 }
 
 /**
- * loadPath of an uploaded keyframes file plus what the path player draws with: the path's
+ * loadPath of a downloaded keyframes file plus what the path player draws with: the path's
  * coverage raster at the page's pixel ratio and a hit grid, kept in the worker for pathFrame and
  * hitTestPath. `canvas` (from the path layer's transferControlToOffscreen, sized with canvasSize
  * for the path's display) is transferred: the worker paints the first frame at `time` into it,

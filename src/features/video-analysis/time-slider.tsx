@@ -17,6 +17,12 @@ export interface TimeSliderProps {
 /** Spec §9 slider step: 0.01 s. */
 export const sliderStep = 0.01;
 
+/** The longer of the bounds' time texts (digits are tabular: no time between them is wider). */
+function longestTime(bounds: TimeBounds): string {
+  const [min, max] = [formatSeconds(bounds.min), formatSeconds(bounds.max)];
+  return min.length > max.length ? min : max;
+}
+
 /** Where a time sits along the track, in percent. */
 export function trackPosition(time: number, bounds: TimeBounds): number {
   const span = bounds.max - bounds.min;
@@ -41,7 +47,7 @@ export function TimeSlider({
   const playing = useClockField(clock, 'playing');
   const rate = useClockField(clock, 'rate');
   const slider = useRef<HTMLInputElement>(null);
-  const timeText = useRef<HTMLOutputElement>(null);
+  const timeText = useRef<HTMLSpanElement>(null);
   const endDrag = useRef<(() => void) | null>(null);
   useEffect(() => () => endDrag.current?.(), []);
 
@@ -99,7 +105,10 @@ export function TimeSlider({
           <DetectionMarkers detections={detections} bounds={bounds} onSeek={onSeekToDetection} />
         </div>
         {/* Filled from the clock (see above); React renders no text into it. */}
-        <output ref={timeText} className="va-time" aria-live="off" />
+        {/* data-longest sizes the box (an invisible ::before) for the longest time in the bounds. */}
+        <output className="va-time" aria-live="off" data-longest={longestTime(bounds)}>
+          <span ref={timeText} className="va-time-text" />
+        </output>
       </div>
       <p className="va-transport-status">
         {playing && <span className="va-playing">{s.playing}</span>}

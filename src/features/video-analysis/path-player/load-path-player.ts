@@ -18,11 +18,10 @@ import {
   displayGeometry,
   loadedKeyframeImageNames,
   loadPathView,
-  uploadKeyframes,
 } from '../../../lib/path-client.ts';
 import { videoIdOf } from '../../../lib/video.ts';
 import type { FloorplanConfiguration, Video } from '../../../types/api.ts';
-import { openKeyframesFile } from './api/get-keyframes-file.ts';
+import { downloadKeyframesFile } from './api/get-keyframes-file.ts';
 import { getVideoFloorplanConfig } from './api/get-video-floorplan-config.ts';
 import {
   calibrationOf,
@@ -150,15 +149,12 @@ async function floorDisplay(imageSize: ImageSize | null): Promise<DisplayGeometr
   }
 }
 
-/** Downloads the keyframes file straight into the path worker; answers the upload id. */
-async function uploadKeyframesFile(videoId: string, signal: AbortSignal): Promise<number> {
-  const response = await openKeyframesFile(videoId, signal);
-  if (response.body === null) throw new Error('The keyframes response has no body');
-  const length = Number(response.headers.get('Content-Length'));
-  const expected = Number.isSafeInteger(length) && length > 0 ? length : 0;
-  const upload = await uploadKeyframes(response.body, expected, signal);
-  performance.mark(KEYFRAMES_ARRIVED_MARK);
-  return upload;
+/** Has the path worker download the keyframes file; answers its download id. */
+async function downloadKeyframes(videoId: string, signal: AbortSignal): Promise<number> {
+  const { download, arrivedAt } = await downloadKeyframesFile(videoId, signal);
+  // When the worker had the last byte (its clock is epoch-based, as this thread's).
+  performance.mark(KEYFRAMES_ARRIVED_MARK, { startTime: arrivedAt - performance.timeOrigin });
+  return download;
 }
 
 function keyframesFailure(error: unknown): string {
@@ -209,7 +205,7 @@ export async function loadPathPlayer(
   if (videoId === null) return none;
 
   // The keyframes download is the long pole: it starts first and runs beside the rest.
-  const keyframes = hasKeyframes && settle(uploadKeyframesFile(videoId, signal));
+  const keyframes = hasKeyframes && settle(downloadKeyframes(videoId, signal));
   const { configuration, message: configurationMessage } = await readConfiguration(videoId, signal);
   const floorplanImage = readImage(configuration, signal);
   const imageSize = imageSizeOf(await floorplanImage.size, configuration);
@@ -228,9 +224,10 @@ export async function loadPathPlayer(
   };
   if (!keyframes) return floorPlan();
 
-  const upload = await keyframes;
+  const download = await keyframes;
   signal.throwIfAborted();
-  if (!upload.ok) return { ...(await floorPlan()), pathMessage: keyframesFailure(upload.error) };
+  if (!download.ok)
+    return { ...(await floorPlan()), pathMessage: keyframesFailure(download.error) };
   // The worker failed even to size the floor plan: it cannot load the path either.
   if (display === null) return { ...(await floorPlan()), pathMessage: m.keyframesError };
   // The path layer's canvas: the worker paints into it from now on.
@@ -242,7 +239,7 @@ export async function loadPathPlayer(
   try {
     loaded = await loadPathView(
       {
-        upload: upload.value,
+        download: download.value,
         calibration: configuration && calibrationOf(configuration),
         image: imageSize,
         tags: configuration ? tagsInImagePixels(configuration, imageSize) : [],

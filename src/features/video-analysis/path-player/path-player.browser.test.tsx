@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { cleanup, render } from '../../../../tests/web/render.tsx';
+import { accessTokenKey } from '../../../stores/session.ts';
 import type { FloorplanConfiguration, Video } from '../../../types/api.ts';
 import { createPlaybackClock, type PlaybackClock } from '../playback-clock.ts';
 import { CURRENT_MARKER_RADIUS, HIGHLIGHT_RADIUS } from './draw.ts';
@@ -15,6 +16,7 @@ import {
   fakeApi,
   fixtureRoutes,
   keyframeAt,
+  stopFakeApi,
   VIDEO_ID,
   video,
 } from './path-player.fixtures.ts';
@@ -31,6 +33,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await cleanup();
+  await stopFakeApi();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
@@ -38,7 +41,8 @@ afterEach(async () => {
 interface Shown {
   clock: PlaybackClock;
   props: PathPlayerProps;
-  calls: string[];
+  /** The requests of the page and of the path worker. */
+  calls: () => Promise<string[]>;
   canvases: () => { floor: HTMLCanvasElement; path: HTMLCanvasElement; tags: HTMLCanvasElement };
 }
 
@@ -46,8 +50,7 @@ async function show(
   routes: Record<string, FakeAnswer>,
   options: { video?: Video; highlightTime?: number | null } = {},
 ): Promise<Shown> {
-  const { fetchImpl, calls } = fakeApi(routes);
-  vi.stubGlobal('fetch', fetchImpl);
+  const { calls } = await fakeApi(routes);
   const clock = createPlaybackClock();
   const props: PathPlayerProps = {
     video: options.video ?? video,
@@ -145,7 +148,7 @@ describe('path player: drawing', () => {
     // The keyframe image names of the same file, read in the worker (no second download).
     const info = vi.mocked(shown.props.onLoaded).mock.lastCall?.[0];
     expect(await info?.keyframeImageNames?.()).toEqual(['3.000.png']);
-    expect(shown.calls.filter((call) => call === keyframesRoute)).toHaveLength(1);
+    expect((await shown.calls()).filter((call) => call === keyframesRoute)).toHaveLength(1);
     await expect.element(readout()).toHaveTextContent('Keyframe 1000 · 0.00 s');
     const { path, floor } = shown.canvases();
     expect([floor.width, floor.height]).toEqual([700, 500]);
@@ -259,7 +262,7 @@ describe('path player: spec §8 messages', () => {
     const shown = await show(await fixtureRoutes(), { video: noPath });
     await loaded(shown);
     await expect.element(message(m.noKeyframesPath)).toBeVisible();
-    expect(shown.calls).not.toContain(keyframesRoute);
+    expect(await shown.calls()).not.toContain(keyframesRoute);
     expect(shown.props.onLoaded).toHaveBeenCalledWith(null);
     expect(pixel(shown.canvases().floor, { x: 400, y: 250 })).toEqual([226, 232, 240, 255]);
   });
@@ -275,7 +278,7 @@ describe('path player: spec §8 messages', () => {
     const shown = await show({}, { video: anonymous });
     await loaded(shown);
     await expect.element(message(m.noKeyframesPath)).toBeVisible();
-    expect(shown.calls).toEqual([]);
+    expect(await shown.calls()).toEqual([]);
   });
 
   it("'Missing floorplan configuration…' without calibration points; the path falls back to simple scaling", async () => {
@@ -300,6 +303,29 @@ describe('path player: spec §8 messages', () => {
       .element(message('Failed to fetch keyframes data: 503 Service Unavailable'))
       .toBeVisible();
     expect(shown.props.onLoaded).toHaveBeenCalledWith(null);
+  });
+
+  it('a 401 on the keyframes file signs out and goes to /login, as every API call does', async () => {
+    const shown = await show(
+      await fixtureRoutes({
+        [keyframesRoute]: {
+          status: 401,
+          statusText: 'Unauthorized',
+          bytes: '{"message":"Invalid or expired token"}',
+        },
+      }),
+    );
+    const testPage = window.location.href;
+    try {
+      await loaded(shown);
+      await expect
+        .element(message('Failed to fetch keyframes data: 401 Unauthorized'))
+        .toBeVisible();
+      expect(localStorage.getItem(accessTokenKey)).toBeNull();
+      expect(window.location.pathname).toBe('/login');
+    } finally {
+      window.history.replaceState(null, '', testPage);
+    }
   });
 
   it("'Keyframes file is empty.' for a file with no keyframe line", async () => {
@@ -420,13 +446,12 @@ describe('path player: interaction', () => {
       _id: otherId,
       path: { video: video.path.video, keyframesData: `/api/keyframes/${otherId}.txt` },
     };
-    const { fetchImpl, calls } = fakeApi(
+    const { calls } = await fakeApi(
       await fixtureRoutes({
         [`GET /api/floorplan-configs/${otherId}`]: { json: { configuration } },
         [`GET /api/keyframes/${otherId}.txt`]: 'never',
       }),
     );
-    vi.stubGlobal('fetch', fetchImpl);
     const clock = createPlaybackClock();
     const onLoaded = vi.fn();
     let select: (next: Video) => void = () => {};
@@ -445,7 +470,7 @@ describe('path player: interaction', () => {
       );
     }
     await render(<Page />);
-    await expect.poll(() => calls).toContain(`GET /api/keyframes/${otherId}.txt`);
+    await expect.poll(() => calls()).toContain(`GET /api/keyframes/${otherId}.txt`);
     select(video);
     await expect.poll(() => onLoaded.mock.calls).toEqual([[bounds(0, 9)]]);
     clock.time = 5;

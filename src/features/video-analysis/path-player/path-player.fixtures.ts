@@ -1,10 +1,17 @@
 // Fixtures for the path player's browser tests: a small floor plan whose numbers are easy to follow,
-// and a stand-in for the three API calls the player makes.
+// and a stand-in for the three API calls the player makes (two from the page, one from the worker).
 //
 // Image 1400×1000 → display scale 0.5 → a 700×500 canvas. The calibrator's layout is 700×500 too,
 // so layout pixels (tags, zones, cameras) are display pixels, and image pixels are twice them.
 // Calibration: x_img = 100 + 50·x, y_img = 100 + 50·y (3 pairs: affine), so display = 50 + 25·x.
 
+import { vi } from 'vitest';
+import {
+  serveToWorkers,
+  type WorkerAnswer,
+  type WorkerRoutes,
+} from '../../../../tests/web/worker-fetch.ts';
+import { accessTokenKey } from '../../../stores/session.ts';
 import type { FloorplanConfiguration, Video } from '../../../types/api.ts';
 
 export const VIDEO_ID = '65a1b2c3d4e5f60718293a4b';
@@ -84,39 +91,86 @@ export type FakeAnswer =
   | 'network-error'
   | 'never';
 
+/** The keyframes file: the path worker downloads it with its own fetch, not the page's. */
+const isWorkerRoute = (key: string) => /^GET \/api\/keyframes\/[^/]+\.txt$/.test(key);
+
+/** A keyframes answer as the test server sends it to the worker (text bodies only). */
+function workerAnswer(key: string, answer: FakeAnswer): WorkerAnswer {
+  if (answer === 'network-error' || answer === 'never') return { kind: answer };
+  if (answer.bytes instanceof Uint8Array || answer.json !== undefined) {
+    throw new Error(`${key}: a keyframes answer in a test is text`);
+  }
+  return { status: answer.status, statusText: answer.statusText, body: answer.bytes };
+}
+
+/** The page's answer to a stubbed fetch call. */
+function pageAnswer(answer: FakeAnswer, signal: AbortSignal | null | undefined): Promise<Response> {
+  if (answer === 'network-error') return Promise.reject(new TypeError('Failed to fetch'));
+  if (answer === 'never') {
+    return new Promise((_, reject) => {
+      signal?.addEventListener('abort', () => reject(signal?.reason));
+    });
+  }
+  const body =
+    answer.json !== undefined
+      ? JSON.stringify(answer.json)
+      : typeof answer.bytes === 'string'
+        ? new TextEncoder().encode(answer.bytes)
+        : answer.bytes;
+  return Promise.resolve(
+    new Response(body as BodyInit | undefined, {
+      status: answer.status ?? 200,
+      statusText: answer.statusText ?? '',
+    }),
+  );
+}
+
+let serving: WorkerRoutes | null = null;
+
 /**
- * A fetch stand-in answering "GET path" keys; anything unlisted fails loudly. 'never' leaves the
- * request pending until it is aborted.
+ * Answers "GET path" keys: the page's calls through a stubbed fetch, the keyframes file, which the
+ * path worker fetches itself, from the test server (tests/web/worker-fetch.ts), for the bearer
+ * token stored here as the signed-in user's. Anything unlisted fails loudly. 'never' leaves the
+ * request pending until it is aborted. `calls` lists the page's and the worker's requests.
  */
-export function fakeApi(routes: Record<string, FakeAnswer>) {
-  const calls: string[] = [];
-  const fetchImpl = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+export async function fakeApi(routes: Record<string, FakeAnswer>) {
+  const pageCalls: string[] = [];
+  const entries = Object.entries(routes);
+  const worker = await serveToWorkers(
+    Object.fromEntries(
+      entries.filter(([key]) => isWorkerRoute(key)).map(([key, a]) => [key, workerAnswer(key, a)]),
+    ),
+  );
+  serving = worker;
+  localStorage.setItem(accessTokenKey, worker.token);
+  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = new URL(String(input), window.location.origin);
     const key = `${init?.method ?? 'GET'} ${url.pathname}`;
-    calls.push(key);
-    const answer = routes[key];
-    if (answer === undefined)
+    pageCalls.push(key);
+    const answer = isWorkerRoute(key) ? undefined : routes[key];
+    if (answer === undefined) {
       return Promise.reject(new Error(`Unexpected request in test: ${key}`));
-    if (answer === 'network-error') return Promise.reject(new TypeError('Failed to fetch'));
-    if (answer === 'never') {
-      return new Promise((_, reject) => {
-        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
-      });
     }
-    const body =
-      answer.json !== undefined
-        ? JSON.stringify(answer.json)
-        : typeof answer.bytes === 'string'
-          ? new TextEncoder().encode(answer.bytes)
-          : answer.bytes;
-    return Promise.resolve(
-      new Response(body as BodyInit | undefined, {
-        status: answer.status ?? 200,
-        statusText: answer.statusText ?? '',
-      }),
-    );
-  };
-  return { fetchImpl, calls };
+    return pageAnswer(answer, init?.signal);
+  });
+  const calls = async () => [
+    ...pageCalls,
+    ...(await worker.calls()).map((call) => {
+      // Every worker request must carry the signed-in user's token, as the page's would.
+      if (call.authorization !== `Bearer ${worker.token}`) {
+        throw new Error(`${call.key} was sent without the user's token`);
+      }
+      return call.key;
+    }),
+  ];
+  return { calls };
+}
+
+/** Ends fakeApi: the test server's routes, requests still pending there, the stored token. */
+export async function stopFakeApi(): Promise<void> {
+  localStorage.removeItem(accessTokenKey);
+  await serving?.stop();
+  serving = null;
 }
 
 /** The routes of a video with the fixture configuration, image and keyframes. */

@@ -234,7 +234,9 @@ export function PathPlayer(props: PathPlayerProps): JSX.Element {
       )}
       {load?.path && (
         <p className="path-player__readout">
-          <span ref={readout}>{s.noKeyframe}</span>
+          <span ref={readout} className="path-player__readout-text">
+            {s.noKeyframe}
+          </span>
         </p>
       )}
       <div id={captionId} className="path-player__caption">
