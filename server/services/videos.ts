@@ -19,28 +19,41 @@ import {
   videos,
 } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
-import type { Video } from '../schemas/videos.ts';
+import type { Video, VideoStatus } from '../schemas/videos.ts';
 import { visibleTo } from './scope.ts';
 
 export type VideoRow = typeof videos.$inferSelect;
 
-/** One listed video as json_agg writes it: keys are the CTE's column names. */
-interface ListedVideo {
-  id: string;
-  filename: string;
+// The listed videos column by column, each column one json_agg with the same order (ties broken
+// by the unique id, so the columns line up). One JSON object per row would repeat every key per
+// video: about a fifth more of the engine's time per list.
+const listedColumns = [
+  'id',
+  'filename',
+  'timestamp',
+  'user_id',
+  'device_id',
+  'line_clearance_id',
+  'status',
+  'size',
+  'duration',
+] as const;
+type ListedColumns = [
+  ids: string[],
+  filenames: string[],
   /** ISO 8601 with the session's UTC offset. */
-  timestamp: string;
-  user_id: string | null;
-  device_id: string | null;
-  line_clearance_id: string | null;
-  status: string;
-  size: number;
-  duration: number;
-}
+  timestamps: string[],
+  userIds: (string | null)[],
+  deviceIds: (string | null)[],
+  lineIds: (string | null)[],
+  statuses: string[],
+  sizes: number[],
+  durations: number[],
+];
 
 /** The answer of the list query: the videos and what they refer to, each looked up once. */
 interface Listed {
-  videos: ListedVideo[];
+  videos: ListedColumns;
   /** [line id, location, has a floor-plan configuration, has a floor plan] per distinct line. */
   lines: [string, string | null, boolean, boolean][];
   /** [device id, name] per distinct device. */
@@ -71,7 +84,13 @@ const listHead = precompiled(sql`
     where `);
 const listTail = precompiled(sql`)
   select json_build_object(
-    'videos', (select coalesce(json_agg(v order by v.timestamp desc, v.id desc), '[]') from v),
+    'videos', (select json_build_array(${sql.join(
+      listedColumns.map(
+        (c) =>
+          sql`coalesce(json_agg(v.${sql.identifier(c)} order by v.timestamp desc, v.id desc), '[]')`,
+      ),
+      sql`, `,
+    )}) from v),
     'lines', (
       select coalesce(json_agg(json_build_array(
         line.id,
@@ -104,14 +123,8 @@ export function isoTimestamp(text: string): string {
   return new Date(text).toISOString();
 }
 
-const json = JSON.stringify;
-
-/**
- * The videos matching `where` (which includes the caller's scope), newest first, each as the JSON
- * text of its §3 object (`Video`, keys in the schema's order). Written directly: building the
- * objects and then serializing them cost about three times as much on the server's main thread.
- */
-async function selectListed(db: Db, where: SQL | undefined): Promise<string[]> {
+/** The videos matching `where` (which includes the caller's scope), newest first. */
+async function selectListed(db: Db, where: SQL | undefined): Promise<Video[]> {
   const query = sql`${listHead}${where ?? sql`true`}${listTail}`;
   const [row] = await preparedRows(db, query);
   // An aggregate without GROUP BY always answers one row.
@@ -119,27 +132,46 @@ async function selectListed(db: Db, where: SQL | undefined): Promise<string[]> {
   const listed = JSON.parse(row[0]) as Listed;
   const lines = new Map(listed.lines.map(([id, ...data]) => [id, data]));
   const deviceNames = new Map(listed.devices);
-  return listed.videos.map((v) => {
+  // Objects with the schema's keys in its order, so JSON.stringify writes the route's answer
+  // (V8's JSON.stringify of these is faster than writing the text piece by piece).
+  const [ids, filenames, timestamps, userIds, deviceIds, lineIds, statuses, sizes, durations] =
+    listed.videos;
+  return ids.map((id, i): Video => {
+    const filename = filenames[i] as string;
+    const userId = userIds[i] ?? null;
+    const deviceId = deviceIds[i] ?? null;
+    const lineId = lineIds[i] ?? null;
+    const size = sizes[i] as number;
+    const duration = durations[i] as number;
     const [location = null, configured = false, planned = false] =
-      (v.line_clearance_id && lines.get(v.line_clearance_id)) || [];
-    const device = v.device_id ? (deviceNames.get(v.device_id) ?? null) : null;
-    const id = json(v.id);
-    const user = json(v.user_id);
-    const size = json(v.size);
-    const duration = json(v.duration);
-    // At most one floor-plan configuration and one floor plan per line (unique columns).
-    return (
-      `{"_id":${id},"id":${id},"filename":${json(v.filename)},` +
-      `"timestamp":"${isoTimestamp(v.timestamp)}","userId":${user},"operatorId":${user},` +
-      `"deviceId":${json(v.device_id)},"lineClearanceId":${json(v.line_clearance_id)},` +
-      `"path":{"video":${json(`/api/videos/${v.filename}`)},` +
-      `"keyframesData":${json(`/api/keyframes/${v.id}.txt`)}},` +
-      `"status":${json(v.status)},"size":${size},"fileSize":${size},"duration":${duration},` +
-      `"metadata":{"device":${json(device)},"location":${json(location)},"duration":${duration}},` +
-      `"relatedData":{"predictions":${listed.predictions[v.id] ?? 0},` +
-      `"reports":${listed.reports[v.id] ?? 0},"floorplanConfigs":${configured ? 1 : 0},` +
-      `"floorplans":${planned ? 1 : 0}}}`
-    );
+      (lineId && lines.get(lineId)) || [];
+    return {
+      _id: id,
+      id,
+      filename,
+      timestamp: isoTimestamp(timestamps[i] as string),
+      userId,
+      operatorId: userId,
+      deviceId,
+      lineClearanceId: lineId,
+      path: { video: `/api/videos/${filename}`, keyframesData: `/api/keyframes/${id}.txt` },
+      status: statuses[i] as VideoStatus,
+      size,
+      fileSize: size,
+      duration,
+      metadata: {
+        device: deviceId ? (deviceNames.get(deviceId) ?? null) : null,
+        location,
+        duration,
+      },
+      relatedData: {
+        predictions: listed.predictions[id] ?? 0,
+        reports: listed.reports[id] ?? 0,
+        // At most one of each per line (unique columns).
+        floorplanConfigs: configured ? 1 : 0,
+        floorplans: planned ? 1 : 0,
+      },
+    };
   });
 }
 
@@ -154,12 +186,12 @@ export interface VideoFilters {
 /** `column = any($n)`: one parameter for the whole list, so every list length shares a statement. */
 const anyOf = (column: PgColumn, ids: string[]) => sql`${column} = any(${sql.param(ids)})`;
 
-/** The videos the user may see that match the filters, newest first, as JSON text (`Video[]`). */
-export async function listVideosJson(
+/** The videos the user may see that match the filters, newest first. */
+export async function listVideos(
   db: Db,
   user: AuthUser | null,
   filters: VideoFilters = {},
-): Promise<string> {
+): Promise<Video[]> {
   const where: (SQL | undefined)[] = [
     user ? visibleTo(user, { owner: videos.userId, line: videos.lineClearanceId }) : undefined,
   ];
@@ -167,15 +199,16 @@ export async function listVideosJson(
   if (filters.to) where.push(lte(videos.timestamp, filters.to));
   if (filters.userIds?.length) where.push(anyOf(videos.userId, filters.userIds));
   if (filters.lineIds?.length) where.push(anyOf(videos.lineClearanceId, filters.lineIds));
-  return `[${(await selectListed(db, and(...where))).join(',')}]`;
+  return selectListed(db, and(...where));
 }
 
-export async function listVideos(
+/** The same list as the JSON text the routes send. */
+export async function listVideosJson(
   db: Db,
   user: AuthUser | null,
   filters: VideoFilters = {},
-): Promise<Video[]> {
-  return JSON.parse(await listVideosJson(db, user, filters)) as Video[];
+): Promise<string> {
+  return JSON.stringify(await listVideos(db, user, filters));
 }
 
 export async function getVideo(db: Db, user: AuthUser, id: string): Promise<Video> {
@@ -184,7 +217,7 @@ export async function getVideo(db: Db, user: AuthUser, id: string): Promise<Vide
     and(eq(videos.id, id), visibleTo(user, { owner: videos.userId, line: videos.lineClearanceId })),
   );
   if (!video) throw notFound('Video');
-  return JSON.parse(video) as Video;
+  return video;
 }
 
 /**
