@@ -17,9 +17,9 @@ import { findVisibleVideo, getVideo, listVideosJson } from '../services/videos.t
 
 const errors = errorResponses;
 
-/** Sends JSON text as it is (Fastify serializes only non-string bodies); typed as the schema's. */
-const sendJsonText = (reply: FastifyReply, text: string) =>
-  reply.type('application/json; charset=utf-8').send(text as unknown as Video[]);
+/** Sends serialized JSON as it is (Fastify serializes only other bodies); typed as the schema's. */
+const sendJson = (reply: FastifyReply, json: Buffer) =>
+  reply.type('application/json; charset=utf-8').send(json as unknown as Video[]);
 const ID = /^[0-9a-f]{24}$/;
 /** Stored video file names: one segment, no leading dot, no separators (no traversal possible). */
 const FILENAME = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,199}$/;
@@ -66,12 +66,12 @@ export const videoRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const caches = app.ctx.caches;
       // Admins, factory managers and auditors share one view; others see their own scope.
       const scope = hasRole(user, 'admin', 'factory_manager', 'audit') ? '*' : user.id;
-      // The list is written as JSON text by the service (the schema's fields), and the cache
-      // keeps that text: a hit costs no query and no serialization.
+      // The list is serialized by the service (the schema's fields), and the cache keeps the
+      // bytes: a hit costs no query and no serialization.
       const body = caches
         ? await caches.videoLists.get(`${scope} ${JSON.stringify(filters)}`, answer)
         : await answer();
-      return sendJsonText(reply, body);
+      return sendJson(reply, body);
     },
   );
 
@@ -102,7 +102,7 @@ export const videoRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: ['admin'] },
       schema: { tags: ['admin'], response: { 200: Type.Array(Video), ...errors } },
     },
-    async (_request, reply) => sendJsonText(reply, await listVideosJson(db, null)),
+    async (_request, reply) => sendJson(reply, await listVideosJson(db, null)),
   );
 
   app.delete(
