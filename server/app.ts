@@ -2,13 +2,13 @@
 // process entry (main.ts) only loads config, opens the database, listens and shuts down.
 import fs from 'node:fs';
 import path from 'node:path';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 import type { AppContext } from './context.ts';
 import { registerAuthHook } from './http/auth-hook.ts';
 import { HttpError } from './http/errors.ts';
@@ -39,7 +39,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
     return reply.status(500).send({ message: 'Internal server error' });
   });
 
-  await app.register(helmet, {
+  // Security headers on every answer. Helmet's middleware is built once here: @fastify/helmet
+  // built it again for every request (parsing the CSP directives each time).
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -57,6 +59,12 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
       },
     },
   });
+  app.addHook('onRequest', (request, reply, done) =>
+    securityHeaders(request.raw, reply.raw, (error) =>
+      done(error instanceof Error ? error : undefined),
+    ),
+  );
+
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) =>

@@ -19,8 +19,8 @@ export interface AppContext {
 }
 
 export interface ReadCaches {
-  /** GET /api/videos answers, serialized, per (scope, filters). */
-  videoLists: ReadCache<string>;
+  /** GET /api/videos answers, serialized (UTF-8 JSON), per (scope, filters). */
+  videoLists: ReadCache<Buffer>;
   /** The auth hook's user row (roles, token version) by id. */
   users: ReadCache<(AuthUser & { tokenVersion: number }) | null>;
 }

@@ -44,7 +44,7 @@ export async function createServices(
     tokens: createTokenService(signingKey(config), config.tokenTtlSeconds),
     caches:
       database.kind === 'pglite'
-        ? { videoLists: new ReadCache<string>(), users: new ReadCache(10_000) }
+        ? { videoLists: new ReadCache<Buffer>(), users: new ReadCache(10_000) }
         : null,
   };
   return { ctx, close: () => database.close() };

@@ -65,6 +65,25 @@ describe('PGlite thread', () => {
     await b.end();
   });
 
+  it('keeps nothing of the answers it has sent', async () => {
+    // 150 MB of answers through a thread whose heap holds 48 MB: an answer kept on the thread
+    // (PGlite's execProtocolRaw keeps every answer, parsed) runs it out of memory.
+    const small = await startPgliteThread({ dataDir: null, heapLimitMb: 48 });
+    try {
+      const c = new pg.Client({ stream: () => small.connect() });
+      await c.connect();
+      for (let i = 0; i < 150; i++) {
+        const { rows } = await c.query<{ s: string }>("select repeat('x', 1000000) || $1 as s", [
+          String(i),
+        ]);
+        expect(rows[0]?.s.length).toBe(1_000_000 + String(i).length);
+      }
+      await c.end();
+    } finally {
+      await small.close();
+    }
+  }, 60_000);
+
   it('assembles messages split across writes', async () => {
     const socket = thread.connect();
     const received: Buffer[] = [];

@@ -89,12 +89,15 @@ export interface PgliteThreadData {
   dataDir: string | null;
   /** A dump (`dump()`) to start an empty database from. */
   start?: Uint8Array<ArrayBuffer>;
+  /** Bounds the thread's JavaScript heap (old generation, MB); the engine's memory is apart. */
+  heapLimitMb?: number;
 }
 
 /** Opens PGlite on its own thread. */
 export async function startPgliteThread(data: PgliteThreadData): Promise<PgliteThread> {
   const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), {
     workerData: data,
+    resourceLimits: data.heapLimitMb ? { maxOldGenerationSizeMb: data.heapLimitMb } : undefined,
   });
   const waiting = new Map<number, (reply: WorkerReply) => void>();
   let nextId = 1;

@@ -88,15 +88,21 @@ function createScheduler(db: PGlite) {
       if (cleanup) await db.exec(cleanup).catch(() => {});
       return;
     }
-    const output = await db.execProtocolRaw(task.input);
+    // Not execProtocolRaw: its output callback also parses every answer into message objects
+    // that it keeps (PGlite 0.5 resets that list only in execProtocol), so memory grew by the
+    // size of every answer (about 67 kB per listed page) and garbage collection with it. The
+    // stream variant hands over each chunk, a view into the engine's memory: copied once here.
+    const chunks: Uint8Array<ArrayBuffer>[] = [];
+    await db.execProtocolRawStream(task.input, {
+      onRawData: (chunk) => chunks.push(chunk.slice()),
+    });
+    // One buffer of the answer's exact size, transferred (a view would copy the buffer behind it).
+    const reply =
+      chunks.length === 1 ? (chunks[0] as Uint8Array<ArrayBuffer>) : concatBytes(chunks);
     // ReadyForQuery ('Z', length 5, status) closes every complete answer; 'I' = no transaction.
     const idle =
-      output.length >= 6 &&
-      output[output.length - 6] === 0x5a &&
-      output[output.length - 1] === 0x49;
+      reply.length >= 6 && reply[reply.length - 6] === 0x5a && reply[reply.length - 1] === 0x49;
     owner = idle ? null : connection;
-    // A copy of its exact size, transferred (a view would copy the buffer behind it).
-    const reply = output.slice();
     if (!connection.closed && reply.length) connection.port.postMessage(reply, [reply.buffer]);
   };
 

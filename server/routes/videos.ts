@@ -2,6 +2,7 @@
 // admin list and delete with its summary of what was removed.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { count, eq } from 'drizzle-orm';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
 import { inspections, predictions, videos } from '../db/schema.ts';
@@ -12,9 +13,13 @@ import { sendStored } from '../http/send-file.ts';
 import { ErrorResponse, IdParams } from '../schemas/common.ts';
 import { Video, VideoDeleteResponse, VideoQuery } from '../schemas/videos.ts';
 import { hasRole } from '../services/access.ts';
-import { findVisibleVideo, getVideo, listVideos } from '../services/videos.ts';
+import { findVisibleVideo, getVideo, listVideosJson } from '../services/videos.ts';
 
 const errors = errorResponses;
+
+/** Sends serialized JSON as it is (Fastify serializes only other bodies); typed as the schema's. */
+const sendJson = (reply: FastifyReply, json: Buffer) =>
+  reply.type('application/json; charset=utf-8').send(json as unknown as Video[]);
 const ID = /^[0-9a-f]{24}$/;
 /** Stored video file names: one segment, no leading dot, no separators (no traversal possible). */
 const FILENAME = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,199}$/;
@@ -57,17 +62,16 @@ export const videoRoutes: FastifyPluginAsyncTypebox = async (app) => {
         userIds: q.userIds,
         lineIds: q.lineIDs,
       };
-      if (!app.ctx.caches) return listVideos(db, user, filters);
+      const answer = () => listVideosJson(db, user, filters);
+      const caches = app.ctx.caches;
       // Admins, factory managers and auditors share one view; others see their own scope.
       const scope = hasRole(user, 'admin', 'factory_manager', 'audit') ? '*' : user.id;
-      // The cache keeps the serialized answer: a hit costs no query and no serialization.
-      // toVideo builds exactly the schema's fields, so JSON.stringify gives the same body.
-      const body = await app.ctx.caches.videoLists.get(
-        `${scope} ${JSON.stringify(filters)}`,
-        async () => JSON.stringify(await listVideos(db, user, filters)),
-      );
-      // Fastify sends a string body as is; the type is the schema's, already serialized.
-      return reply.type('application/json; charset=utf-8').send(body as unknown as Video[]);
+      // The list is serialized by the service (the schema's fields), and the cache keeps the
+      // bytes: a hit costs no query and no serialization.
+      const body = caches
+        ? await caches.videoLists.get(`${scope} ${JSON.stringify(filters)}`, answer)
+        : await answer();
+      return sendJson(reply, body);
     },
   );
 
@@ -98,7 +102,7 @@ export const videoRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: ['admin'] },
       schema: { tags: ['admin'], response: { 200: Type.Array(Video), ...errors } },
     },
-    async () => listVideos(db, null),
+    async (_request, reply) => sendJson(reply, await listVideosJson(db, null)),
   );
 
   app.delete(

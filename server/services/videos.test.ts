@@ -18,7 +18,7 @@ import { newId } from '../ids.ts';
 import type { Video } from '../schemas/videos.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { type DemoKey, loadFixture } from '../test/demo-fixture.ts';
-import { getVideo, listVideos, type VideoFilters } from './videos.ts';
+import { getVideo, isoTimestamp, listVideos, listVideosJson, type VideoFilters } from './videos.ts';
 
 let t: TestApp;
 let users: Record<DemoKey, AuthUser>;
@@ -71,7 +71,8 @@ beforeAll(async () => {
     const lineId = lineIds[v.line] ?? null;
     await db.insert(videos).values({
       id,
-      filename: `list-${i}.mp4`,
+      // One name with characters that JSON escapes.
+      filename: i === 3 ? `list-"${i}"\\é\u0001.mp4` : `list-${i}.mp4`,
       storageKey: `videos/${id}.mp4`,
       subfolder: `list-${i}`,
       userId: userIds[v.user] ?? null,
@@ -188,6 +189,10 @@ describe('listVideos', () => {
     expect(expected.some((v) => v.lineClearanceId && v.metadata.location === null)).toBe(true);
     expect(await listVideos(t.services.ctx.db, null)).toEqual(expected);
     expect(await listVideos(t.services.ctx.db, users.admin)).toEqual(expected);
+    // The text the route sends: the schema's keys in order, as JSON.stringify writes the objects.
+    expect((await listVideosJson(t.services.ctx.db, null)).toString()).toBe(
+      JSON.stringify(expected),
+    );
   });
 
   it('matches the reference for any caller and any combination of filters', async () => {
@@ -222,5 +227,40 @@ describe('listVideos', () => {
     await expect(getVideo(t.services.ctx.db, users.operator, others.id)).rejects.toMatchObject({
       statusCode: 404,
     });
+  });
+});
+
+describe('isoTimestamp', () => {
+  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+  it("writes PostgreSQL's JSON timestamps as Date.prototype.toISOString does", () => {
+    fc.assert(
+      fc.property(
+        fc.date({
+          min: new Date('1000-01-01T00:00:00Z'),
+          max: new Date('9999-12-01T00:00:00Z'),
+          noInvalidDate: true,
+        }),
+        fc.nat({ max: 999 }),
+        fc.integer({ min: -14 * 60, max: 14 * 60 }),
+        fc.boolean(),
+        (date, micros, offsetMinutes, utc) => {
+          // PostgreSQL writes the local time at the session's offset, microseconds without
+          // trailing zeros (none at all for whole seconds).
+          const offset = utc ? 0 : offsetMinutes;
+          const local = new Date(date.getTime() + offset * 60_000);
+          const fraction = `${pad(local.getUTCMilliseconds(), 3)}${pad(micros, 3)}`.replace(
+            /0+$/,
+            '',
+          );
+          const sign = offset < 0 ? '-' : '+';
+          const text =
+            `${pad(local.getUTCFullYear(), 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}` +
+            `T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}` +
+            `${fraction ? `.${fraction}` : ''}${sign}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
+          expect(isoTimestamp(text)).toBe(date.toISOString());
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
