@@ -272,8 +272,8 @@ function mapStep(
   let va = lanesRow(m3, m4, m5, xa, ya);
   let ub = lanesRow(m0, m1, m2, xb, yb);
   let vb = lanesRow(m3, m4, m5, xb, yb);
-  // The largest high word of the eight coordinates (low words compare against 0xffffffff).
-  let fits: v128;
+  // Affine steps have no w to test: every lane passes.
+  let denominatorsFit = i64x2.splat(-1);
   if (perspective) {
     const wa = lanesRow(m6, m7, m8, xa, ya);
     const wb = lanesRow(m6, m7, m8, xb, yb);
@@ -284,14 +284,11 @@ function mapStep(
     ub = f64x2.mul(ub, rb);
     vb = f64x2.mul(vb, rb);
     // A NaN w makes u NaN too, which the box test catches; +∞ gives u = v = 0 in both paths.
-    fits = v128.and(
-      i32x4.le_u(i32x4.max_u(i32x4.max_u(ua, ub), i32x4.max_u(va, vb)), boxWords),
-      i32x4.ge_s(i32x4.min_s(wa, wb), denominatorWords),
-    );
-  } else {
-    fits = i32x4.le_u(i32x4.max_u(i32x4.max_u(ua, ub), i32x4.max_u(va, vb)), boxWords);
+    denominatorsFit = i32x4.ge_s(i32x4.min_s(wa, wb), denominatorWords);
   }
-  if (i32x4.bitmask(fits) != 15) return false;
+  // The largest high word of the eight coordinates (low words compare against 0xffffffff).
+  const inBox = i32x4.le_u(i32x4.max_u(i32x4.max_u(ua, ub), i32x4.max_u(va, vb)), boxWords);
+  if (i32x4.bitmask(v128.and(inBox, denominatorsFit)) != 15) return false;
   v128.store(x, ua);
   v128.store(y, va);
   v128.store(x, ub, 16);
@@ -352,14 +349,13 @@ function setUpMapping(matrix: usize, flipY: bool, width: f64, height: f64): void
   const boxWord = isFinite(box) ? <i32>(reinterpret<u64>(box) >> 32) - 1 : 0;
   // Any double whose high word is at least highWord(1e-10) + 1 (signed) is above 1e-10.
   const denominatorWord = <i32>(reinterpret<u64>(DENOMINATOR_MIN) >> 32) + 1;
-  store<i32>(MAP_WORDS, -1);
-  store<i32>(MAP_WORDS, boxWord, 4);
-  store<i32>(MAP_WORDS, -1, 8);
-  store<i32>(MAP_WORDS, boxWord, 12);
-  store<i32>(MAP_WORDS, i32.MIN_VALUE, 16);
-  store<i32>(MAP_WORDS, denominatorWord, 20);
-  store<i32>(MAP_WORDS, i32.MIN_VALUE, 24);
-  store<i32>(MAP_WORDS, denominatorWord, 28);
+  v128.store(MAP_WORDS, i64x2.splat(laneWords(-1, boxWord)));
+  v128.store(MAP_WORDS, i64x2.splat(laneWords(i32.MIN_VALUE, denominatorWord)), 16);
+}
+
+/** An f64 lane's two i32x4 words: `low` at the lower address, `high` at the higher one. */
+function laneWords(low: i32, high: i32): i64 {
+  return (<i64>high << 32) | <i64>(<u32>low);
 }
 
 /** a·x + b·y + c in both lanes (one row of the matrix applied to two points). */

@@ -198,10 +198,8 @@ interface Views {
   f64: Float64Array;
 }
 
-/** The resident loaded path: time-sorted columns in linear memory, indexed for queries. */
 /** The loaded path's own memory besides the core's time index (which holds t, x and y). */
 interface Resident {
-  count: number;
   /** Field 1 of each time-sorted point (its keyframe index), for scrub(). */
   keyframe: number;
 }
@@ -857,9 +855,9 @@ export class PathEngine {
       const core = this.core;
       const { report, columns } = this.parseResident(text);
       const [keyframe = 0, x = 0, y = 0, t = 0] = columns;
-      const resident: Resident = { count: report.points, keyframe };
+      const resident: Resident = { keyframe };
       try {
-        const n = resident.count;
+        const n = report.points;
         const reordered = !core.isSortedByTime(t, n);
         core.sortByTime(t, x, y, keyframe, n);
         const transform = solveTransform(core, request.calibration, image);
