@@ -176,39 +176,48 @@ export function thinGreedy(
     i = 1;
   }
   // Screen eight points at a time with four f64x2 lanes: most points are dropped (a walk moves far
-  // less than 12 px per keyframe), so only a block that may hold a kept point, and the last few
-  // points, go through the scalar test. The squares are the same f64 operations in both, so the
-  // choice is identical. Eight rather than four: one test and branch per eight points.
+  // less than 12 px per keyframe), so one test and branch per eight points. A block with a far
+  // point keeps its first far point (the same f64 operations as a point-by-point test, so the
+  // same choice) and screening goes on from the point after it; the last few points go one by one.
   const limits = f64x2.splat(limit);
   const columnBytes = <usize>n << 3;
-  while (i < n) {
-    const lx = f64x2.splat(lastX);
-    const ly = f64x2.splat(lastY);
-    for (; i + 8 <= n; i += 8) {
-      const at = <usize>i << 3;
-      touchAhead(xPtr, yPtr, at, columnBytes);
-      const far01 = v128.or(
-        lanesFar(v128.load(xPtr + at), v128.load(yPtr + at), lx, ly, limits),
-        lanesFar(v128.load(xPtr + at, 16), v128.load(yPtr + at, 16), lx, ly, limits),
-      );
-      const far23 = v128.or(
-        lanesFar(v128.load(xPtr + at, 32), v128.load(yPtr + at, 32), lx, ly, limits),
-        lanesFar(v128.load(xPtr + at, 48), v128.load(yPtr + at, 48), lx, ly, limits),
-      );
-      if (v128.any_true(v128.or(far01, far23))) break;
+  let lx = f64x2.splat(lastX);
+  let ly = f64x2.splat(lastY);
+  while (i + 8 <= n) {
+    const at = <usize>i << 3;
+    touchAhead(xPtr, yPtr, at, columnBytes);
+    const far0 = lanesFar(v128.load(xPtr + at), v128.load(yPtr + at), lx, ly, limits);
+    const far1 = lanesFar(v128.load(xPtr + at, 16), v128.load(yPtr + at, 16), lx, ly, limits);
+    const far2 = lanesFar(v128.load(xPtr + at, 32), v128.load(yPtr + at, 32), lx, ly, limits);
+    const far3 = lanesFar(v128.load(xPtr + at, 48), v128.load(yPtr + at, 48), lx, ly, limits);
+    if (!v128.any_true(v128.or(v128.or(far0, far1), v128.or(far2, far3)))) {
+      i += 8;
+      continue;
     }
-    const stop = min(i + 8, n);
-    for (; i < stop; i++) {
-      const x = load<f64>(xPtr + (<usize>i << 3));
-      const y = load<f64>(yPtr + (<usize>i << 3));
-      const dx = x - lastX;
-      const dy = y - lastY;
-      if (dx * dx + dy * dy >= limit) {
-        store<i32>(out + (<usize>kept << 2), base + i);
-        kept++;
-        lastX = x;
-        lastY = y;
-      }
+    const lanes =
+      i64x2.bitmask(far0) |
+      (i64x2.bitmask(far1) << 2) |
+      (i64x2.bitmask(far2) << 4) |
+      (i64x2.bitmask(far3) << 6);
+    i += ctz(lanes);
+    store<i32>(out + (<usize>kept << 2), base + i);
+    kept++;
+    lastX = load<f64>(xPtr + (<usize>i << 3));
+    lastY = load<f64>(yPtr + (<usize>i << 3));
+    lx = f64x2.splat(lastX);
+    ly = f64x2.splat(lastY);
+    i++;
+  }
+  for (; i < n; i++) {
+    const x = load<f64>(xPtr + (<usize>i << 3));
+    const y = load<f64>(yPtr + (<usize>i << 3));
+    const dx = x - lastX;
+    const dy = y - lastY;
+    if (dx * dx + dy * dy >= limit) {
+      store<i32>(out + (<usize>kept << 2), base + i);
+      kept++;
+      lastX = x;
+      lastY = y;
     }
   }
   return kept;

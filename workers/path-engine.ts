@@ -18,7 +18,12 @@ import type {
   TransformResult,
   XY,
 } from './path-types.ts';
-import { mapToImageInPlace, solveTransform, type TransformExports } from './transform-codec.ts';
+import {
+  imageMapping,
+  mapToImageInPlace,
+  solveTransform,
+  type TransformExports,
+} from './transform-codec.ts';
 
 /** Spec §9: the image size assumed while no floor-plan image is known. */
 export const DEFAULT_IMAGE: ImageSize = { width: 800, height: 600 };
@@ -594,8 +599,9 @@ export class PathEngine {
         : requireOut('mapToImage', out, xs.length);
     return this.run('mapToImage', () => {
       let clamped = 0;
+      const mapChunk = imageMapping(this.core, transform, image);
       this.stream(xs, ys, (xPtr, yPtr, start, count) => {
-        clamped += mapToImageInPlace(this.core, transform, xPtr, yPtr, count, image);
+        clamped += mapChunk(xPtr, yPtr, count);
         const f64 = this.view().f64;
         outX.set(f64.subarray(xPtr / 8, xPtr / 8 + count), start);
         outY.set(f64.subarray(yPtr / 8, yPtr / 8 + count), start);

@@ -98,6 +98,17 @@ describe('thinning (12 display px, greedy from the first point)', () => {
     expect(Array.from(kept)).toEqual([0, 2, 4, 6]);
   });
 
+  test('several kept points in one block of eight, the first far point of each kept', () => {
+    // Jumps of 12 and 13 between runs of near points, so kept points fall on every lane of the
+    // blocks of eight the kernel screens, two or more in a block.
+    const steps = [12, 1, 13, 12, 0.5, 0.5, 12, 11.5, 12, 13, 1, 1, 1, 12, 12, 12, 0, 12, 3, 12];
+    const x = f64(steps.map((_, i) => steps.slice(0, i + 1).reduce((a, b) => a + b, 0)));
+    const y = f64(steps.map((_, i) => (i % 3) * 0.25));
+    const kept = Array.from(engine.thin(x, y, THIN_DISTANCE_PX));
+    expect(kept).toEqual(thinReference(x, y, THIN_DISTANCE_PX));
+    expect(kept.length).toBeGreaterThan(10);
+  });
+
   test('distance is Euclidean', () => {
     const kept = engine.thin(f64([0, 5, 5, 9]), f64([0, 10.9, 12, 12]), 13);
     // (5, 10.9) is 12.0 from the origin, (5, 12) exactly 13, (9, 12) only 4 from (5, 12).

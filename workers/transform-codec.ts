@@ -5,6 +5,7 @@
 //       ones were rejected, each calibration point's error in image pixels
 //   mapToImageInPlace(core, result, xPtr, yPtr, count, image) → maps `count` f64 points already
 //       in linear memory from map units to image pixels with the clamp; returns how many clamped
+//   imageMapping(core, result, image) → the same checked once, for the chunks of a stream
 //   POINT_ERROR_WARN_PX → the UI warns in the console when a calibration error exceeds it
 //
 // Bad input throws an Error naming the field; the core itself never traps.
@@ -177,6 +178,18 @@ export function mapToImageInPlace(
   count: number,
   image: ImageSize,
 ): number {
+  return imageMapping(core, result, image)(xPtr, yPtr, count);
+}
+
+/**
+ * mapToImageInPlace checked once for many runs of points (a stream's chunks): returns the mapping
+ * of `count` points at xPtr/yPtr, which checks only its pointers and count.
+ */
+export function imageMapping(
+  core: TransformExports,
+  result: TransformResult,
+  image: ImageSize,
+): (xPtr: number, yPtr: number, count: number) => number {
   checkImage(image);
   if (typeof result !== 'object' || result === null) {
     throw new Error(`mapToImage: result must be a TransformResult, got ${describe(result)}`);
@@ -185,33 +198,29 @@ export function mapToImageInPlace(
   if (!Array.isArray(matrix) || matrix.length !== 9 || !matrix.every(Number.isFinite)) {
     throw new Error(`mapToImage: result.matrix must be 9 finite numbers, got ${describe(matrix)}`);
   }
-  if (!Number.isSafeInteger(count) || count < 0) {
-    throw new Error(`mapToImage: count must be a whole number ≥ 0, got ${describe(count)}`);
-  }
-  const memoryBytes = core.memory.buffer.byteLength;
-  for (const [name, ptr] of [
-    ['xPtr', xPtr],
-    ['yPtr', yPtr],
-  ] as const) {
-    if (!Number.isSafeInteger(ptr) || ptr < 0 || ptr + 8 * count > memoryBytes) {
-      throw new Error(
-        `mapToImage: ${name} ${describe(ptr)} with ${count} points lies outside the core memory`,
-      );
+  const flipY = result.yAxisFlip ? 1 : 0;
+  const { width, height } = image;
+  return (xPtr, yPtr, count) => {
+    if (!Number.isSafeInteger(count) || count < 0) {
+      throw new Error(`mapToImage: count must be a whole number ≥ 0, got ${describe(count)}`);
     }
+    checkRun(core, 'xPtr', xPtr, count);
+    checkRun(core, 'yPtr', yPtr, count);
+    // The matrix slot is shared with the solver, so it is written for every run.
+    const matrixPtr = core.transformMatrix() >>> 0;
+    new Float64Array(core.memory.buffer, matrixPtr, 9).set(matrix);
+    const clamped = core.transformMapClamp(xPtr, yPtr, count, matrixPtr, flipY, width, height);
+    checkStatus(clamped, 'mapToImage');
+    return clamped;
+  };
+}
+
+function checkRun(core: TransformExports, name: string, ptr: number, count: number): void {
+  if (!Number.isSafeInteger(ptr) || ptr < 0 || ptr + 8 * count > core.memory.buffer.byteLength) {
+    throw new Error(
+      `mapToImage: ${name} ${describe(ptr)} with ${count} points lies outside the core memory`,
+    );
   }
-  const matrixPtr = core.transformMatrix() >>> 0;
-  new Float64Array(core.memory.buffer, matrixPtr, 9).set(matrix);
-  const clamped = core.transformMapClamp(
-    xPtr,
-    yPtr,
-    count,
-    matrixPtr,
-    result.yAxisFlip ? 1 : 0,
-    image.width,
-    image.height,
-  );
-  checkStatus(clamped, 'mapToImage');
-  return clamped;
 }
 
 function checkImage(image: ImageSize): void {

@@ -485,6 +485,26 @@ describe('mapping with the clamp', () => {
     expect(cancelling.clamped).toBe(1);
   });
 
+  it('counts |w| ≤ 1e-10 under a matrix so small that mapped points in the image can have it', () => {
+    // Every w is 2⁻³⁷ ≈ 7e-12 while u / w = x and v / w = y stay inside the image: the vector path may
+    // skip testing w only when the matrix rules this out (‖H⁻¹‖ small), which it does not here.
+    const points: XY[] = [
+      [10, 10],
+      [20, 30],
+      [90, 45],
+      [1, 1],
+      [5, 6],
+      [7, 8],
+      [30, 20],
+      [40, 2],
+    ];
+    const tiny = 2 ** -37;
+    expect(mapOn(points, [tiny, 0, 0, 0, tiny, 0, 0, 0, tiny])).toEqual({ points, clamped: 8 });
+    // Scaled up to 2⁻³⁰ ≈ 9e-10 the same points map the same way and none counts.
+    const small = 2 ** -30;
+    expect(mapOn(points, [small, 0, 0, 0, small, 0, 0, 0, small])).toEqual({ points, clamped: 0 });
+  });
+
   it('keeps points the vector path leaves to the per-point path: w < 0, < 0, or near the limit', () => {
     // Within 2·D = 200 of the centre but outside the vector path's box: [0, 176.95)², whose
     // corner (176.95, 176.95) lies 0.99 · 200 from the centre; or with a negative coordinate.
