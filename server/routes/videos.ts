@@ -13,16 +13,13 @@ import { sendStored } from '../http/send-file.ts';
 import { ErrorResponse, IdParams } from '../schemas/common.ts';
 import { Video, VideoDeleteResponse, VideoQuery } from '../schemas/videos.ts';
 import { hasRole } from '../services/access.ts';
-import { findVisibleVideo, getVideoJson, listVideosJson } from '../services/videos.ts';
+import { findVisibleVideo, getVideo, listVideosJson } from '../services/videos.ts';
 
 const errors = errorResponses;
 
-/**
- * Sends JSON the database wrote in the schema's shape as it is (Fastify serializes only other
- * bodies); `never` because a Buffer is not the schema's type, which the reply checks.
- */
+/** Sends serialized JSON as it is (Fastify serializes only other bodies); typed as the schema's. */
 const sendJson = (reply: FastifyReply, json: Buffer) =>
-  reply.type('application/json; charset=utf-8').send(json as never);
+  reply.type('application/json; charset=utf-8').send(json as unknown as Video[]);
 const ID = /^[0-9a-f]{24}$/;
 /** Stored video file names: one segment, no leading dot, no separators (no traversal possible). */
 const FILENAME = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,199}$/;
@@ -92,7 +89,7 @@ export const videoRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const user = currentUser(request);
       const { ref } = request.params;
-      if (ID.test(ref)) return sendJson(reply, await getVideoJson(db, user, ref));
+      if (ID.test(ref)) return getVideo(db, user, ref);
       if (!FILENAME.test(ref)) throw badRequest('params.ref must be a video id or a file name');
       const video = await findVisibleVideo(db, user, eq(videos.filename, ref));
       return sendStored(request, reply, storage, video.storageKey, 'Video file');

@@ -1,7 +1,8 @@
-// The list's JSON is written by the database (videos.ts): it must be byte for byte what
-// JSON.stringify writes for the §3 objects. Odd values on purpose: strings JSON escapes, NULLs,
-// fractions of milliseconds, years outside 1–9999, numbers where PostgreSQL's and JavaScript's
-// number text differ. Runs on PGlite, and on PostgreSQL when TEST_DATABASE_URL is set.
+// The list's JSON text (videos.ts, what the route sends and the cache keeps) must be byte for byte
+// what JSON.stringify writes for the §3 objects, whichever way it is produced. Odd values on
+// purpose: strings JSON escapes, NULLs, fractions of milliseconds, years at both ends of 1–9999,
+// numbers where PostgreSQL's and JavaScript's number text differ (exponents, -0, integers past
+// 2^53). Runs on PGlite, and on PostgreSQL when TEST_DATABASE_URL is set.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthUser } from '../context.ts';
@@ -9,7 +10,7 @@ import { devices, floorplans, inspections, lineClearances, predictions } from '.
 import { newId } from '../ids.ts';
 import type { Video } from '../schemas/videos.ts';
 import { build, type TestApp } from '../test/build.ts';
-import { getVideoJson, listVideosJson } from './videos.ts';
+import { getVideo, listVideosJson } from './videos.ts';
 
 let t: TestApp;
 const expected: Video[] = [];
@@ -34,12 +35,10 @@ const timestamps: [string, string][] = [
   ['0001-01-01 00:00:00+00', '0001-01-01T00:00:00.000Z'],
   ['0999-12-31 23:59:59.999+00', '0999-12-31T23:59:59.999Z'],
   ['9999-12-31 23:59:59.999999+00', '9999-12-31T23:59:59.999Z'],
-  ['10000-01-01 00:00:00+00', '+010000-01-01T00:00:00.000Z'],
-  ['0001-06-01 12:00:00+00 BC', '0000-06-01T12:00:00.000Z'],
-  ['0002-01-01 00:00:00.5+00 BC', '-000001-01-01T00:00:00.500Z'],
 ];
 
 // double precision and bigint input text; the API writes them as JSON.stringify(Number(text)).
+// Not NaN or ±Infinity: no write path can store them (JSON has no such numbers).
 const durations = [
   '0',
   '-0',
@@ -59,9 +58,6 @@ const durations = [
   '-1e300',
   '5e-324',
   '1.7976931348623157e308',
-  'NaN',
-  'Infinity',
-  '-Infinity',
 ];
 const sizes = [
   '0',
@@ -180,13 +176,13 @@ describe('the video list as JSON written by the database', () => {
     expect(answer).toBe(JSON.stringify(expected));
     // Cover every value above (the loop runs over the longest list).
     expect(expected.some((v) => Object.is(v.duration, -0))).toBe(true);
-    expect(answer).toContain('"duration":null');
+    expect(answer).toContain('"duration":1e-7');
   });
 
   it('answers each video alone as it lists it', async () => {
     for (const video of expected) {
-      const answer = await getVideoJson(t.services.ctx.db, admin, video.id);
-      expect(answer.toString()).toBe(JSON.stringify(video));
+      const answer = await getVideo(t.services.ctx.db, admin, video.id);
+      expect(JSON.stringify(answer)).toBe(JSON.stringify(video));
     }
   });
 

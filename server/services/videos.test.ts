@@ -18,7 +18,7 @@ import { newId } from '../ids.ts';
 import type { Video } from '../schemas/videos.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { type DemoKey, loadFixture } from '../test/demo-fixture.ts';
-import { getVideoJson, listVideosJson, type VideoFilters } from './videos.ts';
+import { getVideo, isoTimestamp, listVideos, listVideosJson, type VideoFilters } from './videos.ts';
 
 let t: TestApp;
 let users: Record<DemoKey, AuthUser>;
@@ -187,11 +187,10 @@ describe('listVideos', () => {
     expect(new Set(expected.map((v) => v.timestamp)).size).toBeLessThan(30);
     expect(expected.some((v) => v.relatedData.predictions > 0)).toBe(true);
     expect(expected.some((v) => v.lineClearanceId && v.metadata.location === null)).toBe(true);
+    expect(await listVideos(t.services.ctx.db, null)).toEqual(expected);
+    expect(await listVideos(t.services.ctx.db, users.admin)).toEqual(expected);
     // The text the route sends: the schema's keys in order, as JSON.stringify writes the objects.
     expect((await listVideosJson(t.services.ctx.db, null)).toString()).toBe(
-      JSON.stringify(expected),
-    );
-    expect((await listVideosJson(t.services.ctx.db, users.admin)).toString()).toBe(
       JSON.stringify(expected),
     );
   });
@@ -211,8 +210,8 @@ describe('listVideos', () => {
         }),
         async (key, filters) => {
           const user = users[key];
-          const answer = await listVideosJson(t.services.ctx.db, user, filters);
-          expect(answer.toString()).toBe(JSON.stringify(await referenceFor(user, filters)));
+          const answer = await listVideos(t.services.ctx.db, user, filters);
+          expect(answer).toEqual(await referenceFor(user, filters));
         },
       ),
       { numRuns: 60 },
@@ -222,13 +221,46 @@ describe('listVideos', () => {
   it('answers one video by id as listed, and 404 outside the caller’s scope', async () => {
     const [managed] = await referenceFor(users.lcmanager2, {});
     expect(managed).toBeDefined();
-    const alone = (user: AuthUser, id: string) =>
-      getVideoJson(t.services.ctx.db, user, id).then((json) => json.toString());
-    expect(await alone(users.lcmanager2, managed!.id)).toBe(JSON.stringify(managed));
+    expect(await getVideo(t.services.ctx.db, users.lcmanager2, managed!.id)).toEqual(managed);
     const others = expected.find((v) => v.userId === users.operator2.id)!;
-    expect(await alone(users.audit, others.id)).toBe(JSON.stringify(others));
-    await expect(alone(users.operator, others.id)).rejects.toMatchObject({
+    expect(await getVideo(t.services.ctx.db, users.audit, others.id)).toEqual(others);
+    await expect(getVideo(t.services.ctx.db, users.operator, others.id)).rejects.toMatchObject({
       statusCode: 404,
     });
+  });
+});
+
+describe('isoTimestamp', () => {
+  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+  it("writes PostgreSQL's JSON timestamps as Date.prototype.toISOString does", () => {
+    fc.assert(
+      fc.property(
+        fc.date({
+          min: new Date('1000-01-01T00:00:00Z'),
+          max: new Date('9999-12-01T00:00:00Z'),
+          noInvalidDate: true,
+        }),
+        fc.nat({ max: 999 }),
+        fc.integer({ min: -14 * 60, max: 14 * 60 }),
+        fc.boolean(),
+        (date, micros, offsetMinutes, utc) => {
+          // PostgreSQL writes the local time at the session's offset, microseconds without
+          // trailing zeros (none at all for whole seconds).
+          const offset = utc ? 0 : offsetMinutes;
+          const local = new Date(date.getTime() + offset * 60_000);
+          const fraction = `${pad(local.getUTCMilliseconds(), 3)}${pad(micros, 3)}`.replace(
+            /0+$/,
+            '',
+          );
+          const sign = offset < 0 ? '-' : '+';
+          const text =
+            `${pad(local.getUTCFullYear(), 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}` +
+            `T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}` +
+            `${fraction ? `.${fraction}` : ''}${sign}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
+          expect(isoTimestamp(text)).toBe(date.toISOString());
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

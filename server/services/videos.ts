@@ -1,10 +1,9 @@
 // Reading videos as the API shape (spec §3). One prepared query (server/db/prepared.ts) selects the
-// matching videos, looks up what they refer to once per distinct line, device and video (not once
-// per listed row): line location and floor-plan data, device names, prediction and inspection
-// counts, and writes the answer's JSON text itself, byte for byte as JSON.stringify would write
-// the §3 objects. The server's main thread receives one text value and sends it: no parsing and
-// no objects per listed video, which under load were promoted into the old generation and set
-// the list's tail latency through garbage-collection pauses (docs/server.md, Round 4).
+// matching videos, then looks up what they refer to once per distinct line, device and video (not
+// once per listed row): line location and floor-plan data, device names, prediction and inspection
+// counts. It answers all of it as one JSON text, which this file reshapes: every returned field
+// costs a decode in the driver's wire parser, and on PGlite every per-row lookup an executor loop
+// in the WASM engine (docs/server.md, Performance).
 import { and, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { AuthUser } from '../context.ts';
@@ -20,11 +19,63 @@ import {
   videos,
 } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
+import type { Video, VideoStatus } from '../schemas/videos.ts';
 import { visibleTo } from './scope.ts';
 
 export type VideoRow = typeof videos.$inferSelect;
 
-// The list query before its WHERE clause, compiled once: the matching videos (`v`).
+// The listed videos column by column, each column one json_agg with the same order (ties broken
+// by the unique id, so the columns line up). One JSON object per row would repeat every key per
+// video: about a fifth more of the engine's time per list.
+const listedColumns = [
+  'id',
+  'filename',
+  'timestamp',
+  'user_id',
+  'device_id',
+  'line_clearance_id',
+  'status',
+  'size',
+  'duration',
+] as const;
+type ListedColumns = [
+  ids: string[],
+  filenames: string[],
+  /** ISO 8601 with the session's UTC offset. */
+  timestamps: string[],
+  userIds: (string | null)[],
+  deviceIds: (string | null)[],
+  lineIds: (string | null)[],
+  statuses: string[],
+  sizes: number[],
+  durations: number[],
+];
+
+/** The answer of the list query: the videos and what they refer to, each looked up once. */
+interface Listed {
+  videos: ListedColumns;
+  /** [line id, location, has a floor-plan configuration, has a floor plan] per distinct line. */
+  lines: [string, string | null, boolean, boolean][];
+  /** [device id, name] per distinct device. */
+  devices: [string, string][];
+  /** Counts by video id; videos without any are absent. */
+  predictions: Record<string, number>;
+  reports: Record<string, number>;
+}
+
+// `= any(ids)` reads the counts in one index scan; a per-row subquery restarts a scan (and on
+// PGlite asks the file system for the table size) for every listed video.
+const countsByVideo = (table: typeof predictions | typeof inspections) => sql`(
+  select coalesce(json_object_agg(counted.video_id, counted.n), '{}')
+  from (
+    select ${table.videoId} as video_id, count(*) as n from ${table}
+    where ${table.videoId} = any(a.ids)
+    group by ${table.videoId}
+  ) counted)`;
+
+// The list query around its WHERE clause, compiled once. One pass over the matching videos (`v`,
+// read once, so not materialized) aggregates their columns and the ids the lookups need (`a`);
+// reading a materialized `v` once per lookup instead cost about a tenth more.
 const listHead = precompiled(sql`
   with v as (
     select ${videos.id} as id, ${videos.filename} as filename, ${videos.timestamp} as timestamp,
@@ -33,110 +84,105 @@ const listHead = precompiled(sql`
       ${videos.size} as size, ${videos.duration} as duration
     from ${videos}
     where `);
-
-/** A text value as a JSON string, escaped as JSON.stringify escapes it; SQL NULL as `null`. */
-const jsonText = (value: SQL | PgColumn) => sql`coalesce(to_json(${value})::text, 'null')`;
-
-/**
- * A double as JavaScript writes it (Number.prototype.toString, which JSON.stringify uses).
- * PostgreSQL writes the same shortest round-trip digits, but switches to exponent notation outside
- * 1e-4 ≤ |x| < 1e15 where JavaScript does outside 1e-7 ≤ |x| < 1e21, writes `-0` and `e+05` where
- * JavaScript writes `0` and `e+5`, and has NaN and ±Infinity, which JSON.stringify writes as null.
- * The common range takes PostgreSQL's text as it is; only the rest is laid out again.
- */
-const jsNumber = (value: SQL) => sql`(case
-  when ${value} = 0 then '0'
-  when abs(${value}) >= 1e-4 and abs(${value}) < 1e15 then ${value}::text
-  else (select case
-      when m is null then 'null'
-      when n between k and 21 then m[1] || d || repeat('0', n - k)
-      when n between 1 and 21 then m[1] || left(d, n) || '.' || substr(d, n + 1)
-      when n between -5 and 0 then m[1] || '0.' || repeat('0', -n) || d
-      else m[1] || m[2] || coalesce('.' || m[3], '') || 'e' || (case when n > 0 then '+' else '-' end) || abs(n - 1)
-    end
-    from regexp_match(${value}::text, '^(-?)(\\d)(?:\\.(\\d+))?e([-+]\\d+)$') m,
-      lateral (select m[2] || coalesce(m[3], '') as d, m[4]::int + 1 as n) parts,
-      lateral (select length(d) as k) digits)
-end)`;
-
-// A byte count as JavaScript writes it after JSON.parse: integers up to 2^53 as they are, larger
-// ones as the nearest double.
-const sizeText = sql`(case
-  when v.size between -9007199254740992 and 9007199254740992 then v.size::text
-  else ${jsNumber(sql`v.size::float8`)}
-end)`;
-
-/**
- * A timestamp as Date.prototype.toISOString writes it (UTC, milliseconds, microseconds truncated as
- * JavaScript truncates them), whatever the session's time zone. Years outside 1–9999 get
- * JavaScript's year numbering (PostgreSQL's 1 BC is its year 0) and, beyond 0–9999, its six-digit
- * signed form.
- */
-const isoText = (value: SQL) => sql`(case
-  when ${value} >= '0001-01-01T00:00:00Z' and ${value} < '10000-01-01T00:00:00Z'
-    then to_char(${value} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-  else (select (case
-        when y between 0 and 9999 then lpad(y::text, 4, '0')
-        else (case when y < 0 then '-' else '+' end) || lpad(abs(y)::text, 6, '0')
-      end) || to_char(${value} at time zone 'UTC', '-MM-DD"T"HH24:MI:SS.MS"Z"')
-    from (select date_part('year', ${value} at time zone 'UTC')::int as bc_or_ad) year,
-      lateral (select (case when bc_or_ad < 0 then bc_or_ad + 1 else bc_or_ad end) as y) js)
-end)`;
-
-// Counts grouped by video in one index scan each (`= any(ids)`): a per-row subquery restarts a scan,
-// and on PGlite asks the file system for the table's size, for every listed video.
-const countedBy = (table: typeof predictions | typeof inspections) => sql`
-    select ${table.videoId} as video_id, count(*) as n from ${table}
-    where ${table.videoId} = any(array(select v.id from v))
-    group by ${table.videoId}`;
-
-// The rest of the list query, compiled once. Lines and devices are looked up once each (their text
-// escaped there); each video's object is written with the schema's keys in its order, and the
-// objects joined newest first (ties by the unique id, so the order is stable).
 const listTail = precompiled(sql`),
-  line as materialized (
-    select ${lineClearances.id} as id, ${jsonText(lineClearances.location)} as location,
-      exists(select from ${floorplanConfigs} where ${floorplanConfigs.lineClearanceId} = ${lineClearances.id}) as configured,
-      exists(select from ${floorplans} where ${floorplans.lineId} = ${lineClearances.id}) as planned
-    from ${lineClearances}
-    where ${lineClearances.id} = any(array(select distinct v.line_clearance_id from v))),
-  device as (
-    select ${devices.id} as id, ${jsonText(devices.name)} as name from ${devices}
-    where ${devices.id} = any(array(select distinct v.device_id from v))),
-  predicted as (${countedBy(predictions)}),
-  reported as (${countedBy(inspections)})
-  select '[' || coalesce(string_agg(concat(
-    '{"_id":', to_json(v.id), ',"id":', to_json(v.id),
-    ',"filename":', to_json(v.filename),
-    ',"timestamp":"', ${isoText(sql`v.timestamp`)},
-    '","userId":', ${jsonText(sql`v.user_id`)}, ',"operatorId":', ${jsonText(sql`v.user_id`)},
-    ',"deviceId":', ${jsonText(sql`v.device_id`)},
-    ',"lineClearanceId":', ${jsonText(sql`v.line_clearance_id`)},
-    ',"path":{"video":', to_json('/api/videos/' || v.filename),
-    ',"keyframesData":', to_json('/api/keyframes/' || v.id || '.txt'),
-    '},"status":', to_json(v.status),
-    ',"size":', ${sizeText}, ',"fileSize":', ${sizeText},
-    ',"duration":', ${jsNumber(sql`v.duration`)},
-    ',"metadata":{"device":', coalesce(device.name, 'null'),
-    ',"location":', coalesce(line.location, 'null'),
-    ',"duration":', ${jsNumber(sql`v.duration`)},
-    '},"relatedData":{"predictions":', coalesce(predicted.n, 0),
-    ',"reports":', coalesce(reported.n, 0),
-    ',"floorplanConfigs":', (case when line.configured then 1 else 0 end),
-    ',"floorplans":', (case when line.planned then 1 else 0 end), '}}'
-  ), ',' order by v.timestamp desc, v.id desc), '') || ']'
-  from v
-    left join line on line.id = v.line_clearance_id
-    left join device on device.id = v.device_id
-    left join predicted on predicted.video_id = v.id
-    left join reported on reported.video_id = v.id`);
+  a as materialized (
+    select
+      json_build_array(${sql.join(
+        listedColumns.map(
+          (c) =>
+            sql`coalesce(json_agg(v.${sql.identifier(c)} order by v.timestamp desc, v.id desc), '[]')`,
+        ),
+        sql`, `,
+      )}) as videos,
+      array_agg(v.id) as ids,
+      array_agg(distinct v.line_clearance_id) filter (where v.line_clearance_id is not null) as line_ids,
+      array_agg(distinct v.device_id) filter (where v.device_id is not null) as device_ids
+    from v)
+  select json_build_object(
+    'videos', a.videos,
+    'lines', (
+      select coalesce(json_agg(json_build_array(
+        line.id,
+        (select ${lineClearances.location} from ${lineClearances} where ${lineClearances.id} = line.id),
+        exists(select from ${floorplanConfigs} where ${floorplanConfigs.lineClearanceId} = line.id),
+        exists(select from ${floorplans} where ${floorplans.lineId} = line.id)
+      )), '[]')
+      from unnest(a.line_ids) line(id)
+    ),
+    'devices', (
+      select coalesce(json_agg(json_build_array(${devices.id}, ${devices.name})), '[]')
+      from ${devices} where ${devices.id} = any(a.device_ids)
+    ),
+    'predictions', ${countsByVideo(predictions)},
+    'reports', ${countsByVideo(inspections)}
+  )::text
+  from a`);
 
-/** The videos matching `where` (which includes the caller's scope) as the JSON text the API sends. */
-async function listedJson(db: Db, where: SQL | undefined): Promise<string> {
-  const [row] = await preparedRows(db, sql`${listHead}${where ?? sql`true`}${listTail}`);
+/** PostgreSQL's JSON text of a UTC timestamp: `2026-03-30T12:12:32.99+00:00` (0–6 fraction digits). */
+const UTC_TIMESTAMP = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00:00$/;
+
+/**
+ * A timestamp as PostgreSQL writes it in JSON, as `Date.prototype.toISOString` writes it. UTC text
+ * (PGlite's session, and PostgreSQL's by default) only needs its milliseconds cut or padded:
+ * parsing it with `new Date` costs about 2 µs, most of the reshaping of a listed page. Other
+ * offsets take the `Date` path.
+ */
+export function isoTimestamp(text: string): string {
+  const utc = UTC_TIMESTAMP.exec(text);
+  if (utc) return `${utc[1]}.${`${utc[2] ?? ''}000`.slice(0, 3)}Z`;
+  return new Date(text).toISOString();
+}
+
+/** The videos matching `where` (which includes the caller's scope), newest first. */
+async function selectListed(db: Db, where: SQL | undefined): Promise<Video[]> {
+  const query = sql`${listHead}${where ?? sql`true`}${listTail}`;
+  const [row] = await preparedRows(db, query);
   // An aggregate without GROUP BY always answers one row.
   if (!row?.[0]) throw new Error('The video list query answered no row');
-  return row[0];
+  const listed = JSON.parse(row[0]) as Listed;
+  const lines = new Map(listed.lines.map(([id, ...data]) => [id, data]));
+  const deviceNames = new Map(listed.devices);
+  // Objects with the schema's keys in its order, so JSON.stringify writes the route's answer
+  // (V8's JSON.stringify of these is faster than writing the text piece by piece).
+  const [ids, filenames, timestamps, userIds, deviceIds, lineIds, statuses, sizes, durations] =
+    listed.videos;
+  return ids.map((id, i): Video => {
+    const filename = filenames[i] as string;
+    const userId = userIds[i] ?? null;
+    const deviceId = deviceIds[i] ?? null;
+    const lineId = lineIds[i] ?? null;
+    const size = sizes[i] as number;
+    const duration = durations[i] as number;
+    const [location = null, configured = false, planned = false] =
+      (lineId && lines.get(lineId)) || [];
+    return {
+      _id: id,
+      id,
+      filename,
+      timestamp: isoTimestamp(timestamps[i] as string),
+      userId,
+      operatorId: userId,
+      deviceId,
+      lineClearanceId: lineId,
+      path: { video: `/api/videos/${filename}`, keyframesData: `/api/keyframes/${id}.txt` },
+      status: statuses[i] as VideoStatus,
+      size,
+      fileSize: size,
+      duration,
+      metadata: {
+        device: deviceId ? (deviceNames.get(deviceId) ?? null) : null,
+        location,
+        duration,
+      },
+      relatedData: {
+        predictions: listed.predictions[id] ?? 0,
+        reports: listed.reports[id] ?? 0,
+        // At most one of each per line (unique columns).
+        floorplanConfigs: configured ? 1 : 0,
+        floorplans: planned ? 1 : 0,
+      },
+    };
+  });
 }
 
 export interface VideoFilters {
@@ -150,8 +196,12 @@ export interface VideoFilters {
 /** `column = any($n)`: one parameter for the whole list, so every list length shares a statement. */
 const anyOf = (column: PgColumn, ids: string[]) => sql`${column} = any(${sql.param(ids)})`;
 
-/** The WHERE clause of the list: the caller's scope (none for null: the admin list) and filters. */
-function listWhere(user: AuthUser | null, filters: VideoFilters): SQL | undefined {
+/** The videos the user may see that match the filters, newest first. */
+export async function listVideos(
+  db: Db,
+  user: AuthUser | null,
+  filters: VideoFilters = {},
+): Promise<Video[]> {
   const where: (SQL | undefined)[] = [
     user ? visibleTo(user, { owner: videos.userId, line: videos.lineClearanceId }) : undefined,
   ];
@@ -159,12 +209,11 @@ function listWhere(user: AuthUser | null, filters: VideoFilters): SQL | undefine
   if (filters.to) where.push(lte(videos.timestamp, filters.to));
   if (filters.userIds?.length) where.push(anyOf(videos.userId, filters.userIds));
   if (filters.lineIds?.length) where.push(anyOf(videos.lineClearanceId, filters.lineIds));
-  return and(...where);
+  return selectListed(db, and(...where));
 }
 
 /**
- * The videos the user may see that match the filters, newest first, as the UTF-8 JSON the routes
- * send. A Buffer rather than a string: its bytes live
+ * The same list as the UTF-8 JSON the routes send. A Buffer rather than a string: its bytes live
  * outside the JavaScript heap, so a cached answer (tens of kB) is not copied by every young-
  * generation garbage collection it survives, and the socket takes it without encoding it again.
  */
@@ -173,18 +222,16 @@ export async function listVideosJson(
   user: AuthUser | null,
   filters: VideoFilters = {},
 ): Promise<Buffer> {
-  return Buffer.from(await listedJson(db, listWhere(user, filters)));
+  return Buffer.from(JSON.stringify(await listVideos(db, user, filters)));
 }
 
-/** One video the user may see, as listed, in UTF-8 JSON. */
-export async function getVideoJson(db: Db, user: AuthUser, id: string): Promise<Buffer> {
-  const listed = await listedJson(
+export async function getVideo(db: Db, user: AuthUser, id: string): Promise<Video> {
+  const [video] = await selectListed(
     db,
     and(eq(videos.id, id), visibleTo(user, { owner: videos.userId, line: videos.lineClearanceId })),
   );
-  if (listed === '[]') throw notFound('Video');
-  // The list of one, without its brackets.
-  return Buffer.from(listed.slice(1, -1));
+  if (!video) throw notFound('Video');
+  return video;
 }
 
 /**
