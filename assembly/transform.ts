@@ -383,28 +383,33 @@ function setUpMapping(matrix: usize, flipY: bool, width: f64, height: f64): void
  * rounding of the inverse's norm. Frobenius norms bound the spectral ones.
  */
 function boxImpliesDenominators(box: f64): bool {
-  const a = mapM0;
-  const b = mapM1;
-  const c = mapM2;
-  const d = mapM3;
-  const e = mapM4;
-  const f = mapM5;
-  const g = mapM6;
-  const h = mapM7;
-  const i = mapM8;
-  // The adjugate's entries (the inverse times the determinant).
-  const c0 = e * i - f * h, c1 = c * h - b * i, c2 = b * f - c * e;
-  const c3 = f * g - d * i, c4 = a * i - c * g, c5 = c * d - a * f;
-  const c6 = d * h - e * g, c7 = b * g - a * h, c8 = a * e - b * d;
-  const det = a * c0 + b * c3 + c * c6;
+  // The adjugate's entries (the inverse times the determinant), row by row.
+  const c0 = minor(mapM4, mapM5, mapM7, mapM8);
+  const c1 = minor(mapM2, mapM1, mapM8, mapM7);
+  const c2 = minor(mapM1, mapM2, mapM4, mapM5);
+  const c3 = minor(mapM5, mapM3, mapM8, mapM6);
+  const c4 = minor(mapM0, mapM2, mapM6, mapM8);
+  const c5 = minor(mapM2, mapM0, mapM5, mapM3);
+  const c6 = minor(mapM3, mapM4, mapM6, mapM7);
+  const c7 = minor(mapM1, mapM0, mapM7, mapM6);
+  const c8 = minor(mapM0, mapM1, mapM3, mapM4);
+  const det = mapM0 * c0 + mapM1 * c3 + mapM2 * c6;
   const adjugateNorm = Math.sqrt(
     c0 * c0 + c1 * c1 + c2 * c2 + c3 * c3 + c4 * c4 + c5 * c5 + c6 * c6 + c7 * c7 + c8 * c8,
   );
-  const norm = Math.sqrt(a * a + b * b + c * c + d * d + e * e + f * f + g * g + h * h + i * i);
+  const norm = Math.sqrt(
+    mapM0 * mapM0 + mapM1 * mapM1 + mapM2 * mapM2 + mapM3 * mapM3 + mapM4 * mapM4 +
+      mapM5 * mapM5 + mapM6 * mapM6 + mapM7 * mapM7 + mapM8 * mapM8,
+  );
   const inverseNorm = adjugateNorm / Math.abs(det);
   const reach = Math.sqrt(2 * box * box + 1) * DENOMINATOR_MIN;
   // Written so that NaN or infinite norms fail.
   return inverseNorm * reach <= 0.25 && norm * inverseNorm <= 1e12;
+}
+
+/** a·d − b·c, a 2×2 minor of the mapping matrix. */
+function minor(a: f64, b: f64, c: f64, d: f64): f64 {
+  return a * d - b * c;
 }
 
 /** An f64 lane's two i32x4 words: `low` at the lower address, `high` at the higher one. */
