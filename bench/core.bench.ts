@@ -48,7 +48,6 @@ const QUERIES_PER_ROUND = 20_000;
 const SOLVE_CALIBRATIONS = 200;
 const WASM_BUDGET_BYTES = 32 * 1024;
 const THIN_DISTANCE_PX = 12;
-// The engine's copying calls stream points through a scratch area of this many (path-engine.ts).
 const WASM_URL = new URL('../build/path-core.wasm', import.meta.url);
 const RESULTS_URL = new URL('./results/core.json', import.meta.url);
 

@@ -409,6 +409,13 @@ describe('mapping with the clamp', () => {
   // Image 100 × 50: D = 100, centre (50, 25), limit 200.
   const image = { width: 100, height: 50 };
   /** Maps the points through `matrix` (the identity by default) onto the 100 × 50 image. */
+  // Points well inside the image, which every vector step can take.
+  const plain: XY[] = [
+    [10, 10],
+    [20, 30],
+    [90, 45],
+    [1, 1],
+  ];
   const mapOn = (points: XY[], matrix = [1, 0, 0, 0, 1, 0, 0, 0, 1]) => {
     const result: TransformResult = {
       kind: 'perspective',
@@ -488,16 +495,7 @@ describe('mapping with the clamp', () => {
   it('counts |w| ≤ 1e-10 under a matrix so small that mapped points in the image can have it', () => {
     // Every w is 2⁻³⁷ ≈ 7e-12 while u / w = x and v / w = y stay inside the image: the vector path may
     // skip testing w only when the matrix rules this out (‖H⁻¹‖ small), which it does not here.
-    const points: XY[] = [
-      [10, 10],
-      [20, 30],
-      [90, 45],
-      [1, 1],
-      [5, 6],
-      [7, 8],
-      [30, 20],
-      [40, 2],
-    ];
+    const points: XY[] = [...plain, [5, 6], [7, 8], [30, 20], [40, 2]];
     const tiny = 2 ** -37;
     expect(mapOn(points, [tiny, 0, 0, 0, tiny, 0, 0, 0, tiny])).toEqual({ points, clamped: 8 });
     // Scaled up to 2⁻³⁰ ≈ 9e-10 the same points map the same way and none counts.
@@ -517,12 +515,6 @@ describe('mapping with the clamp', () => {
       [10, -20],
       [-1e-300, 5],
       [176.9, 176.9],
-    ];
-    const plain: XY[] = [
-      [10, 10],
-      [20, 30],
-      [90, 45],
-      [1, 1],
     ];
     const points = [...plain, ...nearLimit, ...plain];
     expect(mapOn(points)).toEqual({ points, clamped: 0 });

@@ -21,7 +21,6 @@ const THROTTLE = Number(process.env.TRACE_THROTTLE ?? 4);
 interface TraceEvent {
   name: string;
   ph: string;
-  ts: number;
   dur?: number;
   /** Thread (CPU) time: unlike dur, not stretched by the throttling's pauses or other processes. */
   tdur?: number;
@@ -30,12 +29,11 @@ interface TraceEvent {
   args?: { name?: string };
 }
 
-/** Wall and CPU time and count of complete events by name on one thread, between two timestamps. */
-function summarise(events: TraceEvent[], tid: number, pid: number, from: number, to: number) {
+/** Wall and CPU time and count of complete events by name on one thread, over the trace. */
+function summarise(events: TraceEvent[], tid: number, pid: number) {
   const totals = new Map<string, { ms: number; cpuMs: number; count: number }>();
   for (const event of events) {
-    if (event.tid !== tid || event.pid !== pid || event.ts < from || event.ts > to) continue;
-    if (event.ph !== 'X') continue;
+    if (event.tid !== tid || event.pid !== pid || event.ph !== 'X') continue;
     const entry = totals.get(event.name) ?? { ms: 0, cpuMs: 0, count: 0 };
     entry.ms += (event.dur ?? 0) / 1000;
     entry.cpuMs += (event.tdur ?? 0) / 1000;
@@ -118,15 +116,13 @@ async function main() {
       (event) => event.name === 'thread_name' && event.args?.name === 'CrRendererMain',
     );
     if (!main) throw new Error('no renderer main thread in the trace');
-    const from = 0;
-    const to = Number.POSITIVE_INFINITY;
     const steps = SWEEPS * (2 * STEPS + 1);
     const lines = [
       `${layerLines.length} composited layers:`,
       ...layerLines,
       `frames ${frames.length}: p50 ${quantile(frames, 0.5).toFixed(1)} ms, p95 ${quantile(frames, 0.95).toFixed(1)} ms, max ${Math.max(...frames).toFixed(1)} ms`,
-      `page thread per scrub step (${steps} steps), by trace event (nested events overlap): wall ms, CPU ms (4× throttling stretches wall time), count`,
-      ...summarise(events, main.tid, main.pid, from, to)
+      `page thread per scrub step (${steps} steps), by trace event (nested events overlap): wall ms, CPU ms (${THROTTLE}× throttling stretches wall time), count`,
+      ...summarise(events, main.tid, main.pid)
         .slice(0, 25)
         .map(
           ([name, { ms, cpuMs, count }]) =>
