@@ -9,7 +9,7 @@ import { homographyFromFourPoints, mapPoint } from '../tests/reference/homograph
 import { mapAndClampReference } from '../tests/reference/mapping.ts';
 import { scanTagsReference, thinReference } from '../tests/reference/path.ts';
 import { createNodePathEngine } from '../workers/path-engine.node.ts';
-import { PathEngine, STREAM_CHUNK_POINTS } from '../workers/path-engine.ts';
+import { MAP_CHUNK_POINTS, PathEngine, READ_CHUNK_POINTS } from '../workers/path-engine.ts';
 import type { Calibration, KeyframeColumns, TransformResult, XY } from '../workers/path-types.ts';
 import { parseKeyframesBytes } from './baselines/byte-parser.ts';
 import {
@@ -164,18 +164,23 @@ function kernelRows(
 
 /**
  * The copying the engine's streaming calls do besides their kernel: x and y through a reused
- * STREAM_CHUNK_POINTS scratch array, and with `out` back out into it.
+ * scratch array of `chunk` points (the engine's own chunk for that call), and with `out` back out.
  */
-function streamCopy(x: Float64Array, y: Float64Array, out?: { x: Float64Array; y: Float64Array }) {
-  const scratch = new Float64Array(2 * STREAM_CHUNK_POINTS);
+function streamCopy(
+  x: Float64Array,
+  y: Float64Array,
+  chunk: number,
+  out?: { x: Float64Array; y: Float64Array },
+) {
+  const scratch = new Float64Array(2 * chunk);
   return () => {
-    for (let start = 0; start < x.length; start += STREAM_CHUNK_POINTS) {
-      const end = Math.min(start + STREAM_CHUNK_POINTS, x.length);
+    for (let start = 0; start < x.length; start += chunk) {
+      const end = Math.min(start + chunk, x.length);
       scratch.set(x.subarray(start, end), 0);
-      scratch.set(y.subarray(start, end), STREAM_CHUNK_POINTS);
+      scratch.set(y.subarray(start, end), chunk);
       if (out === undefined) continue;
       out.x.set(scratch.subarray(0, end - start), start);
-      out.y.set(scratch.subarray(STREAM_CHUNK_POINTS, STREAM_CHUNK_POINTS + end - start), start);
+      out.y.set(scratch.subarray(chunk, chunk + end - start), start);
     }
   };
 }
@@ -409,7 +414,7 @@ function benchMap(
     inPlace.y.set(y);
   };
   // What the API does besides mapping; and the memory ceiling of any in-place kernel.
-  const copyInAndOut = streamCopy(x, y, out);
+  const copyInAndOut = streamCopy(x, y, MAP_CHUNK_POINTS, out);
   const pass = barePass(x, y);
 
   log(`${formatSize(n)} map + clamp`);
@@ -511,7 +516,7 @@ function benchThin(engine: PathEngine, dx: Float64Array, dy: Float64Array, n: nu
       { name: 'wasm-api', run: () => engine.thin(dx, dy, THIN_DISTANCE_PX) },
       { name: 'wasm-resident', run: () => resident.thin(THIN_DISTANCE_PX) },
       { name: 'JS loop', run: () => thinReference(dx, dy, THIN_DISTANCE_PX) },
-      { name: 'copy in', run: streamCopy(dx, dy) },
+      { name: 'copy in', run: streamCopy(dx, dy, READ_CHUNK_POINTS) },
     ],
     ROUNDS,
   );

@@ -53,13 +53,16 @@ const WARM_UP_LINE = '1024 12.345 -6.789 3.250\n';
 // Bytes the core may write or read after a chunk's end: the \n sentinel and 64-byte line reads.
 const CHUNK_PADDING = 80;
 
-// The copying calls (mapToImage, thin, scanTags) stream arrays through one reused scratch area this
-// many points at a time: its x, y and output (20 bytes a point, 160 KiB) stay in the L2 cache and
-// largely in L1, so the kernel reads what the copy just wrote from the nearest cache. Measured
-// against 65,536 points (1.25 MiB): mapping and thinning through the API 10–25% faster at 10^5
-// points, the same at 10^6 and 10^7 (bench/README.md).
-export const STREAM_CHUNK_POINTS = 1 << 13;
-const STREAM_SCRATCH_BYTES = 20 * STREAM_CHUNK_POINTS;
+// The copying calls (mapToImage, thin, scanTags) stream arrays through one reused scratch area (x,
+// y and 4 output bytes a point), a chunk at a time. Mapping copies every chunk back out: 8,192
+// points (160 KiB) keep its way in and out in the L2 cache, and against 65,536 it was 10–25%
+// faster at 10^5 points. Thinning and tag scanning only copy in, and a copy from memory streams
+// faster in long runs (alternating between the x and y arrays every 8,192 points costs the copy
+// about a sixth): 65,536 points (1.25 MiB) made thinning through the API 7–8% faster at 10^5 and
+// 15–19% at 10^6 and 10^7 (docs/path-core.md).
+export const MAP_CHUNK_POINTS = 1 << 13;
+export const READ_CHUNK_POINTS = 1 << 16;
+const STREAM_SCRATCH_BYTES = 20 * READ_CHUNK_POINTS;
 // Two f64 columns of this many points take 2 GiB, half of what 32-bit linear memory can hold.
 const MAX_RESIDENT_POINTS = 2 ** 27;
 
@@ -563,15 +566,16 @@ export class PathEngine {
   private stream(
     xs: Float64Array,
     ys: Float64Array,
+    chunkPoints: number,
     kernel: (xPtr: number, yPtr: number, start: number, count: number, out: number) => boolean,
   ): void {
     if (this.scratch === 0) this.scratch = this.core.alloc(STREAM_SCRATCH_BYTES) >>> 0;
     const xPtr = this.scratch;
-    const yPtr = xPtr + 8 * STREAM_CHUNK_POINTS;
-    const out = yPtr + 8 * STREAM_CHUNK_POINTS;
+    const yPtr = xPtr + 8 * chunkPoints;
+    const out = yPtr + 8 * chunkPoints;
     let start = 0;
     do {
-      const end = Math.min(start + STREAM_CHUNK_POINTS, xs.length);
+      const end = Math.min(start + chunkPoints, xs.length);
       const f64 = this.view().f64;
       f64.set(xs.subarray(start, end), xPtr / 8);
       f64.set(ys.subarray(start, end), yPtr / 8);
@@ -600,7 +604,7 @@ export class PathEngine {
     return this.run('mapToImage', () => {
       let clamped = 0;
       const mapChunk = imageMapping(this.core, transform, image);
-      this.stream(xs, ys, (xPtr, yPtr, start, count) => {
+      this.stream(xs, ys, MAP_CHUNK_POINTS, (xPtr, yPtr, start, count) => {
         clamped += mapChunk(xPtr, yPtr, count);
         const f64 = this.view().f64;
         outX.set(f64.subarray(xPtr / 8, xPtr / 8 + count), start);
@@ -625,7 +629,7 @@ export class PathEngine {
     return this.run('thin', () => {
       let kept = new Int32Array(1024);
       let count = 0;
-      this.stream(xs, ys, (xPtr, yPtr, start, n, out) => {
+      this.stream(xs, ys, READ_CHUNK_POINTS, (xPtr, yPtr, start, n, out) => {
         // Each chunk continues from the last point kept so far (point 0 starts the path).
         const last = count > 0 ? kept[count - 1]! : 0;
         const found = this.core.thinGreedy(
@@ -675,7 +679,12 @@ export class PathEngine {
     const radius = requirePositive('scanTags', 'radiusPx', radiusPx);
     return this.run('scanTags', (take) =>
       this.scanWith(take, checkedTags, radius, (scan) =>
-        this.stream(xs, ys, (xPtr, yPtr, _start, n) => scan(xPtr, yPtr, n) < checkedTags.length),
+        this.stream(
+          xs,
+          ys,
+          READ_CHUNK_POINTS,
+          (xPtr, yPtr, _start, n) => scan(xPtr, yPtr, n) < checkedTags.length,
+        ),
       ),
     );
   }

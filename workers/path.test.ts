@@ -11,7 +11,7 @@ import {
   clampTime,
   DEFAULT_IMAGE,
   knownImage,
-  STREAM_CHUNK_POINTS,
+  READ_CHUNK_POINTS,
   TAG_SCAN_RADIUS_PX,
   THIN_DISTANCE_PX,
 } from './path-engine.ts';
@@ -471,7 +471,7 @@ describe('tag scanning (within 0.1 = 10 image px)', () => {
 describe('resident points and streamed copies (across the streaming chunks)', () => {
   // A random walk long enough for several streaming chunks, with jumps so thinning keeps points
   // on both sides of every chunk boundary, and a tag reached only near the end.
-  const n = 3 * STREAM_CHUNK_POINTS + 123;
+  const n = 3 * READ_CHUNK_POINTS + 123;
   const random = createPrng(11);
   const x = new Float64Array(n);
   const y = new Float64Array(n);
@@ -484,7 +484,7 @@ describe('resident points and streamed copies (across the streaming chunks)', ()
   const tags: XY[] = [
     [x[10]!, y[10]! + 9.5],
     [1e6 + 6, -1e6 + 8],
-    [x[STREAM_CHUNK_POINTS]! + 10, y[STREAM_CHUNK_POINTS]!],
+    [x[READ_CHUNK_POINTS]! + 10, y[READ_CHUNK_POINTS]!],
     [1e7, 1e7],
   ];
   const transform = {
@@ -507,7 +507,7 @@ describe('resident points and streamed copies (across the streaming chunks)', ()
 
   test('thin, map and scan agree with the plain references', () => {
     const kept = thinReference(x, y, 12);
-    expect(kept.some((i) => i > STREAM_CHUNK_POINTS && i < STREAM_CHUNK_POINTS + 64)).toBe(true);
+    expect(kept.some((i) => i > READ_CHUNK_POINTS && i < READ_CHUNK_POINTS + 64)).toBe(true);
     expect(Array.from(engine.thin(x, y, 12))).toEqual(kept);
     const mapped = mapAndClampReference(transform.matrix, false, x, y, image);
     expect(mapped.clamped).toBeGreaterThan(0);
