@@ -211,20 +211,26 @@ function reshapeListed(rows: TextRow[]): Video[] {
 
 /** Bytes reserved per video before the first one is written (a listed video is about 560). */
 const BYTES_PER_VIDEO = 640;
+/** Videos serialized per `JSON.stringify` call: as fast as one call for the whole list. */
+const VIDEOS_PER_CHUNK = 16;
 
 /**
- * `JSON.stringify` of the videos as UTF-8, the same bytes, written a video at a time into one
- * Buffer. Serializing the whole list at once kept its objects and its text (about 50 kB for a
- * hundred videos) alive together on the heap, where the young generation's collections, which
- * come when allocation is fastest, found them alive, copied them and promoted them; here each
- * video's object and text die at once, and the answer lives outside the heap.
+ * `JSON.stringify` of the videos as UTF-8, the same bytes, written sixteen videos at a time into
+ * one Buffer. Serializing the whole list at once kept all its objects and its text (about 50 kB for
+ * a hundred videos) alive together on the heap, where the young generation's collections, which
+ * come when allocation is fastest, found them alive, copied them and promoted them; here a chunk's
+ * objects and text die at once, and the answer lives outside the heap. (One video per call cost a
+ * quarter more CPU than one call per list; sixteen cost the same.)
  */
 function writeJson({ count, video }: ReturnType<typeof parseListed>): Buffer {
   let out = Buffer.allocUnsafeSlow(2 + count * BYTES_PER_VIDEO);
   let length = 0;
   out[length++] = 0x5b; // [
-  for (let i = 0; i < count; i++) {
-    const json = JSON.stringify(video(i));
+  for (let start = 0; start < count; start += VIDEOS_PER_CHUNK) {
+    const chunk: Video[] = [];
+    for (let i = start; i < Math.min(count, start + VIDEOS_PER_CHUNK); i++) chunk.push(video(i));
+    // The chunk's array without its brackets: its videos, separated by commas.
+    const json = JSON.stringify(chunk).slice(1, -1);
     // UTF-8 takes at most 3 bytes per UTF-16 unit: count exactly only when that might not fit.
     const room = out.length - length - 2; // a comma before, the closing bracket after
     if (json.length * 3 > room && Buffer.byteLength(json) > room) {
@@ -232,7 +238,7 @@ function writeJson({ count, video }: ReturnType<typeof parseListed>): Buffer {
       out.copy(grown, 0, 0, length);
       out = grown;
     }
-    if (i > 0) out[length++] = 0x2c; // ,
+    if (start > 0) out[length++] = 0x2c; // ,
     length += out.write(json, length);
   }
   out[length++] = 0x5d; // ]
