@@ -94,6 +94,9 @@ function createScheduler(db: PGlite) {
     // stream variant hands over each chunk, a view into the engine's memory: copied once here.
     const chunks: Uint8Array<ArrayBuffer>[] = [];
     await db.execProtocolRawStream(task.input, {
+      // The file systems this worker opens (a Node directory, or memory) write through at once:
+      // their sync is empty, and skipping PGlite's call to it saves a mutex round per batch.
+      syncToFs: false,
       onRawData: (chunk) => chunks.push(chunk.slice()),
     });
     // One buffer of the answer's exact size, transferred (a view would copy the buffer behind it).

@@ -6,7 +6,7 @@
 //
 // A statement is keyed by its SQL text. Drizzle turns every value into a parameter, so the number
 // of statements is bounded by the number of query shapes, not by the values.
-import { type SQL, sql } from 'drizzle-orm';
+import { fillPlaceholders, type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import type { Db } from './client.ts';
@@ -23,6 +23,19 @@ export function precompiled(fragment: SQL): SQL {
   return sql.raw(text);
 }
 
+/** A query compiled to its text once, with placeholders for the values it takes per call. */
+export interface CompiledQuery {
+  text: string;
+  /** Drizzle's parameters: values, or placeholders that `preparedCompiled` fills per call. */
+  params: unknown[];
+}
+
+/** Compiles `query` (which may use `sql.placeholder`) once; run it with `preparedCompiled`. */
+export function compile(query: SQL): CompiledQuery {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  return { text, params };
+}
+
 /** One result row: every column as PostgreSQL's text output (null for SQL NULL). */
 export type TextRow = (string | null)[];
 
@@ -35,6 +48,23 @@ const runners = new WeakMap<object, RunPrepared>();
  * and answers its rows as text. Only for the top-level database handle, not inside a transaction.
  */
 export function preparedRows(db: Db, query: SQL): Promise<TextRow[]> {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  return runner(db)(text, params);
+}
+
+/**
+ * Runs a query compiled once by `compile` with this call's values for its placeholders: the SQL is
+ * not built again per call (Drizzle's building and the statement text's hashing cost about 20 µs).
+ */
+export function preparedCompiled(
+  db: Db,
+  query: CompiledQuery,
+  values: Record<string, unknown>,
+): Promise<TextRow[]> {
+  return runner(db)(query.text, fillPlaceholders(query.params, values));
+}
+
+function runner(db: Db): RunPrepared {
   const client = (db as Db & { $client?: unknown }).$client;
   if (!(client instanceof pg.Pool)) {
     throw new Error('preparedRows needs the database handle from openDatabase');
@@ -44,8 +74,7 @@ export function preparedRows(db: Db, query: SQL): Promise<TextRow[]> {
     run = poolRunner(client);
     runners.set(client, run);
   }
-  const { sql: text, params } = dialect.sqlToQuery(query);
-  return run(text, params);
+  return run;
 }
 
 /**

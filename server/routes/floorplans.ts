@@ -1,5 +1,6 @@
 // Floor plans (spec §7): list, multipart upload (one per line clearance; a new upload replaces the
 // old one), the image by file name, delete.
+import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { asc, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
@@ -61,6 +62,12 @@ async function readUpload(request: FastifyRequest): Promise<Upload> {
 }
 
 export const floorplanRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Only the upload takes multipart bodies: registered here, the plugin's per-request hooks (an
+  // async onRequest that adds a 'close' listener, an async onResponse) run for these routes only,
+  // not for every request of the API.
+  await app.register(multipart, {
+    limits: { fileSize: app.ctx.config.maxUploadBytes, files: 1, fields: 10, fieldSize: 10_000 },
+  });
   const { db, storage } = app.ctx;
 
   app.get(

@@ -23,6 +23,8 @@ const oddText = [
   'unicode é ü 漢字 😀',
   '</script><!--',
   '',
+  // Longer than the bytes the JSON writer reserves per video: its buffer must grow mid-list.
+  `long ${'漢字😀'.repeat(150)}`,
 ];
 
 // PostgreSQL's input text and the instant as Date.prototype.toISOString writes it (checked below).
@@ -172,8 +174,11 @@ describe('the video list as JSON written by the database', () => {
   });
 
   it('is byte for byte JSON.stringify of the §3 objects, odd values included', async () => {
-    const answer = (await listVideosJson(t.services.ctx.db, null)).toString();
+    const bytes = await listVideosJson(t.services.ctx.db, null);
+    const answer = bytes.toString();
     expect(answer).toBe(JSON.stringify(expected));
+    expect(bytes.length).toBe(Buffer.byteLength(answer));
+    expect(answer).toContain('漢字😀漢字😀');
     // Cover every value above (the loop runs over the longest list).
     expect(expected.some((v) => Object.is(v.duration, -0))).toBe(true);
     expect(answer).toContain('"duration":1e-7');
