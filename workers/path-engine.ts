@@ -54,13 +54,14 @@ const WARM_UP_LINE = '1024 12.345 -6.789 3.250\n';
 const CHUNK_PADDING = 80;
 
 // The copying calls (mapToImage, thin, scanTags) stream arrays through one reused scratch area (x,
-// y and 4 output bytes a point), a chunk at a time. Mapping copies every chunk back out: 8,192
-// points (160 KiB) keep its way in and out in the L2 cache, and against 65,536 it was 10–25%
-// faster at 10^5 points. Thinning and tag scanning only copy in, and a copy from memory streams
-// faster in long runs (alternating between the x and y arrays every 8,192 points costs the copy
-// about a sixth): 65,536 points (1.25 MiB) made thinning through the API 7–8% faster at 10^5 and
-// 15–19% at 10^6 and 10^7 (docs/path-core.md).
-export const MAP_CHUNK_POINTS = 1 << 13;
+// y and 4 output bytes a point), a chunk at a time. Mapping copies every chunk back out: 16,384
+// points (256 KiB of x and y) keep its way in and out in the L2 cache; against 65,536 a smaller
+// chunk was 10–25% faster at 10^5 points, and 16,384 was 2.5–3.5% faster than 8,192 at 10^5 to
+// 10^7 (A/B in one process, five processes). Thinning and tag scanning only copy in, and a copy
+// from memory streams faster in long runs (alternating between the x and y arrays every 8,192
+// points costs the copy about a sixth): 65,536 points (1.25 MiB) made thinning through the API
+// 7–8% faster at 10^5 and 15–19% at 10^6 and 10^7 (docs/path-core.md).
+export const MAP_CHUNK_POINTS = 1 << 14;
 export const READ_CHUNK_POINTS = 1 << 16;
 const STREAM_SCRATCH_BYTES = 20 * READ_CHUNK_POINTS;
 // Two f64 columns of this many points take 2 GiB, half of what 32-bit linear memory can hold.
