@@ -9,7 +9,12 @@ import { homographyFromFourPoints, mapPoint } from '../tests/reference/homograph
 import { mapAndClampReference } from '../tests/reference/mapping.ts';
 import { scanTagsReference, thinReference } from '../tests/reference/path.ts';
 import { createNodePathEngine } from '../workers/path-engine.node.ts';
-import { MAP_CHUNK_POINTS, PathEngine, READ_CHUNK_POINTS } from '../workers/path-engine.ts';
+import {
+  MAP_CHUNK_POINTS,
+  PathEngine,
+  READ_CHUNK_POINTS,
+  SCRATCH_ALIGNMENT_OFFSET,
+} from '../workers/path-engine.ts';
 import type { Calibration, KeyframeColumns, TransformResult, XY } from '../workers/path-types.ts';
 import { parseKeyframesBytes } from './baselines/byte-parser.ts';
 import {
@@ -165,6 +170,9 @@ function kernelRows(
 /**
  * The copying the engine's streaming calls do besides their kernel: x and y through a reused
  * scratch array of `chunk` points (the engine's own chunk for that call), and with `out` back out.
+ * The scratch sits where the engine's does relative to a 64-byte boundary (a memmove's speed
+ * depends on it); a plain Float64Array would land wherever the allocator puts it, different from
+ * one process to the next.
  */
 function streamCopy(
   x: Float64Array,
@@ -172,7 +180,9 @@ function streamCopy(
   chunk: number,
   out?: { x: Float64Array; y: Float64Array },
 ) {
-  const scratch = new Float64Array(2 * chunk);
+  const bytes = 16 * chunk + SCRATCH_ALIGNMENT_OFFSET;
+  const memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / 65536) });
+  const scratch = new Float64Array(memory.buffer, SCRATCH_ALIGNMENT_OFFSET, 2 * chunk);
   return () => {
     for (let start = 0; start < x.length; start += chunk) {
       const end = Math.min(start + chunk, x.length);
