@@ -68,7 +68,7 @@ export const READ_CHUNK_POINTS = 1 << 16;
 // above glibc's mmap threshold (the large arrays whose copy costs most) an address 16 bytes past a
 // page. Smaller buffers land anywhere 16-byte aligned, where no fixed choice is worse than another.
 export const SCRATCH_ALIGNMENT_OFFSET = 16;
-const STREAM_SCRATCH_BYTES = 20 * READ_CHUNK_POINTS + 64;
+const STREAM_SCRATCH_BYTES = 20 * READ_CHUNK_POINTS + 64 + SCRATCH_ALIGNMENT_OFFSET;
 // Two f64 columns of this many points take 2 GiB, half of what 32-bit linear memory can hold.
 const MAX_RESIDENT_POINTS = 2 ** 27;
 

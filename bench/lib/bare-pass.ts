@@ -125,6 +125,8 @@ export function barePass(x: Float64Array, y: Float64Array): BarePass {
 export function reciprocalPass(points: number, chunk: number): BarePass {
   const { f64, pass } = instantiate('reciprocal', 8 * chunk);
   for (let i = 0; i < chunk; i++) f64[i] = 1 + i / chunk;
+  pass(0, 64, 0);
+  if (f64[7] !== 1 / (1 + 7 / chunk)) throw new Error('reciprocal pass: 1 / x went wrong');
   // Whole 64-byte steps: the count rounds up to 8 points, as the kernel's own tail would cost.
   const lastBytes = Math.ceil((8 * (points % chunk)) / 64) * 64;
   const fullChunks = Math.floor(points / chunk);
