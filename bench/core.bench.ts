@@ -26,7 +26,7 @@ import {
   solveWithOpenCv,
 } from './baselines/opencv.ts';
 import { parseKeyframesSplit } from './baselines/split-parser.ts';
-import { barePass, reciprocalPass } from './lib/bare-pass.ts';
+import { barePass, PAGE_BYTES, reciprocalPass } from './lib/bare-pass.ts';
 import { generateKeyframeText } from './lib/keyframe-text.ts';
 import { createPrng } from './lib/prng.ts';
 import { formatSize, formatSpread, printTable, type TargetRow } from './lib/report.ts';
@@ -181,7 +181,7 @@ function streamCopy(
   out?: { x: Float64Array; y: Float64Array },
 ) {
   const bytes = 16 * chunk + SCRATCH_ALIGNMENT_OFFSET;
-  const memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / 65536) });
+  const memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE_BYTES) });
   const scratch = new Float64Array(memory.buffer, SCRATCH_ALIGNMENT_OFFSET, 2 * chunk);
   return () => {
     for (let start = 0; start < x.length; start += chunk) {

@@ -9,7 +9,7 @@
 //   reciprocal estimate, and Newton–Raphson from a bit-trick seed to full precision took 0.90 ns an
 //   f64 against the divide's 0.49 (docs/path-core.md), so the divide is the cheapest way there.
 
-const PAGE_BYTES = 65536;
+export const PAGE_BYTES = 65536;
 
 function section(id: number, body: number[]): number[] {
   if (body.length > 127) throw new Error('bare pass: section too long for a 1-byte LEB128');
