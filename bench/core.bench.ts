@@ -470,6 +470,7 @@ function benchMap(
   const jsLoop = results.get('JS loop')!;
   const copying = results.get('copy in and out')!;
   // A perspective mapping through the API copies, and divides once a point: no kernel does less.
+  const boundedBy = 'the copying + one division a point';
   const bound = ratioSpread(jsLoop, sumOf(copying, results.get('one division a point')!));
   const viaApi = results.get('wasm-api')!;
   const kernel = results.get('wasm-resident')!;
@@ -482,7 +483,7 @@ function benchMap(
     null,
   );
   addRow(
-    'map+clamp API bound: JS loop ÷ (the copying + one division a point)',
+    `map+clamp API bound: JS loop ÷ (${boundedBy})`,
     n,
     bound,
     '×',
@@ -502,7 +503,7 @@ function benchMap(
     jsLoop,
     viaApi,
     bound,
-    'the copying + one division a point',
+    boundedBy,
     5,
   );
   speedupRow(
