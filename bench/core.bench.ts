@@ -482,14 +482,7 @@ function benchMap(
     '(info)',
     null,
   );
-  addRow(
-    `map+clamp API bound: JS loop ÷ (${boundedBy})`,
-    n,
-    bound,
-    '×',
-    '(info)',
-    null,
-  );
+  addRow(`map+clamp API bound: JS loop ÷ (${boundedBy})`, n, bound, '×', '(info)', null);
   speedupRow(
     'map+clamp (API: JS arrays in, into caller arrays) vs opencv.js',
     n,
