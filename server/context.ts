@@ -4,6 +4,7 @@ import type { TokenService } from './auth/token.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import type { Role } from './schemas/common.ts';
+import type { AnalysisQueue } from './services/analysis-queue.ts';
 import type { ReadCache } from './services/read-cache.ts';
 import type { Storage } from './storage/storage.ts';
 
@@ -14,6 +15,8 @@ export interface AppContext {
   storage: Storage;
   passwords: PasswordHasher;
   tokens: TokenService;
+  /** Where a verified upload goes to be analysed (server/services/analysis-queue.ts). */
+  analysis: AnalysisQueue;
   /** Read caches; only with PGlite, whose lock makes this process the sole writer. */
   caches: ReadCaches | null;
 }

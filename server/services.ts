@@ -7,6 +7,7 @@ import { createTokenService } from './auth/token.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { openDatabase } from './db/client.ts';
+import { noAnalysis } from './services/analysis-queue.ts';
 import { ReadCache } from './services/read-cache.ts';
 import { LocalStorage } from './storage/local-storage.ts';
 
@@ -42,6 +43,7 @@ export async function createServices(
     storage: new LocalStorage(path.join(config.dataDir, 'files')),
     passwords: createPasswordHasher(config.scryptLog2N, config.scryptConcurrency),
     tokens: createTokenService(signingKey(config), config.tokenTtlSeconds),
+    analysis: noAnalysis,
     caches:
       database.kind === 'pglite'
         ? { videoLists: new ReadCache<Buffer>(), users: new ReadCache(10_000) }

@@ -12,6 +12,7 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
+import type { ChecklistSnapshot, MotionSamples, QrScan } from '../schemas/capture.ts';
 import type { Role } from '../schemas/common.ts';
 import type { FloorplanConfiguration } from '../schemas/floorplan-configs.ts';
 
@@ -72,6 +73,12 @@ export const videos = pgTable(
     status: text('status').notNull().default('completed'),
     size: bigint('size', { mode: 'number' }).notNull().default(0),
     duration: doublePrecision('duration').notNull().default(0),
+    /** SHA-256 (hex) of the stored file, checked on arrival; null for files from before hashing. */
+    sha256: text('sha256'),
+    /** The analysis (pipeline or ingesting system) and version that produced the derived records. */
+    analysisVersion: text('analysis_version'),
+    /** Why the video is in `error`, or why the analysis produced no path; null otherwise. */
+    statusReason: text('status_reason'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -130,6 +137,14 @@ export const inspections = pgTable(
     startTime: timestamp('start_time', { withTimezone: true }).notNull(),
     status: text('status').notNull().default('pending'),
     operatorNotes: text('operator_notes').notNull().default(''),
+    /** Product and batch leaving the line and coming next, as the operator entered them. */
+    productLeaving: text('product_leaving'),
+    batchLeaving: text('batch_leaving'),
+    productComing: text('product_coming'),
+    batchComing: text('batch_coming'),
+    endTime: timestamp('end_time', { withTimezone: true }),
+    /** The line's tags and hot zones when the inspection began (null for older records). */
+    checklist: jsonb('checklist').$type<ChecklistSnapshot>(),
     reviewerId: text('reviewer_id'),
     reviewNotes: text('review_notes'),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
@@ -139,6 +154,16 @@ export const inspections = pgTable(
     index('inspections_video_idx').on(t.videoId),
   ],
 );
+
+/** What the phone recorded beside the video of one inspection (server/schemas/capture.ts). */
+export const captures = pgTable('captures', {
+  inspectionId: text('inspection_id')
+    .primaryKey()
+    .references(() => inspections.id, { onDelete: 'cascade' }),
+  scans: jsonb('scans').notNull().$type<QrScan[]>().default(sql`'[]'::jsonb`),
+  motion: jsonb('motion').$type<MotionSamples>(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** Append-only: a trigger (migration 0001) rejects UPDATE, DELETE and TRUNCATE. */
 export const auditLog = pgTable(
