@@ -10,6 +10,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import type { AppContext } from './context.ts';
 import { registerAuthHook } from './http/auth-hook.ts';
+import { registerStorableDateTime } from './http/date-time-format.ts';
 import { HttpError } from './http/errors.ts';
 import { validationMessage } from './http/validation-message.ts';
 import { apiRoutes } from './routes/index.ts';
@@ -19,10 +20,36 @@ export interface BuildOptions {
   logger?: boolean | { level: string };
 }
 
+/** Trusts the `hops` proxies nearest to the server (Fastify's numeric trustProxy). */
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
+/** HSTS for a year, sent only on answers that went out over HTTPS (see `hsts` below). */
+const HSTS = 'max-age=31536000; includeSubDomains';
+
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
+  const { config } = ctx;
+  registerStorableDateTime();
+  const requestTimeout = config.requestTimeoutSeconds * 1000;
+  // Node checks for overdue requests on this interval (30 s by default): never longer than the
+  // limit itself, so a slow body is cut off close to REQUEST_TIMEOUT_SECONDS.
+  const serverOptions = {
+    requestTimeout,
+    headersTimeout: Math.min(60_000, requestTimeout),
+    connectionsCheckingInterval: Math.min(30_000, Math.max(250, requestTimeout / 4)),
+  };
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 1024 * 1024,
+    // A client sending its request slowly (or not at all) is cut off, never held forever.
+    requestTimeout,
+    connectionTimeout: config.connectionTimeoutSeconds * 1000,
+    // The client's address and protocol come from X-Forwarded-* only from a trusted proxy.
+    trustProxy:
+      typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
+    // Typed as the HTTP transport: the HTTPS server is the same API to every route and hook.
+    ...((config.tls
+      ? { https: { cert: config.tls.cert, key: config.tls.key, ...serverOptions } }
+      : { http: serverOptions }) as { http: typeof serverOptions }),
     schemaErrorFormatter: (errors, context) => new Error(validationMessage(errors, context)),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
@@ -39,8 +66,11 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
   });
 
   // Security headers on every answer. Helmet's middleware is built once here: @fastify/helmet
-  // built it again for every request (parsing the CSP directives each time).
+  // built it again for every request (parsing the CSP directives each time). HSTS goes only on
+  // answers served over HTTPS (here or at a trusted proxy): over plain HTTP it means nothing,
+  // and a LAN trial's plain-HTTP name must not be pinned to HTTPS by it.
   const securityHeaders = helmet({
+    strictTransportSecurity: false,
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -58,11 +88,12 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
       },
     },
   });
-  app.addHook('onRequest', (request, reply, done) =>
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
     securityHeaders(request.raw, reply.raw, (error) =>
       done(error instanceof Error ? error : undefined),
-    ),
-  );
+    );
+  });
 
   await app.register(rateLimit, {
     global: false,
@@ -103,7 +134,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
     app.swagger(),
   );
 
-  registerWebApp(app, ctx.config.distDir);
+  registerWebApp(app, config.distDir);
   return app;
 }
 

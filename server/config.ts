@@ -1,5 +1,7 @@
 // Configuration from environment variables, validated once at start-up: every problem is
 // collected so the operator sees one message listing all of them.
+import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 
 export interface Config {
@@ -17,8 +19,28 @@ export interface Config {
   scryptLog2N: number;
   /** Hashes computed at once (each takes ~128 MiB at N=2^17). */
   scryptConcurrency: number;
-  /** Login attempts per client IP per minute. */
+  /** Hashes that may wait for a free slot; beyond that a request answers 503. */
+  scryptQueue: number;
+  /** Failed password checks per client address per minute (429 beyond); successes never count. */
   loginRateLimit: number;
+  /** Failed password checks of one account within the window that lock it. */
+  loginMaxFailures: number;
+  loginFailureWindowSeconds: number;
+  /** The first lock's length; each further lock without a sign-in in between doubles it. */
+  loginLockSeconds: number;
+  /** Requests to password-setting routes per user and per address per minute. */
+  passwordRateLimit: number;
+  /** Lifetime of the media-only token in the media cookie. */
+  mediaTokenTtlSeconds: number;
+  /** Fastify's `trustProxy`: false, a hop count, or the proxies' addresses and CIDRs. */
+  trustProxy: false | number | string[];
+  /** PEM files; when both are set the server speaks HTTPS only. */
+  tls: { cert: string; key: string } | null;
+  /** Whole-request limit (headers and body), and the idle limit of a connection. */
+  requestTimeoutSeconds: number;
+  connectionTimeoutSeconds: number;
+  /** Bytes of serialized video lists kept by the read cache (PGlite only). */
+  videoListCacheBytes: number;
   maxUploadBytes: number;
   adminEmail: string | null;
   adminPassword: string | null;
@@ -76,6 +98,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (demoRaw !== null && demoRaw !== 'on' && demoRaw !== 'off') {
     problems.push(`DEMO must be 'on' or 'off' (got '${demoRaw}')`);
   }
+  const trustProxy = parseTrustProxy(text('TRUST_PROXY'), problems);
+  const tls = readTls(text('TLS_CERT'), text('TLS_KEY'), problems);
   const logLevel = text('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -91,7 +115,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tokenTtlSeconds: int('TOKEN_TTL_SECONDS', 12 * 3600, 60, 7 * 24 * 3600),
     scryptLog2N: int('SCRYPT_LOG2_N', 17, 10, 20),
     scryptConcurrency: int('SCRYPT_CONCURRENCY', 2, 1, 16),
-    loginRateLimit: int('LOGIN_RATE_LIMIT', 10, 1, 1_000_000),
+    scryptQueue: int('SCRYPT_QUEUE', 32, 0, 10_000),
+    loginRateLimit: int('LOGIN_RATE_LIMIT', 50, 1, 1_000_000),
+    loginMaxFailures: int('LOGIN_MAX_FAILURES', 5, 1, 1000),
+    loginFailureWindowSeconds: int('LOGIN_FAILURE_WINDOW_SECONDS', 15 * 60, 1, 24 * 3600),
+    loginLockSeconds: int('LOGIN_LOCK_SECONDS', 60, 1, 24 * 3600),
+    passwordRateLimit: int('PASSWORD_RATE_LIMIT', 10, 1, 1_000_000),
+    mediaTokenTtlSeconds: int('MEDIA_TOKEN_TTL_SECONDS', 15 * 60, 10, 24 * 3600),
+    trustProxy,
+    tls,
+    requestTimeoutSeconds: int('REQUEST_TIMEOUT_SECONDS', 120, 1, 3600),
+    connectionTimeoutSeconds: int('CONNECTION_TIMEOUT_SECONDS', 60, 1, 3600),
+    videoListCacheBytes: int('VIDEO_LIST_CACHE_BYTES', 64 * 1024 * 1024, 0, 2 ** 32),
     maxUploadBytes: int('MAX_UPLOAD_BYTES', 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     adminEmail: adminEmail?.toLowerCase() ?? null,
     adminPassword,
@@ -100,4 +135,60 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+const PROXY_KEYWORDS = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** `TRUST_PROXY`: off (default), a hop count, or addresses, CIDRs and proxy-addr's keywords. */
+function parseTrustProxy(raw: string | null, problems: string[]): false | number | string[] {
+  if (raw === null || raw === 'off' || raw === 'false') return false;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops >= 1 && hops <= 10) return hops;
+  }
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const bad = entries.filter((entry) => !isProxyEntry(entry));
+  if (bad.length > 0 || entries.length === 0) {
+    problems.push(
+      `TRUST_PROXY must be off, a hop count from 1 to 10, or a comma-separated list of addresses, CIDRs or ${PROXY_KEYWORDS.join('/')} (bad: '${bad.join("', '") || raw}')`,
+    );
+    return false;
+  }
+  return entries;
+}
+
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_KEYWORDS.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = net.isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d+$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
+}
+
+/** Both TLS files or neither; each must be a readable PEM file. */
+function readTls(
+  certPath: string | null,
+  keyPath: string | null,
+  problems: string[],
+): Config['tls'] {
+  if (certPath === null && keyPath === null) return null;
+  if (certPath === null || keyPath === null) {
+    problems.push('TLS_CERT and TLS_KEY must be set together');
+    return null;
+  }
+  const read = (name: string, file: string, marker: RegExp) => {
+    try {
+      const pem = fs.readFileSync(file, 'utf8');
+      if (marker.test(pem)) return pem;
+      problems.push(`${name} (${file}) is not a PEM file`);
+    } catch (error) {
+      problems.push(`${name} (${file}) cannot be read: ${(error as Error).message}`);
+    }
+    return '';
+  };
+  const cert = read('TLS_CERT', certPath, /-----BEGIN CERTIFICATE-----/);
+  const key = read('TLS_KEY', keyPath, /-----BEGIN [A-Z ]*PRIVATE KEY-----/);
+  return cert && key ? { cert, key } : null;
 }

@@ -1,5 +1,7 @@
 // The services every route uses, created once per app (see app.ts) and reached as `app.ctx`.
 import type { PasswordHasher } from './auth/password.ts';
+import type { RefusalLog } from './audit/refusals.ts';
+import type { CredentialGuard } from './auth/credentials.ts';
 import type { TokenService } from './auth/token.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
@@ -15,6 +17,10 @@ export interface AppContext {
   storage: Storage;
   passwords: PasswordHasher;
   tokens: TokenService;
+  /** Password checks with per-account lockout and per-address limits (server/auth/credentials.ts). */
+  credentials: CredentialGuard;
+  /** Refused requests for the audit log, repeats merged into counted entries. */
+  refusals: RefusalLog;
   /** Where a verified upload goes to be analysed (server/services/analysis-queue.ts). */
   analysis: AnalysisQueue;
   /** Read caches; only with PGlite, whose lock makes this process the sole writer. */
@@ -24,8 +30,8 @@ export interface AppContext {
 export interface ReadCaches {
   /** GET /api/videos answers, serialized (UTF-8 JSON), per (scope, filters). */
   videoLists: ReadCache<Buffer>;
-  /** The auth hook's user row (roles, token version) by id. */
-  users: ReadCache<(AuthUser & { tokenVersion: number }) | null>;
+  /** The auth hook's user row (roles, token version, status, session revoked) by id and session. */
+  users: ReadCache<(AuthUser & { tokenVersion: number; status: string; revoked: boolean }) | null>;
 }
 
 export interface AuthUser {

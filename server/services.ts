@@ -2,6 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRefusalLog } from './audit/refusals.ts';
+import { createCredentialGuard } from './auth/credentials.ts';
 import { createPasswordHasher } from './auth/password.ts';
 import { createTokenService } from './auth/token.ts';
 import type { Config } from './config.ts';
@@ -11,12 +13,20 @@ import { noAnalysis } from './services/analysis-queue.ts';
 import { ReadCache } from './services/read-cache.ts';
 import { LocalStorage } from './storage/local-storage.ts';
 
+/**
+ * DATA_DIR holds the database, the stored files and the signing key: readable by this user only.
+ * Created 0700; an existing folder open to others is closed (files inside inherit the protection).
+ */
+export function prepareDataDir(dataDir: string): void {
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if ((fs.statSync(dataDir).mode & 0o077) !== 0) fs.chmodSync(dataDir, 0o700);
+}
+
 /** The signing key: JWT_SECRET, else a random key created once and kept in DATA_DIR (mode 600). */
 function signingKey(config: Config): Uint8Array {
   if (config.jwtSecret) return new TextEncoder().encode(config.jwtSecret);
   const file = path.join(config.dataDir, 'jwt-secret');
   if (!fs.existsSync(file)) {
-    fs.mkdirSync(config.dataDir, { recursive: true });
     fs.writeFileSync(file, randomBytes(48).toString('base64'), { mode: 0o600, flag: 'wx' });
   }
   return new TextEncoder().encode(fs.readFileSync(file, 'utf8').trim());
@@ -31,23 +41,50 @@ export async function createServices(
   config: Config,
   options: { inMemoryDatabase?: boolean; pgliteStart?: Uint8Array<ArrayBuffer> } = {},
 ): Promise<Services> {
+  prepareDataDir(config.dataDir);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: options.inMemoryDatabase ? null : path.join(config.dataDir, 'pglite'),
     pgliteStart: options.pgliteStart,
   });
+  const passwords = createPasswordHasher(
+    config.scryptLog2N,
+    config.scryptConcurrency,
+    config.scryptQueue,
+  );
+  const refusals = createRefusalLog(database.db);
   const ctx: AppContext = {
     config,
     db: database.db,
     dbKind: database.kind,
     storage: new LocalStorage(path.join(config.dataDir, 'files')),
-    passwords: createPasswordHasher(config.scryptLog2N, config.scryptConcurrency),
-    tokens: createTokenService(signingKey(config), config.tokenTtlSeconds),
+    passwords,
+    tokens: createTokenService(
+      signingKey(config),
+      config.tokenTtlSeconds,
+      config.mediaTokenTtlSeconds,
+    ),
+    credentials: createCredentialGuard(database.db, passwords, config),
+    refusals,
     analysis: noAnalysis,
     caches:
       database.kind === 'pglite'
-        ? { videoLists: new ReadCache<Buffer>(), users: new ReadCache(10_000) }
+        ? {
+            videoLists: new ReadCache<Buffer>({
+              maxEntries: 500,
+              maxBytes: config.videoListCacheBytes,
+              sizeOf: (body) => body.length,
+            }),
+            users: new ReadCache({ maxEntries: 10_000 }),
+          }
         : null,
   };
-  return { ctx, close: () => database.close() };
+  return {
+    ctx,
+    close: async () => {
+      // Counted refusals are written before the database closes.
+      await refusals.close();
+      await database.close();
+    },
+  };
 }

@@ -3,6 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db, Tx } from '../db/client.ts';
 import { auditLog } from '../db/schema.ts';
+import { AUDIT_TEXT_LIMITS as MAX, capOptional, capText } from './limits.ts';
 
 export interface AuditEntryInput {
   action: string;
@@ -16,17 +17,17 @@ export interface AuditEntryInput {
 
 export async function audit(
   db: Db | Tx,
-  request: FastifyRequest | null,
+  request: Pick<FastifyRequest, 'user' | 'ip'> | null,
   entry: AuditEntryInput,
 ): Promise<void> {
   await db.insert(auditLog).values({
     actorId: request?.user?.id ?? null,
-    actorEmail: entry.actorEmail ?? request?.user?.email ?? null,
-    action: entry.action,
-    entity: entry.entity,
-    entityId: entry.entityId ?? null,
+    actorEmail: capOptional(entry.actorEmail ?? request?.user?.email ?? null, MAX.actorEmail),
+    action: capText(entry.action, MAX.action),
+    entity: capText(entry.entity, MAX.entity),
+    entityId: capOptional(entry.entityId ?? null, MAX.entityId),
     oldValue: entry.oldValue ?? null,
     newValue: entry.newValue ?? null,
-    ip: request?.ip ?? null,
+    ip: capOptional(request?.ip ?? null, MAX.ip),
   });
 }

@@ -1,24 +1,46 @@
 // scrypt password hashing (OWASP: N=2^17, r=8, p=1). Each hash takes ~128 MiB and ~0.5 s, so a
 // small semaphore bounds how many run at once; the cost is stored in the hash so it can change.
+// The wait is bounded too (503 beyond it), and sign-ins wait in their own lane, served first, so
+// a flood of other password work cannot make signing in slow.
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { HttpError } from '../http/errors.ts';
 
 const R = 8;
 const P = 1;
 const KEY_LENGTH = 32;
 
-class Semaphore {
-  private waiting: (() => void)[] = [];
-  private active = 0;
-  constructor(private readonly limit: number) {}
+/** Sign-ins go first; everything else (password changes, new users, e-signatures) after. */
+export type HashLane = 'sign-in' | 'other';
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active++;
+export class HashQueueFullError extends HttpError {
+  constructor() {
+    super(503, 'The server is busy checking passwords; try again in a moment');
+  }
+}
+
+class PrioritySemaphore {
+  private readonly waiting: Record<HashLane, (() => void)[]> = { 'sign-in': [], other: [] };
+  private active = 0;
+  constructor(
+    private readonly limit: number,
+    private readonly maxWaiting: number,
+  ) {}
+
+  async run<T>(lane: HashLane, task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) {
+      const queue = this.waiting[lane];
+      if (queue.length >= this.maxWaiting) throw new HashQueueFullError();
+      // The slot is handed over by the finishing task (`active` stays counted).
+      await new Promise<void>((resolve) => queue.push(resolve));
+    } else {
+      this.active++;
+    }
     try {
       return await task();
     } finally {
-      this.active--;
-      this.waiting.shift()?.();
+      const next = this.waiting['sign-in'].shift() ?? this.waiting.other.shift();
+      if (next) next();
+      else this.active--;
     }
   }
 }
@@ -34,24 +56,29 @@ function derive(password: string, salt: Buffer, log2N: number, r: number, p: num
 }
 
 export interface PasswordHasher {
-  hash(password: string): Promise<string>;
-  verify(password: string, stored: string): Promise<boolean>;
+  /** Rejects with HashQueueFullError (503) when the lane's queue is full. */
+  hash(password: string, lane?: HashLane): Promise<string>;
+  verify(password: string, stored: string, lane?: HashLane): Promise<boolean>;
 }
 
 /** Hash format: `scrypt$<log2N>$<r>$<p>$<salt b64>$<key b64>`. */
-export function createPasswordHasher(log2N: number, concurrency: number): PasswordHasher {
-  const gate = new Semaphore(concurrency);
+export function createPasswordHasher(
+  log2N: number,
+  concurrency: number,
+  maxWaiting = 32,
+): PasswordHasher {
+  const gate = new PrioritySemaphore(concurrency, maxWaiting);
   return {
-    async hash(password) {
+    async hash(password, lane = 'other') {
       const salt = randomBytes(16);
-      const key = await gate.run(() => derive(password, salt, log2N, R, P));
+      const key = await gate.run(lane, () => derive(password, salt, log2N, R, P));
       return `scrypt$${log2N}$${R}$${P}$${salt.toString('base64')}$${key.toString('base64')}`;
     },
-    async verify(password, stored) {
+    async verify(password, stored, lane = 'other') {
       const [scheme, n, r, p, salt, key] = stored.split('$');
       if (scheme !== 'scrypt' || !n || !r || !p || !salt || !key) return false;
       const expected = Buffer.from(key, 'base64');
-      const actual = await gate.run(() =>
+      const actual = await gate.run(lane, () =>
         derive(password, Buffer.from(salt, 'base64'), Number(n), Number(r), Number(p)),
       );
       return actual.length === expected.length && timingSafeEqual(actual, expected);

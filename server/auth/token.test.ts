@@ -18,10 +18,10 @@ describe('token verification cache', () => {
     vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
     const tokens = createTokenService(secret, 60);
     const token = await tokens.sign(user);
-    expect(await tokens.verify(token)).toEqual({ id: user.id, tokenVersion: 3 });
+    expect(await tokens.verify(token)).toMatchObject({ id: user.id, tokenVersion: 3 });
     // Second call: from the cache.
     vi.setSystemTime(new Date('2026-01-01T00:00:59Z'));
-    expect(await tokens.verify(token)).toEqual({ id: user.id, tokenVersion: 3 });
+    expect(await tokens.verify(token)).toMatchObject({ id: user.id, tokenVersion: 3 });
     vi.setSystemTime(new Date('2026-01-01T00:01:00Z'));
     expect(await tokens.verify(token)).toBeNull();
     expect(await tokens.verify(token)).toBeNull();

@@ -29,6 +29,8 @@ export const users = pgTable('users', {
   roles: text('roles').array().notNull().$type<Role[]>(),
   /** Bumped on password change, role change and delete: older tokens stop working. */
   tokenVersion: integer('token_version').notNull().default(0),
+  /** 'active' or 'deactivated' (kept for its records; the login refuses it). */
+  status: text('status').notNull().default('active'),
   lineClearanceIds: ids('line_clearance_ids'),
   assignedOperators: ids('assigned_operators'),
   createdAt: createdAt(),
@@ -182,3 +184,30 @@ export const auditLog = pgTable(
   },
   (t) => [index('audit_entity_idx').on(t.entity, t.entityId)],
 );
+
+/** Failed password checks of one account (server/auth/credentials.ts); one row per account. */
+export const accountLockouts = pgTable('account_lockouts', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** Failures since `windowStartedAt`. */
+  failures: integer('failures').notNull().default(0),
+  windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  /** Locks since the last successful sign-in or unlock: each lock lasts twice the one before. */
+  locks: integer('locks').notNull().default(0),
+});
+
+/** Failed password checks from one client address in the current window. */
+export const addressFailures = pgTable('address_failures', {
+  address: text('address').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
+});
+
+/** Sessions ended by logout; kept until their tokens would have expired anyway. */
+export const revokedSessions = pgTable('revoked_sessions', {
+  sessionId: text('session_id').primaryKey(),
+  userId: text('user_id').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});

@@ -1,21 +1,28 @@
 // Authentication and role checks for every /api route, driven by the route's `config.access`.
 // Runs on onRequest, before body validation, so an anonymous caller learns nothing about schemas.
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { audit } from '../audit/audit.ts';
+import type { VerifiedToken } from '../auth/token.ts';
 import type { AuthUser } from '../context.ts';
-import { users } from '../db/schema.ts';
+import { revokedSessions, users } from '../db/schema.ts';
 import { HttpError } from './errors.ts';
 
 export const MEDIA_COOKIE = 'lc_media';
 
-function bearerToken(request: FastifyRequest): string | null {
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The verified token of this request (bearer or media), once the auth hook has run. */
+    session: VerifiedToken | null;
+  }
+}
+
+export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
   return match?.[1] ?? null;
 }
 
-function cookieToken(request: FastifyRequest): string | null {
+export function mediaCookieToken(request: FastifyRequest): string | null {
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const [name, ...value] = part.trim().split('=');
     if (name === MEDIA_COOKIE) return value.join('=') || null;
@@ -23,71 +30,127 @@ function cookieToken(request: FastifyRequest): string | null {
   return null;
 }
 
+const cookieAttributes = (request: FastifyRequest, maxAge: number) =>
+  `Path=/api; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${request.protocol === 'https' ? '; Secure' : ''}`;
+
 /**
- * Sets the httpOnly, SameSite=Strict media cookie holding the login token. Only GET routes marked
- * `media` accept it, so a forged cross-site request cannot change anything with it.
+ * Sets the httpOnly, SameSite=Strict media cookie: a short-lived token of the same session that
+ * only GET routes marked `media` accept, so it can neither act as the bearer token nor change
+ * anything if a cross-site request carried it.
  */
-export function setMediaCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {
-  const secure = request.protocol === 'https' ? '; Secure' : '';
-  const maxAge = request.server.ctx.config.tokenTtlSeconds;
+export async function setMediaCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: { id: string; tokenVersion: number },
+  sessionId: string,
+): Promise<void> {
+  const { tokens, config } = request.server.ctx;
+  const token = await tokens.signMedia({ ...user, name: '', email: '', roles: [] }, sessionId);
   reply.header(
     'set-cookie',
-    `${MEDIA_COOKIE}=${token}; Path=/api; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`,
+    `${MEDIA_COOKIE}=${token}; ${cookieAttributes(request, config.mediaTokenTtlSeconds)}`,
   );
 }
 
-export function clearMediaCookie(reply: FastifyReply): void {
-  reply.header('set-cookie', `${MEDIA_COOKIE}=; Path=/api; HttpOnly; SameSite=Strict; Max-Age=0`);
+export function clearMediaCookie(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('set-cookie', `${MEDIA_COOKIE}=; ${cookieAttributes(request, 0)}`);
+}
+
+interface SessionRow extends AuthUser {
+  tokenVersion: number;
+  status: string;
+  revoked: boolean;
+}
+
+/** The user of a token and whether its session was revoked, in one query. */
+async function loadSession(app: FastifyInstance, token: VerifiedToken): Promise<SessionRow | null> {
+  const load = async () => {
+    const [found] = await app.ctx.db
+      .select({
+        id: users.id,
+        name: users.name,
+        email: users.email,
+        roles: users.roles,
+        tokenVersion: users.tokenVersion,
+        status: users.status,
+        revoked: sql<boolean>`exists(select from ${revokedSessions} where ${and(
+          eq(revokedSessions.sessionId, token.sessionId),
+          eq(revokedSessions.userId, users.id),
+        )})`,
+      })
+      .from(users)
+      .where(eq(users.id, token.id));
+    return found ?? null;
+  };
+  const caches = app.ctx.caches;
+  return caches ? caches.users.get(`${token.id} ${token.sessionId}`, load) : load();
 }
 
 export function registerAuthHook(app: FastifyInstance): void {
   app.decorateRequest('user', null);
+  app.decorateRequest('session', null);
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api') && route.config?.access === undefined) {
       throw new Error(`Route ${route.method} ${route.url} declares no access rule`);
     }
   });
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const { access, media } = request.routeOptions.config;
     if (access === undefined || access === 'public') return;
-    const token = bearerToken(request) ?? (media ? cookieToken(request) : null);
-    if (!token) throw new HttpError(401, 'Authentication required');
-    const verified = await app.ctx.tokens.verify(token);
+    // The bearer token wherever it is sent; the media token only from the cookie of a media route.
+    const bearer = bearerToken(request);
+    const cookie = bearer || !media ? null : mediaCookieToken(request);
+    if (!bearer && !cookie) throw new HttpError(401, 'Authentication required');
+    const verified = bearer
+      ? await app.ctx.tokens.verify(bearer, 'api')
+      : await app.ctx.tokens.verify(cookie as string, 'media');
     if (!verified) throw new HttpError(401, 'Invalid or expired token');
-    const load = async () => {
-      const [found] = await app.ctx.db
-        .select({
-          id: users.id,
-          name: users.name,
-          email: users.email,
-          roles: users.roles,
-          tokenVersion: users.tokenVersion,
-        })
-        .from(users)
-        .where(eq(users.id, verified.id));
-      return found ?? null;
-    };
-    const row = await (app.ctx.caches ? app.ctx.caches.users.get(verified.id, load) : load());
-    // A changed password, changed roles or a deleted user revokes every older token.
-    if (!row || row.tokenVersion !== verified.tokenVersion) {
+    const row = await loadSession(app, verified);
+    // A changed password, email or roles, a deactivated or deleted user, or a logout revokes
+    // every older token.
+    if (
+      !row ||
+      row.tokenVersion !== verified.tokenVersion ||
+      row.status !== 'active' ||
+      row.revoked
+    ) {
       throw new HttpError(401, 'Session is no longer valid; please log in again');
     }
     const user: AuthUser = { id: row.id, name: row.name, email: row.email, roles: row.roles };
     request.user = user;
+    request.session = verified;
+    if (bearer) await keepMediaCookieFresh(request, reply, row, verified);
     if (access !== 'authenticated' && !user.roles.some((role) => access.includes(role))) {
       await denied(request, `role required: ${access.join(' or ')}`);
     }
   });
 }
 
-/** Records the refusal in the audit log and answers 403. */
+/**
+ * A browser's API call (Sec-Fetch-Site: same-origin) renews the media cookie when it is missing,
+ * of another session or past half its life, so <video> and <img> keep working through a shift
+ * while the cookie itself stays short-lived. Other clients never use the cookie and get none.
+ */
+async function keepMediaCookieFresh(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: { id: string; tokenVersion: number },
+  session: VerifiedToken,
+): Promise<void> {
+  if (request.headers['sec-fetch-site'] !== 'same-origin') return;
+  const current = mediaCookieToken(request);
+  const media = current ? await request.server.ctx.tokens.verify(current, 'media') : null;
+  const fresh =
+    media !== null &&
+    media.sessionId === session.sessionId &&
+    media.tokenVersion === user.tokenVersion &&
+    media.expiresAt - Date.now() > (media.expiresAt - media.issuedAt) / 2;
+  if (!fresh) await setMediaCookie(request, reply, user, session.sessionId);
+}
+
+/** Records the refusal in the audit log (repeats merged) and answers 403. */
 export async function denied(request: FastifyRequest, reason: string): Promise<never> {
-  await audit(request.server.ctx.db, request, {
-    action: 'authorization.denied',
-    entity: 'route',
-    entityId: `${request.method} ${request.routeOptions.url ?? request.url}`,
-    newValue: { reason, url: request.url },
-  });
+  await request.server.ctx.refusals.record(request, reason);
   throw new HttpError(403, 'You do not have permission for this action');
 }
 
@@ -95,4 +158,10 @@ export async function denied(request: FastifyRequest, reason: string): Promise<n
 export function currentUser(request: FastifyRequest): AuthUser {
   if (!request.user) throw new HttpError(401, 'Authentication required');
   return request.user;
+}
+
+/** The session of the request's verified token (routes whose access requires a login). */
+export function currentSession(request: FastifyRequest): VerifiedToken {
+  if (!request.session) throw new HttpError(401, 'Authentication required');
+  return request.session;
 }

@@ -1,27 +1,45 @@
 // Login, current user, password change and logout (spec §7, §8).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { eq, sql } from 'drizzle-orm';
+import { eq, lt, sql } from 'drizzle-orm';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
-import { users } from '../db/schema.ts';
-import { clearMediaCookie, currentUser, setMediaCookie } from '../http/auth-hook.ts';
+import type { CredentialCheck } from '../auth/credentials.ts';
+import { newSessionId } from '../auth/token.ts';
+import { revokedSessions, users } from '../db/schema.ts';
+import {
+  bearerToken,
+  clearMediaCookie,
+  currentSession,
+  currentUser,
+  mediaCookieToken,
+  setMediaCookie,
+} from '../http/auth-hook.ts';
 import { HttpError } from '../http/errors.ts';
+import { passwordRateLimits } from '../http/password-rate-limit.ts';
 import { ChangePasswordBody, LoginBody, LoginResponse, Me } from '../schemas/auth.ts';
 import { ErrorResponse, MessageResponse } from '../schemas/common.ts';
 
+/** A refused check as the route's answer: 429 with Retry-After, else the route's 401. */
+function refuse(reply: FastifyReply, check: CredentialCheck, message: string): never {
+  if (!check.ok && check.status === 429) {
+    reply.header('retry-after', String(check.retryAfterSeconds));
+    throw new HttpError(
+      429,
+      `Too many failed attempts from this address; try again in ${check.retryAfterSeconds} s`,
+    );
+  }
+  throw new HttpError(401, message);
+}
+
 export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, passwords, tokens, config } = app.ctx;
-  // Unknown emails still cost one hash, so response time does not reveal which accounts exist.
-  let dummyHash: Promise<string> | null = null;
+  const { db, tokens, credentials, passwords } = app.ctx;
 
   app.post(
     '/login',
     {
       attachValidation: true,
-      config: {
-        access: 'public',
-        rateLimit: { max: config.loginRateLimit, timeWindow: '1 minute' },
-      },
+      config: { access: 'public' },
       schema: {
         tags: ['auth'],
         security: [],
@@ -33,19 +51,14 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const email = request.validationError ? '' : request.body.email.trim().toLowerCase();
       const password = request.validationError ? '' : request.body.password;
       if (!email || !password) throw new HttpError(400, 'Email and password are required');
-      const [user] = await db.select().from(users).where(eq(users.email, email));
-      if (!user) {
-        dummyHash ??= passwords.hash('not-a-real-password');
-        await passwords.verify(password, await dummyHash);
-      }
-      if (!user || !(await passwords.verify(password, user.passwordHash))) {
-        await audit(db, request, { action: 'login.failed', entity: 'user', actorEmail: email });
-        throw new HttpError(401, 'Invalid email or password');
-      }
-      const token = await tokens.sign(user);
+      const check = await credentials.check(request, { email }, password, 'login');
+      if (!check.ok) refuse(reply, check, 'Invalid email or password');
+      const { user } = check;
+      const sessionId = newSessionId();
+      const token = await tokens.sign(user, sessionId);
       request.user = { id: user.id, name: user.name, email: user.email, roles: user.roles };
       await audit(db, request, { action: 'login', entity: 'user', entityId: user.id });
-      setMediaCookie(request, reply, token);
+      await setMediaCookie(request, reply, user, sessionId);
       return { token };
     },
   );
@@ -59,8 +72,8 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const user = currentUser(request);
       // Restoring a session from a stored token also restores the media cookie.
-      const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-      if (bearer) setMediaCookie(request, reply, bearer);
+      const session = currentSession(request);
+      await setMediaCookie(request, reply, session, session.sessionId);
       return { id: user.id, name: user.name, email: user.email, roles: user.roles };
     },
   );
@@ -69,6 +82,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/change-password',
     {
       config: { access: 'authenticated' },
+      preHandler: passwordRateLimits(app),
       schema: {
         tags: ['auth'],
         body: ChangePasswordBody,
@@ -76,20 +90,20 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
           200: Type.Object({ message: Type.String(), token: Type.String() }),
           400: ErrorResponse,
           401: ErrorResponse,
+          429: ErrorResponse,
+          503: ErrorResponse,
         },
       },
     },
     async (request, reply) => {
       const me = currentUser(request);
-      const [user] = await db.select().from(users).where(eq(users.id, me.id));
-      if (!user || !(await passwords.verify(request.body.currentPassword, user.passwordHash))) {
-        await audit(db, request, {
-          action: 'password.change-failed',
-          entity: 'user',
-          entityId: me.id,
-        });
-        throw new HttpError(401, 'Current password is incorrect');
-      }
+      const check = await credentials.check(
+        request,
+        { userId: me.id },
+        request.body.currentPassword,
+        'password-change',
+      );
+      if (!check.ok) refuse(reply, check, 'Current password is incorrect');
       const passwordHash = await passwords.hash(request.body.newPassword);
       // Bumping the token version signs out every other session; this one gets a fresh token.
       const [updated] = await db
@@ -99,8 +113,9 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .returning();
       if (!updated) throw new HttpError(401, 'Session is no longer valid; please log in again');
       await audit(db, request, { action: 'password.change', entity: 'user', entityId: me.id });
-      const token = await tokens.sign(updated);
-      setMediaCookie(request, reply, token);
+      const { sessionId } = currentSession(request);
+      const token = await tokens.sign(updated, sessionId);
+      await setMediaCookie(request, reply, updated, sessionId);
       return { message: 'Password changed', token };
     },
   );
@@ -111,8 +126,42 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: 'public' },
       schema: { tags: ['auth'], security: [], response: { 200: MessageResponse } },
     },
-    async (_request, reply) => {
-      clearMediaCookie(reply);
+    async (request, reply) => {
+      // The session of the bearer token and of the media cookie (usually the same) end here:
+      // neither token is accepted again, even before it expires.
+      const bearer = bearerToken(request);
+      const cookie = mediaCookieToken(request);
+      const ended = [
+        bearer ? await tokens.verify(bearer, 'api') : null,
+        cookie ? await tokens.verify(cookie, 'media') : null,
+      ].filter((session) => session !== null);
+      if (ended.length > 0) {
+        await db.transaction(async (tx) => {
+          // Sessions past their tokens' lifetime need no record any more.
+          await tx.delete(revokedSessions).where(lt(revokedSessions.expiresAt, new Date()));
+          for (const session of ended) {
+            await tx
+              .insert(revokedSessions)
+              .values({
+                sessionId: session.sessionId,
+                userId: session.id,
+                // The bearer token of a session outlives its media token.
+                expiresAt: new Date(session.issuedAt + app.ctx.config.tokenTtlSeconds * 1000),
+              })
+              .onConflictDoNothing();
+          }
+          const first = ended[0];
+          if (first) {
+            await audit(tx, request, {
+              action: 'logout',
+              entity: 'user',
+              entityId: first.id,
+              newValue: { session: first.sessionId },
+            });
+          }
+        });
+      }
+      clearMediaCookie(request, reply);
       return { message: 'Logged out' };
     },
   );

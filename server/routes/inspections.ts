@@ -75,8 +75,9 @@ export const inspectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
           .from(inspections)
           .where(eq(inspections.id, request.params.id));
         if (!old) throw notFound('Inspection');
+        // Outside the caller's lines the inspection does not exist for it (docs/permissions.md).
         if (!managesLine(user, await findLine(db, old.lineClearanceId))) {
-          await denied(request, 'not the manager of this inspection’s line');
+          throw notFound('Inspection');
         }
         // Four-eyes rule: nobody verifies their own inspection.
         if (old.operatorId === user.id) await denied(request, 'cannot review own inspection');

@@ -1,11 +1,19 @@
 // Line clearances (also "areas"): list, create, edit, delete (spec §7).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { asc, count, eq } from 'drizzle-orm';
+import { arrayOverlaps, asc, count, eq, inArray } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
 import type { AuthUser } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import { floorplanConfigs, floorplans, inspections, lineClearances, videos } from '../db/schema.ts';
+import {
+  floorplanConfigs,
+  floorplans,
+  inspections,
+  lineClearances,
+  users,
+  videos,
+} from '../db/schema.ts';
 import { currentUser, denied } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { conflict, notFound } from '../http/errors.ts';
@@ -17,7 +25,7 @@ import {
   type LineClearanceStatus,
   LineClearanceUpdate,
 } from '../schemas/line-clearances.ts';
-import { managesLine, seesAllLines } from '../services/access.ts';
+import { canManageRoles, canManageUser, managesLine, seesAllLines } from '../services/access.ts';
 import { assertUsersExist } from '../services/references.ts';
 
 type Row = typeof lineClearances.$inferSelect;
@@ -48,6 +56,34 @@ function managerFor(user: AuthUser, requested: string | null | undefined): strin
 
 export const lineClearanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ctx;
+
+  /**
+   * Listing an operator on a line gives the line's LC manager authority over the account, so an
+   * LC manager may add only operators it already manages or that work on no line yet.
+   */
+  async function assertMayAssign(request: FastifyRequest, old: string[], next: string[]) {
+    const user = currentUser(request);
+    const added = next.filter((id) => !old.includes(id));
+    if (seesAllLines(user) || added.length === 0) return;
+    const targets = await db.select().from(users).where(inArray(users.id, added));
+    const mine = await db
+      .select({ id: lineClearances.id, assignedOperators: lineClearances.assignedOperators })
+      .from(lineClearances)
+      .where(eq(lineClearances.managerId, user.id));
+    const listing = await db
+      .select({ id: lineClearances.id, assignedOperators: lineClearances.assignedOperators })
+      .from(lineClearances)
+      .where(arrayOverlaps(lineClearances.assignedOperators, added));
+    for (const target of targets) {
+      const unassigned =
+        target.lineClearanceIds.length === 0 &&
+        !listing.some((line) => line.assignedOperators.includes(target.id));
+      const mayAssign = unassigned
+        ? canManageRoles(user, target.roles)
+        : canManageUser(user, target, mine);
+      if (!mayAssign) await denied(request, 'may only assign operators this manager manages');
+    }
+  }
 
   app.get(
     '/line-clearances',
@@ -81,6 +117,7 @@ export const lineClearanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const managerId = managerFor(user, body.managerId);
         await assertUsersExist(db, managerId ? [managerId] : [], 'body.managerId');
         await assertUsersExist(db, body.assignedOperators ?? [], 'body.assignedOperators');
+        await assertMayAssign(request, [], body.assignedOperators ?? []);
         const row = await db.transaction(async (tx) => {
           const [created] = await tx
             .insert(lineClearances)
@@ -131,6 +168,7 @@ export const lineClearanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         : user.id;
       await assertUsersExist(db, managerId ? [managerId] : [], 'body.managerId');
       await assertUsersExist(db, body.assignedOperators ?? [], 'body.assignedOperators');
+      await assertMayAssign(request, old.assignedOperators, body.assignedOperators ?? []);
       return db.transaction(async (tx) => {
         const [row] = await tx
           .update(lineClearances)

@@ -1,24 +1,35 @@
-// Users: list, create, edit, delete (spec §7) with the role rules of docs/permissions.md.
+// Users: list, create, edit, deactivate, unlock, delete (spec §7) with the role rules of
+// docs/permissions.md.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, or, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
 import type { AuthUser } from '../context.ts';
 import type { Tx } from '../db/client.ts';
-import { users } from '../db/schema.ts';
+import { accountLockouts, inspections, lineClearances, users, videos } from '../db/schema.ts';
 import { currentUser, denied } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { conflict, notFound } from '../http/errors.ts';
+import { passwordRateLimits } from '../http/password-rate-limit.ts';
+import { iso } from '../ids.ts';
 import { IdParams, MessageResponse, type Role } from '../schemas/common.ts';
-import { User, UserCreate, UserUpdate } from '../schemas/users.ts';
-import { canManageRoles, hasRole } from '../services/access.ts';
+import { User, UserCreate, type UserStatus, UserUpdate } from '../schemas/users.ts';
+import {
+  canManageRoles,
+  canManageUser,
+  hasRole,
+  type LineAssignment,
+  seesAllLines,
+  setsCredentials,
+} from '../services/access.ts';
 import { assertLinesExist, assertUsersExist } from '../services/references.ts';
 import { insertUser } from '../services/users.ts';
 
 type Row = typeof users.$inferSelect;
 
 /** Never includes the password hash or token version. */
-export const toUser = (row: Row): User => ({
+export const toUser = (row: Row, lockedUntil: Date | null = null): User => ({
   _id: row.id,
   id: row.id,
   name: row.name,
@@ -26,6 +37,8 @@ export const toUser = (row: Row): User => ({
   role: row.roles,
   lineClearanceIds: row.lineClearanceIds,
   assignedOperators: row.assignedOperators,
+  status: row.status as UserStatus,
+  lockedUntil: lockedUntil && lockedUntil.getTime() > Date.now() ? iso(lockedUntil) : null,
 });
 
 const rolesOf = (role: Role | Role[] | undefined): Role[] =>
@@ -38,27 +51,74 @@ const isUniqueViolation = (error: unknown) =>
   (error as { code?: string }).code === '23505' ||
   (error as { cause?: { code?: string } }).cause?.code === '23505';
 
-/** The last admin can neither be deleted nor lose the admin role: someone must run the system. */
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((x) => b.includes(x));
+
+/**
+ * The last active admin can neither be deleted, deactivated nor lose the admin role: someone must
+ * run the system.
+ */
 async function assertAdminRemains(tx: Tx, leaving: Row): Promise<void> {
-  if (!leaving.roles.includes('admin')) return;
+  if (!leaving.roles.includes('admin') || leaving.status !== 'active') return;
   const [row] = await tx
     .select({ n: sql<number>`count(*)::int` })
     .from(users)
-    .where(sql`'admin' = any(${users.roles}) and ${users.id} <> ${leaving.id}`);
+    .where(
+      sql`'admin' = any(${users.roles}) and ${users.status} = 'active' and ${users.id} <> ${leaving.id}`,
+    );
   if ((row?.n ?? 0) === 0) throw conflict('The last admin cannot be removed');
 }
 
 export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, passwords } = app.ctx;
+  const passwordLimits = passwordRateLimits(app);
 
-  async function findManageable(request: Parameters<typeof currentUser>[0], id: string) {
-    const user: AuthUser = currentUser(request);
+  /** The lines an LC manager manages; none are needed for users who see every line. */
+  async function managedLines(user: AuthUser): Promise<LineAssignment[]> {
+    if (seesAllLines(user)) return [];
+    return db
+      .select({ id: lineClearances.id, assignedOperators: lineClearances.assignedOperators })
+      .from(lineClearances)
+      .where(eq(lineClearances.managerId, user.id));
+  }
+
+  async function findManageable(request: FastifyRequest, id: string) {
+    const user = currentUser(request);
     const [row] = await db.select().from(users).where(eq(users.id, id));
     if (!row) throw notFound('User');
-    if (!canManageRoles(user, row.roles)) {
-      await denied(request, `may not manage a user with roles ${row.roles.join(', ')}`);
+    const lines = await managedLines(user);
+    if (!canManageUser(user, row, lines)) {
+      await denied(
+        request,
+        canManageRoles(user, row.roles)
+          ? 'the user works on no line this manager manages'
+          : `may not manage a user with roles ${row.roles.join(', ')}`,
+      );
     }
-    return row;
+    return { row, lines };
+  }
+
+  /**
+   * An LC manager changes an account's lines only among the lines it manages (the others stay as
+   * they were); others set them freely.
+   */
+  async function linesAfterChange(
+    request: FastifyRequest,
+    lines: LineAssignment[],
+    old: string[],
+    requested: string[] | undefined,
+  ): Promise<string[]> {
+    const next = requested === undefined ? old : [...new Set(requested)];
+    if (seesAllLines(currentUser(request))) return next;
+    const mine = new Set(lines.map((line) => line.id));
+    const changed = [
+      ...next.filter((id) => !old.includes(id)),
+      ...old.filter((id) => !next.includes(id)),
+    ];
+    if (changed.some((id) => !mine.has(id))) {
+      await denied(request, 'may only assign the lines this manager manages');
+    }
+    return next;
   }
 
   app.get(
@@ -72,11 +132,15 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Operators see only themselves; everyone else needs the list (filters, assignments).
       const onlySelf = !hasRole(user, 'admin', 'factory_manager', 'lc_manager', 'audit');
       const rows = await db
-        .select()
+        .select({ user: users, lockedUntil: accountLockouts.lockedUntil })
         .from(users)
+        .leftJoin(
+          accountLockouts,
+          and(eq(accountLockouts.userId, users.id), gt(accountLockouts.lockedUntil, new Date())),
+        )
         .where(onlySelf ? eq(users.id, user.id) : undefined)
         .orderBy(asc(users.name));
-      return rows.map(toUser);
+      return rows.map((row) => toUser(row.user, row.lockedUntil));
     },
   );
 
@@ -84,6 +148,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/users',
     {
       config: { access: MANAGERS },
+      preHandler: passwordLimits,
       schema: { tags: ['users'], body: UserCreate, response: { 201: User, ...errors } },
     },
     async (request, reply) => {
@@ -91,11 +156,25 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const body = request.body;
       const roles = rolesOf(body.role);
       if (!canManageRoles(user, roles)) await denied(request, `may not create ${roles.join(', ')}`);
-      await assertLinesExist(db, body.lineClearanceIds ?? [], 'body.lineClearanceIds');
+      const lines = await managedLines(user);
+      // An LC manager's new operator works on the LC manager's lines (all of them unless named),
+      // so it stays within the LC manager's reach.
+      const lineClearanceIds = seesAllLines(user)
+        ? (body.lineClearanceIds ?? [])
+        : await linesAfterChange(
+            request,
+            lines,
+            [],
+            body.lineClearanceIds ?? lines.map((line) => line.id),
+          );
+      if (!seesAllLines(user) && (body.assignedOperators ?? []).length > 0) {
+        await denied(request, 'may not assign operators to a user');
+      }
+      await assertLinesExist(db, lineClearanceIds, 'body.lineClearanceIds');
       await assertUsersExist(db, body.assignedOperators ?? [], 'body.assignedOperators');
       try {
         const row = await db.transaction(async (tx) => {
-          const created = await insertUser(tx, passwords, { ...body, roles });
+          const created = await insertUser(tx, passwords, { ...body, roles, lineClearanceIds });
           await audit(tx, request, {
             action: 'create',
             entity: 'user',
@@ -116,6 +195,12 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/users/:id',
     {
       config: { access: MANAGERS },
+      // Only a password reset hashes; other edits are not limited.
+      preHandler: async (request, reply) => {
+        if ((request.body as { password?: string }).password) {
+          await passwordLimits.call(app, request, reply);
+        }
+      },
       schema: {
         tags: ['users'],
         params: IdParams,
@@ -125,29 +210,50 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const user = currentUser(request);
-      const old = await findManageable(request, request.params.id);
+      const { row: old, lines } = await findManageable(request, request.params.id);
       const body = request.body;
       const roles = body.role === undefined ? old.roles : rolesOf(body.role);
       if (!canManageRoles(user, roles)) await denied(request, `may not grant ${roles.join(', ')}`);
-      await assertLinesExist(db, body.lineClearanceIds ?? [], 'body.lineClearanceIds');
-      await assertUsersExist(db, body.assignedOperators ?? [], 'body.assignedOperators');
-      const rolesChanged =
-        roles.length !== old.roles.length || roles.some((r) => !old.roles.includes(r));
+      const email = body.email.trim().toLowerCase();
+      const emailChanged = email !== old.email;
+      if ((emailChanged || body.password) && !setsCredentials(user)) {
+        await denied(request, 'may not set another user’s password or email');
+      }
+      const lineClearanceIds = await linesAfterChange(
+        request,
+        lines,
+        old.lineClearanceIds,
+        body.lineClearanceIds,
+      );
+      const assignedOperators = body.assignedOperators ?? old.assignedOperators;
+      if (!seesAllLines(user) && !sameSet(assignedOperators, old.assignedOperators)) {
+        await denied(request, 'may not assign operators to a user');
+      }
+      const status = body.status ?? (old.status as UserStatus);
+      const statusChanged = status !== old.status;
+      if (statusChanged && old.id === user.id) {
+        throw conflict('You cannot deactivate your own account');
+      }
+      await assertLinesExist(db, lineClearanceIds, 'body.lineClearanceIds');
+      await assertUsersExist(db, assignedOperators, 'body.assignedOperators');
+      const rolesChanged = !sameSet(roles, old.roles);
       const passwordHash = body.password ? await passwords.hash(body.password) : undefined;
       try {
         return await db.transaction(async (tx) => {
-          if (!roles.includes('admin')) await assertAdminRemains(tx, old);
+          if (!roles.includes('admin') || status !== 'active') await assertAdminRemains(tx, old);
           const [row] = await tx
             .update(users)
             .set({
               name: body.name.trim(),
-              email: body.email.trim().toLowerCase(),
+              email,
               roles,
-              lineClearanceIds: body.lineClearanceIds ?? old.lineClearanceIds,
-              assignedOperators: body.assignedOperators ?? old.assignedOperators,
+              lineClearanceIds,
+              assignedOperators,
+              status,
               ...(passwordHash ? { passwordHash } : {}),
-              // New roles or a reset password must not ride on tokens issued before.
-              ...(rolesChanged || passwordHash
+              // New roles, a reset password or email, or a deactivation must not ride on tokens
+              // issued before.
+              ...(rolesChanged || passwordHash || emailChanged || statusChanged
                 ? { tokenVersion: sql`${users.tokenVersion} + 1` }
                 : {}),
             })
@@ -170,6 +276,24 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  app.post(
+    '/users/:id/unlock',
+    {
+      config: { access: ['admin', 'factory_manager'] },
+      schema: {
+        tags: ['users'],
+        description: 'Lifts a sign-in lock (too many failed passwords) before it expires.',
+        params: IdParams,
+        response: { 200: MessageResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const { row } = await findManageable(request, request.params.id);
+      const unlocked = await app.ctx.credentials.unlock(request, row.id);
+      return { message: unlocked ? 'Account unlocked' : 'The account was not locked' };
+    },
+  );
+
   app.delete(
     '/users/:id',
     {
@@ -183,8 +307,22 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const user = currentUser(request);
       if (request.params.id === user.id) throw conflict('You cannot delete your own account');
-      const old = await findManageable(request, request.params.id);
+      const { row: old } = await findManageable(request, request.params.id);
       await db.transaction(async (tx) => {
+        // Inspections and videos are GMP records: who performed or verified them must stay known.
+        const [referenced] = await tx
+          .select({ n: sql<number>`count(*)::int` })
+          .from(inspections)
+          .where(or(eq(inspections.operatorId, old.id), eq(inspections.reviewerId, old.id)));
+        const [recorded] = await tx
+          .select({ n: sql<number>`count(*)::int` })
+          .from(videos)
+          .where(eq(videos.userId, old.id));
+        if ((referenced?.n ?? 0) > 0 || (recorded?.n ?? 0) > 0) {
+          throw conflict(
+            'This user has inspections or videos and cannot be deleted; deactivate the account instead',
+          );
+        }
         await assertAdminRemains(tx, old);
         await tx.delete(users).where(eq(users.id, old.id));
         await audit(tx, request, {

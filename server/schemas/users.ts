@@ -1,7 +1,14 @@
 import { type Static, Type } from 'typebox';
 import { Id, Role } from './common.ts';
 
-/** A user as listed. `role` is always the list of roles (spec §3 allows a string or a list). */
+/** 'deactivated': kept for the records it is named in; cannot sign in. */
+export const UserStatus = Type.Union([Type.Literal('active'), Type.Literal('deactivated')]);
+export type UserStatus = Static<typeof UserStatus>;
+
+/**
+ * A user as listed. `role` is always the list of roles (spec §3 allows a string or a list).
+ * `lockedUntil`: set while too many failed passwords keep the account locked.
+ */
 export const User = Type.Object({
   _id: Id,
   id: Id,
@@ -10,6 +17,8 @@ export const User = Type.Object({
   role: Type.Array(Role),
   lineClearanceIds: Type.Array(Id),
   assignedOperators: Type.Array(Id),
+  status: UserStatus,
+  lockedUntil: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
 export type User = Static<typeof User>;
 
@@ -29,7 +38,8 @@ export const UserCreate = Type.Object({
 export type UserCreate = Static<typeof UserCreate>;
 
 /** PUT /api/users/{id}: the whole user; `_id`, `id` and unknown fields are ignored. A password
- * given here resets it (and revokes the user's tokens). */
+ * or a new email (admins and factory managers only) resets it and revokes the user's tokens, as
+ * does deactivating the account. */
 export const UserUpdate = Type.Object({
   name: Name,
   email: Email,
@@ -37,5 +47,6 @@ export const UserUpdate = Type.Object({
   password: Type.Optional(Type.String({ minLength: 8, maxLength: 1024 })),
   lineClearanceIds: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
   assignedOperators: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
+  status: Type.Optional(UserStatus),
 });
 export type UserUpdate = Static<typeof UserUpdate>;

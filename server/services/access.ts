@@ -11,6 +11,22 @@ export const seesAllLines = (user: AuthUser) => hasRole(user, 'admin', 'factory_
 export const managesLine = (user: AuthUser, line: { managerId: string | null }) =>
   seesAllLines(user) || (hasRole(user, 'lc_manager') && line.managerId === user.id);
 
+/** Admins and factory managers may set another user's password or email; LC managers never. */
+export const setsCredentials = (user: AuthUser) => hasRole(user, 'admin', 'factory_manager');
+
+/** A line and the operators it lists: what an LC manager's authority over accounts rests on. */
+export interface LineAssignment {
+  id: string;
+  assignedOperators: string[];
+}
+
+/** An account works on a line when its own list names the line or the line lists the account. */
+export const worksOn = (
+  target: { id: string; lineClearanceIds: string[] },
+  line: LineAssignment,
+): boolean =>
+  target.lineClearanceIds.includes(line.id) || line.assignedOperators.includes(target.id);
+
 /** Roles whose accounts a user may create, change or delete. */
 export function manageableRoles(user: AuthUser): Set<Role> {
   if (hasRole(user, 'admin')) {
@@ -25,3 +41,17 @@ export const canManageRoles = (user: AuthUser, roles: readonly Role[]) => {
   const allowed = manageableRoles(user);
   return roles.length > 0 && roles.every((role) => allowed.has(role));
 };
+
+/**
+ * Whether `user` may change, deactivate or delete the account `target`: every role of the target
+ * lies in the user's manageable set and, for an LC manager, the target works on one of the lines
+ * it manages (`managedLines`: the lines whose managerId is the user).
+ */
+export function canManageUser(
+  user: AuthUser,
+  target: { id: string; roles: readonly Role[]; lineClearanceIds: string[] },
+  managedLines: readonly LineAssignment[],
+): boolean {
+  if (!canManageRoles(user, target.roles)) return false;
+  return seesAllLines(user) || managedLines.some((line) => worksOn(target, line));
+}

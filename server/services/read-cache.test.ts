@@ -29,7 +29,7 @@ describe('ReadCache', () => {
   });
 
   it('holds at most maxEntries, dropping the oldest', async () => {
-    const cache = new ReadCache<string>(2);
+    const cache = new ReadCache<string>({ maxEntries: 2 });
     await cache.get('a', async () => 'a1');
     await cache.get('b', async () => 'b1');
     await cache.get('c', async () => 'c1');

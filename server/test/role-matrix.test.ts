@@ -25,6 +25,8 @@ interface Request {
   url: string;
   payload?: unknown;
   multipart?: { lineId: string };
+  /** Sent without the caller's token (logout would end the session the other rows use). */
+  anonymous?: boolean;
 }
 
 interface Row {
@@ -48,7 +50,7 @@ let counter = 0;
 const unique = () => `${Date.now().toString(36)}${counter++}`;
 
 async function call(who: Who, method: Row['method'], req: Request) {
-  const headers: Record<string, string> = who === 'anon' ? {} : { ...f.auth[who] };
+  const headers: Record<string, string> = who === 'anon' || req.anonymous ? {} : { ...f.auth[who] };
   if (req.multipart) {
     const boundary = 'matrix-boundary';
     const payload = Buffer.concat([
@@ -84,27 +86,30 @@ const freshLine = async () =>
       managerId: f.ids.lcmanager,
     })
   )._id as string;
-const freshUser = async (role: string) =>
+/** A new account; an operator works on line A (managed by lcmanager) unless told otherwise. */
+const freshUser = async (role: string, lineClearanceIds = role === 'operator' ? [s.lineA] : []) =>
   (
     await as('admin', 'POST', '/api/users', {
       name: 'Fresh',
       email: `${unique()}@fresh.example`,
       password: 'fresh-password',
       role,
+      lineClearanceIds,
     })
   )._id as string;
-const freshDevice = async () =>
-  (await as('admin', 'POST', '/api/devices', { qrCode: `SN-${unique()}` }))._id as string;
-async function freshInspection() {
+async function freshInspectionBy(operatorId: string) {
   const id = newId();
   await t.services.ctx.db.insert(inspections).values({
     id,
     lineClearanceId: s.lineA,
-    operatorId: f.ids.operator,
+    operatorId,
     startTime: new Date(),
   });
   return id;
 }
+const freshDevice = async () =>
+  (await as('admin', 'POST', '/api/devices', { qrCode: `SN-${unique()}` }))._id as string;
+const freshInspection = () => freshInspectionBy(f.ids.operator);
 async function freshVideo() {
   const id = newId();
   await t.services.ctx.db.insert(videos).values({
@@ -147,7 +152,7 @@ const matrix: Row[] = [
   {
     method: 'POST',
     route: '/api/logout',
-    request: () => ({ url: '/api/logout' }),
+    request: () => ({ url: '/api/logout', anonymous: true }),
     ok: 200,
     allowed: 'public',
   },
@@ -239,6 +244,35 @@ const matrix: Row[] = [
     allowed: MANAGERS,
   },
   {
+    // An LC manager manages the operators of its own lines only.
+    method: 'PUT',
+    route: '/api/users/{id}',
+    request: async () => {
+      const id = await freshUser('operator');
+      const user = (await as('admin', 'GET', '/api/users')).find(
+        (u: { _id: string }) => u._id === id,
+      );
+      return { url: `/api/users/${id}`, payload: { name: 'Renamed', email: user.email } };
+    },
+    ok: 200,
+    allowed: MANAGE_LINE_A,
+  },
+  {
+    // Nobody manages an operator of no line but admins and factory managers.
+    method: 'PUT',
+    route: '/api/users/{id}',
+    request: async () => {
+      const id = await freshUser('operator', []);
+      const user = (await as('admin', 'GET', '/api/users')).find(
+        (u: { _id: string }) => u._id === id,
+      );
+      return { url: `/api/users/${id}`, payload: { name: 'Renamed', email: user.email } };
+    },
+    ok: 200,
+    allowed: ['admin', 'factory'],
+  },
+  {
+    // Setting another user's email or password: admins and factory managers only.
     method: 'PUT',
     route: '/api/users/{id}',
     request: async () => ({
@@ -246,7 +280,23 @@ const matrix: Row[] = [
       payload: { name: 'Renamed', email: `${unique()}@renamed.example` },
     }),
     ok: 200,
-    allowed: MANAGERS,
+    allowed: ['admin', 'factory'],
+  },
+  {
+    method: 'PUT',
+    route: '/api/users/{id}',
+    request: async () => {
+      const id = await freshUser('operator');
+      const user = (await as('admin', 'GET', '/api/users')).find(
+        (u: { _id: string }) => u._id === id,
+      );
+      return {
+        url: `/api/users/${id}`,
+        payload: { name: user.name, email: user.email, password: 'taken-over-1' },
+      };
+    },
+    ok: 200,
+    allowed: ['admin', 'factory'],
   },
   {
     method: 'PUT',
@@ -263,7 +313,26 @@ const matrix: Row[] = [
     route: '/api/users/{id}',
     request: async () => ({ url: `/api/users/${await freshUser('operator')}` }),
     ok: 200,
-    allowed: MANAGERS,
+    allowed: MANAGE_LINE_A,
+  },
+  {
+    // An operator named in an inspection is GMP evidence: deactivated, never deleted.
+    method: 'DELETE',
+    route: '/api/users/{id}',
+    request: async () => {
+      const id = await freshUser('operator');
+      await freshInspectionBy(id);
+      return { url: `/api/users/${id}` };
+    },
+    ok: 409,
+    allowed: MANAGE_LINE_A,
+  },
+  {
+    method: 'POST',
+    route: '/api/users/{id}/unlock',
+    request: async () => ({ url: `/api/users/${await freshUser('operator')}/unlock` }),
+    ok: 200,
+    allowed: ['admin', 'factory'],
   },
   {
     method: 'DELETE',
@@ -317,6 +386,7 @@ const matrix: Row[] = [
       }),
       ok: 200,
       allowed: MANAGE_LINE_A,
+      hidden: ['lcmanager2'],
     }),
   ),
   {

@@ -1,0 +1,237 @@
+// Every check of a user's password goes through here: sign-in, the current password of a password
+// change, and an e-signature's password re-entry. Failures are counted in the database (so several
+// API processes agree): per account, LOGIN_MAX_FAILURES within the window lock the account for
+// LOGIN_LOCK_SECONDS, doubling with each further lock until a sign-in succeeds or an admin
+// unlocks; per client address, LOGIN_RATE_LIMIT failures a minute answer 429 until the minute is
+// over. Successful checks never count. The answer never tells a locked or deactivated account from
+// a wrong password or an unknown email: each costs one hash and gets the same refusal.
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { audit } from '../audit/audit.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { accountLockouts, addressFailures, users } from '../db/schema.ts';
+import type { HashLane, PasswordHasher } from './password.ts';
+
+export type UserRow = typeof users.$inferSelect;
+
+/** Why the password is asked for; decides the hash lane and the audit action of a failure. */
+export type PasswordPurpose = 'login' | 'password-change' | 'e-signature';
+
+export type CredentialCheck =
+  | { ok: true; user: UserRow }
+  /** 401: wrong, unknown, locked or deactivated (never said which); 429: address over its limit. */
+  | { ok: false; status: 401 }
+  | { ok: false; status: 429; retryAfterSeconds: number };
+
+export interface CredentialGuard {
+  /**
+   * Checks `password` for the account with this email (sign-in) or id (a signed-in user entering
+   * its password again). Counts and audits a failure; clears the account's failures on success.
+   */
+  check(
+    request: FastifyRequest,
+    who: { email: string } | { userId: string },
+    password: string,
+    purpose: PasswordPurpose,
+  ): Promise<CredentialCheck>;
+  /** Lifts a lock (audited as the request's user's action); false when the account was not locked. */
+  unlock(request: FastifyRequest, userId: string): Promise<boolean>;
+}
+
+const FAILED_ACTION: Record<PasswordPurpose, string> = {
+  login: 'login.failed',
+  'password-change': 'password.change-failed',
+  'e-signature': 'signature.password-failed',
+};
+const LANE: Record<PasswordPurpose, HashLane> = {
+  login: 'sign-in',
+  'password-change': 'other',
+  'e-signature': 'other',
+};
+const ADDRESS_WINDOW_MS = 60_000;
+const MAX_LOCK_SECONDS = 24 * 3600;
+/** Address counters older than this are deleted (at most once a minute). */
+const ADDRESS_ROWS_KEPT_MS = 3600_000;
+
+type Settings = Pick<
+  Config,
+  'loginRateLimit' | 'loginMaxFailures' | 'loginFailureWindowSeconds' | 'loginLockSeconds'
+>;
+
+const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+
+export function createCredentialGuard(
+  db: Db,
+  passwords: PasswordHasher,
+  settings: Settings,
+  now: () => Date = () => new Date(),
+): CredentialGuard {
+  // Unknown emails still cost one hash, so response time does not reveal which accounts exist.
+  let dummyHash: Promise<string> | null = null;
+  let prunedAt = 0;
+
+  /** Seconds until the address may try again, or 0. */
+  async function addressBlockedFor(address: string, time: Date): Promise<number> {
+    const [row] = await db
+      .select()
+      .from(addressFailures)
+      .where(
+        and(
+          eq(addressFailures.address, address),
+          gt(addressFailures.windowStartedAt, new Date(time.getTime() - ADDRESS_WINDOW_MS)),
+        ),
+      );
+    if (!row || row.failures < settings.loginRateLimit) return 0;
+    return Math.ceil((row.windowStartedAt.getTime() + ADDRESS_WINDOW_MS - time.getTime()) / 1000);
+  }
+
+  async function countAddressFailure(request: FastifyRequest, time: Date): Promise<void> {
+    const windowStart = new Date(time.getTime() - ADDRESS_WINDOW_MS);
+    const fresh = sql`${addressFailures.windowStartedAt} <= ${at(windowStart)}`;
+    const [row] = await db
+      .insert(addressFailures)
+      .values({ address: request.ip, failures: 1, windowStartedAt: time })
+      .onConflictDoUpdate({
+        target: addressFailures.address,
+        set: {
+          failures: sql`case when ${fresh} then 1 else ${addressFailures.failures} + 1 end`,
+          windowStartedAt: sql`case when ${fresh} then ${at(time)} else ${addressFailures.windowStartedAt} end`,
+        },
+      })
+      .returning({ failures: addressFailures.failures });
+    if (row?.failures === settings.loginRateLimit) {
+      await audit(db, request, {
+        action: 'login.address-blocked',
+        entity: 'address',
+        entityId: request.ip,
+        newValue: { failures: row.failures, windowSeconds: ADDRESS_WINDOW_MS / 1000 },
+      });
+    }
+    if (time.getTime() - prunedAt > ADDRESS_WINDOW_MS) {
+      prunedAt = time.getTime();
+      await db
+        .delete(addressFailures)
+        .where(
+          lt(addressFailures.windowStartedAt, new Date(time.getTime() - ADDRESS_ROWS_KEPT_MS)),
+        );
+    }
+  }
+
+  /** Counts a wrong password of an unlocked account; locks it when the count reaches the limit. */
+  async function countAccountFailure(request: FastifyRequest, user: UserRow, time: Date) {
+    const windowStart = new Date(time.getTime() - settings.loginFailureWindowSeconds * 1000);
+    const fresh = sql`${accountLockouts.windowStartedAt} <= ${at(windowStart)}`;
+    await db
+      .insert(accountLockouts)
+      .values({ userId: user.id, failures: 1, windowStartedAt: time })
+      .onConflictDoUpdate({
+        target: accountLockouts.userId,
+        set: {
+          failures: sql`case when ${fresh} then 1 else ${accountLockouts.failures} + 1 end`,
+          windowStartedAt: sql`case when ${fresh} then ${at(time)} else ${accountLockouts.windowStartedAt} end`,
+        },
+      });
+    // One statement decides the lock, so two processes counting at once lock only once.
+    const [locked] = await db
+      .update(accountLockouts)
+      .set({
+        lockedUntil: sql`${at(time)} + make_interval(secs => least(${settings.loginLockSeconds}::float8 * power(2, ${accountLockouts.locks}), ${MAX_LOCK_SECONDS}::float8))`,
+        locks: sql`${accountLockouts.locks} + 1`,
+        failures: 0,
+      })
+      .where(
+        and(
+          eq(accountLockouts.userId, user.id),
+          sql`${accountLockouts.failures} >= ${settings.loginMaxFailures}`,
+          sql`(${accountLockouts.lockedUntil} is null or ${accountLockouts.lockedUntil} <= ${at(time)})`,
+        ),
+      )
+      .returning({ lockedUntil: accountLockouts.lockedUntil, locks: accountLockouts.locks });
+    if (locked?.lockedUntil) {
+      await audit(db, request, {
+        action: 'account.locked',
+        entity: 'user',
+        entityId: user.id,
+        actorEmail: user.email,
+        newValue: {
+          lockedUntil: locked.lockedUntil.toISOString(),
+          seconds: Math.round((locked.lockedUntil.getTime() - time.getTime()) / 1000),
+          lock: locked.locks,
+          failures: settings.loginMaxFailures,
+        },
+      });
+    }
+  }
+
+  return {
+    async check(request, who, password, purpose) {
+      const time = now();
+      const retryAfterSeconds = await addressBlockedFor(request.ip, time);
+      if (retryAfterSeconds > 0) return { ok: false, status: 429, retryAfterSeconds };
+
+      const [user] = await db
+        .select()
+        .from(users)
+        .where('email' in who ? eq(users.email, who.email) : eq(users.id, who.userId));
+      const [lockout] = user
+        ? await db.select().from(accountLockouts).where(eq(accountLockouts.userId, user.id))
+        : [];
+      const locked = Boolean(lockout?.lockedUntil && lockout.lockedUntil > time);
+      dummyHash ??= passwords.hash('not-a-real-password', 'sign-in');
+      const stored = user?.passwordHash ?? (await dummyHash);
+      const matches = await passwords.verify(password, stored, LANE[purpose]);
+
+      if (user && matches && !locked && user.status === 'active') {
+        if (lockout) {
+          await db.delete(accountLockouts).where(eq(accountLockouts.userId, user.id));
+          if (lockout.lockedUntil) {
+            await audit(db, request, {
+              action: 'account.unlocked',
+              entity: 'user',
+              entityId: user.id,
+              actorEmail: user.email,
+              newValue: { reason: 'lock expired', lockedUntil: lockout.lockedUntil.toISOString() },
+            });
+          }
+        }
+        return { ok: true, user };
+      }
+
+      const reason = !user
+        ? 'unknown account'
+        : user.status !== 'active'
+          ? 'account deactivated'
+          : locked
+            ? 'account locked'
+            : 'wrong password';
+      await countAddressFailure(request, time);
+      if (user && reason === 'wrong password') await countAccountFailure(request, user, time);
+      await audit(db, request, {
+        action: FAILED_ACTION[purpose],
+        entity: 'user',
+        entityId: user?.id ?? null,
+        actorEmail: 'email' in who ? who.email : (user?.email ?? null),
+        newValue: { reason },
+      });
+      return { ok: false, status: 401 };
+    },
+
+    async unlock(request, userId) {
+      const [removed] = await db
+        .delete(accountLockouts)
+        .where(eq(accountLockouts.userId, userId))
+        .returning();
+      const wasLocked = Boolean(removed?.lockedUntil && removed.lockedUntil > now());
+      if (wasLocked) {
+        await audit(db, request, {
+          action: 'account.unlocked',
+          entity: 'user',
+          entityId: userId,
+          newValue: { reason: 'unlocked by an administrator', lockedUntil: removed?.lockedUntil },
+        });
+      }
+      return wasLocked;
+    },
+  };
+}
