@@ -117,11 +117,13 @@ describe('token attacks', () => {
     key?: Uint8Array;
     iat?: number;
     exp?: number | string;
+    aud?: string;
   }) =>
-    new SignJWT(claims())
+    new SignJWT({ ...claims(), sid: 'forged-session' })
       .setProtectedHeader({ alg: options.alg ?? 'HS256' })
       .setSubject(op.id)
       .setIssuer('line-clearance')
+      .setAudience(options.aud ?? 'api')
       .setIssuedAt(options.iat)
       .setExpirationTime(options.exp ?? '1h')
       .sign(options.key ?? secret());
@@ -134,6 +136,10 @@ describe('token attacks', () => {
     expect((await me(await forge({ iat: 1_000, exp: 2_000 }))).statusCode).toBe(401);
     const key = new TextEncoder().encode('another-secret-of-at-least-32-characters');
     expect((await me(await forge({ key }))).statusCode).toBe(401);
+  });
+
+  it('rejects a media token as the bearer token', async () => {
+    expect((await me(await forge({ aud: 'media' }))).statusCode).toBe(401);
   });
 
   it('rejects an HS512 token signed with the right key (algorithm allow-list)', async () => {
@@ -188,7 +194,111 @@ describe('POST /api/logout', () => {
   it('expires the media cookie', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/logout' });
     expect(res.statusCode).toBe(200);
-    expect(String(res.headers['set-cookie'])).toMatch(/^lc_media=; .*Max-Age=0/);
+    expect(String(res.headers['set-cookie'])).toMatch(/^lc_media=; Path=\/api; .*Max-Age=0/);
+  });
+});
+
+describe('the media cookie', () => {
+  /** The media token a response set, and the cookie's attributes. */
+  function mediaCookie(res: { headers: Record<string, unknown> }) {
+    const header = String(res.headers['set-cookie'] ?? '');
+    const token = /^lc_media=([^;]+);/.exec(header)?.[1];
+    if (!token) throw new Error(`no media cookie in '${header}'`);
+    return { token, header };
+  }
+  const signIn = async () => {
+    const user = await createUser(t, `media-${Math.random().toString(36).slice(2)}`, ['admin']);
+    const res = await login(user.email, PASSWORD);
+    return { bearer: res.json().token as string, ...mediaCookie(res) };
+  };
+
+  it('holds a short-lived media-only token, not the bearer token', async () => {
+    const { bearer, token, header } = await signIn();
+    expect(token).not.toBe(bearer);
+    expect(header).toContain('Path=/api');
+    expect(header).toContain(`Max-Age=${t.services.ctx.config.mediaTokenTtlSeconds}`);
+    const claims = decode(token);
+    expect(claims.aud).toBe('media');
+    expect(Number(claims.exp) - Number(claims.iat)).toBe(
+      t.services.ctx.config.mediaTokenTtlSeconds,
+    );
+    // Replayed as a bearer token it opens nothing; as the cookie only media routes.
+    const asBearer = await t.app.inject({
+      url: '/api/me',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(asBearer.statusCode).toBe(401);
+    const cookie = { cookie: `lc_media=${token}` };
+    expect((await t.app.inject({ url: '/api/me', headers: cookie })).statusCode).toBe(401);
+    expect((await t.app.inject({ url: '/api/users', headers: cookie })).statusCode).toBe(401);
+    const media = await t.app.inject({ url: '/api/videos/not-there.mp4', headers: cookie });
+    expect(media.statusCode).toBe(404);
+  });
+
+  it('is set again by /api/me and change-password, with its Path', async () => {
+    const { bearer } = await signIn();
+    const auth = { authorization: `Bearer ${bearer}` };
+    const me = await t.app.inject({ url: '/api/me', headers: auth });
+    expect(mediaCookie(me).header).toMatch(/; Path=\/api; HttpOnly; SameSite=Strict; /);
+    const changed = await t.app.inject({
+      method: 'POST',
+      url: '/api/change-password',
+      headers: auth,
+      payload: { currentPassword: PASSWORD, newPassword: 'another-password-2' },
+    });
+    expect(changed.statusCode).toBe(200);
+    const renewed = mediaCookie(changed);
+    expect(renewed.header).toContain('Path=/api');
+    // The renewed token belongs to the new token version: it opens media, the old one does not.
+    const cookie = { cookie: `lc_media=${renewed.token}` };
+    expect(
+      (await t.app.inject({ url: '/api/videos/not-there.mp4', headers: cookie })).statusCode,
+    ).toBe(404);
+  });
+
+  it('a browser call renews it when missing or old; other clients get none', async () => {
+    const { bearer, token } = await signIn();
+    const auth = { authorization: `Bearer ${bearer}` };
+    const plain = await t.app.inject({ url: '/api/line-clearances', headers: auth });
+    expect(plain.headers['set-cookie']).toBeUndefined();
+    const browser = { ...auth, 'sec-fetch-site': 'same-origin' };
+    const fresh = await t.app.inject({
+      url: '/api/line-clearances',
+      headers: { ...browser, cookie: `lc_media=${token}` },
+    });
+    expect(fresh.headers['set-cookie']).toBeUndefined();
+    const missing = await t.app.inject({ url: '/api/line-clearances', headers: browser });
+    expect(decode(mediaCookie(missing).token)).toMatchObject({
+      aud: 'media',
+      sub: decode(bearer).sub,
+    });
+  });
+
+  it('logout revokes the session: its bearer and media tokens stop working at once', async () => {
+    const { bearer, token } = await signIn();
+    const other = await signIn();
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/api/logout',
+      headers: { authorization: `Bearer ${bearer}`, cookie: `lc_media=${token}` },
+    });
+    expect(out.statusCode).toBe(200);
+    const me = await t.app.inject({
+      url: '/api/me',
+      headers: { authorization: `Bearer ${bearer}` },
+    });
+    expect(me.statusCode).toBe(401);
+    const media = await t.app.inject({
+      url: '/api/videos/not-there.mp4',
+      headers: { cookie: `lc_media=${token}` },
+    });
+    expect(media.statusCode).toBe(401);
+    // Another session (another device) goes on.
+    const still = await t.app.inject({
+      url: '/api/me',
+      headers: { authorization: `Bearer ${other.bearer}` },
+    });
+    expect(still.statusCode).toBe(200);
   });
 });
 

@@ -81,9 +81,12 @@ describe('inspections', () => {
     });
   });
 
-  it('refuses other managers’ lines, operators, auditors and reviewing oneself', async () => {
+  it('refuses other managers’ lines (404), operators, auditors and reviewing oneself', async () => {
     const id = await inspection(lineOfLc, u.operator.id);
-    expect((await review(u.lc2.auth, id, 'reject')).statusCode).toBe(403);
+    // Outside its lines the inspection does not exist for an LC manager, as with reading it.
+    const other = await review(u.lc2.auth, id, 'reject');
+    expect(other.statusCode).toBe(404);
+    expect(other.json()).toEqual({ message: 'Inspection not found' });
     expect((await review(u.operator.auth, id, 'approve')).statusCode).toBe(403);
     expect((await review(u.audit.auth, id, 'approve')).statusCode).toBe(403);
     const own = await inspection(lineOfLc, u.lc.id);

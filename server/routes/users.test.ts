@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inspections } from '../db/schema.ts';
+import { newId } from '../ids.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { createRoleUsers, type RoleUsers } from '../test/fixtures.ts';
 
@@ -93,7 +95,15 @@ describe('users', () => {
   });
 
   it('deletes (tokens die with the user); never oneself, never the last admin', async () => {
-    const victim = (await post(u.admin.auth, person('victim'))).json();
+    const line = await t.app.inject({
+      method: 'POST',
+      url: '/api/line-clearances',
+      headers: u.lc.auth,
+      payload: { name: 'Line of lc' },
+    });
+    const victim = (
+      await post(u.admin.auth, { ...person('victim'), lineClearanceIds: [line.json()._id] })
+    ).json();
     const del = await t.app.inject({
       method: 'DELETE',
       url: `/api/users/${victim._id}`,
@@ -124,5 +134,114 @@ describe('users', () => {
     expect((await t.app.inject({ url: '/api/me', headers: u.operator2.auth })).statusCode).toBe(
       401,
     );
+  });
+});
+
+describe('an LC manager manages the operators of its own lines only', () => {
+  let lineOfLc: string;
+  let lineOfLc2: string;
+  const line = async (auth: { authorization: string }, name: string) =>
+    (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/line-clearances',
+        headers: auth,
+        payload: { name },
+      })
+    ).json()._id as string;
+  const put = (auth: { authorization: string }, id: string, payload: object) =>
+    t.app.inject({ method: 'PUT', url: `/api/users/${id}`, headers: auth, payload });
+
+  beforeAll(async () => {
+    lineOfLc = await line(u.lc.auth, 'Blister 1');
+    lineOfLc2 = await line(u.lc2.auth, 'Bottling 2');
+  });
+
+  it('cannot take over an operator: no password or email, whatever the line', async () => {
+    const own = (
+      await post(u.admin.auth, { ...person('own-op'), lineClearanceIds: [lineOfLc2] })
+    ).json();
+    const other = (
+      await post(u.admin.auth, { ...person('other-op'), lineClearanceIds: [lineOfLc] })
+    ).json();
+    // lc2 manages `own` (its line) but may not set its password or email.
+    const reset = await put(u.lc2.auth, own._id, { ...own, password: 'taken-over-1' });
+    expect(reset.statusCode).toBe(403);
+    const email = await put(u.lc2.auth, own._id, { ...own, email: 'mine@evil.example' });
+    expect(email.statusCode).toBe(403);
+    expect((await put(u.lc2.auth, own._id, { ...own, name: 'Renamed' })).statusCode).toBe(200);
+    // `other` works on lc's line: lc2 may not touch it at all.
+    expect((await put(u.lc2.auth, other._id, { ...other, name: 'x' })).statusCode).toBe(403);
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: own.email, password: 'taken-over-1' },
+    });
+    expect(login.statusCode).toBe(401);
+  });
+
+  it('admins and factory managers reset passwords and emails, revoking the tokens', async () => {
+    const target = (await post(u.admin.auth, person('reset-me'))).json();
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: target.email, password: 'long-enough-pw' },
+    });
+    const auth = { authorization: `Bearer ${login.json().token}` };
+    const reset = await put(u.factory.auth, target._id, { ...target, password: 'reset-by-fm-1' });
+    expect(reset.statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/api/me', headers: auth })).statusCode).toBe(401);
+    const audit = await t.app.inject({
+      url: `/api/audit-log?entity=user&entityId=${target._id}`,
+      headers: u.audit.auth,
+    });
+    expect(audit.json()[0]).toMatchObject({
+      action: 'update',
+      actorId: u.factory.id,
+      newValue: expect.objectContaining({ passwordReset: true }),
+    });
+  });
+
+  it('new operators of an LC manager work on its lines; it assigns only its own', async () => {
+    const created = await post(u.lc.auth, person('lc-made'));
+    expect(created.json().lineClearanceIds).toContain(lineOfLc);
+    expect(created.json().lineClearanceIds).not.toContain(lineOfLc2);
+    const elsewhere = await post(u.lc.auth, {
+      ...person('lc-made-2'),
+      lineClearanceIds: [lineOfLc2],
+    });
+    expect(elsewhere.statusCode).toBe(403);
+    // Listing another line's operator on its own line would hand it the account: refused.
+    const other = (
+      await post(u.admin.auth, { ...person('b-op'), lineClearanceIds: [lineOfLc2] })
+    ).json();
+    const grab = await t.app.inject({
+      method: 'PUT',
+      url: `/api/line-clearances/${lineOfLc}`,
+      headers: u.lc.auth,
+      payload: { name: 'Blister 1', assignedOperators: [other._id] },
+    });
+    expect(grab.statusCode).toBe(403);
+  });
+
+  it('a user named in an inspection is deactivated, never deleted', async () => {
+    const op = (
+      await post(u.admin.auth, { ...person('evidence'), lineClearanceIds: [lineOfLc] })
+    ).json();
+    await t.services.ctx.db.insert(inspections).values({
+      id: newId(),
+      lineClearanceId: lineOfLc,
+      operatorId: op._id,
+      startTime: new Date(),
+    });
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/users/${op._id}`,
+      headers: u.lc.auth,
+    });
+    expect(del.statusCode).toBe(409);
+    expect(del.json().message).toMatch(/deactivate the account instead/);
+    const off = await put(u.lc.auth, op._id, { ...op, status: 'deactivated' });
+    expect(off.json()).toMatchObject({ status: 'deactivated' });
   });
 });

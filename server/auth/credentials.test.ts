@@ -1,0 +1,122 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog } from '../db/schema.ts';
+import { build, type TestApp } from '../test/build.ts';
+import { createUser, PASSWORD, type TestUser } from '../test/fixtures.ts';
+import { createCredentialGuard } from './credentials.ts';
+
+let t: TestApp;
+let admin: TestUser;
+let counter = 0;
+const LOCK_SECONDS = 3;
+const lockOver = () => sleep(LOCK_SECONDS * 1000 + 300);
+
+beforeAll(async () => {
+  // The defaults but a three-second first lock, so a test can wait for it to expire.
+  t = await build({ LOGIN_LOCK_SECONDS: String(LOCK_SECONDS), LOGIN_RATE_LIMIT: '50' });
+  admin = await createUser(t, 'admin', ['admin']);
+});
+afterAll(() => t.close());
+
+const fresh = () => createUser(t, `user${counter++}`, ['operator']);
+const login = (email: string, password: string) =>
+  t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password } });
+const answer = async (email: string, password: string) => {
+  const res = await login(email, password);
+  return { status: res.statusCode, body: res.json() };
+};
+const auditOf = async (userId: string) =>
+  (await t.services.ctx.db.select().from(auditLog).where(eq(auditLog.entityId, userId))).map(
+    (row) => ({ action: row.action, newValue: row.newValue as Record<string, unknown> | null }),
+  );
+const REFUSED = { status: 401, body: { message: 'Invalid email or password' } };
+
+describe('sign-in lockout', () => {
+  it('six wrong passwords lock that account only, with the same answer, until it expires', async () => {
+    const victim = await fresh();
+    const bystander = await fresh();
+    for (let i = 0; i < 5; i++) expect(await answer(victim.email, `wrong-${i}`)).toEqual(REFUSED);
+    const listed = await t.app.inject({ url: '/api/users', headers: admin.auth });
+    const row = listed.json().find((u: { _id: string }) => u._id === victim.id);
+    expect(Date.parse(row.lockedUntil)).toBeGreaterThan(Date.now());
+    // Locked: the right password gets the answer of a wrong one and of an unknown email.
+    expect(await answer(victim.email, 'wrong-5')).toEqual(REFUSED);
+    expect(await answer(victim.email, PASSWORD)).toEqual(REFUSED);
+    expect(await answer('nobody@test.example', PASSWORD)).toEqual(REFUSED);
+    // Same address, another account: not affected.
+    expect((await login(bystander.email, PASSWORD)).statusCode).toBe(200);
+    expect((await auditOf(victim.id)).filter((e) => e.action === 'account.locked')).toEqual([
+      {
+        action: 'account.locked',
+        newValue: expect.objectContaining({ seconds: LOCK_SECONDS, lock: 1 }),
+      },
+    ]);
+    await lockOver();
+    expect((await login(victim.email, PASSWORD)).statusCode).toBe(200);
+    expect((await auditOf(victim.id)).map((e) => e.action)).toContain('account.unlocked');
+  });
+
+  it('locks for a growing time while no sign-in succeeds', async () => {
+    const user = await fresh();
+    for (let i = 0; i < 5; i++) await login(user.email, 'wrong-password');
+    await lockOver();
+    for (let i = 0; i < 5; i++) await login(user.email, 'wrong-password');
+    const locks = (await auditOf(user.id)).filter((e) => e.action === 'account.locked');
+    expect(locks.map((e) => e.newValue?.seconds)).toEqual([LOCK_SECONDS, 2 * LOCK_SECONDS]);
+  });
+
+  it('an admin unlocks from the users list, audited', async () => {
+    const user = await fresh();
+    for (let i = 0; i < 5; i++) await login(user.email, 'wrong-password');
+    expect((await login(user.email, PASSWORD)).statusCode).toBe(401);
+    const unlock = await t.app.inject({
+      method: 'POST',
+      url: `/api/users/${user.id}/unlock`,
+      headers: admin.auth,
+    });
+    expect(unlock.json()).toEqual({ message: 'Account unlocked' });
+    expect((await login(user.email, PASSWORD)).statusCode).toBe(200);
+    expect(await auditOf(user.id)).toContainEqual({
+      action: 'account.unlocked',
+      newValue: expect.objectContaining({ reason: 'unlocked by an administrator' }),
+    });
+  });
+
+  it('wrong current passwords of a password change count toward the lock', async () => {
+    const user = await fresh();
+    for (let i = 0; i < 5; i++) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/change-password',
+        headers: user.auth,
+        payload: { currentPassword: `guess-${i}`, newPassword: 'new-password-1' },
+      });
+      expect(res.statusCode).toBe(401);
+    }
+    expect((await login(user.email, PASSWORD)).statusCode).toBe(401);
+  });
+
+  it('keeps the lock in the database: another process sees it', async () => {
+    const user = await fresh();
+    for (let i = 0; i < 5; i++) await login(user.email, 'wrong-password');
+    const { db, passwords, config } = t.services.ctx;
+    const otherProcess = createCredentialGuard(db, passwords, config);
+    const request = { ip: '127.0.0.1', user: null } as never;
+    const check = await otherProcess.check(request, { email: user.email }, PASSWORD, 'login');
+    expect(check).toEqual({ ok: false, status: 401 });
+  });
+
+  it('a deactivated account cannot sign in; its tokens die', async () => {
+    const user = await fresh();
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/users/${user.id}`,
+      headers: admin.auth,
+      payload: { name: 'Gone', email: user.email, status: 'deactivated' },
+    });
+    expect(put.json()).toMatchObject({ status: 'deactivated' });
+    expect(await answer(user.email, PASSWORD)).toEqual(REFUSED);
+    expect((await t.app.inject({ url: '/api/me', headers: user.auth })).statusCode).toBe(401);
+  });
+});
