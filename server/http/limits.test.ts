@@ -1,0 +1,160 @@
+// What one client can cost the server: audit rows per refused request, the list cache's bytes, a
+// request body that never ends, dates the database cannot store, and a data folder others read.
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, videos } from '../db/schema.ts';
+import { newId } from '../ids.ts';
+import { prepareDataDir } from '../services.ts';
+import { build, type TestApp } from '../test/build.ts';
+import { createUser, type TestUser } from '../test/fixtures.ts';
+
+let t: TestApp;
+let operator: TestUser;
+let admin: TestUser;
+
+beforeAll(async () => {
+  t = await build({ VIDEO_LIST_CACHE_BYTES: '200000', REQUEST_TIMEOUT_SECONDS: '1' });
+  operator = await createUser(t, 'operator', ['operator']);
+  admin = await createUser(t, 'admin', ['admin']);
+});
+afterAll(() => t.close());
+
+describe('the audit log under refused requests', () => {
+  it('stores the route, capped fields, and one counted entry for the repeats', async () => {
+    const query = `?x=${'a'.repeat(15_000)}`;
+    const refused = await Promise.all(
+      Array.from({ length: 300 }, () =>
+        t.app.inject({ url: `/api/audit-log${query}`, headers: operator.auth }),
+      ),
+    );
+    expect(refused.every((res) => res.statusCode === 403)).toBe(true);
+    // Fastify answers 414 for a path parameter over 100 characters before any route runs.
+    const longId = 'f'.repeat(100);
+    const other = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/videos/${longId}?${'q'.repeat(15_000)}`,
+      headers: operator.auth,
+    });
+    expect(other.statusCode).toBe(403);
+    await t.services.ctx.refusals.flush();
+    const rows = await t.services.ctx.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.actorId, operator.id));
+    // The repeats' entry is appended when the window closes (here: the flush), after the others.
+    expect(rows).toHaveLength(3);
+    expect(rows.map((row) => [row.entityId, row.newValue])).toEqual(
+      expect.arrayContaining([
+        ['GET /api/audit-log', { reason: 'role required: audit or admin', params: {} }],
+        [
+          'GET /api/audit-log',
+          expect.objectContaining({ reason: 'role required: audit or admin', repeated: 299 }),
+        ],
+        [
+          'DELETE /api/admin/videos/:id',
+          { reason: 'role required: admin', params: { id: longId } },
+        ],
+      ]),
+    );
+    for (const row of rows) expect(JSON.stringify(row).length).toBeLessThan(1000);
+  });
+});
+
+describe('the video list cache', () => {
+  it('stays within its byte budget whatever filters are asked for', async (context) => {
+    const caches = t.services.ctx.caches;
+    // PostgreSQL (several processes) has no read cache.
+    if (!caches) return context.skip();
+    await t.services.ctx.db.insert(videos).values(
+      Array.from({ length: 300 }, (_, i) => ({
+        id: newId(),
+        filename: `v${i}.mp4`,
+        storageKey: `videos/v${i}.mp4`,
+        subfolder: `v${i}`,
+        timestamp: new Date(Date.UTC(2026, 0, 1, 0, i)),
+      })),
+    );
+    for (let i = 0; i < 40; i++) {
+      const start = new Date(Date.UTC(2025, 11, 1, 0, i)).toISOString();
+      const res = await t.app.inject({
+        url: `/api/videos?startDate=${start}`,
+        headers: admin.auth,
+      });
+      expect(res.json()).toHaveLength(300);
+    }
+    expect(caches.videoLists.bytes).toBeGreaterThan(0);
+    expect(caches.videoLists.bytes).toBeLessThanOrEqual(200_000);
+    expect(caches.videoLists.size).toBeLessThan(40);
+  });
+});
+
+describe('a request whose body never ends', () => {
+  it('is cut off after REQUEST_TIMEOUT_SECONDS', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as net.AddressInfo;
+    const socket = net.connect(port, '127.0.0.1');
+    const started = Date.now();
+    const closed = new Promise<string>((resolve) => {
+      let answer = '';
+      socket.on('data', (chunk) => {
+        answer += chunk.toString();
+      });
+      socket.on('close', () => resolve(answer));
+      socket.on('error', () => {});
+    });
+    socket.write(
+      'POST /api/login HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
+    );
+    // One byte every 200 ms, for at most 15 s: the connection is never idle, only slow.
+    const drip = setInterval(() => socket.write(' '), 200);
+    const limit = new Promise<string>((resolve) => setTimeout(() => resolve('still open'), 15_000));
+    const outcome = await Promise.race([closed, limit]);
+    clearInterval(drip);
+    socket.destroy();
+    expect(outcome).not.toBe('still open');
+    expect(outcome).toMatch(/^HTTP\/1\.1 408/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+});
+
+describe('dates the database cannot store', () => {
+  it('answer 400 naming the field', async () => {
+    for (const value of ['2026-01-01T23:59:60Z', '0000-01-01T00:00:00Z', '2026-02-30T00:00:00Z']) {
+      const res = await t.app.inject({
+        url: `/api/videos?startDate=${encodeURIComponent(value)}`,
+        headers: admin.auth,
+      });
+      expect(res.statusCode, value).toBe(400);
+      expect(res.json().message).toMatch(/^query\.startDate\.0 /);
+    }
+    for (const value of ['0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z']) {
+      const res = await t.app.inject({
+        url: `/api/videos?endDate=${encodeURIComponent(value)}`,
+        headers: admin.auth,
+      });
+      expect(res.statusCode, value).toBe(200);
+    }
+  });
+});
+
+describe('the data folder', () => {
+  it('is created 0700, and an existing one open to others is closed', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-data-mode-'));
+    try {
+      const created = path.join(root, 'new');
+      prepareDataDir(created);
+      expect(fs.statSync(created).mode & 0o777).toBe(0o700);
+      const open = path.join(root, 'open');
+      fs.mkdirSync(open, { mode: 0o755 });
+      fs.chmodSync(open, 0o755);
+      prepareDataDir(open);
+      expect(fs.statSync(open).mode & 0o777).toBe(0o700);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
