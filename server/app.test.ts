@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type TestApp } from './test/build.ts';
+import { createUser, PASSWORD } from './test/fixtures.ts';
 
 const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-dist-'));
 let t: TestApp;
@@ -67,9 +68,18 @@ describe('one process serves the web app and the API', () => {
     }
   });
 
-  it('rate-limits logins per client', async () => {
+  it('limits failed logins per client; successful ones never count', async () => {
     const limited = await build({ LOGIN_RATE_LIMIT: '3' });
     try {
+      const user = await createUser(limited, 'often', ['operator']);
+      for (let i = 0; i < 12; i++) {
+        const ok = await limited.app.inject({
+          method: 'POST',
+          url: '/api/login',
+          payload: { email: user.email, password: PASSWORD },
+        });
+        expect(ok.statusCode).toBe(200);
+      }
       const codes: number[] = [];
       for (let i = 0; i < 5; i++) {
         const res = await limited.app.inject({

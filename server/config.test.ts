@@ -2,6 +2,35 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
 describe('loadConfig', () => {
+  it('reads the proxy, TLS and limit settings, naming every bad one', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,loopback' }).trustProxy).toEqual([
+      '10.0.0.1',
+      '192.168.0.0/16',
+      'loopback',
+    ]);
+    let error: unknown;
+    try {
+      loadConfig({
+        TRUST_PROXY: 'true',
+        TLS_CERT: '/nonexistent/cert.pem',
+        REQUEST_TIMEOUT_SECONDS: '0',
+        VIDEO_LIST_CACHE_BYTES: '-1',
+      });
+    } catch (e) {
+      error = e;
+    }
+    const message = (error as Error).message;
+    expect(message).toContain('TRUST_PROXY must be off, a hop count from 1 to 10');
+    expect(message).toContain('TLS_CERT and TLS_KEY must be set together');
+    expect(message).toContain('REQUEST_TIMEOUT_SECONDS must be an integer from 1 to 3600');
+    expect(message).toContain('VIDEO_LIST_CACHE_BYTES must be an integer');
+    expect(() => loadConfig({ TLS_CERT: '/nonexistent/c', TLS_KEY: '/nonexistent/k' })).toThrow(
+      /TLS_CERT \(\/nonexistent\/c\) cannot be read/,
+    );
+  });
+
   it('has defaults that serve one machine with no set-up', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({

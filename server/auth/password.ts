@@ -29,7 +29,9 @@ class PrioritySemaphore {
   async run<T>(lane: HashLane, task: () => Promise<T>): Promise<T> {
     if (this.active >= this.limit) {
       const queue = this.waiting[lane];
-      if (queue.length >= this.maxWaiting) throw new HashQueueFullError();
+      // A shift change signs in many people at once: sign-ins may queue four times as many.
+      const room = lane === 'sign-in' ? 4 * this.maxWaiting : this.maxWaiting;
+      if (queue.length >= room) throw new HashQueueFullError();
       // The slot is handed over by the finishing task (`active` stays counted).
       await new Promise<void>((resolve) => queue.push(resolve));
     } else {
