@@ -2,6 +2,7 @@
 // its own data folder with the demo data and the current web build.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -30,7 +31,11 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 /** Starts `server/main.ts` on `dataDir` and a free port; resolves once GET /api/health answers 200. */
-async function spawnServer(dataDir: string, distDir: string): Promise<ServerProcess> {
+async function spawnServer(
+  dataDir: string,
+  distDir: string,
+  extraEnv: Record<string, string> = {},
+): Promise<ServerProcess> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: '0',
@@ -44,6 +49,7 @@ async function spawnServer(dataDir: string, distDir: string): Promise<ServerProc
     // Hashes store their own cost: the cheapest allowed keeps the many logins fast.
     SCRYPT_LOG2_N: '10',
     LOG_LEVEL: 'info',
+    ...extraEnv,
   };
   // The suite must use its own embedded database and the demo accounts, whatever the shell has.
   for (const name of ['DATABASE_URL', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'JWT_SECRET']) {
@@ -61,7 +67,7 @@ async function spawnServer(dataDir: string, distDir: string): Promise<ServerProc
       if (!line) continue;
       output.push(line);
       if (output.length > keptOutputLines) output.shift();
-      baseUrl ??= /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1] ?? null;
+      baseUrl ??= /Server listening at (https?:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1] ?? null;
     }
   };
   // Both pipes are always drained, so a chatty log never blocks the server.
@@ -97,10 +103,25 @@ async function spawnServer(dataDir: string, distDir: string): Promise<ServerProc
 async function healthyUrl(baseUrl: string | null): Promise<string | null> {
   if (!baseUrl) return null;
   try {
-    return (await fetch(`${baseUrl}/api/health`)).ok ? baseUrl : null;
+    const status = baseUrl.startsWith('https:')
+      ? await httpsStatus(`${baseUrl}/api/health`)
+      : (await fetch(`${baseUrl}/api/health`)).status;
+    return status === 200 ? baseUrl : null;
   } catch {
     return null;
   }
+}
+
+/** A test server's self-signed certificate is not checked: this only asks whether it is up. */
+function httpsStatus(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    https
+      .get(url, { rejectUnauthorized: false }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      })
+      .on('error', reject);
+  });
 }
 
 /**
@@ -133,15 +154,15 @@ function demoDataTemplate(distDir: string): Promise<string> {
   });
 }
 
-/** A server on a fresh copy of the demo data (deleted again by `stop`). */
-export async function startServer(): Promise<TestServer> {
+/** A server on a fresh copy of the demo data (deleted again by `stop`), with extra settings. */
+export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
   const distDir = await webBuild();
   const template = await demoDataTemplate(distDir);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lc-e2e-data-'));
   cpSync(template, dataDir, { recursive: true });
   rmSync(path.join(dataDir, templateReady));
   try {
-    const server = await spawnServer(dataDir, distDir);
+    const server = await spawnServer(dataDir, distDir, env);
     return {
       baseUrl: server.baseUrl,
       stop: async () => {
