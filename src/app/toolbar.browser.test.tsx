@@ -61,11 +61,15 @@ describe('top toolbar', () => {
     expect(page.getByRole('link', { name: 'Admin Panel' }).query()).toBeNull();
   });
 
-  it('logs out to /, dropping the token and the server media cookie', async () => {
+  it('logs out to /, ending the server session with its token', async () => {
     const { fetchImpl, calls } = fakeFetch({
       'POST /api/logout': { body: { message: 'Logged out' } },
     });
-    vi.stubGlobal('fetch', fetchImpl);
+    const sentTokens: (string | undefined)[] = [];
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      sentTokens.push((init?.headers as Record<string, string> | undefined)?.Authorization);
+      return fetchImpl(input, init);
+    });
     signIn('token', { id: 'u1', name: 'Pat Doe', email: 'p@example.com', roles: ['operator'] });
     const location = await showToolbar('/operator');
     await userEvent.click(page.getByRole('button', { name: 'Account menu for Pat Doe' }));
@@ -74,5 +78,7 @@ describe('top toolbar', () => {
     expect(session.loggedIn).toBe(false);
     expect(localStorage.getItem(accessTokenKey)).toBeNull();
     await vi.waitFor(() => expect(calls).toEqual(['POST /api/logout']));
+    // The server revokes the session of the token it is sent.
+    expect(sentTokens).toEqual(['Bearer token']);
   });
 });

@@ -2,13 +2,15 @@ import { signOut } from '../stores/session.ts';
 import { api } from './api-client.ts';
 
 /**
- * Signs out here and asks the server to drop its media cookie (the HttpOnly cookie that lets
- * <video> and <img> load files without a bearer header), so a shared terminal keeps no access.
- * The local sign-out does not wait for, or depend on, the server's answer.
+ * Signs out here and asks the server to end the session: it revokes this session's bearer token
+ * and media token (the HttpOnly cookie that lets <video> and <img> load files) and drops the
+ * cookie, so a shared terminal keeps no access. The call takes the token before the local sign-out
+ * forgets it; the sign-out does not wait for, or depend on, the server's answer.
  */
 export function logOut(): void {
+  const ended = api.post('/api/logout', undefined, { signOutOn401: false });
   signOut();
-  api.post('/api/logout', undefined, { withToken: false, signOutOn401: false }).catch(() => {
+  ended.catch(() => {
     // Offline or already signed out on the server: nothing more to clear.
   });
 }

@@ -26,7 +26,12 @@ export type {
   LineClearanceUpdate,
 } from '../../server/schemas/line-clearances.ts';
 export type { Prediction } from '../../server/schemas/predictions.ts';
-export type { User, UserCreate, UserUpdate } from '../../server/schemas/users.ts';
+export type {
+  User,
+  UserCreate,
+  UserStatus,
+  UserUpdate,
+} from '../../server/schemas/users.ts';
 export type {
   Video,
   VideoDeleteResponse as VideoDeletion,

@@ -126,4 +126,36 @@ describe('admin / factory-manager dashboard', () => {
       .toBeVisible();
     expect(calls.filter((call) => call.startsWith('POST'))).toEqual([]);
   });
+
+  it('shows a locked, deactivated account and unlocks it from the Users tab', async () => {
+    signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles: ['admin'] });
+    const locked = {
+      ...user,
+      status: 'deactivated',
+      lockedUntil: new Date(Date.now() + 60_000).toISOString(),
+    };
+    const fake = fakeFetch({
+      'GET /api/line-clearances': { body: [line] },
+      'GET /api/users': { body: [locked] },
+      'GET /api/devices': { body: [device] },
+      [`POST /api/users/${user._id}/unlock`]: { body: { message: 'Account unlocked' } },
+    });
+    vi.stubGlobal('fetch', fake.fetchImpl);
+    await render(
+      <>
+        <AdminDashboardPage />
+        <Toaster />
+      </>,
+    );
+    await userEvent.click(page.getByRole('tab', { name: 'Users' }));
+    await expect.element(page.getByText('Locked', { exact: true })).toBeVisible();
+    await expect.element(page.getByText('Deactivated', { exact: true })).toBeVisible();
+    await userEvent.click(page.getByRole('button', { name: `Unlock ${user.name}` }));
+    await expect.element(page.getByText('Account unlocked successfully')).toBeVisible();
+    expect(fake.calls).toContain(`POST /api/users/${user._id}/unlock`);
+    // The list is read again after the unlock.
+    await vi.waitFor(() =>
+      expect(fake.calls.filter((call) => call === 'GET /api/users')).toHaveLength(2),
+    );
+  });
 });

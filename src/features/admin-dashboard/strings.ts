@@ -51,7 +51,16 @@ export const adminStrings = {
     'Are you sure you want to delete this video? Its predictions, reports, floorplans, keyframes and results will also be deleted.',
   videoDeleted: 'Video deleted successfully.',
   deletedPrefix: 'Deleted:',
+  unlock: 'Unlock',
+  locked: 'Locked',
+  deactivated: 'Deactivated',
+  accountStatus: 'Account status',
+  userUnlocked: 'Account unlocked successfully',
+  unlockFailed: 'Failed to unlock account',
 } as const;
+
+/** PUT /api/users status values with their labels; a deactivated account cannot sign in. */
+export const accountStatusLabels = { active: 'Active', deactivated: 'Deactivated' } as const;
 
 /**
  * Spec §9: the admin create-user form starts with this fixed password, which the admin hands to

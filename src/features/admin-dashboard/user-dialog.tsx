@@ -3,13 +3,14 @@ import { createUser } from '../../api/create-user.ts';
 import { TextField } from '../../components/field.tsx';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { MultiSelect } from '../../components/multi-select.tsx';
+import { Select } from '../../components/select.tsx';
 import { userMessages as messages } from '../../config/entity-messages.ts';
 import { isRole, type Role, roleLabel, roleList, roles } from '../../lib/roles.ts';
 import { runAction, warnIfBlank } from '../../lib/run-action.ts';
 import { toastWarning } from '../../stores/toasts.ts';
-import type { LineClearance, User } from '../../types/api.ts';
+import type { LineClearance, User, UserStatus } from '../../types/api.ts';
 import { updateUser } from './api/update-user.ts';
-import { initialUserPassword, adminStrings as s } from './strings.ts';
+import { accountStatusLabels, initialUserPassword, adminStrings as s } from './strings.ts';
 
 const roleOptions = roles.map((role) => ({ value: role, label: roleLabel(role) }));
 
@@ -32,6 +33,7 @@ export function UserDialog({ item, lineClearances, onClose, onSaved }: UserDialo
   const [lineClearanceIds, setLineClearanceIds] = useState<string[]>([
     ...(item?.lineClearanceIds ?? []),
   ]);
+  const [status, setStatus] = useState<UserStatus>(item?.status ?? 'active');
 
   const save = async () => {
     if (warnIfBlank(s.userNameRequired, name)) return false;
@@ -44,7 +46,7 @@ export function UserDialog({ item, lineClearances, onClose, onSaved }: UserDialo
     const fields = { name: name.trim(), email: email.trim(), lineClearanceIds, role };
     const saved = item
       ? await runAction(
-          () => updateUser(item._id, { ...item, ...fields }),
+          () => updateUser(item._id, { ...item, ...fields, status }),
           messages.updated,
           messages.updateFailed,
         )
@@ -79,6 +81,21 @@ export function UserDialog({ item, lineClearances, onClose, onSaved }: UserDialo
           type="text"
           autoComplete="off"
         />
+      )}
+      {item && (
+        <div className="field">
+          <label className="field-label" htmlFor="user-status">
+            {s.accountStatus}
+          </label>
+          <Select
+            id="user-status"
+            value={accountStatusLabels[status]}
+            options={Object.values(accountStatusLabels)}
+            onChange={(label) =>
+              setStatus(label === accountStatusLabels.deactivated ? 'deactivated' : 'active')
+            }
+          />
+        </div>
       )}
       <div className="field">
         <span className="field-label">{s.lineClearances}</span>

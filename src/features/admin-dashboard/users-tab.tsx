@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { deleteUser } from '../../api/delete-user.ts';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
-import { RoleTags, TagList } from '../../components/tag.tsx';
+import { RoleTags, Tag, TagList } from '../../components/tag.tsx';
 import { userMessages as messages } from '../../config/entity-messages.ts';
 import type { Loaded } from '../../hooks/use-load.ts';
-import { deleteThenReload } from '../../lib/run-action.ts';
+import { deleteThenReload, runAction } from '../../lib/run-action.ts';
 import type { LineClearance, User } from '../../types/api.ts';
+import { unlockUser } from './api/unlock-user.ts';
 import { adminStrings as s } from './strings.ts';
 import { UserDialog } from './user-dialog.tsx';
 
@@ -30,12 +31,33 @@ export function UsersTab({ users, lineClearances }: UsersTabProps) {
             <RecordCard
               key={user._id}
               title={user.name}
-              tags={<RoleTags role={user.role} />}
+              tags={
+                <>
+                  <RoleTags role={user.role} />
+                  {user.status === 'deactivated' && <Tag severity="secondary">{s.deactivated}</Tag>}
+                  {user.lockedUntil && <Tag severity="danger">{s.locked}</Tag>}
+                </>
+              }
               actions={
                 <RecordActions
                   name={user.name}
                   actions={[
                     { label: s.edit, onClick: () => setEditing(user) },
+                    ...(user.lockedUntil
+                      ? [
+                          {
+                            label: s.unlock,
+                            onClick: async () => {
+                              const done = await runAction(
+                                () => unlockUser(user._id),
+                                s.userUnlocked,
+                                s.unlockFailed,
+                              );
+                              if (done) users.reload();
+                            },
+                          },
+                        ]
+                      : []),
                     {
                       label: s.delete,
                       variant: 'danger',
