@@ -6,6 +6,7 @@
 // over. Successful checks never count. The answer never tells a locked or deactivated account from
 // a wrong password or an unknown email: each costs one hash and gets the same refusal.
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.ts';
 import type { Config } from '../config.ts';
@@ -61,6 +62,19 @@ type Settings = Pick<
 
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
+/** The ON CONFLICT update of a failure counter: back to 1 once its window is over, else one more. */
+function countInWindow(
+  columns: { failures: PgColumn; windowStartedAt: PgColumn },
+  windowStart: Date,
+  time: Date,
+) {
+  const over = sql`${columns.windowStartedAt} <= ${at(windowStart)}`;
+  return {
+    failures: sql`case when ${over} then 1 else ${columns.failures} + 1 end`,
+    windowStartedAt: sql`case when ${over} then ${at(time)} else ${columns.windowStartedAt} end`,
+  };
+}
+
 export function createCredentialGuard(
   db: Db,
   passwords: PasswordHasher,
@@ -88,16 +102,12 @@ export function createCredentialGuard(
 
   async function countAddressFailure(request: FastifyRequest, time: Date): Promise<void> {
     const windowStart = new Date(time.getTime() - ADDRESS_WINDOW_MS);
-    const fresh = sql`${addressFailures.windowStartedAt} <= ${at(windowStart)}`;
     const [row] = await db
       .insert(addressFailures)
       .values({ address: request.ip, failures: 1, windowStartedAt: time })
       .onConflictDoUpdate({
         target: addressFailures.address,
-        set: {
-          failures: sql`case when ${fresh} then 1 else ${addressFailures.failures} + 1 end`,
-          windowStartedAt: sql`case when ${fresh} then ${at(time)} else ${addressFailures.windowStartedAt} end`,
-        },
+        set: countInWindow(addressFailures, windowStart, time),
       })
       .returning({ failures: addressFailures.failures });
     if (row?.failures === settings.loginRateLimit) {
@@ -121,16 +131,12 @@ export function createCredentialGuard(
   /** Counts a wrong password of an unlocked account; locks it when the count reaches the limit. */
   async function countAccountFailure(request: FastifyRequest, user: UserRow, time: Date) {
     const windowStart = new Date(time.getTime() - settings.loginFailureWindowSeconds * 1000);
-    const fresh = sql`${accountLockouts.windowStartedAt} <= ${at(windowStart)}`;
     await db
       .insert(accountLockouts)
       .values({ userId: user.id, failures: 1, windowStartedAt: time })
       .onConflictDoUpdate({
         target: accountLockouts.userId,
-        set: {
-          failures: sql`case when ${fresh} then 1 else ${accountLockouts.failures} + 1 end`,
-          windowStartedAt: sql`case when ${fresh} then ${at(time)} else ${accountLockouts.windowStartedAt} end`,
-        },
+        set: countInWindow(accountLockouts, windowStart, time),
       });
     // One statement decides the lock, so two processes counting at once lock only once.
     const [locked] = await db

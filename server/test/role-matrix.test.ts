@@ -87,16 +87,18 @@ const freshLine = async () =>
     })
   )._id as string;
 /** A new account; an operator works on line A (managed by lcmanager) unless told otherwise. */
-const freshUser = async (role: string, lineClearanceIds = role === 'operator' ? [s.lineA] : []) =>
-  (
-    await as('admin', 'POST', '/api/users', {
-      name: 'Fresh',
-      email: `${unique()}@fresh.example`,
-      password: 'fresh-password',
-      role,
-      lineClearanceIds,
-    })
-  )._id as string;
+const freshAccount = async (
+  role: string,
+  lineClearanceIds = role === 'operator' ? [s.lineA] : [],
+): Promise<{ _id: string; name: string; email: string }> =>
+  as('admin', 'POST', '/api/users', {
+    name: 'Fresh',
+    email: `${unique()}@fresh.example`,
+    password: 'fresh-password',
+    role,
+    lineClearanceIds,
+  });
+const freshUser = async (role: string) => (await freshAccount(role))._id;
 async function freshInspectionBy(operatorId: string) {
   const id = newId();
   await t.services.ctx.db.insert(inspections).values({
@@ -248,11 +250,8 @@ const matrix: Row[] = [
     method: 'PUT',
     route: '/api/users/{id}',
     request: async () => {
-      const id = await freshUser('operator');
-      const user = (await as('admin', 'GET', '/api/users')).find(
-        (u: { _id: string }) => u._id === id,
-      );
-      return { url: `/api/users/${id}`, payload: { name: 'Renamed', email: user.email } };
+      const user = await freshAccount('operator');
+      return { url: `/api/users/${user._id}`, payload: { name: 'Renamed', email: user.email } };
     },
     ok: 200,
     allowed: MANAGE_LINE_A,
@@ -262,11 +261,8 @@ const matrix: Row[] = [
     method: 'PUT',
     route: '/api/users/{id}',
     request: async () => {
-      const id = await freshUser('operator', []);
-      const user = (await as('admin', 'GET', '/api/users')).find(
-        (u: { _id: string }) => u._id === id,
-      );
-      return { url: `/api/users/${id}`, payload: { name: 'Renamed', email: user.email } };
+      const user = await freshAccount('operator', []);
+      return { url: `/api/users/${user._id}`, payload: { name: 'Renamed', email: user.email } };
     },
     ok: 200,
     allowed: ['admin', 'factory'],
@@ -286,12 +282,9 @@ const matrix: Row[] = [
     method: 'PUT',
     route: '/api/users/{id}',
     request: async () => {
-      const id = await freshUser('operator');
-      const user = (await as('admin', 'GET', '/api/users')).find(
-        (u: { _id: string }) => u._id === id,
-      );
+      const user = await freshAccount('operator');
       return {
-        url: `/api/users/${id}`,
+        url: `/api/users/${user._id}`,
         payload: { name: user.name, email: user.email, password: 'taken-over-1' },
       };
     },
