@@ -2,12 +2,13 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { createDetector } from './analysis/detectors/index.ts';
+import { AnalysisService } from './analysis/runner.ts';
 import { createPasswordHasher } from './auth/password.ts';
 import { createTokenService } from './auth/token.ts';
 import type { Config } from './config.ts';
-import type { AppContext } from './context.ts';
+import type { AppContext, ReadCaches } from './context.ts';
 import { openDatabase } from './db/client.ts';
-import { noAnalysis } from './services/analysis-queue.ts';
 import { ReadCache } from './services/read-cache.ts';
 import { LocalStorage } from './storage/local-storage.ts';
 
@@ -29,25 +30,48 @@ export interface Services {
 
 export async function createServices(
   config: Config,
-  options: { inMemoryDatabase?: boolean; pgliteStart?: Uint8Array<ArrayBuffer> } = {},
+  options: {
+    inMemoryDatabase?: boolean;
+    pgliteStart?: Uint8Array<ArrayBuffer>;
+  } = {},
 ): Promise<Services> {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: options.inMemoryDatabase ? null : path.join(config.dataDir, 'pglite'),
     pgliteStart: options.pgliteStart,
   });
+  const storage = new LocalStorage(path.join(config.dataDir, 'files'));
+  const caches: ReadCaches | null =
+    database.kind === 'pglite'
+      ? { videoLists: new ReadCache<Buffer>(), users: new ReadCache(10_000) }
+      : null;
+  let detector: Awaited<ReturnType<typeof createDetector>>;
+  try {
+    detector = await createDetector(config.analysis.detector);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  // Jobs change videos outside any request: the request hooks cannot invalidate for them.
+  const analysis = new AnalysisService(database.db, storage, config.analysis, detector, () =>
+    caches?.videoLists.invalidate(),
+  );
   const ctx: AppContext = {
     config,
     db: database.db,
     dbKind: database.kind,
-    storage: new LocalStorage(path.join(config.dataDir, 'files')),
+    storage,
     passwords: createPasswordHasher(config.scryptLog2N, config.scryptConcurrency),
     tokens: createTokenService(signingKey(config), config.tokenTtlSeconds),
-    analysis: noAnalysis,
-    caches:
-      database.kind === 'pglite'
-        ? { videoLists: new ReadCache<Buffer>(), users: new ReadCache(10_000) }
-        : null,
+    analysis,
+    caches,
   };
-  return { ctx, close: () => database.close() };
+  return {
+    ctx,
+    close: async () => {
+      await analysis.stop();
+      await detector.close();
+      await database.close();
+    },
+  };
 }

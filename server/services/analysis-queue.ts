@@ -1,5 +1,5 @@
 // The seam between capture and analysis: when an upload completes and its hash verifies, capture
-// hands the video to the queue; the analysis pipeline (issue 20) implements it with durable jobs.
+// hands the video to the queue. server/analysis/runner.ts implements it with durable jobs.
 
 export interface AnalysisQueue {
   /**
@@ -8,8 +8,3 @@ export interface AnalysisQueue {
    */
   enqueue(videoId: string, requestedBy: string | null): Promise<void>;
 }
-
-/** Until a pipeline runs, an enqueued video simply stays `pending` analysis. */
-export const noAnalysis: AnalysisQueue = {
-  enqueue: async () => {},
-};
