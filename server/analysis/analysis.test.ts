@@ -6,9 +6,9 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulateWalk } from '../../tests/support/simulated-walk.ts';
 import { makeTestVideo } from '../../tests/support/test-video.ts';
-import { analysisJobs, auditLog, predictions, videos } from '../db/schema.ts';
+import { auditLog, predictions, videos } from '../db/schema.ts';
 import { build, type TestApp } from '../test/build.ts';
-import { createLine, createRecordedInspection } from '../test/analysis-fixtures.ts';
+import { createLine, createRecordedInspection, jobsOf } from '../test/analysis-fixtures.ts';
 import { createRoleUsers, type RoleUsers } from '../test/fixtures.ts';
 import { PIPELINE_VERSION } from './runner.ts';
 
@@ -31,14 +31,12 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const jobsOf = (videoId: string) =>
-  t.services.ctx.db.select().from(analysisJobs).where(eq(analysisJobs.videoId, videoId));
 const videoRow = async (videoId: string) =>
   (await t.services.ctx.db.select().from(videos).where(eq(videos.id, videoId)))[0];
 
 async function analyse(videoId: string) {
   await t.services.ctx.analysis.enqueue(videoId, people.operator.id);
-  const [job] = (await jobsOf(videoId)).filter(
+  const [job] = (await jobsOf(t, videoId)).filter(
     (j) => j.state !== 'completed' && j.state !== 'failed',
   );
   if (!job) throw new Error('no open job');
@@ -168,15 +166,15 @@ describe('the analysis of a recorded inspection', () => {
       t.services.ctx.analysis.enqueue(id, null),
       t.services.ctx.analysis.enqueue(id, null),
     ]);
-    const open = (await jobsOf(id)).filter((j) => j.state === 'queued' || j.state === 'running');
+    const open = (await jobsOf(t, id)).filter((j) => j.state === 'queued' || j.state === 'running');
     expect(open.length).toBeLessThanOrEqual(1);
-    const [job] = await jobsOf(id);
+    const [job] = await jobsOf(t, id);
     const done = await t.services.ctx.analysis.settled(job?.id ?? '');
     expect(done.summary).toMatchObject({
       path: 'interpolated',
       pathNote: 'no motion samples were recorded',
     });
-    expect(await jobsOf(id)).toHaveLength(1);
+    expect(await jobsOf(t, id)).toHaveLength(1);
   });
 
   it('without two anchors: completed with keyframe images, no path, and the reason', async () => {

@@ -216,4 +216,15 @@ export class JobQueue {
     });
     this.onVideoChange();
   }
+
+  /** Whether a job for the video is queued or running. */
+  async hasOpenJob(videoId: string, db: Db | Tx = this.db): Promise<boolean> {
+    const rows = await db
+      .select({ id: analysisJobs.id })
+      .from(analysisJobs)
+      .where(
+        and(eq(analysisJobs.videoId, videoId), inArray(analysisJobs.state, ['queued', 'running'])),
+      );
+    return rows.length > 0;
+  }
 }

@@ -60,7 +60,7 @@ export class AnalysisService implements AnalysisQueue {
    * Queues the video (no-op while a job for it is open) with its audit entry, in the caller's
    * transaction when given one; the caller's request then invalidates the read caches.
    */
-  async enqueue(videoId: string, requestedBy: string | null, tx?: Tx): Promise<void> {
+  async enqueue(videoId: string, requestedBy: string | null, tx?: Tx): Promise<JobRow | null> {
     const queue = async (db: Db | Tx) => {
       const job = await this.queue.enqueue(videoId, requestedBy, this.detector.info, db);
       if (job) await this.auditJob(db, job, 'analysis.enqueue', requestedBy);
@@ -68,7 +68,9 @@ export class AnalysisService implements AnalysisQueue {
     };
     const job = tx ? await queue(tx) : await this.db.transaction(queue);
     if (job && !tx) this.onVideoChange();
-    this.wake();
+    // With the caller's transaction the job is visible after its commit: the caller wakes us.
+    if (!tx) this.wake();
+    return job;
   }
 
   /** Starts taking jobs (no-op with concurrency 0). On PGlite, first takes back orphaned jobs. */

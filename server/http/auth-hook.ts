@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.ts';
 import type { AuthUser } from '../context.ts';
 import { users } from '../db/schema.ts';
+import { isApiKey, verifyApiKey } from '../services/api-keys.ts';
 import { HttpError } from './errors.ts';
 
 export const MEDIA_COOKIE = 'lc_media';
@@ -52,6 +53,14 @@ export function registerAuthHook(app: FastifyInstance): void {
     if (access === undefined || access === 'public') return;
     const token = bearerToken(request) ?? (media ? cookieToken(request) : null);
     if (!token) throw new HttpError(401, 'Authentication required');
+    if (isApiKey(token)) {
+      // A service account acts only on routes that name the 'service' role.
+      request.user = await verifyApiKey(app.ctx.db, token);
+      if (access === 'authenticated' || !access.includes('service')) {
+        await denied(request, 'service accounts may only post analysis results');
+      }
+      return;
+    }
     const verified = await app.ctx.tokens.verify(token);
     if (!verified) throw new HttpError(401, 'Invalid or expired token');
     const load = async () => {

@@ -6,5 +6,5 @@ export interface AnalysisQueue {
    * Asks for the video to be analysed. Resolves once the request is stored (durably, for a real
    * queue), not when the analysis ends. `requestedBy` is the user id, or null for the server.
    */
-  enqueue(videoId: string, requestedBy: string | null): Promise<void>;
+  enqueue(videoId: string, requestedBy: string | null): Promise<unknown>;
 }

@@ -3,7 +3,15 @@
 // and the video file in storage.
 import fs from 'node:fs';
 import { BLISTER_TAGS, type SimulatedWalk } from '../../tests/support/simulated-walk.ts';
-import { captures, floorplanConfigs, inspections, lineClearances, videos } from '../db/schema.ts';
+import { eq } from 'drizzle-orm';
+import {
+  analysisJobs,
+  captures,
+  floorplanConfigs,
+  inspections,
+  lineClearances,
+  videos,
+} from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import type { ChecklistSnapshot } from '../schemas/capture.ts';
 import type { FloorplanConfiguration } from '../schemas/floorplan-configs.ts';
@@ -73,43 +81,63 @@ export async function createRecordedInspection(
     size,
   });
   const inspectionId = newId();
-  const checklist: ChecklistSnapshot = {
-    floorplanConfigId: null,
-    tags: blisterConfiguration.tags.map((tag, index) => ({ ...tag, index })),
-    hotZones: [],
-  };
   await db.insert(inspections).values({
     id: inspectionId,
     lineClearanceId: options.lineId,
     operatorId: options.operatorId,
     videoId,
     startTime: new Date('2026-11-20T08:00:00Z'),
-    checklist,
+    checklist: checklistFor(),
   });
   if (options.walk) {
     await db.insert(captures).values({
       inspectionId,
-      scans: options.walk.scans.map((scan) => ({
-        code: `LC1-TAG-0${scan.tagIndex + 1}`,
-        videoTime: scan.videoTime,
-        at: new Date(Date.parse('2026-11-20T08:00:00Z') + scan.videoTime * 1000).toISOString(),
-        tagIndex: scan.tagIndex,
-      })),
-      motion:
-        options.motion === false
-          ? null
-          : {
-              ...options.walk.motion,
-              t: Array.from(options.walk.motion.t),
-              ax: Array.from(options.walk.motion.ax),
-              ay: Array.from(options.walk.motion.ay),
-              az: Array.from(options.walk.motion.az),
-              alpha: Array.from(options.walk.motion.alpha),
-              beta: Array.from(options.walk.motion.beta),
-              gamma: Array.from(options.walk.motion.gamma),
-              absolute: false,
-            },
+      ...captureFor(options.walk, options.motion !== false),
     });
   }
   return { videoId, inspectionId };
 }
+
+/** The line's tags as an inspection's checklist snapshot. */
+export function checklistFor(): ChecklistSnapshot {
+  return {
+    floorplanConfigId: null,
+    tags: blisterConfiguration.tags.map((tag, index) => ({ ...tag, index })),
+    hotZones: [],
+  };
+}
+
+/** A capture row's scans and motion from a simulated walk. */
+export function captureFor(walk: Pick<SimulatedWalk, 'scans' | 'motion'>, withMotion = true) {
+  const start = Date.parse('2026-11-20T08:00:00Z');
+  const column = (values: ArrayLike<number>) => Array.from(values);
+  const m = walk.motion;
+  return {
+    scans: walk.scans.map((scan) => ({
+      code: `LC1-TAG-0${scan.tagIndex + 1}`,
+      videoTime: scan.videoTime,
+      at: new Date(start + scan.videoTime * 1000).toISOString(),
+      tagIndex: scan.tagIndex,
+    })),
+    motion: withMotion
+      ? {
+          t: column(m.t),
+          ax: column(m.ax),
+          ay: column(m.ay),
+          az: column(m.az),
+          alpha: column(m.alpha),
+          beta: column(m.beta),
+          gamma: column(m.gamma),
+          absolute: false,
+        }
+      : null,
+  };
+}
+
+/** Every job of a video, oldest first. */
+export const jobsOf = (t: TestApp, videoId: string) =>
+  t.services.ctx.db
+    .select()
+    .from(analysisJobs)
+    .where(eq(analysisJobs.videoId, videoId))
+    .orderBy(analysisJobs.createdAt);
