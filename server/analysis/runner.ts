@@ -159,7 +159,11 @@ export class AnalysisService implements AnalysisQueue {
 
   private async execute(job: JobRow, controller: AbortController): Promise<void> {
     const { signal } = controller;
-    await this.auditJob(this.db, job, 'analysis.start', null);
+    await this.auditJob(this.db, job, 'analysis.start', null, { worker: this.worker });
+    // An earlier attempt that died (crash, kill -9) may have left files: they were never committed.
+    for (let attempt = 1; attempt < job.attempts; attempt++) {
+      await this.storage.deletePrefix(runPrefix({ ...job, attempts: attempt }));
+    }
     // The lease is renewed on a timer too: a long ffmpeg pass reports no step for a while.
     const beat = setInterval(
       () => {
