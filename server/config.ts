@@ -53,6 +53,8 @@ export type DetectorConfig =
       threshold: number;
       timeoutMs: number;
       retries: number;
+      /** Recorded with the predictions (DETECTOR_VERSION): the service's own version name. */
+      version: string;
     };
 
 export class ConfigError extends Error {
@@ -140,6 +142,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       threshold,
       timeoutMs: int('DETECTOR_TIMEOUT_MS', 30_000, 100, 600_000),
       retries: int('DETECTOR_RETRIES', 2, 0, 10),
+      version: text('DETECTOR_VERSION') ?? 'unversioned',
     };
   } else if (detectorKind !== 'none') {
     problems.push(`DETECTOR must be none, onnx or http (got '${detectorKind}')`);

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createDetector } from './analysis/detectors/index.ts';
+import { locateFfmpeg } from './analysis/ffmpeg.ts';
 import { AnalysisService } from './analysis/runner.ts';
 import { createPasswordHasher } from './auth/password.ts';
 import { createTokenService } from './auth/token.ts';
@@ -47,7 +48,9 @@ export async function createServices(
       : null;
   let detector: Awaited<ReturnType<typeof createDetector>>;
   try {
-    detector = await createDetector(config.analysis.detector);
+    detector = await createDetector(config.analysis.detector, () =>
+      locateFfmpeg(config.analysis.ffmpegPath),
+    );
   } catch (error) {
     await database.close();
     throw error;

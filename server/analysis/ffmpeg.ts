@@ -60,28 +60,39 @@ export function locateFfmpeg(configured: string | null): string {
 interface RunResult {
   code: number | null;
   stderr: string;
+  /** Standard output, when asked for (raw frames). */
+  stdout: Buffer;
 }
 
-/** Runs ffmpeg, collecting stderr (bounded); the signal kills it. */
+/** Runs ffmpeg, collecting stderr (bounded) and, if asked, stdout; the signal kills it. */
 export function runFfmpeg(
   binary: string,
   args: string[],
   signal?: AbortSignal,
+  options: { stdout?: boolean } = {},
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(binary, ['-hide_banner', '-nostdin', ...args], {
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', options.stdout ? 'pipe' : 'ignore', 'pipe'],
       signal,
     });
     const chunks: Buffer[] = [];
+    const out: Buffer[] = [];
     let kept = 0;
-    child.stderr.on('data', (chunk: Buffer) => {
+    child.stderr?.on('data', (chunk: Buffer) => {
       // showinfo prints a line per selected frame: keep plenty, but never without bound.
       if (kept < 64 * 1024 * 1024) chunks.push(chunk);
       kept += chunk.length;
     });
+    child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stderr: Buffer.concat(chunks).toString('utf8') }));
+    child.on('close', (code) =>
+      resolve({
+        code,
+        stderr: Buffer.concat(chunks).toString('utf8'),
+        stdout: Buffer.concat(out),
+      }),
+    );
   });
 }
 
