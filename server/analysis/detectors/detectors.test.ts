@@ -51,7 +51,9 @@ function close(actual: Detection[], wanted: Detection[]) {
   expect(actual.map((d) => d.label)).toEqual(wanted.map((d) => d.label));
   actual.forEach((d, i) => {
     expect(d.conf).toBeCloseTo(wanted[i]?.conf ?? -1, 6);
-    d.box.forEach((v, k) => expect(v).toBeCloseTo(wanted[i]?.box[k] ?? -1, 6));
+    d.box.forEach((v, k) => {
+      expect(v).toBeCloseTo(wanted[i]?.box[k] ?? -1, 6);
+    });
   });
 }
 
