@@ -31,6 +31,8 @@ export interface PipelineDeps {
   config: AnalysisConfig;
   ffmpeg: () => string;
   detector: Detector;
+  /** performance.now() when the job was claimed: the summary reports the time to the first step. */
+  claimedAt?: number;
 }
 
 export interface PredictionOut {
@@ -85,6 +87,7 @@ export async function runPipeline(
 
   const work = await fs.mkdtemp(path.join(os.tmpdir(), `lc-analysis-${job.id}-`));
   try {
+    if (deps.claimedAt !== undefined) stepMs.start = Math.round(performance.now() - deps.claimedAt);
     await step('probe', 0.02);
     const input = path.join(work, `input${path.extname(video.storageKey)}`);
     if (!(await storage.stat(video.storageKey))) {

@@ -141,9 +141,10 @@ export class AnalysisService implements AnalysisQueue {
         return;
       }
       if (!job) return;
+      const claimedAt = performance.now();
       const controller = new AbortController();
       this.running.set(job.id, controller);
-      void this.execute(job, controller).finally(() => {
+      void this.execute(job, controller, claimedAt).finally(() => {
         this.running.delete(job.id);
         for (const resolve of this.finished.get(job.id) ?? []) resolve();
         this.finished.delete(job.id);
@@ -157,7 +158,11 @@ export class AnalysisService implements AnalysisQueue {
     return this.ffmpegPath;
   };
 
-  private async execute(job: JobRow, controller: AbortController): Promise<void> {
+  private async execute(
+    job: JobRow,
+    controller: AbortController,
+    claimedAt: number,
+  ): Promise<void> {
     const { signal } = controller;
     await this.auditJob(this.db, job, 'analysis.start', null, { worker: this.worker });
     // An earlier attempt that died (crash, kill -9) may have left files: they were never committed.
@@ -182,6 +187,7 @@ export class AnalysisService implements AnalysisQueue {
           config: this.config,
           ffmpeg: this.ffmpeg,
           detector: this.detector,
+          claimedAt,
         },
         job,
         signal,

@@ -29,6 +29,8 @@ export interface WalkOptions {
   /** Heading noise (degrees, 1 σ) and acceleration noise (m/s², 1 σ). */
   headingNoiseDeg?: number;
   accelNoise?: number;
+  /** Rounds of the route walked one after the other (a 10-minute recording is about 8). */
+  laps?: number;
 }
 
 export interface SimulatedWalk {
@@ -93,7 +95,7 @@ export function simulateWalk(options: WalkOptions = {}): SimulatedWalk {
   // Ground truth as a time-stamped polyline: walk at a varying speed, stop 2 s at each tag.
   const points: { t: number; x: number; y: number }[] = [];
   const stops: { tag: number; t: number }[] = [];
-  const waypoints = routeWaypoints();
+  const waypoints = Array.from({ length: options.laps ?? 1 }, routeWaypoints).flat();
   let t = 1;
   const first = waypoints[0] as { x: number; y: number };
   points.push({ t: 0, x: first.x, y: first.y }, { t, x: first.x, y: first.y });
