@@ -34,8 +34,8 @@ export class AnalysisService implements AnalysisQueue {
   private ticking: Promise<void> | null = null;
   private ffmpegPath: string | null = null;
   private log: AnalysisLogger = { info: () => {}, error: () => {} };
-  /** Settles when the job ends (tests and the bench wait on it). */
-  private finished = new Map<string, Array<() => void>>();
+  /** Runs in this process, by job id, until their clean-up is done. */
+  private executions = new Map<string, Promise<void>>();
 
   constructor(
     private readonly db: Db,
@@ -95,21 +95,23 @@ export class AnalysisService implements AnalysisQueue {
     }
   }
 
-  /** Resolves when the job reaches completed or failed (polling the row; for tests and bench). */
+  /**
+   * Resolves when the job has reached completed or failed and, if this process ran it, its
+   * clean-up is done too (polling the row; for tests and the bench).
+   */
   async settled(jobId: string, timeoutMs = 120_000): Promise<JobRow> {
     const end = Date.now() + timeoutMs;
     for (;;) {
+      await this.executions.get(jobId);
       const [row] = await this.db.select().from(analysisJobs).where(eq(analysisJobs.id, jobId));
       if (!row) throw new Error(`job ${jobId} does not exist`);
-      if (row.state === 'completed' || row.state === 'failed') return row;
+      if (row.state === 'completed' || row.state === 'failed') {
+        await this.executions.get(jobId);
+        return row;
+      }
       if (Date.now() > end)
         throw new Error(`job ${jobId} still ${row.state} after ${timeoutMs} ms`);
-      await new Promise<void>((resolve) => {
-        const waiters = this.finished.get(jobId) ?? [];
-        waiters.push(resolve);
-        this.finished.set(jobId, waiters);
-        setTimeout(resolve, 250);
-      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 
@@ -144,12 +146,16 @@ export class AnalysisService implements AnalysisQueue {
       const claimedAt = performance.now();
       const controller = new AbortController();
       this.running.set(job.id, controller);
-      void this.execute(job, controller, claimedAt).finally(() => {
-        this.running.delete(job.id);
-        for (const resolve of this.finished.get(job.id) ?? []) resolve();
-        this.finished.delete(job.id);
-        this.wake();
-      });
+      const execution = this.execute(job, controller, claimedAt)
+        .catch((error: Error) =>
+          this.log.error(`analysis of video ${job.videoId}: ${error.message}`),
+        )
+        .finally(() => {
+          this.running.delete(job.id);
+          this.executions.delete(job.id);
+          this.wake();
+        });
+      this.executions.set(job.id, execution);
     }
   }
 
