@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestVideo } from '../../../tests/support/test-video.ts';
 import { tinyYoloModel } from '../../../tests/support/tiny-onnx.ts';
-import { predictions } from '../../db/schema.ts';
+import { auditLog, predictions } from '../../db/schema.ts';
 import { createLine, createRecordedInspection, jobsOf } from '../../test/analysis-fixtures.ts';
 import { build } from '../../test/build.ts';
 import { createUser } from '../../test/fixtures.ts';
@@ -230,13 +230,17 @@ describe('DETECTOR=http', () => {
     await expect(detector().detect(keyframe, signal)).rejects.toThrow(/HTTP 400 bad image/);
   });
 
-  it('makes a job store predictions with the detector that made them', async () => {
-    answers = [];
+  it('makes a job store predictions with the detector that made them, after a retry', async () => {
+    // The service is down for the first keyframe's three tries: the attempt fails and the job
+    // is retried (at once here), then completes.
+    answers = [0, 1, 2].map(() => () => ({ status: 503, body: '' }));
     const t = await build({
       DETECTOR: 'http',
       DETECTOR_URL: url,
       DETECTOR_THRESHOLD: '0.5',
       DETECTOR_VERSION: 'stub 1',
+      ANALYSIS_RETRY_SECONDS: '0',
+      ANALYSIS_POLL_MS: '100',
     });
     try {
       const operator = await createUser(t, 'operator', ['operator']);
@@ -251,7 +255,21 @@ describe('DETECTOR=http', () => {
       const [job] = await jobsOf(t, videoId);
       const done = await t.services.ctx.analysis.settled(job?.id ?? '');
       expect(done.state, done.error ?? '').toBe('completed');
+      expect(done.attempts).toBe(2);
       expect(done.summary?.predictions).toBe(3);
+      const trail = await t.services.ctx.db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.entityId, videoId))
+        .orderBy(auditLog.id);
+      expect(trail.map((e) => e.action)).toEqual([
+        'analysis.enqueue',
+        'analysis.start',
+        'analysis.retry',
+        'analysis.start',
+        'analysis.complete',
+      ]);
+      expect(trail[2]?.newValue).toMatchObject({ reason: expect.stringMatching(/HTTP 503$/) });
       const rows = await t.services.ctx.db
         .select()
         .from(predictions)
