@@ -1,10 +1,21 @@
-// Test videos made on the spot with the ffmpeg the analysis finds (nothing committed, nothing
+// Test videos and images made on the spot with the ffmpeg the analysis finds (nothing committed, nothing
 // downloaded): a test pattern of the given length, H.264 in MP4 like a phone's recording.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { locateFfmpeg } from '../../server/analysis/ffmpeg.ts';
+
+const run = (args: string[]) =>
+  execFileSync(locateFfmpeg(process.env.FFMPEG_PATH ?? null), [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-f',
+    'lavfi',
+    ...args,
+    '-y',
+  ]);
 
 export function makeTestVideo(
   seconds: number,
@@ -14,12 +25,7 @@ export function makeTestVideo(
   const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'lc-test-video-'));
   const file = path.join(dir, `test-${width}x${height}-${seconds}s.mp4`);
   if (fs.existsSync(file)) return file;
-  execFileSync(locateFfmpeg(process.env.FFMPEG_PATH ?? null), [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-f',
-    'lavfi',
+  run([
     '-i',
     `testsrc=size=${width}x${height}:rate=${fps}`,
     '-t',
@@ -32,8 +38,12 @@ export function makeTestVideo(
     'yuv420p',
     '-movflags',
     '+faststart',
-    '-y',
     file,
   ]);
   return file;
+}
+
+/** A single-colour PNG of the given size (a keyframe image for detector tests). */
+export function makeTestImage(file: string, width: number, height: number): void {
+  run(['-i', `color=c=blue:s=${width}x${height}`, '-frames:v', '1', file]);
 }

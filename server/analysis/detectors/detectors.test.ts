@@ -1,6 +1,5 @@
 // The detectors: YOLO decoding and NMS against hand-computed boxes (with a tiny ONNX model the test
 // writes itself), and the HTTP contract against a local stub, up to predictions stored by a job.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTestVideo } from '../../../tests/support/test-video.ts';
+import { makeTestImage, makeTestVideo } from '../../../tests/support/test-video.ts';
 import { tinyYoloModel } from '../../../tests/support/tiny-onnx.ts';
 import { auditLog, predictions } from '../../db/schema.ts';
 import { createLine, createRecordedInspection, jobsOf } from '../../test/analysis-fixtures.ts';
@@ -60,19 +59,7 @@ function close(actual: Detection[], wanted: Detection[]) {
 let keyframe: KeyframeImage;
 beforeAll(() => {
   const file = path.join(dir, '1.000.png');
-  execFileSync(ffmpeg(), [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'color=c=blue:s=128x64',
-    '-frames:v',
-    '1',
-    '-y',
-    file,
-  ]);
+  makeTestImage(file, 128, 64);
   keyframe = { filename: '1.000.png', file, width: 128, height: 64 };
 });
 

@@ -2,16 +2,10 @@
 // HTTP contract"). Timeouts and retries with backoff for network errors and 5xx answers; any other
 // answer that breaks the contract fails the job with the reason.
 import fs from 'node:fs/promises';
+import type { DetectorConfig } from '../../config.ts';
 import type { Detection, Detector, KeyframeImage } from './detector.ts';
 
-export interface HttpDetectorOptions {
-  url: string;
-  token: string | null;
-  threshold: number;
-  timeoutMs: number;
-  retries: number;
-  version: string;
-}
+export type HttpDetectorOptions = Omit<Extract<DetectorConfig, { kind: 'http' }>, 'kind'>;
 
 /** The answer's shape, checked by hand (a service is outside our control). */
 function parseAnswer(body: unknown, where: string): Detection[] {

@@ -7,16 +7,12 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { DetectorConfig } from '../../config.ts';
 import { runFfmpeg } from '../ffmpeg.ts';
 import type { Detection, Detector, KeyframeImage } from './detector.ts';
 import { classNames, onnxMetadata } from './onnx-metadata.ts';
 
-export interface OnnxDetectorOptions {
-  model: string;
-  labels: string | null;
-  threshold: number;
-  iouThreshold: number;
-}
+export type OnnxDetectorOptions = Omit<Extract<DetectorConfig, { kind: 'onnx' }>, 'kind'>;
 
 /** Where the letterboxed picture sits in the model's input. */
 export interface Letterbox {
