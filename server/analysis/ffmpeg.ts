@@ -69,7 +69,7 @@ export function runFfmpeg(
   binary: string,
   args: string[],
   signal?: AbortSignal,
-  options: { stdout?: boolean } = {},
+  options: { stdout?: boolean; onStderr?: (chunk: string) => void } = {},
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(binary, ['-hide_banner', '-nostdin', ...args], {
@@ -83,6 +83,7 @@ export function runFfmpeg(
       // showinfo prints a line per selected frame: keep plenty, but never without bound.
       if (kept < 64 * 1024 * 1024) chunks.push(chunk);
       kept += chunk.length;
+      options.onStderr?.(chunk.toString('utf8'));
     });
     child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
     child.on('error', reject);
@@ -171,6 +172,8 @@ export async function extractKeyframes(
   interval: number,
   extraTimes: readonly number[],
   signal?: AbortSignal,
+  /** Called with the video time of each frame written, as ffmpeg reports it. */
+  onFrame?: (time: number) => void,
 ): Promise<ExtractedFrame[]> {
   const terms = [
     `isnan(prev_selected_t)`,
@@ -186,6 +189,11 @@ export async function extractKeyframes(
     binary,
     ['-i', file, '-map', '0:v:0', '-an', '-vf', filter, '-vsync', 'vfr', '-f', 'image2', pattern],
     signal,
+    {
+      onStderr: (text) => {
+        for (const match of text.matchAll(/pts_time:(\S+)/g)) onFrame?.(Number(match[1]));
+      },
+    },
   );
   if (code !== 0) {
     const last = stderr.trim().split('\n').at(-1) ?? '';

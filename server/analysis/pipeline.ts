@@ -109,6 +109,7 @@ export async function runPipeline(
 
     await step('keyframes', 0.1);
     const framesDir = path.join(work, 'frames');
+    let lastReport = performance.now();
     await fs.mkdir(framesDir);
     const frames = await extractKeyframes(
       ffmpeg,
@@ -117,6 +118,13 @@ export async function runPipeline(
       config.keyframeInterval,
       scanTimes,
       signal,
+      // Live progress for /analysis, at most every 2 s (each report is a database write).
+      (time) => {
+        const now = performance.now();
+        if (now - lastReport < 2000) return;
+        lastReport = now;
+        void report('keyframes', 0.1 + 0.5 * Math.min(1, time / probed.duration)).catch(() => {});
+      },
     );
     if (frames.length === 0) throw new PermanentError('no frame of the video could be decoded');
     const imagesPrefix = `${prefix}/images`;
