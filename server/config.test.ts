@@ -78,4 +78,41 @@ describe('loadConfig', () => {
     );
     expect((error as Error).message).toContain('JWT_SECRET must be at least 32 characters');
   });
+
+  it('validates the analysis settings: detector, interval, concurrency', () => {
+    expect(loadConfig({}).analysis).toMatchObject({
+      concurrency: 1,
+      keyframeInterval: 1,
+      detector: { kind: 'none' },
+      ffmpegPath: null,
+    });
+    expect(
+      loadConfig({
+        DETECTOR: 'http',
+        DETECTOR_URL: 'http://detector:9000/v1',
+        KEYFRAME_INTERVAL: '0.5',
+      }).analysis,
+    ).toMatchObject({
+      keyframeInterval: 0.5,
+      detector: { kind: 'http', threshold: 0.25, retries: 2 },
+    });
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    expect(problems({ DETECTOR: 'onnx' })).toEqual([
+      "DETECTOR=onnx needs DETECTOR_MODEL (the model's .onnx file)",
+    ]);
+    expect(
+      problems({ DETECTOR: 'yolo', ANALYSIS_CONCURRENCY: '-1', KEYFRAME_INTERVAL: 'often' }),
+    ).toEqual([
+      "DETECTOR must be none, onnx or http (got 'yolo')",
+      "ANALYSIS_CONCURRENCY must be an integer from 0 to 16 (got '-1')",
+      "KEYFRAME_INTERVAL must be a number from 0.1 to 3600 (got 'often')",
+    ]);
+  });
 });

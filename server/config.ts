@@ -47,7 +47,37 @@ export interface Config {
   /** Load the demo dataset into an empty database (default: when no admin is configured). */
   demo: boolean;
   logLevel: string;
+  analysis: AnalysisConfig;
 }
+
+/** The analysis pipeline's settings (docs/analysis.md). */
+export interface AnalysisConfig {
+  /** Jobs this process runs at once; 0 runs none here (another process takes them). */
+  concurrency: number;
+  /** Seconds between regular keyframe images. */
+  keyframeInterval: number;
+  maxAttempts: number;
+  /** How long a claimed job stays this process's without a heartbeat. */
+  leaseSeconds: number;
+  retryBaseSeconds: number;
+  pollMs: number;
+  ffmpegPath: string | null;
+  detector: DetectorConfig;
+}
+
+export type DetectorConfig =
+  | { kind: 'none' }
+  | { kind: 'onnx'; model: string; labels: string | null; threshold: number; iouThreshold: number }
+  | {
+      kind: 'http';
+      url: string;
+      token: string | null;
+      threshold: number;
+      timeoutMs: number;
+      retries: number;
+      /** Recorded with the predictions (DETECTOR_VERSION): the service's own version name. */
+      version: string;
+    };
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -64,16 +94,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const value = env[name]?.trim();
     return value ? value : null;
   };
-  const int = (name: string, fallback: number, min: number, max: number): number => {
+  const number = (name: string, fallback: number, min: number, max: number, integer = false) => {
     const raw = text(name);
     if (raw === null) return fallback;
     const value = Number(raw);
-    if (!Number.isInteger(value) || value < min || value > max) {
-      problems.push(`${name} must be an integer from ${min} to ${max} (got '${raw}')`);
+    const valid = integer ? Number.isInteger(value) : Number.isFinite(value);
+    if (!valid || value < min || value > max) {
+      const kind = integer ? 'an integer' : 'a number';
+      problems.push(`${name} must be ${kind} from ${min} to ${max} (got '${raw}')`);
       return fallback;
     }
     return value;
   };
+  const int = (name: string, fallback: number, min: number, max: number) =>
+    number(name, fallback, min, max, true);
 
   const databaseUrl = text('DATABASE_URL');
   if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -105,6 +139,39 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   }
 
+  const detectorKind = text('DETECTOR') ?? 'none';
+  let detector: DetectorConfig = { kind: 'none' };
+  const threshold = number('DETECTOR_THRESHOLD', 0.25, 0, 1);
+  if (detectorKind === 'onnx') {
+    const model = text('DETECTOR_MODEL');
+    const labels = text('DETECTOR_LABELS');
+    if (model === null)
+      problems.push("DETECTOR=onnx needs DETECTOR_MODEL (the model's .onnx file)");
+    detector = {
+      kind: 'onnx',
+      model: path.resolve(model ?? ''),
+      labels: labels === null ? null : path.resolve(labels),
+      threshold,
+      iouThreshold: number('DETECTOR_IOU', 0.45, 0, 1),
+    };
+  } else if (detectorKind === 'http') {
+    const url = text('DETECTOR_URL');
+    if (url === null || !/^https?:\/\//.test(url)) {
+      problems.push('DETECTOR=http needs DETECTOR_URL (http:// or https://)');
+    }
+    detector = {
+      kind: 'http',
+      url: url ?? '',
+      token: text('DETECTOR_TOKEN'),
+      threshold,
+      timeoutMs: int('DETECTOR_TIMEOUT_MS', 30_000, 100, 600_000),
+      retries: int('DETECTOR_RETRIES', 2, 0, 10),
+      version: text('DETECTOR_VERSION') ?? 'unversioned',
+    };
+  } else if (detectorKind !== 'none') {
+    problems.push(`DETECTOR must be none, onnx or http (got '${detectorKind}')`);
+  }
+
   const config: Config = {
     port: int('PORT', 8080, 0, 65535),
     host: text('HOST') ?? '0.0.0.0',
@@ -132,6 +199,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminPassword,
     demo: demoRaw === null ? adminEmail === null : demoRaw === 'on',
     logLevel,
+    analysis: {
+      concurrency: int('ANALYSIS_CONCURRENCY', 1, 0, 16),
+      keyframeInterval: number('KEYFRAME_INTERVAL', 1, 0.1, 3600),
+      maxAttempts: int('ANALYSIS_MAX_ATTEMPTS', 3, 1, 20),
+      leaseSeconds: int('ANALYSIS_LEASE_SECONDS', 60, 2, 3600),
+      retryBaseSeconds: number('ANALYSIS_RETRY_SECONDS', 10, 0, 3600),
+      pollMs: int('ANALYSIS_POLL_MS', 2000, 50, 60_000),
+      ffmpegPath: text('FFMPEG_PATH'),
+      detector,
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -1,4 +1,5 @@
 // The services every route uses, created once per app (see app.ts) and reached as `app.ctx`.
+import type { AnalysisService } from './analysis/runner.ts';
 import type { PasswordHasher } from './auth/password.ts';
 import type { RefusalLog } from './audit/refusals.ts';
 import type { CredentialGuard } from './auth/credentials.ts';
@@ -6,7 +7,6 @@ import type { TokenService } from './auth/token.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import type { Role } from './schemas/common.ts';
-import type { AnalysisQueue } from './services/analysis-queue.ts';
 import type { ReadCache } from './services/read-cache.ts';
 import type { Storage } from './storage/storage.ts';
 
@@ -21,8 +21,8 @@ export interface AppContext {
   credentials: CredentialGuard;
   /** Refused requests for the audit log, repeats merged into counted entries. */
   refusals: RefusalLog;
-  /** Where a verified upload goes to be analysed (server/services/analysis-queue.ts). */
-  analysis: AnalysisQueue;
+  /** Where a verified upload goes to be analysed: the AnalysisQueue of server/services/analysis-queue.ts. */
+  analysis: AnalysisService;
   /** Read caches; only with PGlite, whose lock makes this process the sole writer. */
   caches: ReadCaches | null;
 }

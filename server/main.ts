@@ -26,6 +26,10 @@ async function main() {
 
   await app.listen({ port: config.port, host: config.host });
   if (banner) console.log(banner);
+  await services.ctx.analysis.start(services.ctx.dbKind, {
+    info: (message) => app.log.info(message),
+    error: (message) => app.log.error(message),
+  });
 }
 
 main().catch((error: unknown) => {

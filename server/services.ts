@@ -2,14 +2,16 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { createDetector } from './analysis/detectors/index.ts';
+import { locateFfmpeg } from './analysis/ffmpeg.ts';
+import { AnalysisService } from './analysis/runner.ts';
 import { createRefusalLog } from './audit/refusals.ts';
 import { createCredentialGuard } from './auth/credentials.ts';
 import { createPasswordHasher } from './auth/password.ts';
 import { createTokenService } from './auth/token.ts';
 import type { Config } from './config.ts';
-import type { AppContext } from './context.ts';
+import type { AppContext, ReadCaches } from './context.ts';
 import { openDatabase } from './db/client.ts';
-import { noAnalysis } from './services/analysis-queue.ts';
 import { ReadCache } from './services/read-cache.ts';
 import { LocalStorage } from './storage/local-storage.ts';
 
@@ -39,7 +41,10 @@ export interface Services {
 
 export async function createServices(
   config: Config,
-  options: { inMemoryDatabase?: boolean; pgliteStart?: Uint8Array<ArrayBuffer> } = {},
+  options: {
+    inMemoryDatabase?: boolean;
+    pgliteStart?: Uint8Array<ArrayBuffer>;
+  } = {},
 ): Promise<Services> {
   prepareDataDir(config.dataDir);
   const database = await openDatabase({
@@ -53,11 +58,36 @@ export async function createServices(
     config.scryptQueue,
   );
   const refusals = createRefusalLog(database.db);
+  const storage = new LocalStorage(path.join(config.dataDir, 'files'));
+  const caches: ReadCaches | null =
+    database.kind === 'pglite'
+      ? {
+          videoLists: new ReadCache<Buffer>({
+            maxEntries: 500,
+            maxBytes: config.videoListCacheBytes,
+            sizeOf: (body) => body.length,
+          }),
+          users: new ReadCache({ maxEntries: 10_000 }),
+        }
+      : null;
+  let detector: Awaited<ReturnType<typeof createDetector>>;
+  try {
+    detector = await createDetector(config.analysis.detector, () =>
+      locateFfmpeg(config.analysis.ffmpegPath),
+    );
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  // Jobs change videos outside any request: the request hooks cannot invalidate for them.
+  const analysis = new AnalysisService(database.db, storage, config.analysis, detector, () =>
+    caches?.videoLists.invalidate(),
+  );
   const ctx: AppContext = {
     config,
     db: database.db,
     dbKind: database.kind,
-    storage: new LocalStorage(path.join(config.dataDir, 'files')),
+    storage,
     passwords,
     tokens: createTokenService(
       signingKey(config),
@@ -66,22 +96,14 @@ export async function createServices(
     ),
     credentials: createCredentialGuard(database.db, passwords, config),
     refusals,
-    analysis: noAnalysis,
-    caches:
-      database.kind === 'pglite'
-        ? {
-            videoLists: new ReadCache<Buffer>({
-              maxEntries: 500,
-              maxBytes: config.videoListCacheBytes,
-              sizeOf: (body) => body.length,
-            }),
-            users: new ReadCache({ maxEntries: 10_000 }),
-          }
-        : null,
+    analysis,
+    caches,
   };
   return {
     ctx,
     close: async () => {
+      await analysis.stop();
+      await detector.close();
       // Counted refusals are written before the database closes.
       await refusals.close();
       await database.close();

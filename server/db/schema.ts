@@ -7,12 +7,15 @@ import {
   doublePrecision,
   index,
   integer,
+  real,
   jsonb,
   pgTable,
   text,
   timestamp,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { ChecklistSnapshot, MotionSamples, QrScan } from '../schemas/capture.ts';
+import type { AnalysisSummary, DetectorInfo, VideoCalibration } from '../schemas/analysis.ts';
 import type { Role } from '../schemas/common.ts';
 import type { FloorplanConfiguration } from '../schemas/floorplan-configs.ts';
 
@@ -81,6 +84,8 @@ export const videos = pgTable(
     analysisVersion: text('analysis_version'),
     /** Why the video is in `error`, or why the analysis produced no path; null otherwise. */
     statusReason: text('status_reason'),
+    /** The path's own calibration (slamPoints/floorplanPoints…), laid over the line's configuration. */
+    calibration: jsonb('calibration').$type<VideoCalibration>(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -103,6 +108,8 @@ export const predictions = pgTable(
     classLabels: jsonb('class_labels').notNull().$type<string[]>(),
     confs: jsonb('confs').notNull().$type<number[]>(),
     boxesNormalized: jsonb('boxes_normalized').notNull().$type<number[][]>(),
+    /** Which detector (name, version, threshold) made it; null for records from before. */
+    detector: jsonb('detector').$type<DetectorInfo>(),
   },
   (t) => [index('predictions_video_idx').on(t.videoId)],
 );
@@ -210,4 +217,58 @@ export const revokedSessions = pgTable('revoked_sessions', {
   sessionId: text('session_id').primaryKey(),
   userId: text('user_id').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * Analysis jobs (docs/analysis.md): a queue in the database, claimed with FOR UPDATE SKIP LOCKED and
+ * held by a lease, so a crashed process's job is taken again and two processes never run one job.
+ */
+export const analysisJobs = pgTable(
+  'analysis_jobs',
+  {
+    id: id(),
+    videoId: text('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    /** queued → running → completed | failed (a retry goes back to queued). */
+    state: text('state').notNull().default('queued'),
+    step: text('step'),
+    progress: real('progress').notNull().default(0),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull(),
+    runAfter: timestamp('run_after', { withTimezone: true }).notNull().defaultNow(),
+    /** The process holding the job, and until when its lease runs (renewed while it works). */
+    lockedBy: text('locked_by'),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    requestedBy: text('requested_by'),
+    /** The failure a person can act on (last attempt's, while retries remain). */
+    error: text('error'),
+    pipelineVersion: text('pipeline_version').notNull(),
+    detector: jsonb('detector').$type<DetectorInfo>(),
+    summary: jsonb('summary').$type<AnalysisSummary>(),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('analysis_jobs_video_idx').on(t.videoId, t.createdAt),
+    index('analysis_jobs_runnable_idx').on(t.state, t.runAfter),
+    // At most one open job per video: enqueueing it again while one waits or runs is a no-op.
+    uniqueIndex('analysis_jobs_open_idx').on(t.videoId).where(sql`state in ('queued', 'running')`),
+  ],
+);
+
+/**
+ * Service accounts: an API key acts with the 'service' role only (an external SLAM or detector
+ * posting analysis results). Only a hash of the secret is kept; revoking is final.
+ */
+export const apiKeys = pgTable('api_keys', {
+  id: id(),
+  name: text('name').notNull(),
+  /** SHA-256 (hex) of the secret part of the key. */
+  secretHash: text('secret_hash').notNull(),
+  createdBy: text('created_by'),
+  createdAt: createdAt(),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
 });

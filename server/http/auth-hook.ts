@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { VerifiedToken } from '../auth/token.ts';
 import type { AuthUser } from '../context.ts';
 import { revokedSessions, users } from '../db/schema.ts';
+import { isApiKey, verifyApiKey } from '../services/api-keys.ts';
 import { HttpError } from './errors.ts';
 
 export const MEDIA_COOKIE = 'lc_media';
@@ -99,6 +100,14 @@ export function registerAuthHook(app: FastifyInstance): void {
     if (access === undefined || access === 'public') return;
     // The bearer token wherever it is sent; the media token only from the cookie of a media route.
     const bearer = bearerToken(request);
+    if (bearer && isApiKey(bearer)) {
+      // A service account acts only on routes that name the 'service' role.
+      request.user = await verifyApiKey(app.ctx.db, bearer);
+      if (access === 'authenticated' || !access.includes('service')) {
+        await denied(request, 'service accounts may only post analysis results');
+      }
+      return;
+    }
     const cookie = bearer || !media ? null : mediaCookieToken(request);
     if (!bearer && !cookie) throw new HttpError(401, 'Authentication required');
     const verified = bearer

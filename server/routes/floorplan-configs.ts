@@ -58,7 +58,10 @@ export const floorplanConfigRoutes: FastifyPluginAsyncTypebox = async (app) => {
         currentUser(request),
         eq(videos.id, request.params.videoId),
       );
-      return byLine(video.lineClearanceId);
+      const config = await byLine(video.lineClearanceId);
+      // An analysed video's own calibration (its path's frame) replaces the line's point pairs.
+      if (!video.calibration) return config;
+      return { ...config, configuration: { ...config.configuration, ...video.calibration } };
     },
   );
 

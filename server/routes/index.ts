@@ -1,15 +1,18 @@
 // Every /api route; each file mirrors a URL prefix and declares its access rule per route.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { analysisRoutes } from './analysis.ts';
 import { auditLogRoutes } from './audit-log.ts';
 import { authRoutes } from './auth.ts';
 import { deviceRoutes } from './devices.ts';
 import { floorplanConfigRoutes } from './floorplan-configs.ts';
 import { floorplanRoutes } from './floorplans.ts';
 import { healthRoutes } from './health.ts';
+import { ingestRoutes } from './ingest.ts';
 import { inspectionRoutes } from './inspections.ts';
 import { keyframeRoutes } from './keyframes.ts';
 import { lineClearanceRoutes } from './line-clearances.ts';
 import { predictionRoutes } from './predictions.ts';
+import { serviceAccountRoutes } from './service-accounts.ts';
 import { userRoutes } from './users.ts';
 import { videoRoutes } from './videos.ts';
 
@@ -27,6 +30,9 @@ export const apiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     predictionRoutes,
     floorplanRoutes,
     floorplanConfigRoutes,
+    analysisRoutes,
+    serviceAccountRoutes,
+    ingestRoutes,
   ]) {
     await app.register(routes);
   }

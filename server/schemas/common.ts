@@ -19,6 +19,8 @@ export const Role = Type.Union([
   Type.Literal('lc_manager'),
   Type.Literal('audit'),
   Type.Literal('operator'),
+  // Service accounts only (API keys of an external SLAM or detector; docs/analysis.md).
+  Type.Literal('service'),
 ]);
 export type Role = Static<typeof Role>;
 

@@ -24,6 +24,7 @@ const MANAGE_LINE_A: DemoKey[] = ['admin', 'factory', 'lcmanager'];
 interface Request {
   url: string;
   payload?: unknown;
+  headers?: Record<string, string>;
   multipart?: { lineId: string };
   /** Sent without the caller's token (logout would end the session the other rows use). */
   anonymous?: boolean;
@@ -67,7 +68,7 @@ async function call(who: Who, method: Row['method'], req: Request) {
   return t.app.inject({
     method,
     url: req.url,
-    headers,
+    headers: { ...headers, ...req.headers },
     payload: req.payload as object | undefined,
   });
 }
@@ -520,6 +521,65 @@ const matrix: Row[] = [
     }),
     ok: 200,
     allowed: MANAGE_LINE_A,
+  },
+  {
+    method: 'GET',
+    route: '/api/analysis',
+    request: () => ({ url: '/api/analysis' }),
+    ok: 200,
+    allowed: ['admin', 'factory', 'lcmanager', 'lcmanager2', 'operator', 'operator2'],
+  },
+  {
+    method: 'POST',
+    route: '/api/analysis/videos/{id}/run',
+    request: async () => ({ url: `/api/analysis/videos/${await freshVideo()}/run` }),
+    ok: 202,
+    allowed: ['admin'],
+  },
+  {
+    method: 'GET',
+    route: '/api/service-accounts',
+    request: () => ({ url: '/api/service-accounts' }),
+    ok: 200,
+    allowed: ['admin'],
+  },
+  {
+    method: 'POST',
+    route: '/api/service-accounts',
+    request: () => ({ url: '/api/service-accounts', payload: { name: `SLAM ${unique()}` } }),
+    ok: 201,
+    allowed: ['admin'],
+  },
+  {
+    method: 'DELETE',
+    route: '/api/service-accounts/{id}',
+    request: async () => {
+      const key = await as('admin', 'POST', '/api/service-accounts', { name: 'Revoked' });
+      return { url: `/api/service-accounts/${key._id}` };
+    },
+    ok: 200,
+    allowed: ['admin'],
+  },
+  {
+    method: 'POST',
+    route: '/api/ingest/videos',
+    request: () => ({
+      url: `/api/ingest/videos?lineClearanceId=${s.lineA}`,
+      headers: { 'content-type': 'video/mp4' },
+      payload: Buffer.from('not analysed in this test'),
+    }),
+    ok: 201,
+    allowed: ['admin'],
+  },
+  {
+    method: 'PUT',
+    route: '/api/ingest/videos/{id}/analysis',
+    request: async () => ({
+      url: `/api/ingest/videos/${await freshVideo()}/analysis`,
+      payload: { analysisVersion: 'matrix', keyframes: '0 1 2 0\n' },
+    }),
+    ok: 200,
+    allowed: ['admin'],
   },
   {
     method: 'GET',

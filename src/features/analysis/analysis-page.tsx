@@ -1,10 +1,192 @@
-import { PlaceholderPage } from '../../components/placeholder-page.tsx';
+// /analysis: the analysis queue (docs/analysis.md). Recent inspection videos the user may see, with
+// the latest job's state, step and progress (polled while any is open), failure reasons and time
+// taken; each row opens the video page and the inspection report; admins can re-run a video.
+import { format } from 'date-fns';
+import { useEffect } from 'react';
+import { useSnapshot } from 'valtio';
+import { Link } from 'wouter';
+import { BreadcrumbBar } from '../../components/breadcrumb-bar.tsx';
+import { StatusTag } from '../../components/tag.tsx';
+import { inspectionReportPath, videoPath } from '../../config/paths.ts';
+import { useLoad } from '../../hooks/use-load.ts';
+import { hasAnyRole } from '../../lib/roles.ts';
+import { runAction } from '../../lib/run-action.ts';
+import { session } from '../../stores/session.ts';
+import type { AnalysisRow } from '../../types/api.ts';
+import { getAnalysisQueue } from './api/get-analysis-queue.ts';
+import { rerunAnalysis } from './api/rerun-analysis.ts';
+import { analysisStrings as s, stepLabels } from './strings.ts';
+import './analysis.css';
+
+/** Poll quickly while a job is queued or running, slowly otherwise (new uploads appear). */
+const BUSY_POLL_MS = 2000;
+const IDLE_POLL_MS = 15000;
+
+type Job = NonNullable<AnalysisRow['job']>;
+
+const isOpen = (job: Job | null) => job?.state === 'queued' || job?.state === 'running';
+
+function seconds(from: string, to: string | null): string {
+  const ms = (to ? Date.parse(to) : Date.now()) - Date.parse(from);
+  if (!Number.isFinite(ms) || ms < 0) return '';
+  const total = Math.round(ms / 1000);
+  return total < 60 ? `${total} s` : `${Math.floor(total / 60)} min ${total % 60} s`;
+}
+
+function timeTaken(job: Job | null): string {
+  if (!job?.startedAt) return '—';
+  const text = seconds(job.startedAt, job.state === 'running' ? null : job.finishedAt);
+  return job.state === 'running' ? `${text} so far` : text || '—';
+}
+
+/** The job's state and, while it runs, its step and progress. */
+function JobState({ row }: { row: AnalysisRow }) {
+  const job = row.job;
+  if (!job) return <span className="muted">{s.notQueued}</span>;
+  const percent = Math.round(job.progress * 100);
+  return (
+    <div className="analysis-state">
+      <StatusTag status={job.state} />
+      {job.state === 'running' && (
+        <>
+          <span>{(job.step && stepLabels[job.step]) ?? job.step}</span>
+          <progress
+            max={100}
+            value={percent}
+            aria-label={`Progress of ${row.filename}`}
+            aria-valuetext={`${percent}%`}
+          />
+        </>
+      )}
+      {job.attempts > 1 && (
+        <span className="muted">{s.attempt(job.attempts, job.maxAttempts)}</span>
+      )}
+    </div>
+  );
+}
+
+/** Why it failed, or what the run made (path, keyframes, detections). */
+function Details({ row }: { row: AnalysisRow }) {
+  const job = row.job;
+  const reason = job?.state === 'failed' || job?.state === 'queued' ? job.error : null;
+  if (reason) return <span className="analysis-error">{reason}</span>;
+  const summary = job?.state === 'completed' ? job.summary : null;
+  if (!summary) return row.statusReason ? <span>{row.statusReason}</span> : <>—</>;
+  const path =
+    summary.path === 'none'
+      ? 'no path'
+      : `path ${summary.path === 'motion' ? 'from motion and QR scans' : 'interpolated between QR scans'}`;
+  const detections =
+    summary.predictions === null
+      ? 'no detector'
+      : `${summary.predictions} keyframes with detections`;
+  return (
+    <span>
+      {summary.keyframeImages} keyframe images, {path}, {detections}
+      {summary.pathNote && <span className="muted"> ({summary.pathNote})</span>}
+    </span>
+  );
+}
 
 export default function AnalysisPage() {
+  const { roles } = useSnapshot(session);
+  const isAdmin = hasAnyRole(roles, ['admin']);
+  const queue = useLoad(getAnalysisQueue, s.loadFailed);
+  const rows = queue.data;
+  const running = rows?.filter((row) => row.job?.state === 'running').length ?? 0;
+  const queued = rows?.filter((row) => row.job?.state === 'queued').length ?? 0;
+  const busy = rows?.some((row) => isOpen(row.job)) ?? false;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new answer schedules the next poll.
+  useEffect(() => {
+    const timer = setTimeout(queue.reload, busy ? BUSY_POLL_MS : IDLE_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [rows, busy, queue.reload]);
+
+  const rerun = async (row: AnalysisRow) => {
+    if (await runAction(() => rerunAnalysis(row.videoId), s.rerunDone, s.rerunFailed)) {
+      queue.reload();
+    }
+  };
+
   return (
-    <PlaceholderPage
-      title="Analysis"
-      coming="Here operators and managers will see the results of recent inspections: the walked path and the detections."
-    />
+    <section className="page analysis-page">
+      <BreadcrumbBar />
+      <header>
+        <h1>{s.title}</h1>
+        <p className="muted">{s.subtitle}</p>
+      </header>
+      <p role="status" className="analysis-summary">
+        {rows ? s.summary(running, queued) : s.loading}
+      </p>
+      {rows && rows.length === 0 && <p className="muted">{s.empty}</p>}
+      {rows && rows.length > 0 && (
+        <div className="analysis-table-wrap">
+          <table className="analysis-table">
+            <caption className="visually-hidden">{s.caption}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{s.recorded}</th>
+                <th scope="col">{s.line}</th>
+                <th scope="col">{s.operator}</th>
+                <th scope="col">{s.status}</th>
+                <th scope="col">{s.time}</th>
+                <th scope="col">{s.details}</th>
+                <th scope="col">{s.actions}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => {
+                const recorded = new Date(row.recordedAt);
+                const name = `${row.lineName ?? s.unknownLine} ${format(recorded, 'yyyy-MM-dd HH:mm')}`;
+                return (
+                  <tr key={row.videoId}>
+                    <th scope="row">{format(recorded, 'yyyy-MM-dd HH:mm')}</th>
+                    <td>{row.lineName ?? s.unknownLine}</td>
+                    <td>{row.operatorName ?? s.unknown}</td>
+                    <td>
+                      <JobState row={row} />
+                    </td>
+                    <td>{timeTaken(row.job)}</td>
+                    <td>
+                      <Details row={row} />
+                    </td>
+                    <td className="analysis-actions">
+                      <Link
+                        href={videoPath(row.videoId)}
+                        className="btn btn-secondary"
+                        aria-label={`${s.openVideo}: ${name}`}
+                      >
+                        {s.openVideo}
+                      </Link>
+                      {row.inspectionId && (
+                        <Link
+                          href={inspectionReportPath(row.inspectionId)}
+                          className="btn btn-secondary"
+                          aria-label={`${s.openReport}: ${name}`}
+                        >
+                          {s.openReport}
+                        </Link>
+                      )}
+                      {isAdmin && (
+                        <button
+                          type="button"
+                          className="btn btn-secondary"
+                          disabled={isOpen(row.job)}
+                          onClick={() => rerun(row)}
+                          aria-label={`${s.rerun}: ${name}`}
+                        >
+                          {s.rerun}
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
   );
 }

@@ -1,0 +1,236 @@
+// The analysis pipeline end to end in one process (PGlite by default, PostgreSQL with
+// TEST_DATABASE_URL): jobs, steps, outputs, failures, reruns and the audit trail.
+import fs from 'node:fs';
+import path from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simulateWalk } from '../../tests/support/simulated-walk.ts';
+import { makeTestVideo } from '../../tests/support/test-video.ts';
+import { auditLog, predictions, videos } from '../db/schema.ts';
+import { build, type TestApp } from '../test/build.ts';
+import { createLine, createRecordedInspection, jobsOf } from '../test/analysis-fixtures.ts';
+import { createRoleUsers, type RoleUsers } from '../test/fixtures.ts';
+import { PIPELINE_VERSION } from './runner.ts';
+
+let t: TestApp;
+let people: RoleUsers;
+let lineId: string;
+let video80: string;
+const walk = simulateWalk({ seed: 3 });
+
+beforeAll(async () => {
+  t = await build({
+    ANALYSIS_RETRY_SECONDS: '0',
+    ANALYSIS_POLL_MS: '100',
+    ANALYSIS_MAX_ATTEMPTS: '2',
+  });
+  people = await createRoleUsers(t);
+  lineId = await createLine(t, people.lc.id, people.operator.id);
+  video80 = makeTestVideo(walk.duration, { dir: t.dataDir });
+  await t.services.ctx.analysis.start(t.services.ctx.dbKind);
+});
+afterAll(() => t?.close());
+
+const videoRow = async (videoId: string) =>
+  (await t.services.ctx.db.select().from(videos).where(eq(videos.id, videoId)))[0];
+
+async function analyse(videoId: string) {
+  await t.services.ctx.analysis.enqueue(videoId, people.operator.id);
+  const [job] = (await jobsOf(t, videoId)).filter(
+    (j) => j.state !== 'completed' && j.state !== 'failed',
+  );
+  if (!job) throw new Error('no open job');
+  return t.services.ctx.analysis.settled(job.id);
+}
+
+describe('the analysis of a recorded inspection', () => {
+  let videoId: string;
+  let keyframes: string;
+
+  it('completes: keyframe images, the anchored path, the calibration, no detections', async () => {
+    ({ videoId } = await createRecordedInspection(t, {
+      lineId,
+      operatorId: people.operator.id,
+      file: video80,
+      walk,
+    }));
+    const job = await analyse(videoId);
+    expect(job.state, job.error ?? '').toBe('completed');
+    expect(job.summary).toMatchObject({
+      path: 'motion',
+      anchors: walk.scans.length,
+      predictions: null,
+      detectorNote: expect.stringContaining('no detector'),
+      width: 320,
+      height: 180,
+    });
+    const video = await videoRow(videoId);
+    expect(video).toMatchObject({
+      status: 'completed',
+      statusReason: null,
+      analysisVersion: PIPELINE_VERSION,
+    });
+    expect(video?.duration).toBeCloseTo(walk.duration, 0);
+    expect(video?.calibration?.slamPoints).toHaveLength(4);
+
+    const text = await t.app.inject({
+      url: `/api/keyframes/${videoId}.txt`,
+      headers: people.operator.auth,
+    });
+    expect(text.statusCode).toBe(200);
+    keyframes = text.body;
+    const lines = keyframes.trim().split('\n');
+    expect(lines.length).toBeGreaterThan(walk.duration * 10);
+    const named = lines.filter((line) => line.endsWith('.png'));
+    expect(named.length).toBe(job.summary?.keyframeImages);
+    // One image a second, plus one at each scan (the first frame at or after it; 10 fps).
+    const imageTimes = named.map((line) => Number(line.split(' ')[3]));
+    for (let second = 0; second < walk.duration; second++) {
+      expect(imageTimes).toContainEqual(second);
+    }
+    for (const scan of walk.scans) {
+      expect(imageTimes.some((time) => time >= scan.videoTime && time < scan.videoTime + 0.1)).toBe(
+        true,
+      );
+    }
+    const first = named[0]?.split(' ').at(-1) ?? '';
+    const image = await t.app.inject({
+      url: `/api/keyframes/${videoId}/${first}`,
+      headers: people.operator.auth,
+    });
+    expect(image.statusCode).toBe(200);
+    expect(image.rawPayload.subarray(1, 4).toString()).toBe('PNG');
+
+    // The path passes each scanned tag at its scan time (within the 3-decimal text).
+    for (const anchor of walk.anchors) {
+      const line = lines.find((l) => Math.abs(Number(l.split(' ')[3]) - anchor.t) < 0.06);
+      const [, x, y] = (line ?? '').split(' ').map(Number);
+      expect(Math.hypot((x ?? 0) - anchor.x, (y ?? 0) - anchor.y)).toBeLessThan(0.2);
+    }
+
+    const config = await t.app.inject({
+      url: `/api/floorplan-configs/${videoId}`,
+      headers: people.operator.auth,
+    });
+    expect(config.json().configuration).toMatchObject({
+      slamPoints: video?.calibration?.slamPoints,
+      floorplanPoints: video?.calibration?.floorplanPoints,
+      forceAffine: true,
+      yAxisFlip: false,
+    });
+  });
+
+  it('records every run in the audit log with the pipeline version and the detector', async () => {
+    const entries = await t.services.ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'video'), eq(auditLog.entityId, videoId)));
+    const actions = entries.map((e) => e.action);
+    expect(actions).toEqual(['analysis.enqueue', 'analysis.start', 'analysis.complete']);
+    for (const entry of entries) {
+      expect(entry.newValue).toMatchObject({
+        pipelineVersion: PIPELINE_VERSION,
+        detector: { name: 'none', version: '', threshold: 0 },
+      });
+    }
+  });
+
+  it('reruns to the same outputs, replacing the old files', async () => {
+    const before = await videoRow(videoId);
+    const job = await analyse(videoId);
+    expect(job.state).toBe('completed');
+    const after = await videoRow(videoId);
+    expect(after?.keyframesKey).not.toBe(before?.keyframesKey);
+    const text = await t.app.inject({
+      url: `/api/keyframes/${videoId}.txt`,
+      headers: people.operator.auth,
+    });
+    expect(text.body).toBe(keyframes);
+    const { storage } = t.services.ctx;
+    expect(await storage.stat(before?.keyframesKey ?? '')).toBeNull();
+    expect(fs.existsSync(path.join(t.dataDir, 'files', before?.keyframeImagesPrefix ?? 'x'))).toBe(
+      false,
+    );
+  });
+
+  it('queues one job per video however often it is asked', async () => {
+    const { videoId: id } = await createRecordedInspection(t, {
+      lineId,
+      operatorId: people.operator.id,
+      file: video80,
+      walk,
+      motion: false,
+    });
+    await Promise.all([
+      t.services.ctx.analysis.enqueue(id, null),
+      t.services.ctx.analysis.enqueue(id, null),
+      t.services.ctx.analysis.enqueue(id, null),
+    ]);
+    const open = (await jobsOf(t, id)).filter((j) => j.state === 'queued' || j.state === 'running');
+    expect(open.length).toBeLessThanOrEqual(1);
+    const [job] = await jobsOf(t, id);
+    const done = await t.services.ctx.analysis.settled(job?.id ?? '');
+    expect(done.summary).toMatchObject({
+      path: 'interpolated',
+      pathNote: 'no motion samples were recorded',
+    });
+    expect(await jobsOf(t, id)).toHaveLength(1);
+  });
+
+  it('without two anchors: completed with keyframe images, no path, and the reason', async () => {
+    const { videoId: id } = await createRecordedInspection(t, {
+      lineId,
+      operatorId: people.operator.id,
+      file: video80,
+      walk: { scans: walk.scans.slice(0, 1), motion: walk.motion },
+    });
+    const job = await analyse(id);
+    expect(job.state).toBe('completed');
+    expect(job.summary?.path).toBe('none');
+    const video = await videoRow(id);
+    expect(video?.statusReason).toMatch(/fewer than two scans.*\(1\): no path/);
+    expect(video?.keyframesKey).toBeNull();
+    expect(video?.keyframeImagesPrefix).toMatch(/^analysis\//);
+  });
+});
+
+describe('bad input', () => {
+  it('fails a file that is not a video at once, with the reason, and leaves no files', async () => {
+    const junk = path.join(t.dataDir, 'junk.mp4');
+    fs.writeFileSync(junk, 'this is not a video');
+    const { videoId } = await createRecordedInspection(t, {
+      lineId,
+      operatorId: people.operator.id,
+      file: junk,
+    });
+    const job = await analyse(videoId);
+    expect(job).toMatchObject({ state: 'failed', attempts: 1 });
+    expect(job.error).toMatch(/not a readable video file/);
+    const video = await videoRow(videoId);
+    expect(video).toMatchObject({
+      status: 'error',
+      keyframesKey: null,
+      keyframeImagesPrefix: null,
+    });
+    expect(video?.statusReason).toBe(job.error);
+    expect(fs.existsSync(path.join(t.dataDir, 'files', 'analysis', videoId))).toBe(false);
+  });
+
+  it('fails a truncated recording with the reason', async () => {
+    const truncated = path.join(t.dataDir, 'truncated.mp4');
+    const bytes = fs.readFileSync(makeTestVideo(5, { dir: t.dataDir }));
+    // Without faststart the index is at the end; cut it off as an interrupted upload would.
+    fs.writeFileSync(truncated, bytes.subarray(0, 2000));
+    const { videoId } = await createRecordedInspection(t, {
+      lineId,
+      operatorId: people.operator.id,
+      file: truncated,
+    });
+    const job = await analyse(videoId);
+    expect(job.state).toBe('failed');
+    expect(job.error).toMatch(/not a readable video file|no readable frames|could not/);
+    expect(
+      await t.services.ctx.db.select().from(predictions).where(eq(predictions.videoId, videoId)),
+    ).toHaveLength(0);
+  });
+});

@@ -1,0 +1,261 @@
+// The analysis service on `ctx.analysis`: enqueues jobs and, in each process with
+// ANALYSIS_CONCURRENCY > 0, runs them (claim, heartbeat, pipeline, fenced commit, retry/fail).
+import { hostname } from 'node:os';
+import { eq } from 'drizzle-orm';
+import { audit } from '../audit/audit.ts';
+import type { AnalysisConfig } from '../config.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { analysisJobs } from '../db/schema.ts';
+import { newId } from '../ids.ts';
+import type { AnalysisQueue } from '../services/analysis-queue.ts';
+import type { Storage } from '../storage/storage.ts';
+import type { Detector } from './detectors/detector.ts';
+import { locateFfmpeg } from './ffmpeg.ts';
+import { JobQueue, type JobRow } from './job-queue.ts';
+import { commitRun, removeReplaced } from './outputs.ts';
+import { PermanentError, runPipeline, runPrefix } from './pipeline.ts';
+
+/** Recorded with every run: bump it when the pipeline's outputs change. */
+export const PIPELINE_VERSION = 'lc-analysis/1';
+
+export interface AnalysisLogger {
+  info(message: string): void;
+  error(message: string): void;
+}
+
+export class AnalysisService implements AnalysisQueue {
+  readonly queue: JobQueue;
+  /** This process in the job rows' lockedBy. */
+  readonly worker = `${hostname()}:${process.pid}:${newId().slice(0, 6)}`;
+  private running = new Map<string, AbortController>();
+  private timer: NodeJS.Timeout | null = null;
+  private started = false;
+  private stopping = false;
+  private ticking: Promise<void> | null = null;
+  private ffmpegPath: string | null = null;
+  private log: AnalysisLogger = { info: () => {}, error: () => {} };
+  /** Runs in this process, by job id, until their clean-up is done. */
+  private executions = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly storage: Storage,
+    private readonly config: AnalysisConfig,
+    readonly detector: Detector,
+    private readonly onVideoChange: () => void,
+  ) {
+    this.queue = new JobQueue(
+      db,
+      {
+        maxAttempts: config.maxAttempts,
+        leaseSeconds: config.leaseSeconds,
+        retryBaseSeconds: config.retryBaseSeconds,
+        pipelineVersion: PIPELINE_VERSION,
+      },
+      onVideoChange,
+    );
+  }
+
+  /**
+   * Queues the video (no-op while a job for it is open) with its audit entry, in the caller's
+   * transaction when given one; the caller's request then invalidates the read caches.
+   */
+  async enqueue(videoId: string, requestedBy: string | null, tx?: Tx): Promise<JobRow | null> {
+    const queue = async (db: Db | Tx) => {
+      const job = await this.queue.enqueue(videoId, requestedBy, this.detector.info, db);
+      if (job) await this.auditJob(db, job, 'analysis.enqueue', requestedBy);
+      return job;
+    };
+    const job = tx ? await queue(tx) : await this.db.transaction(queue);
+    if (job && !tx) this.onVideoChange();
+    // With the caller's transaction the job is visible after its commit: the caller wakes us.
+    if (!tx) this.wake();
+    return job;
+  }
+
+  /** Starts taking jobs (no-op with concurrency 0). On PGlite, first takes back orphaned jobs. */
+  async start(dbKind: 'pglite' | 'postgres', log?: AnalysisLogger): Promise<void> {
+    if (this.config.concurrency === 0 || this.started) return;
+    this.started = true;
+    if (log) this.log = log;
+    if (dbKind === 'pglite') {
+      const orphans = await this.queue.releaseOrphans();
+      if (orphans > 0) this.log.info(`analysis: resuming ${orphans} interrupted job(s)`);
+    }
+    this.wake();
+  }
+
+  /** Stops taking jobs; running ones are aborted and handed back without counting the attempt. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.timer) clearTimeout(this.timer);
+    for (const controller of this.running.values()) controller.abort();
+    while (this.running.size > 0 || this.ticking) {
+      await (this.ticking ?? new Promise((resolve) => setTimeout(resolve, 20)));
+    }
+  }
+
+  /**
+   * Resolves when the job has reached completed or failed and, if this process ran it, its
+   * clean-up is done too (polling the row; for tests and the bench).
+   */
+  async settled(jobId: string, timeoutMs = 120_000): Promise<JobRow> {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      await this.executions.get(jobId);
+      const [row] = await this.db.select().from(analysisJobs).where(eq(analysisJobs.id, jobId));
+      if (!row) throw new Error(`job ${jobId} does not exist`);
+      if (row.state === 'completed' || row.state === 'failed') {
+        await this.executions.get(jobId);
+        return row;
+      }
+      if (Date.now() > end)
+        throw new Error(`job ${jobId} still ${row.state} after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  wake(): void {
+    if (!this.started || this.stopping) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.ticking ??= this.tick().finally(() => {
+      this.ticking = null;
+      this.schedule();
+    });
+  }
+
+  private schedule() {
+    if (this.stopping || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.wake();
+    }, this.config.pollMs);
+  }
+
+  private async tick(): Promise<void> {
+    while (!this.stopping && this.running.size < this.config.concurrency) {
+      let job: JobRow | null;
+      try {
+        job = await this.queue.claim(this.worker);
+      } catch (error) {
+        this.log.error(`analysis: cannot claim a job: ${(error as Error).message}`);
+        return;
+      }
+      if (!job) return;
+      const claimedAt = performance.now();
+      const controller = new AbortController();
+      this.running.set(job.id, controller);
+      const execution = this.execute(job, controller, claimedAt)
+        .catch((error: Error) =>
+          this.log.error(`analysis of video ${job.videoId}: ${error.message}`),
+        )
+        .finally(() => {
+          this.running.delete(job.id);
+          this.executions.delete(job.id);
+          this.wake();
+        });
+      this.executions.set(job.id, execution);
+    }
+  }
+
+  private ffmpeg = () => {
+    this.ffmpegPath ??= locateFfmpeg(this.config.ffmpegPath);
+    return this.ffmpegPath;
+  };
+
+  private async execute(
+    job: JobRow,
+    controller: AbortController,
+    claimedAt: number,
+  ): Promise<void> {
+    const { signal } = controller;
+    await this.auditJob(this.db, job, 'analysis.start', null, { worker: this.worker });
+    // An earlier attempt that died (crash, kill -9) may have left files: they were never committed.
+    for (let attempt = 1; attempt < job.attempts; attempt++) {
+      await this.storage.deletePrefix(runPrefix({ ...job, attempts: attempt }));
+    }
+    // The lease is renewed on a timer too: a long ffmpeg pass reports no step for a while.
+    const beat = setInterval(
+      () => {
+        void this.queue.heartbeat(job, this.worker).then(
+          (held) => held || controller.abort(),
+          () => {},
+        );
+      },
+      Math.max(500, (this.config.leaseSeconds * 1000) / 3),
+    );
+    try {
+      const outputs = await runPipeline(
+        {
+          db: this.db,
+          storage: this.storage,
+          config: this.config,
+          ffmpeg: this.ffmpeg,
+          detector: this.detector,
+          claimedAt,
+        },
+        job,
+        signal,
+        async (step, progress) => {
+          if (!(await this.queue.heartbeat(job, this.worker, step, progress))) {
+            controller.abort();
+            throw new Error('the job was taken over by another process');
+          }
+        },
+      );
+      const replaced = await commitRun(this.db, this.queue, job, this.worker, outputs, (tx) =>
+        this.auditJob(tx, job, 'analysis.complete', null, { summary: outputs.summary }),
+      );
+      if (!replaced) {
+        await this.storage.deletePrefix(outputs.prefix);
+        return;
+      }
+      this.onVideoChange();
+      await removeReplaced(this.storage, replaced, {
+        keyframesKey: outputs.keyframesKey,
+        imagesPrefix: outputs.imagesPrefix,
+      });
+    } catch (error) {
+      await this.storage.deletePrefix(runPrefix(job)).catch(() => {});
+      if (this.stopping && signal.aborted) {
+        await this.queue.release(job, this.worker);
+        return;
+      }
+      const reason = (error as Error).message || String(error);
+      const permanent = error instanceof PermanentError;
+      this.log.error(`analysis of video ${job.videoId} failed: ${reason}`);
+      await this.queue
+        .fail(job, this.worker, reason, !permanent, (tx, final) =>
+          this.auditJob(tx, job, final ? 'analysis.fail' : 'analysis.retry', null, { reason }),
+        )
+        .catch((e: Error) => this.log.error(`analysis: cannot record the failure: ${e.message}`));
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
+  /** One audit entry per event of a run: pipeline version and detector (name, version, threshold). */
+  auditJob(
+    db: Db | Tx,
+    job: JobRow,
+    action: string,
+    actorId: string | null,
+    extra: Record<string, unknown> = {},
+  ): Promise<void> {
+    return audit(db, null, {
+      action,
+      entity: 'video',
+      entityId: job.videoId,
+      actorEmail: actorId ? null : 'analysis',
+      newValue: {
+        jobId: job.id,
+        attempt: job.attempts,
+        requestedBy: actorId ?? job.requestedBy,
+        pipelineVersion: job.pipelineVersion,
+        detector: job.detector,
+        ...extra,
+      },
+    });
+  }
+}

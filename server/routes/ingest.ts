@@ -1,0 +1,302 @@
+// /api/ingest: for an external system with a service account (or an admin). Post a recording to be
+// analysed by the pipeline, or post a video's analysis results made elsewhere (a SLAM, a detector):
+// checked whole, then stored and switched in one transaction (docs/analysis.md, "Ingestion API").
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { and, eq, isNull } from 'drizzle-orm';
+import { Type } from 'typebox';
+import { checkKeyframes } from '../analysis/keyframes-check.ts';
+import { removeReplaced, replaceResults } from '../analysis/outputs.ts';
+import { audit } from '../audit/audit.ts';
+import { inspections, users, videos } from '../db/schema.ts';
+import { currentUser } from '../http/auth-hook.ts';
+import { errorResponses } from '../http/error-responses.ts';
+import { badRequest, conflict, HttpError, notFound } from '../http/errors.ts';
+import { iso, newId } from '../ids.ts';
+import { IngestAnalysis } from '../schemas/analysis.ts';
+import { ErrorResponse, Id, IdParams } from '../schemas/common.ts';
+import { sniffImage } from '../services/image-type.ts';
+import { findLine } from './line-clearances.ts';
+
+const errors = { ...errorResponses, 413: ErrorResponse };
+const INGESTERS = ['service', 'admin'] as const;
+const VIDEO_TYPES: Record<string, string> = {
+  'video/mp4': '.mp4',
+  'video/webm': '.webm',
+  'video/quicktime': '.mov',
+  'application/octet-stream': '.mp4',
+};
+/** A results body: keyframes text and base64 images together (images are most of it). */
+export const INGEST_BODY_LIMIT = 256 * 1024 * 1024;
+
+const IngestVideoQuery = Type.Object({
+  lineClearanceId: Id,
+  /** The operator who recorded it (default: none). */
+  operatorId: Type.Optional(Id),
+  /** An inspection of the same line without a video yet: its scans and motion anchor the path. */
+  inspectionId: Type.Optional(Id),
+  recordedAt: Type.Optional(Type.String({ format: 'date-time' })),
+});
+
+const IngestVideoResponse = Type.Object({
+  videoId: Id,
+  sha256: Type.String(),
+  size: Type.Integer(),
+});
+
+export const ingestRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, storage, config } = app.ctx;
+  // Recordings arrive as the raw body, streamed to storage (never held in memory).
+  app.addContentTypeParser(Object.keys(VIDEO_TYPES), (_request, payload, done) =>
+    done(null, payload),
+  );
+
+  app.post(
+    '/ingest/videos',
+    {
+      config: { access: INGESTERS },
+      schema: {
+        tags: ['analysis'],
+        description:
+          'Stores a recording (raw body: video/mp4, video/webm, video/quicktime or ' +
+          'application/octet-stream, at most MAX_UPLOAD_BYTES) and queues its analysis. Example: ' +
+          '`curl -H "Authorization: Bearer $KEY" -H "Content-Type: video/mp4" --data-binary @walk.mp4 ' +
+          '"$SERVER/api/ingest/videos?lineClearanceId=…&inspectionId=…"` (scripts/post-video.ts).',
+        consumes: Object.keys(VIDEO_TYPES),
+        querystring: IngestVideoQuery,
+        response: { 201: IngestVideoResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const query = request.query;
+      const ext = VIDEO_TYPES[(request.headers['content-type'] ?? '').split(';')[0]?.trim() ?? ''];
+      if (!ext)
+        throw badRequest(
+          'The body must be a video (Content-Type video/mp4, video/webm or video/quicktime)',
+        );
+      const line = await findLine(db, query.lineClearanceId).catch(() => {
+        throw badRequest('querystring.lineClearanceId names an unknown line clearance');
+      });
+      if (query.operatorId) {
+        const [operator] = await db
+          .select({ id: users.id })
+          .from(users)
+          .where(eq(users.id, query.operatorId));
+        if (!operator) throw badRequest('querystring.operatorId names an unknown user');
+      }
+      let inspection: typeof inspections.$inferSelect | undefined;
+      if (query.inspectionId) {
+        [inspection] = await db
+          .select()
+          .from(inspections)
+          .where(eq(inspections.id, query.inspectionId));
+        if (!inspection) throw badRequest('querystring.inspectionId names an unknown inspection');
+        if (inspection.lineClearanceId !== line.id) {
+          throw badRequest('querystring.inspectionId is an inspection of another line clearance');
+        }
+        if (inspection.videoId) throw conflict('The inspection already has a video');
+      }
+
+      const id = newId();
+      const storageKey = `videos/${id}${ext}`;
+      const hash = createHash('sha256');
+      let size = 0;
+      const limit = config.maxUploadBytes;
+      // Counted and hashed on the way to storage; past the limit the write fails and is removed.
+      async function* counted(body: AsyncIterable<Buffer>) {
+        for await (const chunk of body) {
+          size += chunk.length;
+          if (size > limit) {
+            throw new HttpError(413, `The video is larger than MAX_UPLOAD_BYTES (${limit} bytes)`);
+          }
+          hash.update(chunk);
+          yield chunk;
+        }
+      }
+      await storage.put(storageKey, Readable.from(counted(request.body as AsyncIterable<Buffer>)));
+      if (size === 0) {
+        await storage.delete(storageKey);
+        throw badRequest('The body is empty: post the video file');
+      }
+      const sha256 = hash.digest('hex');
+      const operatorId = query.operatorId ?? inspection?.operatorId ?? null;
+      try {
+        await db.transaction(async (tx) => {
+          const [row] = await tx
+            .insert(videos)
+            .values({
+              id,
+              filename: `${id}${ext}`,
+              storageKey,
+              subfolder: id,
+              userId: operatorId,
+              lineClearanceId: line.id,
+              timestamp: query.recordedAt ? new Date(query.recordedAt) : new Date(),
+              status: 'pending',
+              size,
+              sha256,
+            })
+            .returning();
+          if (inspection) {
+            const linked = await tx
+              .update(inspections)
+              .set({ videoId: id })
+              .where(and(eq(inspections.id, inspection.id), isNull(inspections.videoId)))
+              .returning({ id: inspections.id });
+            if (linked.length === 0) throw conflict('The inspection already has a video');
+          }
+          await audit(tx, request, {
+            action: 'create',
+            entity: 'video',
+            entityId: id,
+            newValue: {
+              ...row,
+              timestamp: row ? iso(row.timestamp) : null,
+              inspectionId: inspection?.id ?? null,
+            },
+          });
+          await app.ctx.analysis.enqueue(id, user.id, tx);
+        });
+      } catch (error) {
+        await storage.delete(storageKey);
+        throw error;
+      }
+      app.ctx.analysis.wake();
+      return reply.status(201).send({ videoId: id, sha256, size });
+    },
+  );
+
+  app.put(
+    '/ingest/videos/:id/analysis',
+    {
+      bodyLimit: INGEST_BODY_LIMIT,
+      config: { access: INGESTERS },
+      schema: {
+        tags: ['analysis'],
+        description:
+          "Replaces the video's analysis results (keyframes text, calibration, predictions, " +
+          'keyframe images) in one transaction; the video becomes completed. 409 while a job ' +
+          'for it is queued or running.',
+        params: IdParams,
+        body: IngestAnalysis,
+        response: {
+          200: Type.Object({
+            videoId: Id,
+            points: Type.Integer(),
+            images: Type.Integer(),
+            predictions: Type.Integer(),
+          }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const [video] = await db.select().from(videos).where(eq(videos.id, request.params.id));
+      if (!video) throw notFound('Video');
+      if (await app.ctx.analysis.queue.hasOpenJob(video.id)) {
+        throw conflict(
+          'An analysis job for this video is queued or running; post when it has ended',
+        );
+      }
+
+      // Everything is checked before anything is written.
+      const keyframes = Buffer.from(body.keyframes, 'utf8');
+      const check = await checkKeyframes(keyframes);
+      if (check.badLineCount > 0) {
+        const more =
+          check.badLineCount > check.badLines.length ? ` (${check.badLineCount} in all)` : '';
+        throw badRequest(`body.keyframes has malformed lines: ${check.badLines.join(', ')}${more}`);
+      }
+      if (check.points === 0) throw badRequest('body.keyframes holds no keyframe');
+      const images = (body.images ?? []).map((image, i) => {
+        const bytes = Buffer.from(image.data, 'base64');
+        if (sniffImage(bytes)?.ext !== 'png')
+          throw badRequest(`body.images[${i}].data is not a base64 PNG image`);
+        return { name: image.filename, bytes };
+      });
+      const imageNames = new Set(images.map((image) => image.name));
+      if (imageNames.size !== images.length) throw badRequest('body.images names a file twice');
+      const missing = check.imageNames.find((name) => !imageNames.has(name));
+      if (missing)
+        throw badRequest(
+          `body.keyframes names the image ${missing}, which body.images does not hold`,
+        );
+      (body.predictions ?? []).forEach((p, i) => {
+        if (
+          p.class_labels.length !== p.confs.length ||
+          p.confs.length !== p.boxes_normalized.length
+        ) {
+          throw badRequest(
+            `body.predictions[${i}] must have as many class_labels, confs and boxes_normalized`,
+          );
+        }
+        if (p.boxes_normalized.some(([x1 = 0, y1 = 0, x2 = 0, y2 = 0]) => x2 < x1 || y2 < y1)) {
+          throw badRequest(`body.predictions[${i}].boxes_normalized needs x1 ≤ x2 and y1 ≤ y2`);
+        }
+        if (!imageNames.has(p.filename)) {
+          throw badRequest(`body.predictions[${i}].filename names no image of body.images`);
+        }
+      });
+      const calibration = body.calibration ?? null;
+      if (
+        calibration &&
+        (calibration.slamPoints?.length ?? 0) !== (calibration.floorplanPoints?.length ?? 0)
+      ) {
+        throw badRequest('body.calibration needs as many slamPoints as floorplanPoints');
+      }
+
+      const prefix = `ingest/${video.id}/${newId()}`;
+      const keyframesKey = `${prefix}/keyframes.txt`;
+      const imagesPrefix = `${prefix}/images`;
+      let replaced: Awaited<ReturnType<typeof replaceResults>> = null;
+      try {
+        await storage.put(keyframesKey, keyframes);
+        for (const image of images) await storage.put(`${imagesPrefix}/${image.name}`, image.bytes);
+        replaced = await db.transaction(async (tx) => {
+          const old = await replaceResults(tx, video.id, {
+            keyframesKey,
+            imagesPrefix,
+            calibration,
+            predictions: (body.predictions ?? []).map((p) => ({
+              filename: p.filename,
+              classLabels: p.class_labels,
+              confs: p.confs,
+              boxesNormalized: p.boxes_normalized,
+            })),
+            detector: body.detector ?? null,
+            analysisVersion: body.analysisVersion,
+            statusReason: null,
+          });
+          await audit(tx, request, {
+            action: 'analysis.ingest',
+            entity: 'video',
+            entityId: video.id,
+            oldValue: { analysisVersion: video.analysisVersion, keyframesKey: video.keyframesKey },
+            newValue: {
+              analysisVersion: body.analysisVersion,
+              detector: body.detector ?? null,
+              points: check.points,
+              images: images.length,
+              predictions: body.predictions?.length ?? 0,
+              calibration,
+            },
+          });
+          return old;
+        });
+      } catch (error) {
+        await storage.deletePrefix(prefix);
+        throw error;
+      }
+      if (replaced) await removeReplaced(storage, replaced, { keyframesKey, imagesPrefix });
+      return {
+        videoId: video.id,
+        points: check.points,
+        images: images.length,
+        predictions: body.predictions?.length ?? 0,
+      };
+    },
+  );
+};

@@ -1,0 +1,144 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { page } from 'vitest/browser';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
+import { Toaster } from '../../components/toaster.tsx';
+import { signIn, signOut } from '../../stores/session.ts';
+import { toasts } from '../../stores/toasts.ts';
+import type { AnalysisRow } from '../../types/api.ts';
+import AnalysisPage from './analysis-page.tsx';
+
+afterEach(async () => {
+  await cleanup();
+  toasts.items = [];
+  signOut();
+  vi.unstubAllGlobals();
+});
+
+const job = (state: string, extra: object = {}) => ({
+  id: 'e00000000000000000000001',
+  state,
+  step: null,
+  progress: 0,
+  attempts: 1,
+  maxAttempts: 3,
+  error: null,
+  pipelineVersion: 'lc-analysis/1',
+  detector: { name: 'none', version: '', threshold: 0 },
+  summary: null,
+  createdAt: '2026-11-20T08:10:00.000Z',
+  startedAt: '2026-11-20T08:10:01.000Z',
+  finishedAt: null,
+  ...extra,
+});
+
+const row = (videoId: string, extra: Partial<AnalysisRow>): AnalysisRow => ({
+  videoId,
+  filename: `${videoId}.mp4`,
+  recordedAt: '2026-11-20T08:00:00.000Z',
+  duration: 78,
+  videoStatus: 'completed',
+  statusReason: null,
+  lineClearanceId: 'c00000000000000000000001',
+  lineName: 'Blister Line 1',
+  operatorId: 'b00000000000000000000001',
+  operatorName: 'Tomás Rivera',
+  inspectionId: 'd00000000000000000000001',
+  job: null,
+  ...extra,
+});
+
+const completed = row('a00000000000000000000001', {
+  job: job('completed', {
+    progress: 1,
+    finishedAt: '2026-11-20T08:10:31.000Z',
+    summary: {
+      duration: 78,
+      container: 'mov,mp4',
+      codec: 'h264',
+      width: 1280,
+      height: 720,
+      keyframeImages: 85,
+      anchors: 8,
+      path: 'motion',
+      pathPoints: 866,
+      pathNote: null,
+      predictions: null,
+      detectorNote: 'no detector configured (DETECTOR=none): no detections were made',
+      stepMs: {},
+    },
+  }) as AnalysisRow['job'],
+});
+const running = row('a00000000000000000000002', {
+  videoStatus: 'processing',
+  inspectionId: null,
+  job: job('running', { step: 'keyframes', progress: 0.4 }) as AnalysisRow['job'],
+});
+const failed = row('a00000000000000000000003', {
+  videoStatus: 'error',
+  statusReason: 'not a readable video file (ffmpeg: moov atom not found)',
+  job: job('failed', {
+    error: 'not a readable video file (ffmpeg: moov atom not found)',
+    finishedAt: '2026-11-20T08:10:02.000Z',
+  }) as AnalysisRow['job'],
+});
+
+async function show(roles: string[], rows: AnalysisRow[]) {
+  signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles });
+  const fake = fakeFetch({
+    'GET /api/analysis': { body: rows },
+    [`POST /api/analysis/videos/${failed.videoId}/run`]: {
+      status: 202,
+      body: { message: 'Analysis queued' },
+    },
+  });
+  vi.stubGlobal('fetch', fake.fetchImpl);
+  await render(
+    <Router hook={memoryLocation({ path: '/analysis' }).hook}>
+      <AnalysisPage />
+      <Toaster />
+    </Router>,
+  );
+  return fake;
+}
+
+describe('/analysis', () => {
+  it('lists the videos with state, step, progress, time taken and reasons', async () => {
+    await show(['operator'], [completed, running, failed]);
+    await expect.element(page.getByRole('heading', { name: 'Analysis', level: 1 })).toBeVisible();
+    await expect.element(page.getByRole('status')).toHaveTextContent('1 running, 0 queued');
+    await expect.element(page.getByText('Extracting keyframe images')).toBeVisible();
+    await expect
+      .element(page.getByRole('progressbar', { name: `Progress of ${running.filename}` }))
+      .toHaveAttribute('value', '40');
+    await expect
+      .element(page.getByText('85 keyframe images, path from motion and QR scans, no detector'))
+      .toBeVisible();
+    await expect.element(page.getByText('30 s', { exact: true })).toBeVisible();
+    await expect
+      .element(page.getByText('not a readable video file (ffmpeg: moov atom not found)'))
+      .toBeVisible();
+    const video = page.getByRole('link', { name: /^Open video: Blister Line 1/ }).first();
+    await expect.element(video).toHaveAttribute('href', `/video/${completed.videoId}`);
+    await expect
+      .element(page.getByRole('link', { name: /^Inspection report/ }).first())
+      .toHaveAttribute('href', `/inspection-report/${completed.inspectionId}`);
+    // Operators cannot re-run.
+    expect(page.getByRole('button', { name: /^Re-run/ }).query()).toBeNull();
+  });
+
+  it('lets an admin re-run a finished job, not an open one', async () => {
+    const fake = await show(['admin'], [running, failed]);
+    const buttons = page.getByRole('button', { name: /^Re-run/ });
+    await expect.element(buttons.first()).toBeDisabled();
+    await buttons.nth(1).click();
+    await expect.element(page.getByText('Analysis queued')).toBeVisible();
+    expect(fake.calls).toContain(`POST /api/analysis/videos/${failed.videoId}/run`);
+  });
+
+  it('says when there is nothing yet', async () => {
+    await show(['lc_manager'], []);
+    await expect.element(page.getByText('No inspection videos yet.')).toBeVisible();
+  });
+});

@@ -1,0 +1,37 @@
+// Texts of /analysis (the spec names the route and its roles, not its contents).
+export const analysisStrings = {
+  title: 'Analysis',
+  subtitle: 'Recent inspection videos and their analysis: path, keyframes and detections',
+  caption: 'Analysis queue',
+  loading: 'Loading the analysis queue…',
+  empty: 'No inspection videos yet.',
+  loadFailed: 'Failed to load analysis queue',
+  recorded: 'Recorded',
+  line: 'Line',
+  operator: 'Operator',
+  status: 'Status',
+  step: 'Step',
+  time: 'Time taken',
+  details: 'Details',
+  actions: 'Actions',
+  unknown: 'Unknown',
+  unknownLine: 'Unknown Line',
+  notQueued: 'not queued',
+  openVideo: 'Open video',
+  openReport: 'Inspection report',
+  rerun: 'Re-run',
+  rerunDone: 'Analysis queued',
+  rerunFailed: 'Failed to queue the analysis',
+  attempt: (attempt: number, max: number) => `attempt ${attempt} of ${max}`,
+  summary: (running: number, queued: number) =>
+    running + queued === 0 ? 'No analysis running' : `${running} running, ${queued} queued`,
+} as const;
+
+/** What each pipeline step is called on the page. */
+export const stepLabels: Record<string, string> = {
+  probe: 'Reading the video',
+  keyframes: 'Extracting keyframe images',
+  path: 'Reconstructing the path',
+  detections: 'Detecting objects',
+  store: 'Storing the results',
+};
