@@ -104,22 +104,27 @@ interface InProcessRow {
   loadAverage: [number, number];
 }
 
-/** Median and best over 7 rounds of 100 calls (after 50 warm-up calls) of `call`'s CPU time. */
+/** The in-process measure: warm-up calls, then rounds of calls. */
+const IN_PROCESS_WARM_UP = quickRun ? 10 : 50;
+const IN_PROCESS_CALLS = quickRun ? 20 : 100;
+const IN_PROCESS_ROUNDS = quickRun ? 3 : 7;
+
+/** Median and best over the rounds of `call`'s CPU time per call, after a warm-up. */
 async function cpuPerCall(call: () => Promise<unknown>) {
   const loadBefore = load1();
-  for (let i = 0; i < 50; i++) await call();
+  for (let i = 0; i < IN_PROCESS_WARM_UP; i++) await call();
   const rounds: number[] = [];
-  for (let round = 0; round < 7; round++) {
+  for (let round = 0; round < IN_PROCESS_ROUNDS; round++) {
     const start = process.cpuUsage();
-    for (let i = 0; i < 100; i++) await call();
+    for (let i = 0; i < IN_PROCESS_CALLS; i++) await call();
     const used = process.cpuUsage(start);
-    rounds.push((used.user + used.system) / 1000 / 100);
+    rounds.push((used.user + used.system) / 1000 / IN_PROCESS_CALLS);
   }
-  rounds.sort((a, b) => a - b);
+  const perCall = spread(rounds);
   const round2 = (ms: number) => Math.round(ms * 100) / 100;
   return {
-    cpuMsMedian: round2(rounds[3] ?? 0),
-    cpuMsBest: round2(rounds[0] ?? 0),
+    cpuMsMedian: round2(perCall.median),
+    cpuMsBest: round2(perCall.min),
     loadAverage: [loadBefore, load1()] as [number, number],
   };
 }
