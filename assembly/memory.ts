@@ -25,8 +25,7 @@ export function resizeBuffer(ptr: usize, elements: i32, elementBytes: i32): usiz
 }
 
 // Bytes ahead of a streaming pass that touchAhead reads: 64 points of one f64 column, 8 cache
-// lines. Measured on mapping in place (ns a point at 10^6 / 10^7): 256–512 bytes 1.07–1.09 /
-// 1.08, 1 KiB 1.12–1.19 / 1.10, 4 KiB 1.22–1.30 / 1.14–1.33, 8–16 KiB 1.51 / 1.56–1.59.
+// lines. The fastest distance for mapping in place at 10^6 and 10^7 points (4 KiB was 10–20% slower).
 const TOUCH_DISTANCE: usize = 512;
 
 // Where touchAhead's words go: stored, so the loads cannot be dropped as unused. Nothing reads it.
@@ -36,9 +35,7 @@ let touchSink: i64 = 0;
  * A software prefetch (WebAssembly has none) for a kernel streaming through two columns (x and
  * y): reads the word TOUCH_DISTANCE bytes past `offset` in each, or their last word near the end
  * (`end` ≥ 8 bytes), so the kernel's upcoming cache lines are on their way before it gets there.
- * On these machines the hardware prefetcher alone leaves such loops waiting on memory: mapping
- * 10^6 points in place went from 1.85 to 1.29 ns a point with it (4 KiB ahead), 10^7 from about
- * 5 to 3 (docs/path-core.md).
+ * On these machines the hardware prefetcher alone leaves such loops waiting on memory.
  */
 // @ts-ignore: decorator
 @inline

@@ -383,28 +383,48 @@ function setUpMapping(matrix: usize, flipY: bool, width: f64, height: f64): void
  * rounding of the inverse's norm. Frobenius norms bound the spectral ones.
  */
 function boxImpliesDenominators(box: f64): bool {
+  // The matrix scaled by its largest entry, so its minors neither underflow nor overflow (a matrix
+  // of 1e-100 entries had an adjugate of 0 and passed); ‖H⁻¹‖ scales back by 1 / that entry.
+  const scale = Math.max(
+    Math.max(Math.max(Math.abs(mapM0), Math.abs(mapM1)), Math.max(Math.abs(mapM2), Math.abs(mapM3))),
+    Math.max(
+      Math.max(Math.abs(mapM4), Math.abs(mapM5)),
+      Math.max(Math.max(Math.abs(mapM6), Math.abs(mapM7)), Math.abs(mapM8)),
+    ),
+  );
+  // Written so that a zero, NaN or infinite scale fails.
+  if (!(scale > 0 && isFinite(scale))) return false;
+  const m0 = mapM0 / scale;
+  const m1 = mapM1 / scale;
+  const m2 = mapM2 / scale;
+  const m3 = mapM3 / scale;
+  const m4 = mapM4 / scale;
+  const m5 = mapM5 / scale;
+  const m6 = mapM6 / scale;
+  const m7 = mapM7 / scale;
+  const m8 = mapM8 / scale;
   // The adjugate's entries (the inverse times the determinant), row by row.
-  const c0 = minor(mapM4, mapM5, mapM7, mapM8);
-  const c1 = minor(mapM2, mapM1, mapM8, mapM7);
-  const c2 = minor(mapM1, mapM2, mapM4, mapM5);
-  const c3 = minor(mapM5, mapM3, mapM8, mapM6);
-  const c4 = minor(mapM0, mapM2, mapM6, mapM8);
-  const c5 = minor(mapM2, mapM0, mapM5, mapM3);
-  const c6 = minor(mapM3, mapM4, mapM6, mapM7);
-  const c7 = minor(mapM1, mapM0, mapM7, mapM6);
-  const c8 = minor(mapM0, mapM1, mapM3, mapM4);
-  const det = mapM0 * c0 + mapM1 * c3 + mapM2 * c6;
+  const c0 = minor(m4, m5, m7, m8);
+  const c1 = minor(m2, m1, m8, m7);
+  const c2 = minor(m1, m2, m4, m5);
+  const c3 = minor(m5, m3, m8, m6);
+  const c4 = minor(m0, m2, m6, m8);
+  const c5 = minor(m2, m0, m5, m3);
+  const c6 = minor(m3, m4, m6, m7);
+  const c7 = minor(m1, m0, m7, m6);
+  const c8 = minor(m0, m1, m3, m4);
+  const det = m0 * c0 + m1 * c3 + m2 * c6;
   const adjugateNorm = Math.sqrt(
     c0 * c0 + c1 * c1 + c2 * c2 + c3 * c3 + c4 * c4 + c5 * c5 + c6 * c6 + c7 * c7 + c8 * c8,
   );
   const norm = Math.sqrt(
-    mapM0 * mapM0 + mapM1 * mapM1 + mapM2 * mapM2 + mapM3 * mapM3 + mapM4 * mapM4 +
-      mapM5 * mapM5 + mapM6 * mapM6 + mapM7 * mapM7 + mapM8 * mapM8,
+    m0 * m0 + m1 * m1 + m2 * m2 + m3 * m3 + m4 * m4 + m5 * m5 + m6 * m6 + m7 * m7 + m8 * m8,
   );
-  const inverseNorm = adjugateNorm / Math.abs(det);
+  const scaledInverseNorm = adjugateNorm / Math.abs(det);
+  const inverseNorm = scaledInverseNorm / scale;
   const reach = Math.sqrt(2 * box * box + 1) * DENOMINATOR_MIN;
   // Written so that NaN or infinite norms fail.
-  return inverseNorm * reach <= 0.25 && norm * inverseNorm <= 1e12;
+  return inverseNorm * reach <= 0.25 && norm * scaledInverseNorm <= 1e12;
 }
 
 /** a·d − b·c, a 2×2 minor of the mapping matrix. */

@@ -21,11 +21,14 @@ import { makeTestVideo } from '../tests/support/test-video.ts';
 import { pathError, simulateWalk } from '../tests/support/simulated-walk.ts';
 import { tinyYoloModel } from '../tests/support/tiny-onnx.ts';
 import { interpolateAnchors, reconstructPath } from '../workers/path-reconstruction.ts';
-import { formatSpread, printTable, type TargetRow } from './lib/report.ts';
+import { medianRow, type TargetRow } from './lib/report.ts';
+import { quickRun, startBenchRun } from './lib/results.ts';
 import { spread } from './lib/stats.ts';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const VIDEO_SECONDS = Number(process.env.BENCH_VIDEO_SECONDS ?? 600);
+const run = startBenchRun('analysis');
+// BENCH_QUICK: one round on a 20-second recording, only to prove the bench still runs.
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (quickRun ? 1 : 3));
+const VIDEO_SECONDS = Number(process.env.BENCH_VIDEO_SECONDS ?? (quickRun ? 20 : 600));
 const cacheDir = path.join(os.tmpdir(), 'lc-bench-analysis');
 const ffmpeg = locateFfmpeg(process.env.FFMPEG_PATH ?? null);
 
@@ -37,16 +40,7 @@ function row(
   pass: ((median: number) => boolean) | null,
   size = '',
 ): TargetRow {
-  const s = spread(samples);
-  return {
-    target,
-    size,
-    value: s.median,
-    spread: s,
-    measured: formatSpread(s, unit),
-    goal,
-    pass: pass ? pass(s.median) : null,
-  };
+  return medianRow(target, size, spread(samples), unit, goal, pass);
 }
 
 /** An operator, Blister Line 1 and a walk of `laps` rounds recorded on `file`; queued. */
@@ -284,14 +278,7 @@ async function main() {
   const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? null;
   if (postgresUrl) rows.push(...(await overheadRows('PostgreSQL', postgresUrl)));
   else console.log('no BENCH_DATABASE_URL / TEST_DATABASE_URL: PostgreSQL overhead not measured');
-  printTable(rows);
-  const out = path.join(import.meta.dirname, 'results', 'analysis.json');
-  fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(
-    out,
-    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadAverage: os.loadavg(), videoSeconds: VIDEO_SECONDS, rounds: ROUNDS, rows }, null, 2)}\n`,
-  );
-  console.log(`\nwrote ${path.relative(process.cwd(), out)}`);
+  await run.finish(rows, { videoSeconds: VIDEO_SECONDS, rounds: ROUNDS });
 }
 
 await main();

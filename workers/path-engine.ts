@@ -38,8 +38,8 @@ export const TIME_MATCH_TOLERANCE_S = 0.001;
 const TIME_MATCH_SLACK_S = 1e-9;
 /**
  * Parse in chunks this big: V8 tiers a long first call up only after it returns (toolchain.md), and
- * a chunk, its bit maps and the columns it fills stay in a 2 MiB L2 cache (512 KiB measured faster
- * than 1 or 2 MiB, docs/path-core.md).
+ * a chunk, its bit maps and the columns it fills stay in a 2 MiB L2 cache (512 KiB measured 5–10%
+ * faster than 1 or 2 MiB).
  */
 export const DEFAULT_CHUNK_BYTES = 1 << 19;
 // A file's first chunks are smaller, doubling up to chunkBytes: V8 swaps in optimised code only
@@ -55,12 +55,9 @@ const CHUNK_PADDING = 80;
 
 // The copying calls (mapToImage, thin, scanTags) stream arrays through one reused scratch area (x,
 // y and 4 output bytes a point), a chunk at a time. Mapping copies every chunk back out: 16,384
-// points (256 KiB of x and y) keep its way in and out in the L2 cache; against 65,536 a smaller
-// chunk was 10–25% faster at 10^5 points, and 16,384 was 2.5–3.5% faster than 8,192 at 10^5 to
-// 10^7 (A/B in one process, five processes). Thinning and tag scanning only copy in, and a copy
-// from memory streams faster in long runs (alternating between the x and y arrays every 8,192
-// points costs the copy about a sixth): 65,536 points (1.25 MiB) made thinning through the API
-// 7–8% faster at 10^5 and 15–19% at 10^6 and 10^7 (docs/path-core.md).
+// points (256 KiB of x and y) keep its way in and out in the L2 cache (the fastest of 4,096 to
+// 65,536). Thinning and tag scanning only copy in, and a copy from memory streams faster in long
+// runs: 65,536 points (1.25 MiB) were 7–19% faster than 8,192.
 export const MAP_CHUNK_POINTS = 1 << 14;
 export const READ_CHUNK_POINTS = 1 << 16;
 // The scratch columns start SCRATCH_ALIGNMENT_OFFSET bytes past a SCRATCH_ALIGNMENT boundary.
@@ -936,24 +933,42 @@ export class PathEngine {
 
   /** Spec §4 scrub query against the resident path: kept points up to `time` plus the nearest point. */
   query(time: number): PathQuery {
-    if (this.disposed) throw new Error('query: the path engine has been disposed');
-    if (this.loaded === null) throw new Error('query: no path is loaded; call loadPath first');
+    return this.answerAt('query', time, false);
+  }
+
+  /** query() plus field 1 of the nearest point, which the UI shows and opens (spec §3). */
+  scrub(time: number): ScrubAnswer {
+    return this.answerAt('scrub', time, true);
+  }
+
+  /**
+   * The query's answer, with the nearest keyframe's number when `withKeyframe`. One object literal
+   * of one shape per kind: spreading the query's answer into a second object cost the scrub about
+   * 4 µs a call, ten times the query.
+   */
+  private answerAt(method: string, time: number, withKeyframe: false): PathQuery;
+  private answerAt(method: string, time: number, withKeyframe: true): ScrubAnswer;
+  private answerAt(method: string, time: number, withKeyframe: boolean): PathQuery | ScrubAnswer {
+    if (this.disposed) throw new Error(`${method}: the path engine has been disposed`);
+    const resident = this.loaded;
+    if (resident === null) throw new Error(`${method}: no path is loaded; call loadPath first`);
     if (typeof time !== 'number' || !Number.isFinite(time)) {
-      throw new RangeError(`query: time must be a finite number of seconds, got ${time}`);
+      throw new RangeError(`${method}: time must be a finite number of seconds, got ${time}`);
     }
     const nearest = this.core.timeQuery(time);
     // A view over a detached buffer (memory grew since) reads as empty: rebuild it then.
     if (this.answer.f64.length === 0) this.answer = this.makeAnswerViews();
     const { f64, i32 } = this.answer;
+    const drawCount = i32[1]!;
+    const nearestX = f64[1]!;
+    const nearestY = f64[2]!;
     const nearestT = f64[0]!;
-    return {
-      drawCount: i32[1]!,
-      nearest,
-      nearestX: f64[1]!,
-      nearestY: f64[2]!,
-      nearestT,
-      exact: Math.abs(nearestT - time) <= TIME_MATCH_TOLERANCE_S + TIME_MATCH_SLACK_S,
-    };
+    const exact = Math.abs(nearestT - time) <= TIME_MATCH_TOLERANCE_S + TIME_MATCH_SLACK_S;
+    if (!withKeyframe) return { drawCount, nearest, nearestX, nearestY, nearestT, exact };
+    if (this.views.f64.length === 0) this.views = this.makeViews();
+    const nearestKeyframe =
+      nearest >= 0 ? this.views.f64[resident.keyframe / 8 + nearest]! : Number.NaN;
+    return { drawCount, nearest, nearestX, nearestY, nearestT, exact, nearestKeyframe };
   }
 
   /** Views over the core's query answer: f64 t, x, y then i32 position, draw count. */
@@ -979,16 +994,5 @@ export class PathEngine {
     this.core.free(this.scratch);
     this.scratch = 0;
     this.disposed = true;
-  }
-
-  /** query() plus field 1 of the nearest point, which the UI shows and opens (spec §3). */
-  scrub(time: number): ScrubAnswer {
-    const answer = this.query(time);
-    const resident = this.loaded;
-    const nearestKeyframe =
-      resident !== null && answer.nearest >= 0
-        ? this.view().f64[resident.keyframe / 8 + answer.nearest]!
-        : Number.NaN;
-    return { ...answer, nearestKeyframe };
   }
 }

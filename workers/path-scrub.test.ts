@@ -54,6 +54,6 @@ describe('keyframe indices (field 1)', () => {
   test('a path without points has no nearest keyframe; scrub checks like query', () => {
     load('not a keyframe\n');
     expect(engine.scrub(1).nearestKeyframe).toBeNaN();
-    expect(() => engine.scrub(Number.NaN)).toThrow(/query: time must be a finite number/);
+    expect(() => engine.scrub(Number.NaN)).toThrow(/scrub: time must be a finite number/);
   });
 });

@@ -501,6 +501,10 @@ describe('mapping with the clamp', () => {
     // Scaled up to 2⁻³⁰ ≈ 9e-10 the same points map the same way and none counts.
     const small = 2 ** -30;
     expect(mapOn(points, [small, 0, 0, 0, small, 0, 0, 0, small])).toEqual({ points, clamped: 0 });
+    // So tiny that the inverse's norm, computed unscaled, underflows to 0 (fast-check found it):
+    // every w is 1e-100, so every point counts.
+    const tinier = 1e-100;
+    expect(mapOn(points, [tinier, 0, 0, 0, tinier, 0, 0, 0, tinier]).clamped).toBe(8);
   });
 
   it('keeps points the vector path leaves to the per-point path: w < 0, < 0, or near the limit', () => {

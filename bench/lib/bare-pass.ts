@@ -1,13 +1,7 @@
-// Bare WebAssembly passes that bound what a kernel can gain, each a module of its own (encoded
-// here, about 100 bytes) so they stay out of build/path-core.wasm. Both step through a region 64
-// bytes at a time and write every 16 bytes back:
-// - the read+write pass (xor 0, so V8 cannot drop the store) does nothing else: the memory ceiling
-//   of an in-place kernel. Mapping points in place cannot beat it, so JS loop ÷ this pass is the
-//   most any in-place WebAssembly kernel could gain over the JS loop;
-// - the reciprocal pass replaces every f64 by 1 / it (f64x2.div): the divisions a perspective
-//   mapping cannot do without (u / w and v / w need 1 / w once a point). WebAssembly has no
-//   reciprocal estimate, and Newton–Raphson from a bit-trick seed to full precision took 0.90 ns an
-//   f64 against the divide's 0.49 (docs/path-core.md), so the divide is the cheapest way there.
+// A bare WebAssembly read + write pass, a module of its own (encoded here, about 100 bytes) so it
+// stays out of build/path-core.wasm: it steps through a region 64 bytes at a time and writes every
+// 16 bytes back (xor 0, so V8 cannot drop the store), nothing else. That is the memory ceiling of an
+// in-place kernel: JS loop ÷ this pass is the most any in-place WebAssembly kernel could gain.
 
 export const PAGE_BYTES = 65536;
 
@@ -20,47 +14,27 @@ function name(text: string): number[] {
   return [text.length, ...new TextEncoder().encode(text)];
 }
 
-type Operation = 'read+write' | 'reciprocal';
-
-/**
- * pass(start, end, zero): every 16 bytes of [start, end) (a multiple of 64 long) xor-ed with zero,
- * or for 'reciprocal' each of its f64 pairs replaced by 1 / them (zero is then unused).
- */
-function passModule(operation: Operation): Uint8Array<ArrayBuffer> {
+/** pass(start, end, zero): every 16 bytes of [start, end) (a multiple of 64 long) xor-ed with zero. */
+function passModule(): Uint8Array<ArrayBuffer> {
   const [i32, v128, simd] = [0x7f, 0x7b, 0xfd];
   const get = (local: number) => [0x20, local];
   // v128.load / v128.store with alignment 2^4 and a byte offset below 128.
   const load = (offset: number) => [simd, 0x00, 4, offset];
   const store = (offset: number) => [simd, 0x0b, 4, offset];
-  const step = (offset: number) =>
-    operation === 'read+write'
-      ? [
-          ...get(0),
-          ...get(0),
-          ...load(offset),
-          ...get(3),
-          simd,
-          0x51 /* v128.xor */,
-          ...store(offset),
-        ]
-      : [
-          ...get(0),
-          ...get(3),
-          ...get(0),
-          ...load(offset),
-          ...[simd, 0xf3, 0x01], // f64x2.div (local 3 ÷ the loaded pair)
-          ...store(offset),
-        ];
-  // Local 3: the zero splat, or f64x2.splat(1).
-  const constant =
-    operation === 'read+write'
-      ? [...get(2), simd, 0x11] // i32x4.splat
-      : [0x44, ...new Uint8Array(new Float64Array([1]).buffer), simd, 0x14]; // f64.const 1, f64x2.splat
+  const step = (offset: number) => [
+    ...get(0),
+    ...get(0),
+    ...load(offset),
+    ...get(3),
+    simd,
+    0x51 /* v128.xor */,
+    ...store(offset),
+  ];
   const body = [
     1, // one group of locals: one v128 (local 3)
     1,
     v128,
-    ...constant,
+    ...[...get(2), simd, 0x11], // i32x4.splat of zero
     0x21, // local.set 3
     3,
     0x03, // loop
@@ -98,8 +72,8 @@ export interface BarePass {
   run(): unknown;
 }
 
-function instantiate(operation: Operation, bytes: number) {
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(passModule(operation)), {});
+function instantiate(bytes: number) {
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(passModule()), {});
   const memory = instance.exports.memory as WebAssembly.Memory;
   memory.grow(Math.ceil(bytes / PAGE_BYTES));
   const pass = instance.exports.pass as (start: number, end: number, zero: number) => void;
@@ -110,31 +84,9 @@ function instantiate(operation: Operation, bytes: number) {
 export function barePass(x: Float64Array, y: Float64Array): BarePass {
   // Each column padded to 64 bytes, so the loop's steps cover exactly the points.
   const column = Math.ceil((8 * x.length) / 64) * 64;
-  const { f64, pass } = instantiate('read+write', 2 * column);
+  const { f64, pass } = instantiate(2 * column);
   f64.set(x, 0);
   f64.set(y, column / 8);
   if (f64[x.length - 1] !== x[x.length - 1]) throw new Error('bare pass: copy failed');
   return { run: () => column > 0 && pass(0, 2 * column, 0) };
-}
-
-/**
- * One division per point for `points` points, through a column of `chunk` f64 held in cache as a
- * streaming kernel holds its chunk (values in [1, 2), so neither they nor their reciprocals are
- * ever subnormal): the divisions of a perspective mapping of that many points, and nothing else.
- */
-export function reciprocalPass(points: number, chunk: number): BarePass {
-  const { f64, pass } = instantiate('reciprocal', 8 * chunk);
-  for (let i = 0; i < chunk; i++) f64[i] = 1 + i / chunk;
-  pass(0, 64, 0);
-  if (f64[7] !== 1 / (1 + 7 / chunk)) throw new Error('reciprocal pass: 1 / x went wrong');
-  // Whole 64-byte steps: the count rounds up to 8 points, as the kernel's own tail would cost.
-  const lastBytes = Math.ceil((8 * (points % chunk)) / 64) * 64;
-  const fullChunks = Math.floor(points / chunk);
-  return {
-    run: () => {
-      for (let k = 0; k < fullChunks; k++) pass(0, 8 * chunk, 0);
-      if (lastBytes > 0) pass(0, lastBytes, 0);
-      return f64[0];
-    },
-  };
 }

@@ -30,6 +30,29 @@ export function formatSpread(s: Spread, unit: string): string {
   return `${digits(s.median)}${unit} (IQR ${digits(s.q1)}–${digits(s.q3)}, range ${digits(s.min)}–${digits(s.max)})`;
 }
 
+/**
+ * A row judged on the median of its rounds, printed with their spread; `pass` null makes it an
+ * `(info)` row (no target, or a contender doing work the product never does).
+ */
+export function medianRow(
+  target: string,
+  size: string,
+  s: Spread,
+  unit: string,
+  goal: string,
+  pass: ((median: number) => boolean) | null,
+): TargetRow {
+  return {
+    target,
+    size,
+    value: s.median,
+    spread: s,
+    measured: formatSpread(s, unit),
+    goal,
+    pass: pass === null ? null : pass(s.median),
+  };
+}
+
 export function printTable(rows: readonly TargetRow[]): void {
   const header = ['target', 'n', 'measured: median (IQR, range)', 'goal', 'result'];
   const verdict = (pass: boolean | null) => (pass === null ? '—' : pass ? 'PASS' : 'FAIL');

@@ -1,6 +1,6 @@
 // A Chromium trace of the UI bench's scrub (10^5 lines, 4× throttled unless TRACE_THROTTLE), summarised: the page
 // thread's rendering and input work per scrub step, by trace event, beside the frame latencies the
-// bench reports. For working on the scrub frame (docs/path-player.md, "Bench"), not a bench:
+// bench reports. For working on the scrub frame (docs/path-player.md, "Scrubbing"), not a bench:
 //   node --import tsx bench/ui/trace-scrub.ts [out-dir]
 // writes trace.json, a screenshot of the page before the scrub and summary.txt into out-dir.
 import { mkdir, writeFile } from 'node:fs/promises';
