@@ -10,6 +10,7 @@ import { inspectionRoutes } from './inspections.ts';
 import { keyframeRoutes } from './keyframes.ts';
 import { lineClearanceRoutes } from './line-clearances.ts';
 import { predictionRoutes } from './predictions.ts';
+import { reportRoutes } from './reports.ts';
 import { userRoutes } from './users.ts';
 import { videoRoutes } from './videos.ts';
 
@@ -27,6 +28,7 @@ export const apiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     predictionRoutes,
     floorplanRoutes,
     floorplanConfigRoutes,
+    reportRoutes,
   ]) {
     await app.register(routes);
   }
