@@ -15,6 +15,7 @@ import {
   videos,
 } from '../db/schema.ts';
 import { newId } from '../ids.ts';
+import { summarizeMissing } from '../reports/report.ts';
 import { sniffImage } from '../services/image-type.ts';
 import { insertUser } from '../services/users.ts';
 import type { DemoDataset } from './dataset-types.ts';
@@ -210,4 +211,6 @@ export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: 
       },
     });
   });
+  // The demo's reports, built once so /reports shows their flags from the first start.
+  await summarizeMissing(ctx);
 }
