@@ -73,7 +73,7 @@ export function SigningDialog({ inspectionId, decision, onClose, onSigned }: Sig
 
   return (
     <FormDialog title={text.title} submitLabel={text.submit} onSubmit={submit} onClose={onClose}>
-      <p className="signing-meaning">
+      <p>
         <strong>Meaning of this signature:</strong> {text.meaning}
       </p>
       <p className="muted">

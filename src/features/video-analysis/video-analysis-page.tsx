@@ -2,6 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { getLineClearances } from '../../api/get-line-clearances.ts';
 import { getUsers } from '../../api/get-users.ts';
+import { getVideo } from '../../api/get-video.ts';
 import { BreadcrumbBar } from '../../components/breadcrumb-bar.tsx';
 import { formatRange } from '../../components/date-range-picker.tsx';
 import {
@@ -13,7 +14,6 @@ import { VideoWorkspace } from '../../components/video-review/video-workspace.ts
 import { videoPath } from '../../config/paths.ts';
 import { videoIdOf } from '../../lib/video.ts';
 import type { LineClearance, User, Video } from '../../types/api.ts';
-import { getVideo } from './api/get-video.ts';
 import { getVideos, type VideoFilters } from './api/get-videos.ts';
 import { type FetchedVideo, selectionStep } from './video-selection.ts';
 import { noFilters, VideoTimeline } from './video-timeline.tsx';
