@@ -22,11 +22,40 @@ export interface TrailVerification {
   } | null;
 }
 
-interface ChainRow extends Record<string, unknown> {
+export interface ChainRow extends Record<string, unknown> {
   id: string;
   prev_hash: string | null;
   hash: string | null;
   canonical: string;
+}
+
+export type ChainCheck =
+  | { ok: true; last: string }
+  | { ok: false; id: number; problem: 'hash' | 'link'; checked: number };
+
+/** Checks a run of consecutive rows that follow the row whose hash is `previous`. */
+export function checkChain(rows: readonly ChainRow[], previous: string): ChainCheck {
+  let last = previous;
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] as ChainRow;
+    if (row.prev_hash !== last)
+      return { ok: false, id: Number(row.id), problem: 'link', checked: i + 1 };
+    const hash = createHash('sha256').update(last).update(row.canonical).digest('hex');
+    if (row.hash !== hash)
+      return { ok: false, id: Number(row.id), problem: 'hash', checked: i + 1 };
+    last = hash;
+  }
+  return { ok: true, last };
+}
+
+/** One batch of the trail after entry `after`, with each row's canonical text (migration 0005). */
+export async function readChain(db: Db, after: number, limit = BATCH): Promise<ChainRow[]> {
+  const { rows } = (await db.execute(sql`
+    select id, prev_hash, hash, audit_log_canonical(a) as canonical
+    from audit_log a where id > ${after} order by id limit ${limit}`)) as unknown as {
+    rows: ChainRow[];
+  };
+  return rows;
 }
 
 /** Walks the whole trail in id order, in batches; stops at the first broken link. */
@@ -35,26 +64,19 @@ export async function verifyTrail(db: Db): Promise<TrailVerification> {
   let after = 0;
   let checked = 0;
   for (;;) {
-    const { rows } = (await db.execute(sql`
-      select id, prev_hash, hash, audit_log_canonical(a) as canonical
-      from audit_log a where id > ${after} order by id limit ${BATCH}`)) as unknown as {
-      rows: ChainRow[];
-    };
-    for (const row of rows) {
-      checked++;
-      const id = Number(row.id);
-      if (row.prev_hash !== previous) {
-        return { ok: false, checked, headHash: null, firstBroken: { id, problem: 'link' } };
-      }
-      const hash = createHash('sha256')
-        .update(previous + row.canonical)
-        .digest('hex');
-      if (row.hash !== hash) {
-        return { ok: false, checked, headHash: null, firstBroken: { id, problem: 'hash' } };
-      }
-      previous = hash;
-      after = id;
+    const rows = await readChain(db, after);
+    const result = checkChain(rows, previous);
+    if (!result.ok) {
+      return {
+        ok: false,
+        checked: checked + result.checked,
+        headHash: null,
+        firstBroken: { id: result.id, problem: result.problem },
+      };
     }
+    checked += rows.length;
+    previous = result.last;
+    after = Number(rows[rows.length - 1]?.id ?? after);
     if (rows.length < BATCH) break;
   }
   return { ok: true, checked, headHash: checked ? previous : null, firstBroken: null };

@@ -413,6 +413,19 @@ describe('the audit trail', () => {
 
   it('reports the first row edited behind the server’s back', async () => {
     const { db } = t.services.ctx;
+    // The check of docs/audit-trail.md, in SQL alone.
+    const sqlCheck = async () =>
+      (
+        (await db.execute(sql`
+          select id from (
+            select id, hash, prev_hash,
+              lag(hash, 1, repeat('0', 64)) over (order by id) as expected_prev,
+              encode(sha256(convert_to(prev_hash || audit_log_canonical(a), 'UTF8')), 'hex') as recomputed
+            from audit_log a) t
+          where prev_hash <> expected_prev or hash <> recomputed
+          order by id limit 1`)) as unknown as { rows: { id: string }[] }
+      ).rows.map((row) => Number(row.id));
+    expect(await sqlCheck()).toEqual([]);
     const [target] = await db
       .select()
       .from(auditLog)
@@ -429,5 +442,6 @@ describe('the audit trail', () => {
       ok: false,
       firstBroken: { id: target?.id, problem: 'hash' },
     });
+    expect(await sqlCheck()).toEqual([target?.id]);
   });
 });
