@@ -10,11 +10,11 @@ import { createRequire } from 'node:module';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { videos } from '../server/db/schema.ts';
 import { newId } from '../server/ids.ts';
 import { build, type TestApp } from '../server/test/build.ts';
 import { loadFixture } from '../server/test/demo-fixture.ts';
+import { benchPostgresUrl, postgresAvailable } from './lib/postgres.ts';
 import { createPrng } from './lib/prng.ts';
 
 interface AutocannonResult {
@@ -37,10 +37,7 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 const VIDEO_COUNT = 10_000;
 const DURATION_S = Number(process.env.BENCH_API_SECONDS ?? 10);
 const RATE = 200;
-const postgresUrl =
-  process.env.BENCH_DATABASE_URL ??
-  process.env.TEST_DATABASE_URL ??
-  'postgres://postgres@127.0.0.1:5432/test';
+const postgresUrl = benchPostgresUrl;
 
 interface Row {
   database: string;
@@ -231,17 +228,6 @@ function row(database: string, scenario: string, m: Measured): Omit<Row, 'goal' 
     mainThreadCpuMsPerRequest: m.mainThreadCpuMsPerRequest,
     loadAverage: m.loadAverage,
   };
-}
-
-async function postgresAvailable(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function benchDatabase(

@@ -8,7 +8,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import {
   type ChainRow,
   checkChain,
@@ -26,6 +25,7 @@ import { buildReport } from '../server/reports/report.ts';
 import type { InspectionReport } from '../server/schemas/reports.ts';
 import { build, type TestApp } from '../server/test/build.ts';
 import { createUser } from '../server/test/fixtures.ts';
+import { benchPostgresUrl, postgresAvailable } from './lib/postgres.ts';
 import { formatSpread, printTable, type TargetRow } from './lib/report.ts';
 import { alternate, type Measured, ratioSpread } from './lib/rounds.ts';
 import { quantile, spread } from './lib/stats.ts';
@@ -33,22 +33,6 @@ import { quantile, spread } from './lib/stats.ts';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const LIST_CALLS = 40;
 const TRAIL_ENTRIES = Number(process.env.BENCH_TRAIL_ENTRIES ?? 1e6);
-const postgresUrl =
-  process.env.BENCH_DATABASE_URL ??
-  process.env.TEST_DATABASE_URL ??
-  'postgres://postgres@127.0.0.1:5432/test';
-
-async function postgresAvailable(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * `count` inspections over 5 lines (the manager's line one of them) and 20 operators, one every
  * 7 minutes, a third each pending, approved and rejected, with report summaries (a quarter
@@ -325,9 +309,12 @@ async function benchTrail(): Promise<TargetRow[]> {
 async function main(): Promise<void> {
   const rows: TargetRow[] = [];
   rows.push(...(await benchList('PGlite', null)));
-  if (await postgresAvailable(postgresUrl))
-    rows.push(...(await benchList('PostgreSQL', postgresUrl)));
-  else console.log(`PostgreSQL not reachable at ${postgresUrl}: /reports measured on PGlite only`);
+  if (await postgresAvailable(benchPostgresUrl))
+    rows.push(...(await benchList('PostgreSQL', benchPostgresUrl)));
+  else
+    console.log(
+      `PostgreSQL not reachable at ${benchPostgresUrl}: /reports measured on PGlite only`,
+    );
   rows.push(...(await benchPdf()));
   rows.push(...(await benchTrail()));
   console.log();

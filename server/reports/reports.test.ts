@@ -2,10 +2,9 @@
 // and flags, detection dispositions, approve/reject as e-signatures with their rules, the PDF read
 // back with pdfjs-dist, the /reports list and CSV, and the hash-chained audit trail.
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { and, eq, sql } from 'drizzle-orm';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdfPages } from '../../tests/support/pdf-text.ts';
 import { auditLog, inspections, lineClearances, users, videos } from '../db/schema.ts';
 import type { DemoDataset } from '../demo/dataset-types.ts';
 import { DEMO_PASSWORD, loadDemo } from '../demo/load-demo.ts';
@@ -66,23 +65,6 @@ const trail = async (action: string, entityId: string) =>
   (await t.services.ctx.db.select().from(auditLog).where(eq(auditLog.action, action))).filter(
     (row) => row.entityId === entityId,
   );
-
-async function pdfText(bytes: Uint8Array): Promise<string[]> {
-  const pdf = await getDocument({
-    data: new Uint8Array(bytes),
-    isEvalSupported: false,
-    standardFontDataUrl: fileURLToPath(
-      new URL('../../node_modules/pdfjs-dist/standard_fonts/', import.meta.url),
-    ),
-  }).promise;
-  const pages: string[] = [];
-  for (let n = 1; n <= pdf.numPages; n++) {
-    const content = await (await pdf.getPage(n)).getTextContent();
-    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join('\n'));
-  }
-  await pdf.destroy();
-  return pages;
-}
 
 describe('the inspection report', () => {
   it('builds the checklist from the path, with flags most serious first', async () => {
@@ -277,7 +259,7 @@ describe('the PDF', () => {
     const res = await get('audit', `/api/reports/${r.inspectionId}/pdf`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
-    const pages = await pdfText(res.rawPayload);
+    const pages = await pdfPages(res.rawPayload);
     const text = pages.join('\n');
     for (const expected of [
       'Line Clearance Inspection Report',
@@ -310,7 +292,7 @@ describe('the PDF', () => {
     const changed = await report('lcmanager2', 'insp-lc2-2');
     expect(changed.unchangedSinceSigning).toBe(false);
     const text = (
-      await pdfText((await get('admin', `/api/reports/${r.inspectionId}/pdf`)).rawPayload)
+      await pdfPages((await get('admin', `/api/reports/${r.inspectionId}/pdf`)).rawPayload)
     ).join('\n');
     expect(text).toContain('WARNING: the record changed after it was signed');
   });

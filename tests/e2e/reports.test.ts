@@ -8,13 +8,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { BrowserContext, Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { TrailVerification } from '../../server/schemas/audit-log.ts';
 import type { InspectionReport } from '../../server/schemas/reports.ts';
+import { pdfPages } from '../support/pdf-text.ts';
 import { Api } from './support/api.ts';
 import { expectToast, newContext, type Scheme } from './support/browser.ts';
 import { demoPassword } from './support/demo.ts';
@@ -68,23 +67,6 @@ async function open(api: Api, url: string, scheme: Scheme = 'light'): Promise<Pa
 
 const reportUrl = () => `/inspection-report/${inspectionId}`;
 const report = () => manager.get<InspectionReport>(`/api/reports/${inspectionId}`);
-
-async function pdfText(file: string): Promise<string> {
-  const pdf = await getDocument({
-    data: new Uint8Array(fs.readFileSync(file)),
-    isEvalSupported: false,
-    standardFontDataUrl: fileURLToPath(
-      new URL('../../node_modules/pdfjs-dist/standard_fonts/', import.meta.url),
-    ),
-  }).promise;
-  const pages: string[] = [];
-  for (let n = 1; n <= pdf.numPages; n++) {
-    const content = await (await pdf.getPage(n)).getTextContent();
-    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join('\n'));
-  }
-  await pdf.destroy();
-  return pages.join('\n');
-}
 
 async function axeViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page })
@@ -175,7 +157,7 @@ describe('the inspection report as a signed record', () => {
       ]);
       const pdf = path.join(scratch, 'report.pdf');
       await download.saveAs(pdf);
-      const text = await pdfText(pdf);
+      const text = (await pdfPages(fs.readFileSync(pdf))).join('\n');
       for (const expected of [
         'Daniel Okafor',
         'Approved: the line is clear for the next batch',
