@@ -306,20 +306,26 @@ async function benchTrail(): Promise<TargetRow[]> {
   }
 }
 
+/** BENCH_PARTS=list,pdf,trail (the default: all) runs some of the three. */
+const parts = new Set((process.env.BENCH_PARTS ?? 'list,pdf,trail').split(','));
+
 async function main(): Promise<void> {
   const rows: TargetRow[] = [];
-  rows.push(...(await benchList('PGlite', null)));
-  if (await postgresAvailable(benchPostgresUrl))
-    rows.push(...(await benchList('PostgreSQL', benchPostgresUrl)));
-  else
-    console.log(
-      `PostgreSQL not reachable at ${benchPostgresUrl}: /reports measured on PGlite only`,
-    );
-  rows.push(...(await benchPdf()));
-  rows.push(...(await benchTrail()));
+  if (parts.has('list')) {
+    rows.push(...(await benchList('PGlite', null)));
+    if (await postgresAvailable(benchPostgresUrl)) {
+      rows.push(...(await benchList('PostgreSQL', benchPostgresUrl)));
+    } else console.log(`PostgreSQL not reachable at ${benchPostgresUrl}: /reports on PGlite only`);
+  }
+  if (parts.has('pdf')) rows.push(...(await benchPdf()));
+  if (parts.has('trail')) rows.push(...(await benchTrail()));
   console.log();
   printTable(rows);
-  const out = path.join(import.meta.dirname, 'results', 'reports.json');
+  const out = path.join(
+    import.meta.dirname,
+    'results',
+    parts.size === 3 ? 'reports.json' : `reports-${[...parts].join('-')}.json`,
+  );
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(
     out,
