@@ -298,3 +298,9 @@ describe('accessibility and small screens', () => {
     slow,
   );
 });
+
+test('the audit trail verifies after the whole run', async () => {
+  const verification = await auditor.get<TrailVerification>('/api/audit-log/verify');
+  expect(verification).toMatchObject({ ok: true, firstBroken: null });
+  expect(verification.checked).toBeGreaterThan(10);
+});
