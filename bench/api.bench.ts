@@ -10,11 +10,11 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
-import pg from 'pg';
 import { videos } from '../server/db/schema.ts';
 import { newId } from '../server/ids.ts';
 import { build, type TestApp } from '../server/test/build.ts';
 import { loadFixture } from '../server/test/demo-fixture.ts';
+import { benchPostgresUrl, postgresAvailable } from './lib/postgres.ts';
 import { createPrng } from './lib/prng.ts';
 import { formatSpread, medianRow, type TargetRow } from './lib/report.ts';
 import { quickRun, startBenchRun } from './lib/results.ts';
@@ -44,10 +44,7 @@ const ROUND_S = Number(process.env.BENCH_API_SECONDS ?? (quickRun ? 1 : 3));
 const LIST_ROUNDS = quickRun ? 2 : 5;
 const OTHER_ROUNDS = quickRun ? 1 : 3;
 const RATE = 200;
-const postgresUrl =
-  process.env.BENCH_DATABASE_URL ??
-  process.env.TEST_DATABASE_URL ??
-  'postgres://postgres@127.0.0.1:5432/test';
+const postgresUrl = benchPostgresUrl;
 
 interface Row {
   database: string;
@@ -264,17 +261,6 @@ function row(database: string, scenario: string, m: Measured): Row {
     mainThreadCpuMsPerRequest: m.mainThreadCpuMsPerRequest,
     loadAverage: m.loadAverage,
   };
-}
-
-async function postgresAvailable(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function benchDatabase(

@@ -26,6 +26,7 @@ const benches: { name: string; args: string[] }[] = [
   { name: 'bundle-size', args: ['--import', 'tsx', 'bench/bundle-size.ts'] },
   { name: 'ui', args: ['--import', 'tsx', 'bench/ui.bench.ts'] },
   { name: 'analysis', args: ['--import', 'tsx', 'bench/analysis.bench.ts'] },
+  { name: 'reports', args: ['--expose-gc', '--import', 'tsx', 'bench/reports.bench.ts'] },
 ];
 
 const summary: string[] = [];

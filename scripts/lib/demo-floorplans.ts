@@ -36,6 +36,7 @@ export interface LineLayout {
   /** The full inspection walk, image pixels. */
   route: Point[];
   tags: (Omit<DemoTag, 'x' | 'y'> & { at: Point })[];
+  /** The areas to inspect: a machine and the aisle it is checked from (a walk "visits" it inside). */
   hotZones: (Omit<DemoHotZone, 'x' | 'y' | 'width' | 'height'> & { rect: Rect })[];
   cameras: (Omit<DemoCamera, 'x' | 'y'> & { at: Point })[];
   /** Map units (after yAxisFlip) and image pixels, paired by index: the ground truth. */
@@ -211,21 +212,21 @@ export const blisterLine: LineLayout = {
   ],
   hotZones: [
     {
-      rect: { x: 225, y: 262, w: 180, h: 116 },
+      rect: { x: 225, y: 190, w: 180, h: 250 },
       name: 'Forming station',
       description: 'Heated forming tool; loose blisters collect under the guard',
       color: '#e6194b',
       importance: 'critical',
     },
     {
-      rect: { x: 515, y: 268, w: 130, h: 104 },
+      rect: { x: 515, y: 190, w: 130, h: 182 },
       name: 'Sealing station',
       description: 'Lidding foil offcuts and rejected cards',
       color: '#f58231',
       importance: 'high',
     },
     {
-      rect: { x: 795, y: 252, w: 170, h: 136 },
+      rect: { x: 795, y: 252, w: 170, h: 190 },
       name: 'Cartoner infeed',
       description: 'Leaflets and printed cartons of the previous batch',
       color: '#ffe119',
@@ -379,21 +380,21 @@ export const bottlingLine: LineLayout = {
   ],
   hotZones: [
     {
-      rect: { x: 430, y: 130, w: 160, h: 140 },
+      rect: { x: 430, y: 130, w: 160, h: 185 },
       name: 'Filler carousel',
       description: 'Open product path; any foreign object is critical',
       color: '#e6194b',
       importance: 'critical',
     },
     {
-      rect: { x: 630, y: 150, w: 100, h: 100 },
+      rect: { x: 630, y: 150, w: 100, h: 165 },
       name: 'Capper',
       description: 'Caps of the previous batch collect in the chute',
       color: '#f58231',
       importance: 'high',
     },
     {
-      rect: { x: 790, y: 290, w: 120, h: 120 },
+      rect: { x: 745, y: 290, w: 165, h: 120 },
       name: 'Labeller',
       description: 'Printed labels of the previous batch',
       color: '#ffe119',

@@ -7,11 +7,12 @@
 // a wrong password or an unknown email: each costs one hash and gets the same refusal.
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { accountLockouts, addressFailures, users } from '../db/schema.ts';
+import { HttpError } from '../http/errors.ts';
 import type { HashLane, PasswordHasher } from './password.ts';
 
 export type UserRow = typeof users.$inferSelect;
@@ -24,6 +25,21 @@ export type CredentialCheck =
   /** 401: wrong, unknown, locked or deactivated (never said which); 429: address over its limit. */
   | { ok: false; status: 401 }
   | { ok: false; status: 429; retryAfterSeconds: number };
+
+/**
+ * A refused check as the route's answer: 429 with Retry-After while the address is over its limit,
+ * else `wrong` (the route's own answer for a wrong password).
+ */
+export function refuseCheck(reply: FastifyReply, check: CredentialCheck, wrong: HttpError): never {
+  if (!check.ok && check.status === 429) {
+    reply.header('retry-after', String(check.retryAfterSeconds));
+    throw new HttpError(
+      429,
+      `Too many failed attempts from this address; try again in ${check.retryAfterSeconds} s`,
+    );
+  }
+  throw wrong;
+}
 
 export interface CredentialGuard {
   /**

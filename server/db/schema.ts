@@ -10,6 +10,7 @@ import {
   real,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -161,6 +162,10 @@ export const inspections = pgTable(
   (t) => [
     index('inspections_line_idx').on(t.lineClearanceId),
     index('inspections_video_idx').on(t.videoId),
+    // /reports pages by start time, newest first, within the caller's scope and filters.
+    index('inspections_start_idx').on(t.startTime, t.id),
+    index('inspections_operator_start_idx').on(t.operatorId, t.startTime),
+    index('inspections_line_start_idx').on(t.lineClearanceId, t.startTime),
   ],
 );
 
@@ -174,7 +179,74 @@ export const captures = pgTable('captures', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** Append-only: a trigger (migration 0001) rejects UPDATE, DELETE and TRUNCATE. */
+/**
+ * What /reports filters and shows without rebuilding each report: the report's flag counts, written
+ * whenever the report service builds a report (server/services/report.ts). A missing row means the
+ * report has not been built yet.
+ */
+export const reportSummaries = pgTable(
+  'report_summaries',
+  {
+    inspectionId: text('inspection_id')
+      .primaryKey()
+      .references(() => inspections.id, { onDelete: 'cascade' }),
+    flags: integer('flags').notNull(),
+    /** Flags of critical or high severity. */
+    criticalFlags: integer('critical_flags').notNull(),
+    tagsScanned: integer('tags_scanned').notNull(),
+    tagsTotal: integer('tags_total').notNull(),
+    zonesVisited: integer('zones_visited').notNull(),
+    zonesTotal: integer('zones_total').notNull(),
+    detections: integer('detections').notNull(),
+    builtAt: timestamp('built_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('report_summaries_flags_idx').on(t.flags)],
+);
+
+/**
+ * The electronic signature of an inspection's review (21 CFR 11.50): one per inspection (a signed
+ * record cannot be signed again), with the signer's printed name and a hash of what was signed.
+ */
+export const signatures = pgTable('signatures', {
+  inspectionId: text('inspection_id')
+    .primaryKey()
+    .references(() => inspections.id, { onDelete: 'restrict' }),
+  signerId: text('signer_id').notNull(),
+  /** The name as printed when signing; a later rename of the user does not change it. */
+  signerName: text('signer_name').notNull(),
+  signerEmail: text('signer_email').notNull(),
+  /** 'approved' or 'rejected'. */
+  meaning: text('meaning').notNull(),
+  /** The meaning in words, as the signer saw it in the signing dialog. */
+  statement: text('statement').notNull(),
+  notes: text('notes').notNull().default(''),
+  signedAt: timestamp('signed_at', { withTimezone: true }).notNull(),
+  /** SHA-256 (hex) of the canonical record that was signed (server/services/signing.ts). */
+  recordHash: text('record_hash').notNull(),
+});
+
+/** A reviewer's decision on one detection (prediction) of an inspection's video. */
+export const dispositions = pgTable(
+  'detection_dispositions',
+  {
+    inspectionId: text('inspection_id')
+      .notNull()
+      .references(() => inspections.id, { onDelete: 'restrict' }),
+    predictionId: text('prediction_id').notNull(),
+    /** 'confirmed' (a real finding) or 'dismissed' (a false positive). */
+    disposition: text('disposition').notNull(),
+    reason: text('reason').notNull().default(''),
+    reviewerId: text('reviewer_id').notNull(),
+    reviewerName: text('reviewer_name').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.inspectionId, t.predictionId] })],
+);
+
+/**
+ * Append-only: a trigger (migration 0001) rejects UPDATE, DELETE and TRUNCATE. Each row carries the
+ * hash of the row before it (a hash chain), set by the insert trigger of migration 0005.
+ */
 export const auditLog = pgTable(
   'audit_log',
   {
@@ -188,8 +260,16 @@ export const auditLog = pgTable(
     oldValue: jsonb('old_value'),
     newValue: jsonb('new_value'),
     ip: text('ip'),
+    /** The previous entry's `hash` (64 zeros for the first entry). */
+    prevHash: text('prev_hash'),
+    /** SHA-256 (hex) of prevHash followed by this entry's canonical text (docs/audit-trail.md). */
+    hash: text('hash'),
   },
-  (t) => [index('audit_entity_idx').on(t.entity, t.entityId)],
+  (t) => [
+    index('audit_entity_idx').on(t.entity, t.entityId),
+    index('audit_actor_idx').on(t.actorEmail, t.id),
+    index('audit_action_idx').on(t.action, t.id),
+  ],
 );
 
 /** Failed password checks of one account (server/auth/credentials.ts); one row per account. */

@@ -3,8 +3,10 @@
 // rows go in one transaction after the files are stored.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { audit } from '../audit/audit.ts';
 import type { AppContext } from '../context.ts';
+import type { Tx } from '../db/client.ts';
 import {
   devices,
   floorplanConfigs,
@@ -12,9 +14,14 @@ import {
   inspections,
   lineClearances,
   predictions,
+  signatures,
+  users,
   videos,
 } from '../db/schema.ts';
 import { newId } from '../ids.ts';
+import { readRecord, recordHash, signatureStatements } from '../reports/record.ts';
+import { summarizeMissing } from '../reports/report.ts';
+import type { SignatureMeaning } from '../schemas/signatures.ts';
 import { sniffImage } from '../services/image-type.ts';
 import { insertUser } from '../services/users.ts';
 import type { DemoDataset } from './dataset-types.ts';
@@ -38,6 +45,30 @@ class KeyMap {
 }
 
 const SAFE_SEGMENT = /^[A-Za-z0-9_-]{1,100}$/;
+
+/** A reviewed demo inspection carries its reviewer's e-signature, as one signed in the app would. */
+async function signReviewed(tx: Tx, inspectionId: string): Promise<void> {
+  const record = await readRecord(tx, inspectionId);
+  const { status, reviewerId, reviewNotes, reviewedAt } = record.inspection;
+  if ((status !== 'approved' && status !== 'rejected') || !reviewerId || !reviewedAt) return;
+  const [signer] = await tx.select().from(users).where(eq(users.id, reviewerId));
+  if (!signer) return;
+  const fields = {
+    signerId: signer.id,
+    signerName: signer.name,
+    signerEmail: signer.email,
+    meaning: status as SignatureMeaning,
+    statement: signatureStatements[status as SignatureMeaning],
+    notes: reviewNotes ?? '',
+    signedAt: reviewedAt.toISOString(),
+  };
+  await tx.insert(signatures).values({
+    ...fields,
+    inspectionId,
+    signedAt: reviewedAt,
+    recordHash: recordHash(record, fields),
+  });
+}
 
 export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: string) {
   const root = path.resolve(filesDir);
@@ -199,6 +230,7 @@ export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: 
     if (videoRows.length) await tx.insert(videos).values(videoRows);
     if (predictionRows.length) await tx.insert(predictions).values(predictionRows);
     if (inspectionRows.length) await tx.insert(inspections).values(inspectionRows);
+    for (const row of inspectionRows) await signReviewed(tx, row.id);
     await audit(tx, null, {
       action: 'demo.load',
       entity: 'system',
@@ -210,4 +242,6 @@ export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: 
       },
     });
   });
+  // The demo's reports, built once so /reports shows their flags from the first start.
+  await summarizeMissing(ctx);
 }

@@ -1,35 +1,112 @@
+// The audit trail (docs/audit-trail.md): filtered pages, a CSV export and the hash-chain check.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { Type } from 'typebox';
+import { verifyTrail } from '../audit/verify-trail.ts';
+import type { Db } from '../db/client.ts';
 import { auditLog } from '../db/schema.ts';
+import { toCsv } from '../http/csv.ts';
+import { sendDownload } from '../http/download.ts';
+import { errorResponses } from '../http/error-responses.ts';
 import { iso } from '../ids.ts';
-import { AuditEntry, AuditQuery } from '../schemas/audit-log.ts';
-import { ErrorResponse } from '../schemas/common.ts';
+import { AuditEntry, AuditQuery, TrailVerification } from '../schemas/audit-log.ts';
+
+/** Who reads the whole trail: auditors, factory managers and admins (docs/permissions.md). */
+const trailReaders = ['audit', 'factory_manager', 'admin'] as const;
+const CSV_MAX_ROWS = 100_000;
+const errors = errorResponses;
+
+async function readTrail(db: Db, query: AuditQuery, limit: number): Promise<AuditEntry[]> {
+  const filters: SQL[] = [];
+  if (query.before !== undefined) filters.push(lt(auditLog.id, query.before));
+  if (query.actor !== undefined) {
+    const actor = query.actor.trim().toLowerCase();
+    filters.push(
+      or(eq(sql`lower(${auditLog.actorEmail})`, actor), eq(auditLog.actorId, actor)) as SQL,
+    );
+  }
+  if (query.action !== undefined) filters.push(eq(auditLog.action, query.action));
+  if (query.entity !== undefined) filters.push(eq(auditLog.entity, query.entity));
+  if (query.entityId !== undefined) filters.push(eq(auditLog.entityId, query.entityId));
+  if (query.from !== undefined) filters.push(gte(auditLog.at, new Date(query.from)));
+  if (query.to !== undefined) filters.push(lte(auditLog.at, new Date(query.to)));
+  const rows = await db
+    .select()
+    .from(auditLog)
+    .where(and(...filters))
+    .orderBy(desc(auditLog.id))
+    .limit(limit);
+  return rows.map((row) => ({ ...row, at: iso(row.at) }));
+}
+
+const json = (value: unknown) =>
+  value === null || value === undefined ? null : JSON.stringify(value);
 
 export const auditLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.ctx;
+
   app.get(
     '/audit-log',
     {
-      config: { access: ['audit', 'admin'] },
+      config: { access: trailReaders },
       schema: {
         tags: ['audit'],
         querystring: AuditQuery,
-        response: { 200: Type.Array(AuditEntry), 400: ErrorResponse },
+        response: { 200: Type.Array(AuditEntry), ...errors },
       },
     },
-    async (request) => {
-      const { limit = 200, before, entity, entityId } = request.query;
-      const filters: SQL[] = [];
-      if (before !== undefined) filters.push(lt(auditLog.id, before));
-      if (entity !== undefined) filters.push(eq(auditLog.entity, entity));
-      if (entityId !== undefined) filters.push(eq(auditLog.entityId, entityId));
-      const rows = await app.ctx.db
-        .select()
-        .from(auditLog)
-        .where(and(...filters))
-        .orderBy(desc(auditLog.id))
-        .limit(limit);
-      return rows.map((row) => ({ ...row, at: iso(row.at) }));
+    async (request) => readTrail(db, request.query, request.query.limit ?? 200),
+  );
+
+  app.get(
+    '/audit-log.csv',
+    {
+      // A plain download link: the media cookie authorises it.
+      config: { access: trailReaders, media: true },
+      schema: { tags: ['audit'], querystring: AuditQuery, response: errors },
     },
+    async (request, reply) => {
+      const rows = await readTrail(db, request.query, CSV_MAX_ROWS);
+      const csv = toCsv(
+        [
+          'id',
+          'at (UTC)',
+          'actor id',
+          'actor email',
+          'action',
+          'entity',
+          'entity id',
+          'old value',
+          'new value',
+          'ip',
+          'prev hash',
+          'hash',
+        ],
+        rows.map((r) => [
+          r.id,
+          r.at,
+          r.actorId,
+          r.actorEmail,
+          r.action,
+          r.entity,
+          r.entityId,
+          json(r.oldValue),
+          json(r.newValue),
+          r.ip,
+          r.prevHash,
+          r.hash,
+        ]),
+      );
+      return sendDownload(reply, 'text/csv; charset=utf-8', 'audit-trail.csv', csv);
+    },
+  );
+
+  app.get(
+    '/audit-log/verify',
+    {
+      config: { access: trailReaders },
+      schema: { tags: ['audit'], response: { 200: TrailVerification, ...errors } },
+    },
+    async () => verifyTrail(db),
   );
 };

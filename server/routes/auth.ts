@@ -4,7 +4,7 @@ import { eq, lt, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
-import type { CredentialCheck } from '../auth/credentials.ts';
+import { type CredentialCheck, refuseCheck } from '../auth/credentials.ts';
 import { newSessionId } from '../auth/token.ts';
 import { revokedSessions, users } from '../db/schema.ts';
 import {
@@ -20,16 +20,8 @@ import { passwordRateLimits } from '../http/password-rate-limit.ts';
 import { ChangePasswordBody, LoginBody, LoginResponse, Me } from '../schemas/auth.ts';
 import { ErrorResponse, MessageResponse } from '../schemas/common.ts';
 
-/** A refused check as the route's answer: 429 with Retry-After, else the route's 401. */
 function refuse(reply: FastifyReply, check: CredentialCheck, message: string): never {
-  if (!check.ok && check.status === 429) {
-    reply.header('retry-after', String(check.retryAfterSeconds));
-    throw new HttpError(
-      429,
-      `Too many failed attempts from this address; try again in ${check.retryAfterSeconds} s`,
-    );
-  }
-  throw new HttpError(401, message);
+  refuseCheck(reply, check, new HttpError(401, message));
 }
 
 export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -12,6 +12,7 @@ import { inspectionRoutes } from './inspections.ts';
 import { keyframeRoutes } from './keyframes.ts';
 import { lineClearanceRoutes } from './line-clearances.ts';
 import { predictionRoutes } from './predictions.ts';
+import { reportRoutes } from './reports.ts';
 import { serviceAccountRoutes } from './service-accounts.ts';
 import { userRoutes } from './users.ts';
 import { videoRoutes } from './videos.ts';
@@ -33,6 +34,7 @@ export const apiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     analysisRoutes,
     serviceAccountRoutes,
     ingestRoutes,
+    reportRoutes,
   ]) {
     await app.register(routes);
   }

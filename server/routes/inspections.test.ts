@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspections, lineClearances } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import { build, type TestApp } from '../test/build.ts';
-import { createRoleUsers, type RoleUsers } from '../test/fixtures.ts';
+import { createRoleUsers, PASSWORD, type RoleUsers } from '../test/fixtures.ts';
 
 let t: TestApp;
 let u: RoleUsers;
@@ -38,7 +38,7 @@ const review = (auth: { authorization: string }, id: string, verb: string, notes
     method: 'PATCH',
     url: `/api/inspections/${id}/${verb}`,
     headers: auth,
-    payload: notes === undefined ? {} : { notes },
+    payload: { password: PASSWORD, ...(notes === undefined ? {} : { notes }) },
   });
 
 describe('inspections', () => {
@@ -103,7 +103,7 @@ describe('inspections', () => {
       method: 'PATCH',
       url: `/api/inspections/${id}/approve`,
       headers: u.admin.auth,
-      payload: { notes: 5 },
+      payload: { notes: 5, password: PASSWORD },
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/^body\.notes /);

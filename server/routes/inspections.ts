@@ -1,22 +1,24 @@
-// Inspections: list (scoped) and approve/reject of pending ones (spec §4, §7).
+// Inspections: list (scoped), approve/reject of pending ones as e-signatures (spec §4, §7;
+// docs/reports.md) and the reviewer's detection dispositions.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { and, desc, eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { Type } from 'typebox';
-import { audit } from '../audit/audit.ts';
-import { inspections } from '../db/schema.ts';
-import { currentUser, denied } from '../http/auth-hook.ts';
+import { inspections, signatures } from '../db/schema.ts';
+import { currentUser } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
-import { conflict, notFound } from '../http/errors.ts';
 import { iso } from '../ids.ts';
-import { IdParams } from '../schemas/common.ts';
-import { Inspection, type InspectionStatus, ReviewBody } from '../schemas/inspections.ts';
-import { managesLine } from '../services/access.ts';
+import { setDisposition } from '../reports/dispositions.ts';
+import { toSignature } from '../reports/record.ts';
+import { signInspection } from '../reports/signing.ts';
+import { Id, IdParams } from '../schemas/common.ts';
+import { Inspection, type InspectionStatus } from '../schemas/inspections.ts';
+import { Disposition, DispositionBody } from '../schemas/reports.ts';
+import { type Signature, SignBody } from '../schemas/signatures.ts';
 import { visibleTo } from '../services/scope.ts';
-import { findLine } from './line-clearances.ts';
 
 type Row = typeof inspections.$inferSelect;
 
-export const toInspection = (row: Row): Inspection => ({
+export const toInspection = (row: Row, signature: Signature | null): Inspection => ({
   _id: row.id,
   lineClearanceId: row.lineClearanceId,
   operatorId: row.operatorId,
@@ -27,6 +29,7 @@ export const toInspection = (row: Row): Inspection => ({
   reviewerId: row.reviewerId,
   reviewNotes: row.reviewNotes,
   reviewedAt: row.reviewedAt ? iso(row.reviewedAt) : null,
+  signature,
 });
 
 const errors = errorResponses;
@@ -45,15 +48,18 @@ export const inspectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const rows = await db
         .select()
         .from(inspections)
+        .leftJoin(signatures, eq(signatures.inspectionId, inspections.id))
         .where(
           visibleTo(user, { owner: inspections.operatorId, line: inspections.lineClearanceId }),
         )
         .orderBy(desc(inspections.startTime));
-      return rows.map(toInspection);
+      return rows.map((row) =>
+        toInspection(row.inspections, row.signatures && toSignature(row.signatures)),
+      );
     },
   );
 
-  for (const [verb, status] of [
+  for (const [verb, meaning] of [
     ['approve', 'approved'],
     ['reject', 'rejected'],
   ] as const) {
@@ -61,50 +67,43 @@ export const inspectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       `/inspections/:id/${verb}`,
       {
         config: { access: ['lc_manager', 'factory_manager', 'admin'] },
+        // A call without a body is refused for its missing password, like one without the field.
+        preValidation: async (request) => {
+          request.body ??= {} as SignBody;
+        },
         schema: {
           tags: ['inspections'],
           params: IdParams,
-          body: Type.Optional(ReviewBody),
+          body: SignBody,
           response: { 200: Inspection, ...errors },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const user = currentUser(request);
-        const [old] = await db
-          .select()
-          .from(inspections)
-          .where(eq(inspections.id, request.params.id));
-        if (!old) throw notFound('Inspection');
-        // Outside the caller's lines the inspection does not exist for it (docs/permissions.md).
-        if (!managesLine(user, await findLine(db, old.lineClearanceId))) {
-          throw notFound('Inspection');
-        }
-        // Four-eyes rule: nobody verifies their own inspection.
-        if (old.operatorId === user.id) await denied(request, 'cannot review own inspection');
-        if (old.status !== 'pending') throw conflict(`The inspection is already ${old.status}`);
-        return db.transaction(async (tx) => {
-          const [row] = await tx
-            .update(inspections)
-            .set({
-              status,
-              reviewerId: user.id,
-              reviewNotes: request.body?.notes ?? '',
-              reviewedAt: new Date(),
-            })
-            // The status guard makes two concurrent reviews impossible: one of them updates nothing.
-            .where(and(eq(inspections.id, old.id), eq(inspections.status, 'pending')))
-            .returning();
-          if (!row) throw conflict('The inspection was reviewed meanwhile');
-          await audit(tx, request, {
-            action: verb,
-            entity: 'inspection',
-            entityId: row.id,
-            oldValue: toInspection(old),
-            newValue: toInspection(row),
-          });
-          return toInspection(row);
-        });
+        const signed = await signInspection(
+          request,
+          reply,
+          user,
+          request.params.id,
+          meaning,
+          request.body,
+        );
+        return toInspection(signed.inspection, signed.signature);
       },
     );
   }
+
+  app.put(
+    '/inspections/:id/dispositions/:predictionId',
+    {
+      config: { access: ['lc_manager', 'factory_manager', 'admin'] },
+      schema: {
+        tags: ['inspections'],
+        params: Type.Object({ id: Id, predictionId: Id }),
+        body: DispositionBody,
+        response: { 200: Disposition, ...errors },
+      },
+    },
+    async (request) => setDisposition(request, currentUser(request), request.params, request.body),
+  );
 };

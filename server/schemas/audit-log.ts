@@ -12,14 +12,39 @@ export const AuditEntry = Type.Object({
   oldValue: Type.Unknown(),
   newValue: Type.Unknown(),
   ip: Type.Union([Type.String(), Type.Null()]),
+  /** The hash chain (docs/audit-trail.md): the previous entry's hash and this entry's. */
+  prevHash: Type.Union([Type.String(), Type.Null()]),
+  hash: Type.Union([Type.String(), Type.Null()]),
 });
 export type AuditEntry = Static<typeof AuditEntry>;
 
-/** GET /api/audit-log: newest first, paged by `before` (an entry id) and `limit`. */
+const DateTime = Type.String({ format: 'date-time' });
+
+/** GET /api/audit-log (and .csv): newest first, filtered, paged by `before` (an entry id). */
 export const AuditQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
   before: Type.Optional(Type.Integer({ minimum: 1 })),
+  /** The actor's email (exact, case-insensitive) or user id. */
+  actor: Type.Optional(Type.String({ maxLength: 320 })),
+  action: Type.Optional(Type.String({ maxLength: 100 })),
   entity: Type.Optional(Type.String({ maxLength: 50 })),
   entityId: Type.Optional(Type.String({ maxLength: 100 })),
+  from: Type.Optional(DateTime),
+  to: Type.Optional(DateTime),
 });
 export type AuditQuery = Static<typeof AuditQuery>;
+
+/** GET /api/audit-log/verify: the hash chain checked from the first entry to the last. */
+export const TrailVerification = Type.Object({
+  ok: Type.Boolean(),
+  checked: Type.Integer(),
+  headHash: Type.Union([Type.String(), Type.Null()]),
+  firstBroken: Type.Union([
+    Type.Object({
+      id: Type.Integer(),
+      problem: Type.Union([Type.Literal('hash'), Type.Literal('link')]),
+    }),
+    Type.Null(),
+  ]),
+});
+export type TrailVerification = Static<typeof TrailVerification>;

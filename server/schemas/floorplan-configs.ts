@@ -8,6 +8,14 @@ const Label = Type.String({ maxLength: 200 });
 const Text = Type.String({ maxLength: 2000 });
 const Color = Type.String({ maxLength: 50 });
 
+export const Importance = Type.Union([
+  Type.Literal('low'),
+  Type.Literal('medium'),
+  Type.Literal('high'),
+  Type.Literal('critical'),
+]);
+export type Importance = Static<typeof Importance>;
+
 export const HotZone = Type.Object({
   x: Coord,
   y: Coord,
@@ -16,14 +24,7 @@ export const HotZone = Type.Object({
   name: Label,
   description: Type.Optional(Text),
   color: Type.Optional(Color),
-  importance: Type.Optional(
-    Type.Union([
-      Type.Literal('low'),
-      Type.Literal('medium'),
-      Type.Literal('high'),
-      Type.Literal('critical'),
-    ]),
-  ),
+  importance: Type.Optional(Importance),
 });
 export type HotZone = Static<typeof HotZone>;
 

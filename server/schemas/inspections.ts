@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Id } from './common.ts';
+import { Signature } from './signatures.ts';
 
 export const InspectionStatus = Type.Union([
   Type.Literal('pending'),
@@ -19,9 +20,7 @@ export const Inspection = Type.Object({
   reviewerId: Type.Union([Id, Type.Null()]),
   reviewNotes: Type.Union([Type.String(), Type.Null()]),
   reviewedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  /** The review's e-signature (docs/reports.md); null while pending. */
+  signature: Type.Union([Signature, Type.Null()]),
 });
 export type Inspection = Static<typeof Inspection>;
-
-/** PATCH /api/inspections/{id}/approve and /reject. The app sends e.g. 'Approved by LC Manager'. */
-export const ReviewBody = Type.Object({ notes: Type.Optional(Type.String({ maxLength: 2000 })) });
-export type ReviewBody = Static<typeof ReviewBody>;

@@ -1,8 +1,11 @@
 // Role × route matrix: every /api route of the OpenAPI document, called by anonymous and by each
 // role, including other users' objects. The table is the single source the test walks; keep it in
 // step with docs/permissions.md.
+
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inspections, videos } from '../db/schema.ts';
+import { inspections, predictions, videos } from '../db/schema.ts';
+import { DEMO_PASSWORD } from '../demo/load-demo.ts';
 import { newId } from '../ids.ts';
 import { build, type TestApp } from './build.ts';
 import { type DemoKey, loadFixture, PNG } from './demo-fixture.ts';
@@ -106,6 +109,7 @@ async function freshInspectionBy(operatorId: string) {
     id,
     lineClearanceId: s.lineA,
     operatorId,
+    videoId: s.videoA,
     startTime: new Date(),
   });
   return id;
@@ -113,6 +117,13 @@ async function freshInspectionBy(operatorId: string) {
 const freshDevice = async () =>
   (await as('admin', 'POST', '/api/devices', { qrCode: `SN-${unique()}` }))._id as string;
 const freshInspection = () => freshInspectionBy(f.ids.operator);
+async function predictionOfVideoA() {
+  const [row] = await t.services.ctx.db
+    .select({ id: predictions.id })
+    .from(predictions)
+    .where(eq(predictions.videoId, s.videoA));
+  return row?.id ?? '';
+}
 async function freshVideo() {
   const id = newId();
   await t.services.ctx.db.insert(videos).values({
@@ -176,13 +187,15 @@ const matrix: Row[] = [
     ok: 401,
     allowed: EVERYONE,
   },
-  {
-    method: 'GET',
-    route: '/api/audit-log',
-    request: () => ({ url: '/api/audit-log' }),
-    ok: 200,
-    allowed: ['admin', 'audit'],
-  },
+  ...['/api/audit-log', '/api/audit-log.csv', '/api/audit-log/verify'].map(
+    (route): Row => ({
+      method: 'GET',
+      route,
+      request: () => ({ url: route }),
+      ok: 200,
+      allowed: ['admin', 'factory', 'audit'],
+    }),
+  ),
   {
     method: 'GET',
     route: '/api/line-clearances',
@@ -376,11 +389,41 @@ const matrix: Row[] = [
       route: `/api/inspections/{id}/${verb}`,
       request: async () => ({
         url: `/api/inspections/${await freshInspection()}/${verb}`,
-        payload: { notes: 'x' },
+        payload: { notes: 'x', password: DEMO_PASSWORD },
       }),
       ok: 200,
       allowed: MANAGE_LINE_A,
       hidden: ['lcmanager2'],
+    }),
+  ),
+  {
+    method: 'PUT',
+    route: '/api/inspections/{id}/dispositions/{predictionId}',
+    request: async () => ({
+      url: `/api/inspections/${await freshInspection()}/dispositions/${await predictionOfVideoA()}`,
+      payload: { disposition: 'confirmed' },
+    }),
+    ok: 200,
+    allowed: MANAGE_LINE_A,
+    hidden: ['lcmanager2'],
+  },
+  ...['/api/reports', '/api/reports.csv'].map(
+    (route): Row => ({
+      method: 'GET',
+      route,
+      request: () => ({ url: route }),
+      ok: 200,
+      allowed: EVERYONE,
+    }),
+  ),
+  ...['', '/pdf'].map(
+    (suffix): Row => ({
+      method: 'GET',
+      route: `/api/reports/{id}${suffix}`,
+      request: async () => ({ url: `/api/reports/${await freshInspection()}${suffix}` }),
+      ok: 200,
+      allowed: EVERYONE,
+      hidden: ['lcmanager2', 'operator2'],
     }),
   ),
   {

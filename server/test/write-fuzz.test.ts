@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChangePasswordBody, LoginBody } from '../schemas/auth.ts';
 import { DeviceRegister, DeviceUpdate } from '../schemas/devices.ts';
 import { FloorplanConfigSave } from '../schemas/floorplan-configs.ts';
-import { ReviewBody } from '../schemas/inspections.ts';
 import { LineClearanceCreate, LineClearanceUpdate } from '../schemas/line-clearances.ts';
+import { SignBody } from '../schemas/signatures.ts';
 import { UserCreate, UserUpdate } from '../schemas/users.ts';
 import { build, type TestApp } from './build.ts';
 import { loadFixture } from './demo-fixture.ts';
@@ -100,12 +100,12 @@ const routes: Record<string, WriteRoute> = {
   'PATCH /api/inspections/{id}/approve': {
     method: 'PATCH',
     url: (p) => `/api/inspections/${p}/approve`,
-    body: ReviewBody,
+    body: SignBody,
   },
   'PATCH /api/inspections/{id}/reject': {
     method: 'PATCH',
     url: (p) => `/api/inspections/${p}/reject`,
-    body: ReviewBody,
+    body: SignBody,
   },
   'DELETE /api/admin/videos/{id}': { method: 'DELETE', url: (p) => `/api/admin/videos/${p}` },
   'POST /api/floorplans': { method: 'POST', url: () => '/api/floorplans' },

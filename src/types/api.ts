@@ -1,6 +1,7 @@
 // API shapes come from the server's TypeBox schemas (one source of truth, design.md), imported
 // as types only so no server code reaches the browser bundle.
 export type { AnalysisRow } from '../../server/schemas/analysis.ts';
+export type { AuditEntry, AuditQuery, TrailVerification } from '../../server/schemas/audit-log.ts';
 export type { Me as CurrentUser } from '../../server/schemas/auth.ts';
 export type { Role } from '../../server/schemas/common.ts';
 export type {
@@ -27,6 +28,19 @@ export type {
   LineClearanceUpdate,
 } from '../../server/schemas/line-clearances.ts';
 export type { Prediction } from '../../server/schemas/predictions.ts';
+export type {
+  ChecklistTag,
+  ChecklistZone,
+  Coverage,
+  Disposition,
+  Flag,
+  InspectionReport,
+  ReportDetection,
+  ReportPage,
+  ReportRow,
+  ReportsQuery,
+} from '../../server/schemas/reports.ts';
+export type { Signature } from '../../server/schemas/signatures.ts';
 export type {
   User,
   UserCreate,

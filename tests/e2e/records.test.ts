@@ -200,13 +200,21 @@ describe.concurrent('records', () => {
       name: new RegExp(`^${review.decision} .* ${pending._id}$`),
     });
     await button.click();
+    // An electronic signature: the dialog names its meaning and takes the signer's password.
+    const dialog = page.getByRole('dialog', { name: `${review.decision} inspection` });
+    await dialog.getByLabel('Password').fill(demoPassword);
+    await dialog.getByRole('button', { name: `Sign and ${review.decision.toLowerCase()}` }).click();
     await expectToast(page, 'success', 'Success', review.toast);
     // Reviewed: approve and reject are shown only for pending inspections (spec §4).
     await button.waitFor({ state: 'detached' });
     const answer = (await manager.get<Inspection[]>('/api/inspections')).find(
       (inspection) => inspection._id === pending._id,
     );
-    expect(answer).toMatchObject({ status: review.status, reviewNotes: review.notes });
+    expect(answer).toMatchObject({
+      status: review.status,
+      reviewNotes: review.notes,
+      signature: { notes: review.notes, signerName: expect.any(String) },
+    });
     await context.close();
   });
 });

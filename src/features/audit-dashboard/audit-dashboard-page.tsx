@@ -1,10 +1,52 @@
-import { PlaceholderPage } from '../../components/placeholder-page.tsx';
+import { useSnapshot } from 'valtio';
+import { getReports } from '../../api/get-reports.ts';
+import { ReportTable } from '../../components/report-table.tsx';
+import { useLoad } from '../../hooks/use-load.ts';
+import { hasAnyRole, roleList } from '../../lib/roles.ts';
+import { session } from '../../stores/session.ts';
+import type { InspectionStatus } from '../../types/api.ts';
+import { AuditTrailSection } from './audit-trail-section.tsx';
+import './audit-dashboard.css';
 
-export default function AuditDashboardPage() {
+/** Who reads the whole trail (the API's rule, docs/permissions.md); LC managers see their lines. */
+const trailReaders = ['audit', 'factory_manager', 'admin'] as const;
+const GLANCE = 10;
+
+function StatusGlance({ status, roles }: { status: InspectionStatus; roles: string[] }) {
+  const { data } = useLoad(
+    () => getReports({ status, limit: GLANCE }),
+    'Failed to load inspections',
+  );
+  const title = { pending: 'Pending', approved: 'Approved', rejected: 'Rejected' }[status];
   return (
-    <PlaceholderPage
-      title="Audit Dashboard"
-      coming="Here auditors will review inspections, their approvals and the audit trail, read-only."
-    />
+    <section className="audit-panel" aria-labelledby={`glance-${status}`}>
+      <h2 id={`glance-${status}`}>
+        {title} inspections <span className="muted">(latest {GLANCE})</span>
+      </h2>
+      {data && data.rows.length === 0 && <p className="muted">None.</p>}
+      {data && data.rows.length > 0 && (
+        <ReportTable rows={data.rows} roles={roles} caption={`${title} inspections`} />
+      )}
+    </section>
+  );
+}
+
+/** /audit (spec §2 'Audit Dashboard'): inspections at a glance and the audit trail. */
+export default function AuditDashboardPage() {
+  const { roles } = useSnapshot(session);
+  const mine = roleList(roles);
+  return (
+    <section className="audit-page">
+      <header>
+        <h1>Audit Dashboard</h1>
+        <p className="muted">
+          Inspections by review status, and the hash-chained audit trail of every change.
+        </p>
+      </header>
+      <StatusGlance status="pending" roles={mine} />
+      <StatusGlance status="approved" roles={mine} />
+      <StatusGlance status="rejected" roles={mine} />
+      {hasAnyRole(mine, trailReaders) && <AuditTrailSection />}
+    </section>
   );
 }

@@ -1,12 +1,152 @@
+import { useCallback, useEffect, useState } from 'react';
 import { useParams } from 'wouter';
-import { PlaceholderPage } from '../../components/placeholder-page.tsx';
+import { reportPdfUrl } from '../../api/get-reports.ts';
+import { getVideo } from '../../api/get-video.ts';
+import type { ReviewDecision } from '../../api/sign-inspection.ts';
+import { BreadcrumbBar } from '../../components/breadcrumb-bar.tsx';
+import { SigningDialog } from '../../components/signing-dialog.tsx';
+import { createPlaybackClock } from '../../components/video-review/playback-clock.ts';
+import { VideoWorkspace } from '../../components/video-review/video-workspace.tsx';
+import { ApiError } from '../../lib/api-client.ts';
+import type { InspectionReport, Video } from '../../types/api.ts';
+import { getReport } from './api/get-report.ts';
+import { ChecklistSection } from './checklist-section.tsx';
+import { DispositionsSection } from './dispositions-section.tsx';
+import { FlagsPanel } from './flags-panel.tsx';
+import { RecordHeader, SignatureBlock } from './record-header.tsx';
+import { reportStrings as s } from './strings.ts';
+import '../../components/video-review/video-review.css';
+import '../../components/report-table.css';
+import './inspection-report.css';
 
+/** The report, reloaded after a disposition or a signature changes it. */
+function useReport(id: string) {
+  const [report, setReport] = useState<InspectionReport | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = useCallback(() => {
+    getReport(id).then(
+      (answer) => {
+        setReport(answer);
+        setError(null);
+      },
+      (failure: unknown) => {
+        if (failure instanceof ApiError && failure.status === 401) return;
+        setError(
+          failure instanceof ApiError ? (failure.serverMessage ?? s.loadFailed) : s.loadFailed,
+        );
+      },
+    );
+  }, [id]);
+  useEffect(load, [load]);
+  return { report, error, reload: load };
+}
+
+/** The inspection's video record, for the shared player and path player. */
+function useVideo(id: string | null): Video | null {
+  const [video, setVideo] = useState<Video | null>(null);
+  useEffect(() => {
+    if (!id) return;
+    let current = true;
+    getVideo(id).then(
+      (answer) => {
+        if (current) setVideo(answer);
+      },
+      (error: unknown) => console.error('Failed to load the inspection video', error),
+    );
+    return () => {
+      current = false;
+    };
+  }, [id]);
+  return video;
+}
+
+/** /inspection-report/{inspectionId}: the inspection as a signed GMP record (docs/reports.md). */
 export default function InspectionReportPage() {
   const { inspectionId } = useParams<{ inspectionId: string }>();
+  const { report, error, reload } = useReport(inspectionId);
+  const video = useVideo(report?.video?.id ?? null);
+  const [clock] = useState(createPlaybackClock);
+  const [signing, setSigning] = useState<ReviewDecision | null>(null);
+
   return (
-    <PlaceholderPage
-      title="Inspection Report"
-      coming={`Here the report of inspection ${inspectionId} will show: the video, the path on the floorplan, the detections and the approval record.`}
-    />
+    <section className="report-page">
+      <BreadcrumbBar />
+      <header className="report-title">
+        <div>
+          <h1>{s.title}</h1>
+          {report && (
+            <p className="muted">
+              {report.lineName} · {report.operatorName} · {inspectionId}
+            </p>
+          )}
+        </div>
+        {report && (
+          <div className="report-title-actions">
+            <a className="btn btn-secondary" href={reportPdfUrl(report.inspectionId)} download>
+              {s.downloadPdf}
+            </a>
+            {report.canSign && (
+              <>
+                <button
+                  type="button"
+                  className="btn btn-success"
+                  onClick={() => setSigning('approve')}
+                >
+                  {s.approve}
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-danger"
+                  onClick={() => setSigning('reject')}
+                >
+                  {s.reject}
+                </button>
+              </>
+            )}
+            {!report.canSign && report.status === 'pending' && report.cannotSignReason && (
+              <p className="muted">{report.cannotSignReason}</p>
+            )}
+          </div>
+        )}
+      </header>
+      {error && (
+        <p className="report-warning" role="alert">
+          {error}
+        </p>
+      )}
+      {!report && !error && (
+        <p className="muted" role="status">
+          {s.loading}
+        </p>
+      )}
+      {report && (
+        <>
+          <div className="report-columns">
+            <RecordHeader report={report} />
+            <SignatureBlock report={report} />
+          </div>
+          <FlagsPanel flags={report.flags} clock={clock} />
+          <section className="report-panel" aria-labelledby="report-review">
+            <h2 id="report-review">{s.review}</h2>
+            {!report.video && <p>{s.noVideo}</p>}
+            {video && (
+              <div className="report-workspace">
+                <VideoWorkspace key={report.video?.id} video={video} clock={clock} />
+              </div>
+            )}
+          </section>
+          <ChecklistSection report={report} />
+          <DispositionsSection report={report} clock={clock} onChanged={reload} />
+        </>
+      )}
+      {signing && report && (
+        <SigningDialog
+          inspectionId={report.inspectionId}
+          decision={signing}
+          onClose={() => setSigning(null)}
+          onSigned={reload}
+        />
+      )}
+    </section>
   );
 }

@@ -1,15 +1,15 @@
 import { format } from 'date-fns';
 import { useState } from 'react';
 import { Link } from 'wouter';
+import type { ReviewDecision } from '../../api/sign-inspection.ts';
 import { DateRangePicker } from '../../components/date-range-picker.tsx';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
+import { SigningDialog, signatureLine } from '../../components/signing-dialog.tsx';
 import { StatusTag } from '../../components/tag.tsx';
 import { inspectionReportPath } from '../../config/paths.ts';
 import { type DateRange, inRange } from '../../lib/date-range.ts';
-import { runAction } from '../../lib/run-action.ts';
 import type { Inspection } from '../../types/api.ts';
-import { type ReviewDecision, reviewInspection } from './api/review-inspection.ts';
-import { reviewText, lcStrings as s } from './strings.ts';
+import { lcStrings as s } from './strings.ts';
 
 export interface InspectionsTabProps {
   inspections: readonly Inspection[] | null;
@@ -40,79 +40,84 @@ export function InspectionsTab({
       return start !== null && inRange(start, range);
     }) ?? null;
 
-  const review = async (inspection: Inspection, decision: ReviewDecision) => {
-    const text = reviewText[decision];
-    const done = await runAction(
-      () => reviewInspection(inspection._id, decision, text.notes),
-      text.success,
-      text.failure,
-    );
-    if (done) reload();
-  };
+  const [signing, setSigning] = useState<{ id: string; decision: ReviewDecision } | null>(null);
 
   return (
-    <CardGrid
-      toolbar={
-        <>
-          <DateRangePicker value={range} onChange={setRange} placeholder={s.filterByDateRange} />
-          <button type="button" className="btn btn-secondary" onClick={() => setRange(null)}>
-            {s.clearFilters}
-          </button>
-        </>
-      }
-      items={shown}
-      loading={loading}
-      render={(inspection) => {
-        const status = inspection.status ?? 'pending';
-        const title = lineName(inspection.lineClearanceId) ?? s.unknownLine;
-        const start = startOf(inspection);
-        return (
-          <RecordCard
-            key={inspection._id}
-            title={title}
-            tags={<StatusTag status={status} />}
-            actions={
-              <>
-                <Link
-                  href={inspectionReportPath(inspection._id)}
-                  className="btn btn-secondary"
-                  aria-label={`${s.view} ${title} ${inspection._id}`}
-                >
-                  {s.view}
-                </Link>
-                {status === 'pending' && (
-                  <RecordActions
-                    name={`${title} ${inspection._id}`}
-                    actions={[
-                      {
-                        label: s.approve,
-                        variant: 'success',
-                        onClick: () => review(inspection, 'approve'),
-                      },
-                      {
-                        label: s.reject,
-                        variant: 'danger',
-                        onClick: () => review(inspection, 'reject'),
-                      },
-                    ]}
-                  />
-                )}
-              </>
-            }
-          >
-            <RecordField label={s.operator}>
-              {inspection.operatorId ? operatorName(inspection.operatorId) : s.unknown}
-            </RecordField>
-            <RecordField label={s.date}>
-              {start ? format(start, 'yyyy-MM-dd HH:mm') : s.unknown}
-            </RecordField>
-            {inspection.operatorNotes && (
-              <RecordField label={s.notes}>{inspection.operatorNotes}</RecordField>
-            )}
-            <RecordField label={s.id}>{inspection._id}</RecordField>
-          </RecordCard>
-        );
-      }}
-    />
+    <>
+      {signing && (
+        <SigningDialog
+          inspectionId={signing.id}
+          decision={signing.decision}
+          onClose={() => setSigning(null)}
+          onSigned={reload}
+        />
+      )}
+      <CardGrid
+        toolbar={
+          <>
+            <DateRangePicker value={range} onChange={setRange} placeholder={s.filterByDateRange} />
+            <button type="button" className="btn btn-secondary" onClick={() => setRange(null)}>
+              {s.clearFilters}
+            </button>
+          </>
+        }
+        items={shown}
+        loading={loading}
+        render={(inspection) => {
+          const status = inspection.status ?? 'pending';
+          const title = lineName(inspection.lineClearanceId) ?? s.unknownLine;
+          const start = startOf(inspection);
+          return (
+            <RecordCard
+              key={inspection._id}
+              title={title}
+              tags={<StatusTag status={status} />}
+              actions={
+                <>
+                  <Link
+                    href={inspectionReportPath(inspection._id)}
+                    className="btn btn-secondary"
+                    aria-label={`${s.view} ${title} ${inspection._id}`}
+                  >
+                    {s.view}
+                  </Link>
+                  {status === 'pending' && (
+                    <RecordActions
+                      name={`${title} ${inspection._id}`}
+                      actions={[
+                        {
+                          label: s.approve,
+                          variant: 'success',
+                          onClick: () => setSigning({ id: inspection._id, decision: 'approve' }),
+                        },
+                        {
+                          label: s.reject,
+                          variant: 'danger',
+                          onClick: () => setSigning({ id: inspection._id, decision: 'reject' }),
+                        },
+                      ]}
+                    />
+                  )}
+                </>
+              }
+            >
+              <RecordField label={s.operator}>
+                {inspection.operatorId ? operatorName(inspection.operatorId) : s.unknown}
+              </RecordField>
+              <RecordField label={s.date}>
+                {start ? format(start, 'yyyy-MM-dd HH:mm') : s.unknown}
+              </RecordField>
+              {inspection.operatorNotes && (
+                <RecordField label={s.notes}>{inspection.operatorNotes}</RecordField>
+              )}
+              {inspection.signature && (
+                <RecordField label={s.signature}>{signatureLine(inspection.signature)}</RecordField>
+              )}
+              <RecordField label={s.id}>{inspection._id}</RecordField>
+            </RecordCard>
+          );
+        }}
+      />
+    </>
   );
 }

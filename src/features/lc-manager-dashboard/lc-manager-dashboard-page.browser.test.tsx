@@ -110,7 +110,7 @@ describe('LC manager dashboard', () => {
     await expect.element(page.getByText('Edit operator functionality coming soon')).toBeVisible();
   });
 
-  it('offers approve and reject on pending inspections only, with the spec notes', async () => {
+  it('offers approve and reject on pending inspections only, signed with the password', async () => {
     const { bodies, calls } = await showDashboard({
       'PATCH /api/inspections/d00000000000000000000001/approve': { body: {} },
     });
@@ -119,8 +119,17 @@ describe('LC manager dashboard', () => {
     expect(page.getByRole('button', { name: /^Approve / }).all()).toHaveLength(1);
     expect(page.getByRole('button', { name: /^Reject / }).all()).toHaveLength(1);
     await userEvent.click(page.getByRole('button', { name: /^Approve / }));
+    const dialog = page.getByRole('dialog', { name: 'Approve inspection' });
+    await expect
+      .element(dialog.getByText('Approved: the line is clear for the next batch'))
+      .toBeVisible();
+    await userEvent.click(dialog.getByRole('button', { name: 'Sign and approve' }));
+    await expect.element(page.getByText('Please enter your password to sign')).toBeVisible();
+    expect(bodies).toEqual([]);
+    await userEvent.fill(dialog.getByLabelText('Password'), 'my-password');
+    await userEvent.click(dialog.getByRole('button', { name: 'Sign and approve' }));
     await expect.element(page.getByText('Inspection approved successfully')).toBeVisible();
-    expect(bodies).toEqual([{ notes: 'Approved by LC Manager' }]);
+    expect(bodies).toEqual([{ notes: 'Approved by LC Manager', password: 'my-password' }]);
     expect(calls.filter((call) => call === 'GET /api/inspections')).toHaveLength(2);
   });
 

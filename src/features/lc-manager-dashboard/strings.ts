@@ -1,5 +1,3 @@
-import type { ReviewDecision } from './api/review-inspection.ts';
-
 /** LC manager dashboard strings (spec §2, §4, §5, §8). */
 export const lcStrings = {
   title: 'Line Clearance Manager Dashboard',
@@ -25,6 +23,7 @@ export const lcStrings = {
   unknown: 'Unknown',
   unknownLine: 'Unknown Line',
   id: 'ID',
+  signature: 'Signature',
   status: 'Status',
   description: 'Description',
   location: 'Location',
@@ -49,21 +48,5 @@ export const lcStrings = {
 } as const;
 
 /** Spec §4 review notes and §8 toasts, by decision. */
-export const reviewText: Record<
-  ReviewDecision,
-  { notes: string; success: string; failure: string }
-> = {
-  approve: {
-    notes: 'Approved by LC Manager',
-    success: 'Inspection approved successfully',
-    failure: 'Failed to approve inspection',
-  },
-  reject: {
-    notes: 'Rejected by LC Manager',
-    success: 'Inspection rejected successfully',
-    failure: 'Failed to reject inspection',
-  },
-};
-
 /** Spec §9: LC manager dialogs are 90vw wide, at most 600px. */
 export const lcDialogSize = { width: '90vw', maxWidth: '600px' } as const;

@@ -1,10 +1,198 @@
-import { PlaceholderPage } from '../../components/placeholder-page.tsx';
+import { useEffect, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { getLineClearances } from '../../api/get-line-clearances.ts';
+import { getReports, reportsCsvUrl } from '../../api/get-reports.ts';
+import { getUsers } from '../../api/get-users.ts';
+import { BreadcrumbBar } from '../../components/breadcrumb-bar.tsx';
+import { DateRangePicker } from '../../components/date-range-picker.tsx';
+import { Field } from '../../components/field.tsx';
+import { ReportTable } from '../../components/report-table.tsx';
+import { useLoad } from '../../hooks/use-load.ts';
+import type { DateRange } from '../../lib/date-range.ts';
+import { roleList } from '../../lib/roles.ts';
+import { session } from '../../stores/session.ts';
+import type { InspectionStatus, ReportPage, ReportsQuery } from '../../types/api.ts';
+import './reports.css';
 
+const PAGE_SIZE = 25;
+const ALL = '';
+
+interface Filters {
+  range: DateRange | null;
+  lineClearanceId: string;
+  operatorId: string;
+  status: InspectionStatus | typeof ALL;
+  flagged: 'true' | 'false' | typeof ALL;
+  sort: '-startTime' | 'startTime';
+}
+
+const noFilters: Filters = {
+  range: null,
+  lineClearanceId: ALL,
+  operatorId: ALL,
+  status: ALL,
+  flagged: ALL,
+  sort: '-startTime',
+};
+
+function toQuery(filters: Filters): ReportsQuery {
+  return {
+    from: filters.range?.start.toISOString(),
+    to: filters.range?.end.toISOString(),
+    lineClearanceId: filters.lineClearanceId || undefined,
+    operatorId: filters.operatorId || undefined,
+    status: filters.status || undefined,
+    flagged: filters.flagged ? filters.flagged === 'true' : undefined,
+    sort: filters.sort,
+    limit: PAGE_SIZE,
+  };
+}
+
+/** /reports: every inspection report the caller may see, filtered and paged on the server. */
 export default function ReportsPage() {
+  const { roles } = useSnapshot(session);
+  const [filters, setFilters] = useState<Filters>(noFilters);
+  // Keyset pages: the cursors of the pages before this one, to go back.
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const [page, setPage] = useState<ReportPage | null>(null);
+  const [failed, setFailed] = useState(false);
+  const lines = useLoad(getLineClearances, 'Failed to load line clearances');
+  const users = useLoad(getUsers, 'Failed to load users');
+  const query = toQuery(filters);
+  const after = cursors[cursors.length - 1];
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the query is rebuilt from `filters` each render.
+  useEffect(() => {
+    let current = true;
+    getReports({ ...query, after }).then(
+      (answer) => {
+        if (!current) return;
+        setPage(answer);
+        setFailed(false);
+      },
+      () => {
+        if (current) setFailed(true);
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [filters, after]);
+
+  const change = (patch: Partial<Filters>) => {
+    setFilters((previous) => ({ ...previous, ...patch }));
+    setCursors([undefined]);
+  };
+  const operators = (users.data ?? []).filter((user) => roleList(user.role).includes('operator'));
+
   return (
-    <PlaceholderPage
-      title="Reports"
-      coming="Here managers and auditors will find inspection reports with the interactive timeline and path visualisation."
-    />
+    <section className="reports-page">
+      <BreadcrumbBar />
+      <header>
+        <h1>Reports</h1>
+        <p className="muted">Inspection reports with their flags and signatures.</p>
+      </header>
+      <search className="reports-filters" aria-label="Filter reports">
+        <DateRangePicker
+          value={filters.range}
+          onChange={(range) => change({ range })}
+          placeholder="Filter by date range"
+        />
+        <Field label="Line">
+          <select
+            value={filters.lineClearanceId}
+            onChange={(event) => change({ lineClearanceId: event.target.value })}
+          >
+            <option value={ALL}>All lines</option>
+            {(lines.data ?? []).map((line) => (
+              <option key={line._id} value={line._id}>
+                {line.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Operator">
+          <select
+            value={filters.operatorId}
+            onChange={(event) => change({ operatorId: event.target.value })}
+          >
+            <option value={ALL}>All operators</option>
+            {operators.map((user) => (
+              <option key={user._id} value={user._id}>
+                {user.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Status">
+          <select
+            value={filters.status}
+            onChange={(event) => change({ status: event.target.value as Filters['status'] })}
+          >
+            <option value={ALL}>Any status</option>
+            <option value="pending">pending</option>
+            <option value="approved">approved</option>
+            <option value="rejected">rejected</option>
+          </select>
+        </Field>
+        <Field label="Flags">
+          <select
+            value={filters.flagged}
+            onChange={(event) => change({ flagged: event.target.value as Filters['flagged'] })}
+          >
+            <option value={ALL}>Flagged or not</option>
+            <option value="true">Flagged</option>
+            <option value="false">Not flagged</option>
+          </select>
+        </Field>
+        <Field label="Sort">
+          <select
+            value={filters.sort}
+            onChange={(event) => change({ sort: event.target.value as Filters['sort'] })}
+          >
+            <option value="-startTime">Newest first</option>
+            <option value="startTime">Oldest first</option>
+          </select>
+        </Field>
+        <div className="reports-filter-actions">
+          <button type="button" className="btn btn-secondary" onClick={() => change(noFilters)}>
+            Clear Filters
+          </button>
+          <a className="btn btn-secondary" href={reportsCsvUrl(query)} download>
+            Export CSV
+          </a>
+        </div>
+      </search>
+      {failed && (
+        <p className="report-warning" role="alert">
+          Failed to load reports
+        </p>
+      )}
+      {page && page.rows.length === 0 && <p>No reports match these filters.</p>}
+      {page && page.rows.length > 0 && (
+        <ReportTable rows={page.rows} roles={roleList(roles)} caption="Inspection reports" />
+      )}
+      <nav className="reports-pager" aria-label="Pages">
+        <button
+          type="button"
+          className="btn btn-secondary"
+          disabled={cursors.length < 2}
+          onClick={() => setCursors((previous) => previous.slice(0, -1))}
+        >
+          Previous page
+        </button>
+        <span className="muted">Page {cursors.length}</span>
+        <button
+          type="button"
+          className="btn btn-secondary"
+          disabled={!page?.next}
+          onClick={() =>
+            page?.next && setCursors((previous) => [...previous, page.next ?? undefined])
+          }
+        >
+          Next page
+        </button>
+      </nav>
+    </section>
   );
 }

@@ -5,11 +5,11 @@ import { page, userEvent } from 'vitest/browser';
 import { Route, Router, Switch } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { cleanup, render } from '../../../tests/web/render.tsx';
+import { boxStyle } from '../../components/video-review/keyframe-modal.tsx';
+import type { PathPlayerProps } from '../../components/video-review/path-player/path-player.tsx';
 import { paths } from '../../config/paths.ts';
 import { signIn, signOut } from '../../stores/session.ts';
 import { toasts } from '../../stores/toasts.ts';
-import { boxStyle } from './keyframe-modal.tsx';
-import type { PathPlayerProps } from './path-player/path-player.tsx';
 import VideoAnalysisPage from './video-analysis-page.tsx';
 
 // The floor-plan path player is another part's (and tested there); this stand-in exposes the
@@ -17,7 +17,7 @@ import VideoAnalysisPage from './video-analysis-page.tsx';
 const pathPlayerRenders = vi.hoisted(() => ({ count: 0 }));
 /** React commits anywhere in the page (a Profiler around it). */
 const reactCommits = { count: 0 };
-vi.mock('./path-player/path-player.tsx', () => ({
+vi.mock('../../components/video-review/path-player/path-player.tsx', () => ({
   PathPlayer: (props: PathPlayerProps) => {
     pathPlayerRenders.count++;
     return (

@@ -2,19 +2,22 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { getLineClearances } from '../../api/get-line-clearances.ts';
 import { getUsers } from '../../api/get-users.ts';
+import { getVideo } from '../../api/get-video.ts';
 import { BreadcrumbBar } from '../../components/breadcrumb-bar.tsx';
 import { formatRange } from '../../components/date-range-picker.tsx';
+import {
+  createPlaybackClock,
+  resetForNewVideo,
+} from '../../components/video-review/playback-clock.ts';
+import { videoStrings as s, timelineLoadErrors } from '../../components/video-review/strings.ts';
+import { VideoWorkspace } from '../../components/video-review/video-workspace.tsx';
 import { videoPath } from '../../config/paths.ts';
 import { videoIdOf } from '../../lib/video.ts';
 import type { LineClearance, User, Video } from '../../types/api.ts';
-import { getVideo } from './api/get-video.ts';
 import { getVideos, type VideoFilters } from './api/get-videos.ts';
-import { createPlaybackClock, resetForNewVideo } from './playback-clock.ts';
-import { videoStrings as s, timelineLoadErrors } from './strings.ts';
 import { type FetchedVideo, selectionStep } from './video-selection.ts';
 import { noFilters, VideoTimeline } from './video-timeline.tsx';
-import { VideoWorkspace } from './video-workspace.tsx';
-import './video-analysis.css';
+import '../../components/video-review/video-review.css';
 
 /** Spec §8: timeline load failures are raised as these messages and only logged. */
 function logFailure(message: string) {

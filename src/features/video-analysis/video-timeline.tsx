@@ -2,10 +2,10 @@ import { format } from 'date-fns';
 import { DateRangePicker } from '../../components/date-range-picker.tsx';
 import { MultiSelect } from '../../components/multi-select.tsx';
 import { StatusTag } from '../../components/tag.tsx';
+import { videoStrings as s } from '../../components/video-review/strings.ts';
 import { videoDuration, videoIdOf } from '../../lib/video.ts';
 import type { LineClearance, User, Video } from '../../types/api.ts';
 import type { VideoFilters } from './api/get-videos.ts';
-import { videoStrings as s } from './strings.ts';
 
 export interface VideoTimelineProps {
   /** Null until the first answer. */

@@ -4,10 +4,10 @@
 // (workers/path-raster.ts); the current keyframe and highlight markers on top are elements moved
 // by a transform each frame (markerTransform), which costs the page no repaint.
 
+import type { AxisScale, PathTag } from '../../../../workers/floor-plan-scene.ts';
 import { PATH_STYLE } from '../../../../workers/path-raster.ts';
 import type { DisplayGeometry } from '../../../../workers/path-types.ts';
 import type { Camera, HotZone } from '../../../types/api.ts';
-import type { AxisScale, PathTag } from './floor-plan-scene.ts';
 
 /** Spec §9 marker radii (display pixels). */
 export const CURRENT_MARKER_RADIUS = 13;

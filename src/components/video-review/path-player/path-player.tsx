@@ -8,6 +8,7 @@ import {
   useRef,
   useState,
 } from 'react';
+import type { PathTag } from '../../../../workers/floor-plan-scene.ts';
 import { PATH_STYLE } from '../../../../workers/path-raster.ts';
 import { useLatest } from '../../../hooks/use-latest.ts';
 import { startPathWorker, terminatePathWorker } from '../../../lib/path-client.ts';
@@ -15,14 +16,13 @@ import { videoIdOf } from '../../../lib/video.ts';
 import type { Video } from '../../../types/api.ts';
 import type { PlaybackClock } from '../playback-clock.ts';
 import { CURRENT_MARKER_RADIUS, HIGHLIGHT_RADIUS } from './draw.ts';
-import type { PathTag } from './floor-plan-scene.ts';
 import { loadPathPlayer, type PathPlayerLoad } from './load-path-player.ts';
 import { type KeyframePoint, PathStage, type StageElements } from './path-stage.ts';
 import { pathPlayerStrings as s } from './strings.ts';
 import { dispatchTagScanning, type TagScanningDetail } from './tag-scanning-event.ts';
 import './path-player.css';
 
-export type { PathTag } from './floor-plan-scene.ts';
+export type { PathTag } from '../../../../workers/floor-plan-scene.ts';
 
 /** Keyframe time bounds of the loaded path (seconds). */
 export interface PathLoadInfo {

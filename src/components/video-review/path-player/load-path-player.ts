@@ -3,6 +3,16 @@
 // thinned path, the tag scan and the path raster. Which failure shows which spec §8 message is
 // decided here (docs/path-player.md, "Messages").
 
+import {
+  calibrationOf,
+  calibrationPairs,
+  imageSizeOf,
+  MIN_CALIBRATION_PAIRS,
+  type PathTag,
+  tagsInImagePixels,
+  tagsOf,
+} from '../../../../workers/floor-plan-scene.ts';
+import { imageSizeFromHeader } from '../../../../workers/image-header.ts';
 import type {
   DisplayGeometry,
   ImageSize,
@@ -23,16 +33,6 @@ import { videoIdOf } from '../../../lib/video.ts';
 import type { FloorplanConfiguration, Video } from '../../../types/api.ts';
 import { downloadKeyframesFile } from './api/get-keyframes-file.ts';
 import { getVideoFloorplanConfig } from './api/get-video-floorplan-config.ts';
-import {
-  calibrationOf,
-  calibrationPairs,
-  imageSizeOf,
-  MIN_CALIBRATION_PAIRS,
-  type PathTag,
-  tagsInImagePixels,
-  tagsOf,
-} from './floor-plan-scene.ts';
-import { imageSizeFromHeader } from './image-header.ts';
 import { pathPlayerMessages as m } from './strings.ts';
 
 /**

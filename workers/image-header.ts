@@ -1,4 +1,4 @@
-import type { ImageSize } from '../../../../workers/path-types.ts';
+import type { ImageSize } from './path-types.ts';
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 

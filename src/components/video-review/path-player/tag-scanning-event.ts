@@ -1,4 +1,4 @@
-import type { PathTag } from './floor-plan-scene.ts';
+import type { PathTag } from '../../../../workers/floor-plan-scene.ts';
 import type { PathPlayerLoad } from './load-path-player.ts';
 
 /** Spec §4: the window event reporting which tags the path scanned. */

@@ -1,15 +1,11 @@
-// The floor-plan configuration in the spaces the path player needs (workers/path-types.ts):
-// hot zones, tags and cameras are stored in the calibrator's layout pixels (`displaySize`),
-// calibration points in floor-plan image pixels, and the canvas draws in display pixels.
+// The floor-plan configuration in the spaces the path needs (workers/path-types.ts): hot zones,
+// tags and cameras are stored in the calibrator's layout pixels (`displaySize`), calibration points
+// in floor-plan image pixels, and the canvas draws in display pixels. Platform-neutral: the path
+// player and the server's inspection reports (server/reports/path-checklist.ts) both map with it.
 
-import { knownImage } from '../../../../workers/path-engine.ts';
-import type {
-  Calibration,
-  DisplayGeometry,
-  ImageSize,
-  XY,
-} from '../../../../workers/path-types.ts';
-import type { FloorplanConfiguration, Tag } from '../../../types/api.ts';
+import type { FloorplanConfiguration, Tag } from '../server/schemas/floorplan-configs.ts';
+import { knownImage } from './path-engine.ts';
+import type { Calibration, DisplayGeometry, ImageSize, XY } from './path-types.ts';
 
 /** Spec §3: a tag in the path view. */
 export type PathTag = Tag;

@@ -5,6 +5,11 @@
 // that moves meanwhile is picked up when it returns, so a frame never queues behind stale ones.
 
 import { subscribeKey } from 'valtio/utils';
+import {
+  type AxisScale,
+  layoutToDisplay,
+  type PathTag,
+} from '../../../../workers/floor-plan-scene.ts';
 import type { DisplayGeometry, PathFrame, ScrubAnswer } from '../../../../workers/path-types.ts';
 import { canvasSize } from '../../../../workers/path-view.ts';
 import { setLiveText } from '../../../lib/live-text.ts';
@@ -20,7 +25,6 @@ import {
   paintStatic,
   tagAt,
 } from './draw.ts';
-import { type AxisScale, layoutToDisplay, type PathTag } from './floor-plan-scene.ts';
 import { PATH_COMPLETE_MARK, PATH_DRAWN_MARK, type PathPlayerLoad } from './load-path-player.ts';
 import { pathPlayerStrings as s } from './strings.ts';
 

@@ -1,0 +1,17 @@
+// CSV exports (RFC 4180): CRLF line ends, fields with a comma, quote or line break quoted, quotes
+// doubled. A text cell that a spreadsheet would run as a formula (starting with = + - @, tab or
+// carriage return) gets a leading apostrophe (OWASP "CSV injection"); numbers are written as is.
+export type CsvCell = string | number | boolean | null;
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export function csvCell(value: CsvCell): string {
+  if (value === null) return '';
+  if (typeof value !== 'string') return String(value);
+  const text = FORMULA_START.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+export function toCsv(header: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
+  return [header, ...rows].map((row) => `${row.map(csvCell).join(',')}\r\n`).join('');
+}

@@ -1,0 +1,69 @@
+// A reviewer's disposition of one detection: a confirmed finding, or dismissed as a false positive
+// with a reason (docs/reports.md). Stored per inspection and prediction, changeable until the
+// inspection is signed, every change audit-logged with its old and new value.
+import { and, eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { audit } from '../audit/audit.ts';
+import type { AuthUser } from '../context.ts';
+import { dispositions, predictions } from '../db/schema.ts';
+import { badRequest, conflict, notFound } from '../http/errors.ts';
+import type { Disposition, DispositionBody } from '../schemas/reports.ts';
+import { readRecord, toDisposition } from './record.ts';
+import { checkSigner } from './signing.ts';
+
+export async function setDisposition(
+  request: FastifyRequest,
+  user: AuthUser,
+  params: { id: string; predictionId: string },
+  body: DispositionBody,
+): Promise<Disposition> {
+  const { db } = request.server.ctx;
+  const reason = (body.reason ?? '').trim();
+  // The reviewer who may sign is the one who may decide on its detections. A refusal is
+  // audit-logged outside the transaction (which would otherwise wait for itself on PGlite).
+  await checkSigner(request, user, await readRecord(db, params.id));
+  return db.transaction(async (tx) => {
+    const record = await readRecord(tx, params.id);
+    if (record.signature || record.inspection.status !== 'pending') {
+      throw conflict('A signed inspection cannot be changed');
+    }
+    const [prediction] = record.video
+      ? await tx
+          .select({ id: predictions.id })
+          .from(predictions)
+          .where(
+            and(eq(predictions.id, params.predictionId), eq(predictions.videoId, record.video.id)),
+          )
+      : [];
+    if (!prediction) throw notFound('Detection');
+    if (body.disposition === 'dismissed' && !reason) {
+      throw badRequest('body.reason is required for a dismissal');
+    }
+    const old = record.dispositions.find((d) => d.predictionId === params.predictionId) ?? null;
+    const values = {
+      disposition: body.disposition,
+      reason,
+      reviewerId: user.id,
+      reviewerName: user.name,
+      at: new Date(),
+    };
+    const [row] = await tx
+      .insert(dispositions)
+      .values({ inspectionId: params.id, predictionId: params.predictionId, ...values })
+      .onConflictDoUpdate({
+        target: [dispositions.inspectionId, dispositions.predictionId],
+        set: values,
+      })
+      .returning();
+    if (!row) throw new Error('The disposition was not stored');
+    const stored = toDisposition(row);
+    await audit(tx, request, {
+      action: 'disposition',
+      entity: 'inspection',
+      entityId: params.id,
+      oldValue: old,
+      newValue: stored,
+    });
+    return stored;
+  });
+}

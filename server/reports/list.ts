@@ -1,0 +1,123 @@
+// The /reports list (docs/reports.md): inspections in the caller's scope, filtered, newest or oldest
+// first, paged by keyset on (start time, id) so that a page costs the same at 10^3 or 10^5 rows.
+import { and, asc, desc, eq, gt, gte, lte, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { AuthUser } from '../context.ts';
+import type { Db } from '../db/client.ts';
+import { inspections, lineClearances, reportSummaries, signatures, users } from '../db/schema.ts';
+import { toCsv } from '../http/csv.ts';
+import { iso } from '../ids.ts';
+import type { InspectionStatus } from '../schemas/inspections.ts';
+import type { ReportPage, ReportRow, ReportsQuery } from '../schemas/reports.ts';
+import { visibleTo } from '../services/scope.ts';
+
+const DEFAULT_LIMIT = 50;
+/** The CSV export's cap: an export is a listing, not a backup (npm run backup is). */
+export const CSV_MAX_ROWS = 100_000;
+
+const cursorOf = (row: { startTime: Date; id: string }) => `${row.startTime.getTime()}_${row.id}`;
+
+function parseCursor(cursor: string): { time: Date; id: string } {
+  const [ms, id] = cursor.split('_');
+  return { time: new Date(Number(ms)), id: id ?? '' };
+}
+
+export async function listReports(
+  db: Db,
+  user: AuthUser,
+  query: ReportsQuery,
+  options: { all?: boolean } = {},
+): Promise<ReportPage> {
+  const newestFirst = (query.sort ?? '-startTime') === '-startTime';
+  const limit = options.all ? CSV_MAX_ROWS : (query.limit ?? DEFAULT_LIMIT);
+  const operator = alias(users, 'operator');
+  const filters: (SQL | undefined)[] = [
+    visibleTo(user, { owner: inspections.operatorId, line: inspections.lineClearanceId }),
+  ];
+  if (query.from) filters.push(gte(inspections.startTime, new Date(query.from)));
+  if (query.to) filters.push(lte(inspections.startTime, new Date(query.to)));
+  if (query.lineClearanceId) filters.push(eq(inspections.lineClearanceId, query.lineClearanceId));
+  if (query.operatorId) filters.push(eq(inspections.operatorId, query.operatorId));
+  if (query.status) filters.push(eq(inspections.status, query.status));
+  if (query.flagged === true) filters.push(gt(reportSummaries.flags, 0));
+  if (query.flagged === false) filters.push(eq(reportSummaries.flags, 0));
+  if (query.after && !options.all) {
+    const { time, id } = parseCursor(query.after);
+    filters.push(
+      newestFirst
+        ? sql`(${inspections.startTime}, ${inspections.id}) < (${time}, ${id})`
+        : sql`(${inspections.startTime}, ${inspections.id}) > (${time}, ${id})`,
+    );
+  }
+  const order = newestFirst ? desc : asc;
+  const rows = await db
+    .select({
+      id: inspections.id,
+      startTime: inspections.startTime,
+      lineClearanceId: inspections.lineClearanceId,
+      lineName: lineClearances.name,
+      operatorId: inspections.operatorId,
+      operatorName: operator.name,
+      status: inspections.status,
+      flags: reportSummaries.flags,
+      criticalFlags: reportSummaries.criticalFlags,
+      signerName: signatures.signerName,
+      signedAt: signatures.signedAt,
+    })
+    .from(inspections)
+    .leftJoin(lineClearances, eq(lineClearances.id, inspections.lineClearanceId))
+    .leftJoin(operator, eq(operator.id, inspections.operatorId))
+    .leftJoin(reportSummaries, eq(reportSummaries.inspectionId, inspections.id))
+    .leftJoin(signatures, eq(signatures.inspectionId, inspections.id))
+    .where(and(...filters))
+    .orderBy(order(inspections.startTime), order(inspections.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    rows: page.map(
+      (row): ReportRow => ({
+        inspectionId: row.id,
+        startTime: iso(row.startTime),
+        lineClearanceId: row.lineClearanceId,
+        lineName: row.lineName ?? 'Unknown Line',
+        operatorId: row.operatorId,
+        operatorName: row.operatorName ?? 'Unknown',
+        status: row.status as InspectionStatus,
+        flags: row.flags,
+        criticalFlags: row.criticalFlags,
+        signerName: row.signerName,
+        signedAt: row.signedAt ? iso(row.signedAt) : null,
+      }),
+    ),
+    next: rows.length > limit && last ? cursorOf(last) : null,
+  };
+}
+
+/** The CSV export of a listing, one line per report. */
+export function reportRowsCsv(rows: readonly ReportRow[]): string {
+  return toCsv(
+    [
+      'Inspection',
+      'Start (UTC)',
+      'Line',
+      'Operator',
+      'Status',
+      'Flags',
+      'Critical or high flags',
+      'Signed by',
+      'Signed at (UTC)',
+    ],
+    rows.map((row) => [
+      row.inspectionId,
+      row.startTime,
+      row.lineName,
+      row.operatorName,
+      row.status,
+      row.flags,
+      row.criticalFlags,
+      row.signerName,
+      row.signedAt,
+    ]),
+  );
+}

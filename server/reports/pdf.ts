@@ -1,0 +1,384 @@
+// The inspection report as a PDF (docs/reports.md, "The PDF"), drawn with pdf-lib on the server:
+// header, signature (printed name, UTC date and time, meaning, record hash), a warning when the
+// record changed after signing, the checklist, the coverage picture, the flags, the flagged
+// detections with their keyframe crops and dispositions, and 'Page n of m' with the print time.
+import { eq } from 'drizzle-orm';
+import {
+  clip,
+  type PDFDocument as Doc,
+  endPath,
+  PDFDocument,
+  type PDFFont,
+  type PDFImage,
+  type PDFPage,
+  popGraphicsState,
+  pushGraphicsState,
+  rectangle,
+  rgb,
+  StandardFonts,
+} from 'pdf-lib';
+import type { AppContext } from '../context.ts';
+import { videos } from '../db/schema.ts';
+import type { Coverage, InspectionReport, ReportDetection } from '../schemas/reports.ts';
+import { sniffImage } from '../services/image-type.ts';
+import type { Storage } from '../storage/storage.ts';
+
+const PAGE = { width: 595.28, height: 841.89 };
+const MARGIN = 50;
+const CONTENT_WIDTH = PAGE.width - 2 * MARGIN;
+const FOOTER = 30;
+const ink = rgb(0.1, 0.1, 0.12);
+const muted = rgb(0.38, 0.38, 0.42);
+const danger = rgb(0.75, 0.1, 0.1);
+const ok = rgb(0.1, 0.5, 0.2);
+
+/** Standard-font text: characters outside WinAnsi become their nearest ASCII or '?'. */
+function printable(font: PDFFont, text: string): string {
+  const known = new Set(font.getCharacterSet());
+  return text
+    .replace(/→/g, '->')
+    .replace(/[^\S\n]/g, ' ')
+    .split('')
+    .map((char) => (known.has(char.codePointAt(0) ?? 0) ? char : '?'))
+    .join('');
+}
+
+/** A top-down writer over pages: a cursor, wrapping and page breaks. */
+class Writer {
+  page: PDFPage;
+  y = PAGE.height - MARGIN;
+
+  constructor(
+    readonly doc: Doc,
+    readonly font: PDFFont,
+    readonly bold: PDFFont,
+  ) {
+    this.page = doc.addPage([PAGE.width, PAGE.height]);
+  }
+
+  /** Starts a new page unless `height` points still fit above the footer. */
+  room(height: number): void {
+    if (this.y - height >= MARGIN + FOOTER) return;
+    this.page = this.doc.addPage([PAGE.width, PAGE.height]);
+    this.y = PAGE.height - MARGIN;
+  }
+
+  private wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+    const lines: string[] = [];
+    for (const paragraph of printable(font, text).split('\n')) {
+      let line = '';
+      for (const word of paragraph.split(' ')) {
+        const candidate = line ? `${line} ${word}` : word;
+        if (font.widthOfTextAtSize(candidate, size) <= width || !line) line = candidate;
+        else {
+          lines.push(line);
+          line = word;
+        }
+      }
+      lines.push(line);
+    }
+    return lines;
+  }
+
+  text(
+    text: string,
+    options: {
+      size?: number;
+      bold?: boolean;
+      color?: ReturnType<typeof rgb>;
+      indent?: number;
+    } = {},
+  ): void {
+    const size = options.size ?? 10;
+    const font = options.bold ? this.bold : this.font;
+    const indent = options.indent ?? 0;
+    for (const line of this.wrap(text, font, size, CONTENT_WIDTH - indent)) {
+      this.room(size * 1.4);
+      this.y -= size * 1.4;
+      this.page.drawText(line, {
+        x: MARGIN + indent,
+        y: this.y,
+        size,
+        font,
+        color: options.color ?? ink,
+      });
+    }
+  }
+
+  heading(text: string): void {
+    this.room(40);
+    this.y -= 10;
+    this.text(text, { size: 14, bold: true });
+    this.y -= 4;
+  }
+
+  /** A label and its value on one line (the value wraps under itself). */
+  field(label: string, value: string): void {
+    const size = 10;
+    const labelWidth = 150;
+    const lines = this.wrap(value, this.font, size, CONTENT_WIDTH - labelWidth);
+    this.room(size * 1.4 * lines.length);
+    lines.forEach((line, i) => {
+      this.y -= size * 1.4;
+      if (i === 0) {
+        this.page.drawText(printable(this.bold, label), {
+          x: MARGIN,
+          y: this.y,
+          size,
+          font: this.bold,
+          color: muted,
+        });
+      }
+      this.page.drawText(line, {
+        x: MARGIN + labelWidth,
+        y: this.y,
+        size,
+        font: this.font,
+        color: ink,
+      });
+    });
+  }
+}
+
+const utc = (iso: string | null) =>
+  iso ? `${iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, '')} UTC` : '—';
+const secondsText = (value: number | null) => (value === null ? '—' : `${value.toFixed(2)} s`);
+
+async function embedStored(doc: Doc, storage: Storage, key: string): Promise<PDFImage | null> {
+  if (!(await storage.stat(key))) return null;
+  const bytes = Buffer.concat(await storage.read(key).toArray());
+  const type = sniffImage(bytes);
+  try {
+    if (type?.ext === 'png') return await doc.embedPng(bytes);
+    if (type?.ext === 'jpg') return await doc.embedJpg(bytes);
+  } catch {
+    // An image pdf-lib cannot read is left out; the text still says what it showed.
+  }
+  return null;
+}
+
+function drawCoverage(w: Writer, coverage: Coverage, image: PDFImage | null): void {
+  const scale = Math.min(CONTENT_WIDTH / coverage.width, 300 / coverage.height);
+  const width = coverage.width * scale;
+  const height = coverage.height * scale;
+  w.room(height + 10);
+  w.y -= height + 6;
+  const x = MARGIN;
+  const top = w.y + height;
+  const page = w.page;
+  if (image) page.drawImage(image, { x, y: w.y, width, height, opacity: 0.6 });
+  page.drawRectangle({ x, y: w.y, width, height, borderColor: muted, borderWidth: 0.5 });
+  for (const zone of coverage.zones) {
+    const path = `M ${zone.x} ${zone.y} h ${zone.width} v ${zone.height} h ${-zone.width} Z`;
+    page.drawSvgPath(path, {
+      x,
+      y: top,
+      scale,
+      borderColor: zone.visited ? ok : danger,
+      borderWidth: 1.5 / scale,
+      color: zone.visited ? undefined : danger,
+      opacity: zone.visited ? undefined : 0.25,
+    });
+  }
+  if (coverage.path.length > 1) {
+    const d = coverage.path.map(([px, py], i) => `${i ? 'L' : 'M'} ${px} ${py}`).join(' ');
+    page.drawSvgPath(d, {
+      x,
+      y: top,
+      scale,
+      borderColor: rgb(0.1, 0.3, 0.8),
+      borderWidth: 1.2 / scale,
+    });
+  }
+  for (const tag of coverage.tags) {
+    page.drawCircle({
+      x: x + tag.x * scale,
+      y: top - tag.y * scale,
+      size: 3,
+      color: tag.scanned ? ok : danger,
+    });
+  }
+}
+
+/** The detection's strongest box, cropped out of its keyframe image (with a 15% margin). */
+function drawCrop(w: Writer, image: PDFImage, box: number[] | undefined, x: number, y: number) {
+  const frame = { width: 120, height: 90 };
+  const [x1 = 0, y1 = 0, x2 = 1, y2 = 1] = box ?? [];
+  const bw = Math.max(x2 - x1, 0.01) * 1.3 * image.width;
+  const bh = Math.max(y2 - y1, 0.01) * 1.3 * image.height;
+  const scale = Math.min(frame.width / bw, frame.height / bh);
+  const cx = ((x1 + x2) / 2) * image.width * scale;
+  const cy = ((y1 + y2) / 2) * image.height * scale;
+  const page = w.page;
+  page.pushOperators(
+    pushGraphicsState(),
+    rectangle(x, y, frame.width, frame.height),
+    clip(),
+    endPath(),
+  );
+  page.drawImage(image, {
+    x: x + frame.width / 2 - cx,
+    y: y + frame.height / 2 - (image.height * scale - cy),
+    width: image.width * scale,
+    height: image.height * scale,
+  });
+  page.pushOperators(popGraphicsState());
+  page.drawRectangle({
+    x,
+    y,
+    width: frame.width,
+    height: frame.height,
+    borderColor: muted,
+    borderWidth: 0.5,
+  });
+}
+
+function detectionText(detection: ReportDetection): string {
+  const objects = detection.labels
+    .map((label, i) => `${label} ${((detection.confs[i] ?? 0) * 100).toFixed(0)}%`)
+    .join(', ');
+  return `${secondsText(detection.time)}: ${objects} (${detection.filename})`;
+}
+
+export async function reportPdf(
+  ctx: Pick<AppContext, 'db' | 'storage'>,
+  report: InspectionReport,
+  printedAt: Date,
+): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  doc.setTitle(`Line clearance inspection ${report.inspectionId}`);
+  doc.setCreationDate(printedAt);
+  doc.setProducer('Line clearance inspection system');
+  const w = new Writer(doc, font, bold);
+
+  w.text('Line Clearance Inspection Report', { size: 18, bold: true });
+  w.text(`${report.lineName} · inspection ${report.inspectionId}`, { color: muted });
+  w.heading('Inspection');
+  w.field('Line', report.lineName);
+  w.field('Operator', report.operatorName);
+  w.field('Start', utc(report.startTime));
+  w.field('End', utc(report.endTime));
+  w.field(
+    'Product / batch leaving',
+    `${report.productLeaving ?? '—'} / ${report.batchLeaving ?? '—'}`,
+  );
+  w.field(
+    'Product / batch coming',
+    `${report.productComing ?? '—'} / ${report.batchComing ?? '—'}`,
+  );
+  w.field('Review status', report.status);
+  w.field('Operator notes', report.operatorNotes || '—');
+  w.field(
+    'Video',
+    report.video ? `${report.video.filename} (${secondsText(report.video.duration)})` : 'none',
+  );
+  w.field('Video SHA-256', report.video?.sha256 ?? 'not recorded');
+  w.field('Analysis version', report.video?.analysisVersion ?? 'not recorded');
+
+  w.heading('Electronic signature');
+  const signature = report.signature;
+  if (signature) {
+    w.field('Signed by', `${signature.signerName} (${signature.signerEmail})`);
+    w.field('Date and time', utc(signature.signedAt));
+    w.field('Meaning', signature.statement);
+    w.field('Notes', signature.notes || '—');
+    w.field('Signed record hash', signature.recordHash);
+  } else {
+    w.text('Not signed: the review of this inspection is pending.');
+  }
+  w.field('Current record hash', report.recordHash);
+  if (report.unchangedSinceSigning === false) {
+    w.text(
+      'WARNING: the record changed after it was signed. Its current hash differs from the signed hash; the signature does not cover what this report shows.',
+      { bold: true, color: danger },
+    );
+  } else if (report.unchangedSinceSigning) {
+    w.text('The record is unchanged since it was signed (the hashes match).', { color: ok });
+  }
+
+  w.heading('Checklist');
+  if (report.pathMessage) w.text(`Path: ${report.pathMessage}`, { color: muted });
+  w.text('Tags', { bold: true });
+  if (!report.checklist.tags.length) w.text('No tags configured.', { color: muted, indent: 10 });
+  for (const tag of report.checklist.tags) {
+    const how = tag.source === 'qr' ? 'QR code' : 'path';
+    w.text(
+      tag.scanned
+        ? `Scanned: ${tag.name} at ${secondsText(tag.time)} (${how})${tag.keyframe ? `, keyframe ${tag.keyframe.filename}` : ''}`
+        : `NOT scanned: ${tag.name}`,
+      { indent: 10, color: tag.scanned ? ink : danger },
+    );
+  }
+  w.text('Hot zones', { bold: true });
+  if (!report.checklist.zones.length)
+    w.text('No hot zones configured.', { color: muted, indent: 10 });
+  for (const zone of report.checklist.zones) {
+    w.text(
+      zone.visited
+        ? `Visited: ${zone.name} (${zone.importance}), ${secondsText(zone.secondsInside)} inside`
+        : `NOT visited: ${zone.name} (${zone.importance})`,
+      { indent: 10, color: zone.visited ? ink : danger },
+    );
+  }
+  if (report.coverage) {
+    w.text(
+      'Coverage: the path in blue; visited zones outlined green, unvisited zones filled red.',
+      {
+        color: muted,
+      },
+    );
+    const plan = report.coverage.imageUrl
+      ? await embedStored(
+          doc,
+          ctx.storage,
+          `floorplans/${report.coverage.imageUrl.split('/').pop()}`,
+        )
+      : null;
+    drawCoverage(w, report.coverage, plan);
+  }
+
+  w.heading(`Flags (${report.flags.length})`);
+  if (!report.flags.length) w.text('No flags.', { color: muted });
+  for (const flag of report.flags) w.text(`[${flag.severity}] ${flag.text}`, { indent: 10 });
+
+  const flagged = report.detections.filter((d) => d.flagged || d.disposition);
+  w.heading(`Flagged detections (${flagged.length} of ${report.detections.length})`);
+  w.text(
+    `Detections at or above ${(report.rules.confidenceThreshold * 100).toFixed(0)}% confidence, and any with a disposition.`,
+    { color: muted },
+  );
+  const [video] = report.video
+    ? await ctx.db.select().from(videos).where(eq(videos.id, report.video.id))
+    : [];
+  for (const detection of flagged) {
+    w.room(100);
+    const top = w.y;
+    const image =
+      video?.keyframeImagesPrefix &&
+      (await embedStored(doc, ctx.storage, `${video.keyframeImagesPrefix}/${detection.filename}`));
+    const strongest = detection.confs.indexOf(detection.confidence);
+    const indent = image ? 130 : 0;
+    if (image) drawCrop(w, image, detection.boxes[strongest], MARGIN, top - 92);
+    w.text(detectionText(detection), { indent, bold: true });
+    const d = detection.disposition;
+    w.text(
+      d
+        ? `${d.disposition === 'confirmed' ? 'Confirmed finding' : 'Dismissed as a false positive'} by ${d.reviewerName}, ${utc(d.at)}${d.reason ? `: ${d.reason}` : ''}`
+        : 'No disposition.',
+      { indent, color: d ? ink : muted },
+    );
+    w.y = Math.min(w.y, top - 100);
+  }
+
+  const pages = doc.getPages();
+  pages.forEach((page, i) => {
+    const footer = printable(
+      font,
+      `Page ${i + 1} of ${pages.length} · Printed ${utc(printedAt.toISOString())} · Record hash ${report.recordHash}`,
+    );
+    page.drawText(footer, { x: MARGIN, y: MARGIN / 2, size: 7, font, color: muted });
+  });
+  return doc.save();
+}

@@ -1,0 +1,417 @@
+// Builds the inspection report (docs/reports.md): header, checklist, detections with their
+// dispositions, flags, the coverage picture and the signature, from the stored records. It also
+// writes the report's summary row that /reports filters on.
+import { asc, eq, isNull } from 'drizzle-orm';
+import { imageSizeFromHeader } from '../../workers/image-header.ts';
+import type { AppContext, AuthUser } from '../context.ts';
+import type { Db } from '../db/client.ts';
+import {
+  captures,
+  floorplanConfigs,
+  floorplans,
+  inspections,
+  lineClearances,
+  predictions,
+  reportSummaries,
+  users,
+} from '../db/schema.ts';
+import { iso } from '../ids.ts';
+import type { FloorplanConfiguration, Importance } from '../schemas/floorplan-configs.ts';
+import type { InspectionStatus } from '../schemas/inspections.ts';
+import type {
+  ChecklistTag,
+  ChecklistZone,
+  Flag,
+  InspectionReport,
+  KeyframeRef,
+  ReportDetection,
+  ReportRules,
+} from '../schemas/reports.ts';
+import { hasRole, managesLine } from '../services/access.ts';
+import type { Storage } from '../storage/storage.ts';
+import {
+  keyframeImageNames,
+  type PathChecklist,
+  pathChecklist,
+  pathMessages,
+} from './path-checklist.ts';
+import { type InspectionRecord, readRecord, recordHash } from './record.ts';
+
+/** The review-by-exception thresholds (docs/reports.md): one set for every line for now. */
+export const reportRules: ReportRules = {
+  /** A detection at or above this confidence is a flag. */
+  confidenceThreshold: 0.7,
+  /** Keyframes further apart than this leave a gap in the path. */
+  gapSeconds: 5,
+  /** A video shorter than this cannot have covered a line. */
+  minVideoSeconds: 30,
+};
+
+const importanceRank: Record<Importance, number> = { critical: 0, high: 1, medium: 2, low: 3 };
+
+async function readStored(storage: Storage, key: string): Promise<Buffer | null> {
+  if (!(await storage.stat(key))) return null;
+  return Buffer.concat(await storage.read(key).toArray());
+}
+
+interface LineSetup {
+  lineName: string;
+  managerId: string | null;
+  configuration: FloorplanConfiguration | null;
+  imageKey: string | null;
+}
+
+async function lineSetup(db: Db, lineId: string): Promise<LineSetup> {
+  const [line] = await db.select().from(lineClearances).where(eq(lineClearances.id, lineId));
+  const [config] = await db
+    .select()
+    .from(floorplanConfigs)
+    .where(eq(floorplanConfigs.lineClearanceId, lineId));
+  const [plan] = await db.select().from(floorplans).where(eq(floorplans.lineId, lineId));
+  return {
+    lineName: line?.name ?? 'Unknown Line',
+    managerId: line?.managerId ?? null,
+    configuration: config?.configuration ?? null,
+    imageKey: plan?.imageKey ?? null,
+  };
+}
+
+/** The checklist items: the inspection's snapshot, else the line's configuration as it is now. */
+function checklistItems(record: InspectionRecord, configuration: FloorplanConfiguration | null) {
+  const snapshot = record.inspection.checklist;
+  if (snapshot) return { tags: snapshot.tags, zones: snapshot.hotZones };
+  return {
+    tags: (configuration?.tags ?? []).map((tag, index) => ({ ...tag, index })),
+    zones: (configuration?.hotZones ?? []).map((zone, index) => ({ ...zone, index })),
+  };
+}
+
+const keyframeTime = (name: string) => Number.parseFloat(name);
+
+function nearestKeyframe(names: readonly string[], time: number): string | null {
+  let best: string | null = null;
+  let distance = Number.POSITIVE_INFINITY;
+  for (const name of names) {
+    const d = Math.abs(keyframeTime(name) - time);
+    if (d < distance) {
+      distance = d;
+      best = name;
+    }
+  }
+  return best;
+}
+
+const seconds = (time: number) => `${time.toFixed(2)} s`;
+
+export interface SignRules {
+  canSign: boolean;
+  reason: string | null;
+  /** Which rule refused: the signer's role or line, the second person, or an already signed record. */
+  refusal: 'signer' | 'operator' | 'signed' | null;
+}
+
+/** The signing rules of docs/reports.md, in the order the server checks them. */
+export function signRules(
+  user: AuthUser,
+  record: InspectionRecord,
+  managerId: string | null,
+): SignRules {
+  if (
+    !hasRole(user, 'lc_manager', 'factory_manager', 'admin') ||
+    !managesLine(user, { managerId })
+  ) {
+    return {
+      canSign: false,
+      reason: 'Only the line’s LC manager or an admin signs this record',
+      refusal: 'signer',
+    };
+  }
+  if (record.inspection.operatorId === user.id) {
+    return {
+      canSign: false,
+      reason: 'The operator of an inspection cannot sign it',
+      refusal: 'operator',
+    };
+  }
+  if (record.signature || record.inspection.status !== 'pending') {
+    return {
+      canSign: false,
+      reason: `The inspection is already ${record.inspection.status}`,
+      refusal: 'signed',
+    };
+  }
+  return { canSign: true, reason: null, refusal: null };
+}
+
+export async function buildReport(
+  ctx: Pick<AppContext, 'db' | 'storage'>,
+  user: AuthUser,
+  record: InspectionRecord,
+): Promise<InspectionReport> {
+  const { db, storage } = ctx;
+  const { inspection, video } = record;
+  const line = await lineSetup(db, inspection.lineClearanceId);
+  const [operator] = await db
+    .select({ name: users.name })
+    .from(users)
+    .where(eq(users.id, inspection.operatorId));
+  const [capture] = await db
+    .select({ scans: captures.scans })
+    .from(captures)
+    .where(eq(captures.inspectionId, inspection.id));
+  const predictionRows = video
+    ? await db
+        .select()
+        .from(predictions)
+        .where(eq(predictions.videoId, video.id))
+        .orderBy(asc(predictions.filename))
+    : [];
+  const items = checklistItems(record, line.configuration);
+
+  const keyframes = video?.keyframesKey ? await readStored(storage, video.keyframesKey) : null;
+  const imageBytes = line.imageKey ? await readStored(storage, line.imageKey) : null;
+  const imageSize = imageBytes ? imageSizeFromHeader(imageBytes) : null;
+  let path: PathChecklist | null = null;
+  let pathMessage: string | null = null;
+  if (!video) pathMessage = 'No video was recorded for this inspection.';
+  else if (!keyframes) pathMessage = pathMessages.noKeyframes;
+  else if (!line.configuration) pathMessage = pathMessages.missingConfiguration;
+  else {
+    const answer = await pathChecklist({
+      keyframes,
+      configuration: line.configuration,
+      imageSize,
+      tags: items.tags,
+      zones: items.zones,
+      gapSeconds: reportRules.gapSeconds,
+    });
+    if (answer.ok) path = answer.value;
+    else pathMessage = answer.message;
+  }
+  const keyframeNames = keyframes ? await keyframeImageNames(keyframes) : [];
+  const keyframeAt = (time: number | null): KeyframeRef | null => {
+    const filename = time === null || !video ? null : nearestKeyframe(keyframeNames, time);
+    return filename && video ? { subfolder: video.subfolder, filename } : null;
+  };
+
+  const scans = capture?.scans ?? [];
+  const tags: ChecklistTag[] = items.tags.map((tag, i) => {
+    const qr = scans
+      .filter((scan) => scan.tagIndex === tag.index)
+      .sort((a, b) => a.videoTime - b.videoTime)[0];
+    const onPath = path?.tags[i];
+    const source = qr ? 'qr' : onPath?.scanned ? 'path' : null;
+    const time = qr ? qr.videoTime : onPath?.scanned ? onPath.closestTime : null;
+    return {
+      index: tag.index,
+      name: tag.name,
+      qrCode: tag.qrCode ?? null,
+      scanned: source !== null,
+      source,
+      time,
+      keyframe: keyframeAt(time),
+    };
+  });
+  const zones: ChecklistZone[] = items.zones.map((zone, i) => ({
+    index: zone.index,
+    name: zone.name,
+    importance: zone.importance ?? 'medium',
+    visited: path?.zones[i]?.visited ?? false,
+    secondsInside: Math.round((path?.zones[i]?.secondsInside ?? 0) * 100) / 100,
+    time: path?.zones[i]?.time ?? null,
+  }));
+
+  const byPrediction = new Map(record.dispositions.map((d) => [d.predictionId, d]));
+  const detections: ReportDetection[] = predictionRows
+    .map((row) => {
+      const confidence = Math.max(0, ...row.confs.filter(Number.isFinite));
+      return {
+        predictionId: row.id,
+        time: keyframeTime(row.filename),
+        filename: row.filename,
+        subfolder: row.subfolder,
+        labels: row.classLabels,
+        confs: row.confs,
+        boxes: row.boxesNormalized,
+        confidence,
+        flagged: confidence >= reportRules.confidenceThreshold,
+        disposition: byPrediction.get(row.id) ?? null,
+      };
+    })
+    .filter((d) => Number.isFinite(d.time))
+    .sort((a, b) => a.time - b.time);
+
+  const flags = reportFlags({ tags, zones, detections, path, pathMessage, record });
+  const coverage = path && {
+    imageUrl: line.imageKey ? `/api/floorplans/${line.imageKey.split('/').pop()}` : null,
+    width: path.image.width,
+    height: path.image.height,
+    path: path.coveragePath,
+    zones: items.zones.map((zone, i) => ({
+      name: zone.name,
+      importance: zone.importance ?? 'medium',
+      visited: zones[i]?.visited ?? false,
+      x: zone.x * path.layoutScale.x,
+      y: zone.y * path.layoutScale.y,
+      width: zone.width * path.layoutScale.x,
+      height: zone.height * path.layoutScale.y,
+    })),
+    tags: items.tags.map((tag, i) => ({
+      name: tag.name,
+      scanned: tags[i]?.scanned ?? false,
+      x: tag.x * path.layoutScale.x,
+      y: tag.y * path.layoutScale.y,
+    })),
+  };
+
+  const signature = record.signature;
+  const currentHash = recordHash(record, signature);
+  const rules = signRules(user, record, line.managerId);
+  await saveSummary(db, inspection.id, { flags, tags, zones, detections });
+  return {
+    inspectionId: inspection.id,
+    lineClearanceId: inspection.lineClearanceId,
+    lineName: line.lineName,
+    operatorId: inspection.operatorId,
+    operatorName: operator?.name ?? 'Unknown',
+    status: inspection.status as InspectionStatus,
+    startTime: iso(inspection.startTime),
+    endTime: inspection.endTime ? iso(inspection.endTime) : null,
+    productLeaving: inspection.productLeaving,
+    batchLeaving: inspection.batchLeaving,
+    productComing: inspection.productComing,
+    batchComing: inspection.batchComing,
+    operatorNotes: inspection.operatorNotes,
+    video: video && {
+      id: video.id,
+      filename: video.filename,
+      duration: video.duration,
+      sha256: video.sha256,
+      analysisVersion: video.analysisVersion,
+    },
+    checklist: { tags, zones },
+    pathMessage,
+    coverage,
+    detections,
+    flags,
+    rules: reportRules,
+    signature,
+    recordHash: currentHash,
+    unchangedSinceSigning: signature ? currentHash === signature.recordHash : null,
+    canSign: rules.canSign,
+    cannotSignReason: rules.reason,
+  };
+}
+
+interface FlagInput {
+  tags: ChecklistTag[];
+  zones: ChecklistZone[];
+  detections: ReportDetection[];
+  path: PathChecklist | null;
+  pathMessage: string | null;
+  record: InspectionRecord;
+}
+
+/** Review by exception: the most serious first (critical and high zones), then by time. */
+function reportFlags({ tags, zones, detections, path, pathMessage, record }: FlagInput): Flag[] {
+  const flags: Flag[] = [];
+  for (const zone of zones) {
+    if (zone.visited) continue;
+    flags.push({
+      kind: 'zone',
+      severity: zone.importance,
+      text: `Hot zone not visited: ${zone.name} (${zone.importance})`,
+      time: zone.time,
+      ref: String(zone.index),
+    });
+  }
+  for (const tag of tags) {
+    if (tag.scanned) continue;
+    flags.push({
+      kind: 'tag',
+      severity: 'high',
+      text: `Tag not scanned: ${tag.name}`,
+      time: path?.tags[tags.indexOf(tag)]?.closestTime ?? null,
+      ref: String(tag.index),
+    });
+  }
+  if (pathMessage && record.video) {
+    flags.push({ kind: 'no-path', severity: 'high', text: pathMessage, time: null, ref: null });
+  }
+  const video = record.video;
+  if (video && video.duration > 0 && video.duration < reportRules.minVideoSeconds) {
+    flags.push({
+      kind: 'short-video',
+      severity: 'high',
+      text: `Video shorter than the minimum: ${seconds(video.duration)} (minimum ${seconds(reportRules.minVideoSeconds)})`,
+      time: 0,
+      ref: null,
+    });
+  }
+  for (const detection of detections) {
+    if (!detection.flagged) continue;
+    const label = detection.labels[detection.confs.indexOf(detection.confidence)] ?? 'object';
+    flags.push({
+      kind: 'detection',
+      severity: 'high',
+      text: `Detection: ${label} ${(detection.confidence * 100).toFixed(0)}% at ${seconds(detection.time)}`,
+      time: detection.time,
+      ref: detection.predictionId,
+    });
+  }
+  for (const [from, to] of path?.gaps ?? []) {
+    flags.push({
+      kind: 'gap',
+      severity: 'medium',
+      text: `Gap in the path: no position for ${seconds(to - from)} from ${seconds(from)}`,
+      time: from,
+      ref: null,
+    });
+  }
+  return flags.sort(
+    (a, b) =>
+      importanceRank[a.severity] - importanceRank[b.severity] ||
+      (a.time ?? Number.POSITIVE_INFINITY) - (b.time ?? Number.POSITIVE_INFINITY),
+  );
+}
+
+async function saveSummary(
+  db: Db,
+  inspectionId: string,
+  report: Pick<InspectionReport, 'flags' | 'detections'> & {
+    tags: ChecklistTag[];
+    zones: ChecklistZone[];
+  },
+): Promise<void> {
+  const values = {
+    flags: report.flags.length,
+    criticalFlags: report.flags.filter((f) => importanceRank[f.severity] <= 1).length,
+    tagsScanned: report.tags.filter((t) => t.scanned).length,
+    tagsTotal: report.tags.length,
+    zonesVisited: report.zones.filter((z) => z.visited).length,
+    zonesTotal: report.zones.length,
+    detections: report.detections.length,
+    builtAt: new Date(),
+  };
+  await db
+    .insert(reportSummaries)
+    .values({ inspectionId, ...values })
+    .onConflictDoUpdate({ target: reportSummaries.inspectionId, set: values });
+}
+
+/** Who builds reports for their summaries: a reader of every record who signs nothing. */
+const summarizer: AuthUser = { id: 'system', name: 'System', email: '', roles: ['audit'] };
+
+/**
+ * Builds every report that has no summary row yet, so /reports can filter them by flags (after the
+ * demo loads; reports built later keep their rows current).
+ */
+export async function summarizeMissing(ctx: Pick<AppContext, 'db' | 'storage'>): Promise<number> {
+  const missing = await ctx.db
+    .select({ id: inspections.id })
+    .from(inspections)
+    .leftJoin(reportSummaries, eq(reportSummaries.inspectionId, inspections.id))
+    .where(isNull(reportSummaries.inspectionId));
+  for (const { id } of missing) await buildReport(ctx, summarizer, await readRecord(ctx.db, id));
+  return missing.length;
+}

@@ -1,0 +1,145 @@
+// Approve and reject as electronic signatures (21 CFR 11.50, 11.200; docs/reports.md): the signer
+// re-enters the password, the server checks the signing rules, then writes the signature (with the
+// hash of what was signed), the inspection's new status and the audit entry in one transaction.
+import { and, eq } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { refuseCheck } from '../auth/credentials.ts';
+import { audit } from '../audit/audit.ts';
+import type { AppContext, AuthUser } from '../context.ts';
+import { inspections, lineClearances, signatures, users } from '../db/schema.ts';
+import { denied } from '../http/auth-hook.ts';
+import { badRequest, conflict, HttpError, notFound } from '../http/errors.ts';
+import { iso } from '../ids.ts';
+import type { SignatureMeaning, SignBody } from '../schemas/signatures.ts';
+import { type InspectionRecord, readRecord, recordHash, signatureStatements } from './record.ts';
+import { signRules } from './report.ts';
+
+export const WRONG_PASSWORD = 'The password is incorrect; nothing was signed';
+
+/**
+ * Checks the signer's password through the credential guard, so a wrong one counts toward the
+ * login lockout like a failed sign-in (and a locked account cannot sign). A failure also goes on
+ * the inspection's own trail; nothing is signed.
+ */
+async function checkSignerPassword(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: AuthUser,
+  inspectionId: string,
+  meaning: SignatureMeaning,
+  password: string,
+): Promise<void> {
+  const check = await request.server.ctx.credentials.check(
+    request,
+    { userId: user.id },
+    password,
+    'e-signature',
+  );
+  if (check.ok) return;
+  await audit(request.server.ctx.db, request, {
+    action: 'signature.failed',
+    entity: 'inspection',
+    entityId: inspectionId,
+    newValue: {
+      meaning,
+      reason: check.status === 429 ? 'too many failed attempts' : 'wrong password',
+    },
+  });
+  refuseCheck(reply, check, new HttpError(403, WRONG_PASSWORD));
+}
+
+async function lineManager(ctx: Pick<AppContext, 'db'>, lineId: string): Promise<string | null> {
+  const [line] = await ctx.db
+    .select({ managerId: lineClearances.managerId })
+    .from(lineClearances)
+    .where(eq(lineClearances.id, lineId));
+  return line?.managerId ?? null;
+}
+
+/**
+ * Refuses, audit-logged, whatever the signing rules refuse (403); another line's record is not found
+ * (404) and a signed one a conflict (409). Called
+ * outside a transaction: the refusal's audit entry must commit although the call fails.
+ */
+export async function checkSigner(
+  request: FastifyRequest,
+  user: AuthUser,
+  record: InspectionRecord,
+): Promise<void> {
+  const managerId = await lineManager(request.server.ctx, record.inspection.lineClearanceId);
+  const rules = signRules(user, record, managerId);
+  if (rules.refusal === 'signed') throw conflict(rules.reason ?? 'Already signed');
+  // Another manager's line is outside the caller's scope: the record does not exist for it.
+  if (rules.refusal === 'signer') throw notFound('Inspection');
+  if (rules.refusal) await denied(request, rules.reason ?? 'signing rules');
+}
+
+/** The inspection's fields a signature changes (the audit entry's old and new values). */
+const reviewFields = (row: InspectionRecord['inspection']) => ({
+  status: row.status,
+  reviewerId: row.reviewerId,
+  reviewNotes: row.reviewNotes,
+  reviewedAt: row.reviewedAt ? iso(row.reviewedAt) : null,
+});
+
+export async function signInspection(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: AuthUser,
+  inspectionId: string,
+  meaning: SignatureMeaning,
+  body: SignBody,
+): Promise<InspectionRecord> {
+  const ctx = request.server.ctx;
+  const notes = (body.notes ?? '').trim();
+  await checkSigner(request, user, await readRecord(ctx.db, inspectionId));
+  if (meaning === 'rejected' && !notes) {
+    throw badRequest('body.notes is required for a rejection');
+  }
+  await checkSignerPassword(request, reply, user, inspectionId, meaning, body.password);
+  return ctx.db.transaction(async (tx) => {
+    // Read again inside the transaction: what is hashed is what is committed beside it.
+    const record = await readRecord(tx, inspectionId);
+    if (record.signature || record.inspection.status !== 'pending') {
+      throw conflict(`The inspection is already ${record.inspection.status}`);
+    }
+    const [signer] = await tx.select().from(users).where(eq(users.id, user.id));
+    const signedAt = new Date();
+    const fields = {
+      signerId: user.id,
+      signerName: signer?.name ?? user.name,
+      signerEmail: signer?.email ?? user.email,
+      meaning,
+      statement: signatureStatements[meaning],
+      notes,
+      signedAt: iso(signedAt),
+    };
+    const hash = recordHash(record, fields);
+    await tx.insert(signatures).values({
+      ...fields,
+      inspectionId,
+      signedAt,
+      recordHash: hash,
+    });
+    const [row] = await tx
+      .update(inspections)
+      .set({ status: meaning, reviewerId: user.id, reviewNotes: notes, reviewedAt: signedAt })
+      // The status guard makes two concurrent signatures impossible: one of them updates nothing.
+      .where(and(eq(inspections.id, inspectionId), eq(inspections.status, 'pending')))
+      .returning();
+    if (!row) throw conflict('The inspection was reviewed meanwhile');
+    const signed: InspectionRecord = {
+      ...record,
+      inspection: row,
+      signature: { ...fields, recordHash: hash },
+    };
+    await audit(tx, request, {
+      action: meaning === 'approved' ? 'approve' : 'reject',
+      entity: 'inspection',
+      entityId: inspectionId,
+      oldValue: reviewFields(record.inspection),
+      newValue: { ...reviewFields(row), signature: signed.signature },
+    });
+    return signed;
+  });
+}

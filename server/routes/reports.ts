@@ -1,0 +1,101 @@
+// Inspection reports (docs/reports.md): one report as JSON or PDF, and the /reports list with its
+// CSV export. Every caller sees what its scope allows (operators their own, LC managers their
+// lines, the rest everything); a report outside it answers 404.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { and, eq } from 'drizzle-orm';
+import type { AuthUser } from '../context.ts';
+import { inspections } from '../db/schema.ts';
+import { currentUser } from '../http/auth-hook.ts';
+import { sendDownload } from '../http/download.ts';
+import { errorResponses } from '../http/error-responses.ts';
+import { notFound } from '../http/errors.ts';
+import { listReports, reportRowsCsv } from '../reports/list.ts';
+import { reportPdf } from '../reports/pdf.ts';
+import { readRecord } from '../reports/record.ts';
+import { buildReport } from '../reports/report.ts';
+import { IdParams } from '../schemas/common.ts';
+import { InspectionReport, ReportPage, ReportsQuery } from '../schemas/reports.ts';
+import { visibleTo } from '../services/scope.ts';
+
+const readers = ['operator', 'lc_manager', 'audit', 'factory_manager', 'admin'] as const;
+const errors = errorResponses;
+
+export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.ctx;
+
+  async function visibleReport(user: AuthUser, id: string) {
+    const [visible] = await db
+      .select({ id: inspections.id })
+      .from(inspections)
+      .where(
+        and(
+          eq(inspections.id, id),
+          visibleTo(user, { owner: inspections.operatorId, line: inspections.lineClearanceId }),
+        ),
+      );
+    if (!visible) throw notFound('Inspection');
+    return buildReport(app.ctx, user, await readRecord(db, id));
+  }
+
+  app.get(
+    '/reports',
+    {
+      config: { access: readers },
+      schema: {
+        tags: ['reports'],
+        querystring: ReportsQuery,
+        response: { 200: ReportPage, ...errors },
+      },
+    },
+    async (request) => listReports(db, currentUser(request), request.query),
+  );
+
+  // Downloads are plain links (the media cookie authorises them, like a <video src>).
+  app.get(
+    '/reports.csv',
+    {
+      config: { access: readers, media: true },
+      schema: { tags: ['reports'], querystring: ReportsQuery, response: errors },
+    },
+    async (request, reply) => {
+      const rows = await listReports(db, currentUser(request), request.query, { all: true });
+      return sendDownload(
+        reply,
+        'text/csv; charset=utf-8',
+        'inspection-reports.csv',
+        reportRowsCsv(rows.rows),
+      );
+    },
+  );
+
+  app.get(
+    '/reports/:id',
+    {
+      config: { access: readers },
+      schema: {
+        tags: ['reports'],
+        params: IdParams,
+        response: { 200: InspectionReport, ...errors },
+      },
+    },
+    async (request) => visibleReport(currentUser(request), request.params.id),
+  );
+
+  app.get(
+    '/reports/:id/pdf',
+    {
+      config: { access: readers, media: true },
+      schema: { tags: ['reports'], params: IdParams, response: errors },
+    },
+    async (request, reply) => {
+      const report = await visibleReport(currentUser(request), request.params.id);
+      const pdf = await reportPdf(app.ctx, report, new Date());
+      return sendDownload(
+        reply,
+        'application/pdf',
+        `inspection-${report.inspectionId}.pdf`,
+        Buffer.from(pdf),
+      );
+    },
+  );
+};

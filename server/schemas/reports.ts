@@ -1,0 +1,217 @@
+// The inspection report (docs/reports.md): the signed GMP record of one inspection, its checklist,
+// flags and detection dispositions, the /reports list and the review calls' bodies.
+import { type Static, Type } from 'typebox';
+import { Id } from './common.ts';
+import { Importance } from './floorplan-configs.ts';
+import { InspectionStatus } from './inspections.ts';
+import { Signature } from './signatures.ts';
+
+const DateTime = Type.String({ format: 'date-time' });
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
+  Type.Union([schema, Type.Null()]);
+
+export const DispositionKind = Type.Union([Type.Literal('confirmed'), Type.Literal('dismissed')]);
+export type DispositionKind = Static<typeof DispositionKind>;
+
+export const Disposition = Type.Object({
+  predictionId: Id,
+  disposition: DispositionKind,
+  reason: Type.String(),
+  reviewerId: Id,
+  reviewerName: Type.String(),
+  at: DateTime,
+});
+export type Disposition = Static<typeof Disposition>;
+
+/** PUT /api/inspections/{id}/dispositions/{predictionId}: a reason is required for a dismissal. */
+export const DispositionBody = Type.Object({
+  disposition: DispositionKind,
+  reason: Type.Optional(Type.String({ maxLength: 2000 })),
+});
+export type DispositionBody = Static<typeof DispositionBody>;
+
+export const KeyframeRef = Type.Object({ subfolder: Type.String(), filename: Type.String() });
+export type KeyframeRef = Static<typeof KeyframeRef>;
+
+export const ChecklistTag = Type.Object({
+  index: Type.Integer(),
+  name: Type.String(),
+  qrCode: Nullable(Type.String()),
+  scanned: Type.Boolean(),
+  /** How the scan is known: the phone decoded its QR code, or the path passed within 0.1. */
+  source: Nullable(Type.Union([Type.Literal('qr'), Type.Literal('path')])),
+  /** Video time of the scan (the QR decode, else the path's closest point); null when missed. */
+  time: Nullable(Type.Number()),
+  keyframe: Nullable(KeyframeRef),
+});
+export type ChecklistTag = Static<typeof ChecklistTag>;
+
+export const ChecklistZone = Type.Object({
+  index: Type.Integer(),
+  name: Type.String(),
+  importance: Importance,
+  visited: Type.Boolean(),
+  /** Seconds between consecutive path points that are both inside the rectangle. */
+  secondsInside: Type.Number(),
+  /** The time the path came closest to (or first entered) the zone; null without a path. */
+  time: Nullable(Type.Number()),
+});
+export type ChecklistZone = Static<typeof ChecklistZone>;
+
+export const FlagKind = Type.Union([
+  Type.Literal('zone'),
+  Type.Literal('tag'),
+  Type.Literal('detection'),
+  Type.Literal('gap'),
+  Type.Literal('short-video'),
+  Type.Literal('no-path'),
+]);
+export type FlagKind = Static<typeof FlagKind>;
+
+/** Review by exception: what the reviewer must look at, most serious first. */
+export const Flag = Type.Object({
+  kind: FlagKind,
+  severity: Importance,
+  text: Type.String(),
+  /** The clock moves here on 'next flag'; null when the flag has no moment (no path). */
+  time: Nullable(Type.Number()),
+  /** The detection's prediction id, the zone's or tag's index; null otherwise. */
+  ref: Nullable(Type.String()),
+});
+export type Flag = Static<typeof Flag>;
+
+export const ReportDetection = Type.Object({
+  predictionId: Id,
+  time: Type.Number(),
+  filename: Type.String(),
+  subfolder: Type.String(),
+  labels: Type.Array(Type.String()),
+  confs: Type.Array(Type.Number()),
+  /** [x1, y1, x2, y2] image fractions per object. */
+  boxes: Type.Array(Type.Array(Type.Number())),
+  /** The highest confidence of the keyframe's objects. */
+  confidence: Type.Number(),
+  flagged: Type.Boolean(),
+  disposition: Nullable(Disposition),
+});
+export type ReportDetection = Static<typeof ReportDetection>;
+
+/** The coverage picture in floor-plan image pixels. */
+export const Coverage = Type.Object({
+  /** The floor-plan image as the API serves it; null when the line has none. */
+  imageUrl: Nullable(Type.String()),
+  width: Type.Number(),
+  height: Type.Number(),
+  /** The path, thinned for drawing, as [x, y] pairs. */
+  path: Type.Array(Type.Array(Type.Number())),
+  zones: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      importance: Importance,
+      visited: Type.Boolean(),
+      x: Type.Number(),
+      y: Type.Number(),
+      width: Type.Number(),
+      height: Type.Number(),
+    }),
+  ),
+  tags: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      scanned: Type.Boolean(),
+      x: Type.Number(),
+      y: Type.Number(),
+    }),
+  ),
+});
+export type Coverage = Static<typeof Coverage>;
+
+export const ReportRules = Type.Object({
+  confidenceThreshold: Type.Number(),
+  gapSeconds: Type.Number(),
+  minVideoSeconds: Type.Number(),
+});
+export type ReportRules = Static<typeof ReportRules>;
+
+export const InspectionReport = Type.Object({
+  inspectionId: Id,
+  lineClearanceId: Id,
+  lineName: Type.String(),
+  operatorId: Id,
+  operatorName: Type.String(),
+  status: InspectionStatus,
+  startTime: DateTime,
+  endTime: Nullable(DateTime),
+  productLeaving: Nullable(Type.String()),
+  batchLeaving: Nullable(Type.String()),
+  productComing: Nullable(Type.String()),
+  batchComing: Nullable(Type.String()),
+  operatorNotes: Type.String(),
+  video: Nullable(
+    Type.Object({
+      id: Id,
+      filename: Type.String(),
+      duration: Type.Number(),
+      sha256: Nullable(Type.String()),
+      analysisVersion: Nullable(Type.String()),
+    }),
+  ),
+  checklist: Type.Object({ tags: Type.Array(ChecklistTag), zones: Type.Array(ChecklistZone) }),
+  /** Why there is no path (spec §8 wording where it applies); null when the path loaded. */
+  pathMessage: Nullable(Type.String()),
+  coverage: Nullable(Coverage),
+  detections: Type.Array(ReportDetection),
+  flags: Type.Array(Flag),
+  rules: ReportRules,
+  signature: Nullable(Signature),
+  /** SHA-256 of the record as it is now (with the signature's fields when signed). */
+  recordHash: Type.String(),
+  /** Signed and unchanged since: true; changed after signing: false; not signed: null. */
+  unchangedSinceSigning: Nullable(Type.Boolean()),
+  /** Whether the caller may sign it, and why not when not (the signing rules, for the UI). */
+  canSign: Type.Boolean(),
+  cannotSignReason: Nullable(Type.String()),
+});
+export type InspectionReport = Static<typeof InspectionReport>;
+
+/** Newest or oldest first; pages by keyset (`after`: the last row's cursor), so a page costs the
+ *  same however many inspections there are. */
+export const ReportSort = Type.Union([Type.Literal('-startTime'), Type.Literal('startTime')]);
+export type ReportSort = Static<typeof ReportSort>;
+
+/** GET /api/reports and /api/reports.csv: filters, sort and page. */
+export const ReportsQuery = Type.Object({
+  from: Type.Optional(DateTime),
+  to: Type.Optional(DateTime),
+  lineClearanceId: Type.Optional(Id),
+  operatorId: Type.Optional(Id),
+  status: Type.Optional(InspectionStatus),
+  flagged: Type.Optional(Type.Boolean()),
+  sort: Type.Optional(ReportSort),
+  after: Type.Optional(Type.String({ pattern: '^[0-9]{1,16}_[0-9a-f]{24}$' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+});
+export type ReportsQuery = Static<typeof ReportsQuery>;
+
+export const ReportRow = Type.Object({
+  inspectionId: Id,
+  startTime: DateTime,
+  lineClearanceId: Id,
+  lineName: Type.String(),
+  operatorId: Id,
+  operatorName: Type.String(),
+  status: InspectionStatus,
+  /** Null until the report was first built. */
+  flags: Nullable(Type.Integer()),
+  criticalFlags: Nullable(Type.Integer()),
+  signerName: Nullable(Type.String()),
+  signedAt: Nullable(DateTime),
+});
+export type ReportRow = Static<typeof ReportRow>;
+
+export const ReportPage = Type.Object({
+  rows: Type.Array(ReportRow),
+  /** The cursor of the next page; null on the last page. */
+  next: Nullable(Type.String()),
+});
+export type ReportPage = Static<typeof ReportPage>;

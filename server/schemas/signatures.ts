@@ -1,0 +1,31 @@
+// The e-signature of an inspection's review (21 CFR 11.50, 11.200; docs/reports.md).
+import { type Static, Type } from 'typebox';
+import { Id } from './common.ts';
+
+export const SignatureMeaning = Type.Union([Type.Literal('approved'), Type.Literal('rejected')]);
+export type SignatureMeaning = Static<typeof SignatureMeaning>;
+
+/** 21 CFR 11.50: the printed name, the date and time (UTC) and the meaning of the signature. */
+export const Signature = Type.Object({
+  signerId: Id,
+  signerName: Type.String(),
+  signerEmail: Type.String(),
+  meaning: SignatureMeaning,
+  /** The meaning in words, as shown in the signing dialog. */
+  statement: Type.String(),
+  notes: Type.String(),
+  signedAt: Type.String({ format: 'date-time' }),
+  /** SHA-256 (hex) of what was signed: the record below plus these signature fields. */
+  recordHash: Type.String(),
+});
+export type Signature = Static<typeof Signature>;
+
+/**
+ * PATCH /api/inspections/{id}/approve and /reject: the spec's notes plus the signer's password
+ * (the second component of the signature, 21 CFR 11.200). Notes are required for a rejection.
+ */
+export const SignBody = Type.Object({
+  notes: Type.Optional(Type.String({ maxLength: 2000 })),
+  password: Type.String({ minLength: 1, maxLength: 1000 }),
+});
+export type SignBody = Static<typeof SignBody>;

@@ -1,0 +1,82 @@
+import { Link } from 'wouter';
+import { reportPdfUrl } from '../api/get-reports.ts';
+import { inspectionReportPath, routeRoles } from '../config/paths.ts';
+import { hasAnyRole } from '../lib/roles.ts';
+import type { ReportRow } from '../types/api.ts';
+import { StatusTag } from './tag.tsx';
+import './report-table.css';
+
+const utc = (iso: string) => `${iso.replace('T', ' ').replace(/:\d\d\.\d+Z$|:\d\dZ$/, '')} UTC`;
+
+export interface ReportTableProps {
+  rows: readonly ReportRow[];
+  /** The signed-in user's roles: who may enter the report page gets a link, the others the PDF. */
+  roles: readonly string[];
+  caption: string;
+}
+
+/**
+ * Inspection reports as a table; each row opens its report, or, for roles the route table keeps
+ * off /inspection-report (auditors), downloads its PDF (docs/reports.md).
+ */
+export function ReportTable({ rows, roles, caption }: ReportTableProps) {
+  const opensPage = hasAnyRole(roles, routeRoles.inspectionReport);
+  return (
+    <div className="report-table-scroll">
+      <table className="report-table">
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Start</th>
+            <th scope="col">Line</th>
+            <th scope="col">Operator</th>
+            <th scope="col">Status</th>
+            <th scope="col">Flags</th>
+            <th scope="col">Signed by</th>
+            <th scope="col">Report</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => {
+            const name = `${row.lineName} ${utc(row.startTime)}`;
+            return (
+              <tr key={row.inspectionId}>
+                <th scope="row">{utc(row.startTime)}</th>
+                <td>{row.lineName}</td>
+                <td>{row.operatorName}</td>
+                <td>
+                  <StatusTag status={row.status} />
+                </td>
+                <td>
+                  {row.flags === null
+                    ? '—'
+                    : `${row.flags}${row.criticalFlags ? ` (${row.criticalFlags} critical or high)` : ''}`}
+                </td>
+                <td>{row.signerName ? `${row.signerName}, ${utc(row.signedAt ?? '')}` : '—'}</td>
+                <td className="report-actions">
+                  {opensPage && (
+                    <Link
+                      href={inspectionReportPath(row.inspectionId)}
+                      className="btn btn-secondary"
+                      aria-label={`Open report ${name}`}
+                    >
+                      Open
+                    </Link>
+                  )}
+                  <a
+                    className="btn btn-secondary"
+                    href={reportPdfUrl(row.inspectionId)}
+                    download
+                    aria-label={`PDF of report ${name}`}
+                  >
+                    PDF
+                  </a>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,146 @@
+import { useState } from 'react';
+import { TextField } from '../../components/field.tsx';
+import { FormDialog } from '../../components/form-dialog.tsx';
+import type { PlaybackClock } from '../../components/video-review/playback-clock.ts';
+import { runAction, warnIfBlank } from '../../lib/run-action.ts';
+import type { InspectionReport, ReportDetection } from '../../types/api.ts';
+import { setDisposition } from './api/set-disposition.ts';
+import { whenText } from './record-header.tsx';
+import { reportStrings as s } from './strings.ts';
+
+export interface DispositionsSectionProps {
+  report: InspectionReport;
+  clock: PlaybackClock;
+  onChanged(): void;
+}
+
+const objectsText = (d: ReportDetection) =>
+  d.labels.map((label, i) => `${label} ${((d.confs[i] ?? 0) * 100).toFixed(0)}%`).join(', ');
+
+/** Each detection with the reviewer's disposition: confirmed, or dismissed with a reason. */
+export function DispositionsSection({ report, clock, onChanged }: DispositionsSectionProps) {
+  const [dismissing, setDismissing] = useState<ReportDetection | null>(null);
+  const [reason, setReason] = useState('');
+  // Whoever may sign decides on the detections; a signed record is final.
+  const editable = report.canSign;
+
+  const save = async (
+    detection: ReportDetection,
+    disposition: 'confirmed' | 'dismissed',
+    why = '',
+  ) => {
+    const done = await runAction(
+      () => setDisposition(report.inspectionId, detection.predictionId, disposition, why),
+      s.dispositionSaved,
+      s.dispositionFailed,
+    );
+    if (done) onChanged();
+    return done;
+  };
+
+  return (
+    <section className="report-panel" aria-labelledby="report-dispositions">
+      <h2 id="report-dispositions">
+        {s.dispositions} <span className="muted">({report.detections.length})</span>
+      </h2>
+      {report.detections.length === 0 ? (
+        <p>{s.noDetections}</p>
+      ) : (
+        <div className="report-table-scroll">
+          <table className="report-table">
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Objects</th>
+                <th scope="col">Flagged</th>
+                <th scope="col">Disposition</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {report.detections.map((detection) => {
+                const d = detection.disposition;
+                const name = `${detection.filename.replace(/\.png$/, '')} s`;
+                return (
+                  <tr
+                    key={detection.predictionId}
+                    className={detection.flagged && !d ? 'row-flagged' : undefined}
+                  >
+                    <th scope="row">{name}</th>
+                    <td>{objectsText(detection)}</td>
+                    <td>{detection.flagged ? 'Yes' : 'No'}</td>
+                    <td>
+                      {d ? (
+                        <>
+                          {d.disposition === 'confirmed' ? s.confirmed : s.dismissed}
+                          {d.reason && `: ${d.reason}`}
+                          <span className="muted">
+                            {' '}
+                            ({d.reviewerName}, {whenText(d.at)})
+                          </span>
+                        </>
+                      ) : (
+                        '—'
+                      )}
+                    </td>
+                    <td className="report-actions">
+                      <button
+                        type="button"
+                        className="btn btn-secondary"
+                        aria-label={`${s.goTo} ${name}`}
+                        onClick={() => {
+                          clock.time = detection.time;
+                        }}
+                      >
+                        {s.goTo}
+                      </button>
+                      {editable && (
+                        <>
+                          <button
+                            type="button"
+                            className="btn btn-success"
+                            aria-label={`${s.confirm} ${name}`}
+                            onClick={() => void save(detection, 'confirmed')}
+                          >
+                            {s.confirm}
+                          </button>
+                          <button
+                            type="button"
+                            className="btn btn-danger"
+                            aria-label={`${s.dismiss} ${name}`}
+                            onClick={() => {
+                              setReason('');
+                              setDismissing(detection);
+                            }}
+                          >
+                            {s.dismiss}
+                          </button>
+                        </>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {dismissing && (
+        <FormDialog
+          title={s.dismissTitle}
+          submitLabel={s.dismiss}
+          onClose={() => setDismissing(null)}
+          onSubmit={async () => {
+            if (warnIfBlank(s.reasonMissing, reason)) return false;
+            return save(dismissing, 'dismissed', reason);
+          }}
+        >
+          <p>
+            {dismissing.filename.replace(/\.png$/, '')} s: {objectsText(dismissing)}
+          </p>
+          <TextField label={s.reason} value={reason} onChange={setReason} rows={3} />
+        </FormDialog>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,97 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { PlaybackClock } from '../../components/video-review/playback-clock.ts';
+import { keyOwnedByTarget } from '../../components/video-review/shortcuts.ts';
+import type { Flag } from '../../types/api.ts';
+import { reportStrings as s } from './strings.ts';
+
+/** The 'next flag' key (beside the video page's shortcuts, which leave F free). */
+export const NEXT_FLAG_KEY = 'f';
+
+export interface FlagsPanelProps {
+  flags: readonly Flag[];
+  clock: PlaybackClock;
+}
+
+/**
+ * Review by exception: the flags, most serious first; 'Next flag' (or F) moves the clock to the
+ * next one and says which it is.
+ */
+export function FlagsPanel({ flags, clock }: FlagsPanelProps) {
+  const [current, setCurrent] = useState(-1);
+
+  const go = useCallback(
+    (index: number) => {
+      const flag = flags[index];
+      if (!flag) return;
+      setCurrent(index);
+      if (flag.time !== null) clock.time = flag.time;
+      document.getElementById(`report-flag-${index}`)?.scrollIntoView({ block: 'nearest' });
+    },
+    [flags, clock],
+  );
+  const next = useCallback(() => go((current + 1) % flags.length), [go, current, flags.length]);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (
+        event.key.toLowerCase() !== NEXT_FLAG_KEY ||
+        event.ctrlKey ||
+        event.metaKey ||
+        event.altKey
+      ) {
+        return;
+      }
+      if (keyOwnedByTarget(event.target, event.key) || !flags.length) return;
+      event.preventDefault();
+      next();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [next, flags.length]);
+
+  const shown = flags[current];
+  return (
+    <section className="report-panel" aria-labelledby="report-flags">
+      <div className="report-panel-head">
+        <h2 id="report-flags">
+          {s.flags} <span className="muted">({flags.length})</span>
+        </h2>
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={next}
+          disabled={!flags.length}
+          aria-keyshortcuts="F"
+        >
+          {s.nextFlag} (F)
+        </button>
+      </div>
+      <p className="muted" role="status">
+        {shown ? `Flag ${current + 1} of ${flags.length}: ${shown.text}` : ''}
+      </p>
+      {flags.length === 0 ? (
+        <p>{s.noFlags}</p>
+      ) : (
+        <ol className="report-flags">
+          {flags.map((flag, index) => (
+            <li
+              key={`${flag.kind}-${flag.ref ?? index}-${flag.time ?? ''}`}
+              id={`report-flag-${index}`}
+            >
+              <button
+                type="button"
+                className={`report-flag severity-${flag.severity}`}
+                aria-current={index === current ? 'true' : undefined}
+                onClick={() => go(index)}
+              >
+                <span className="report-flag-severity">{flag.severity}</span>
+                <span>{flag.text}</span>
+                {flag.time !== null && <span className="muted">{flag.time.toFixed(2)} s</span>}
+              </button>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

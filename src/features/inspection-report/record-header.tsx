@@ -1,0 +1,94 @@
+import { format } from 'date-fns';
+import { StatusTag } from '../../components/tag.tsx';
+import type { InspectionReport } from '../../types/api.ts';
+import { reportStrings as s } from './strings.ts';
+
+/** An ISO time as UTC (the record's clock) with the reader's local time beside it. */
+export function whenText(iso: string | null): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  return `${iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, '')} UTC (${format(date, 'yyyy-MM-dd HH:mm')} local)`;
+}
+
+const orDash = (value: string | null | undefined) => value || '—';
+
+/** The record's header: line, products and batches, operator, times, status, video evidence. */
+export function RecordHeader({ report }: { report: InspectionReport }) {
+  const rows: [string, string][] = [
+    ['Line', report.lineName],
+    ['Operator', report.operatorName],
+    ['Start', whenText(report.startTime)],
+    ['End', whenText(report.endTime)],
+    [
+      'Product / batch leaving',
+      `${orDash(report.productLeaving)} / ${orDash(report.batchLeaving)}`,
+    ],
+    ['Product / batch coming', `${orDash(report.productComing)} / ${orDash(report.batchComing)}`],
+    ['Operator notes', orDash(report.operatorNotes)],
+    [
+      'Video',
+      report.video ? `${report.video.filename} (${report.video.duration.toFixed(1)} s)` : 'none',
+    ],
+    ['Video SHA-256', report.video?.sha256 ?? 'not recorded'],
+    ['Analysis version', report.video?.analysisVersion ?? 'not recorded'],
+  ];
+  return (
+    <section className="report-panel" aria-labelledby="report-record">
+      <h2 id="report-record">
+        {s.record} <StatusTag status={report.status} />
+      </h2>
+      <dl className="report-fields">
+        {rows.map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd className={label.includes('SHA') ? 'report-hash' : undefined}>{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+/** 21 CFR 11.50: the signer's printed name, the date and time, and the meaning, on screen. */
+export function SignatureBlock({ report }: { report: InspectionReport }) {
+  const signature = report.signature;
+  return (
+    <section className="report-panel" aria-labelledby="report-signature">
+      <h2 id="report-signature">{s.signature}</h2>
+      {signature ? (
+        <dl className="report-fields">
+          <div>
+            <dt>Signed by</dt>
+            <dd>
+              {signature.signerName} ({signature.signerEmail})
+            </dd>
+          </div>
+          <div>
+            <dt>Date and time</dt>
+            <dd>{whenText(signature.signedAt)}</dd>
+          </div>
+          <div>
+            <dt>Meaning</dt>
+            <dd>{signature.statement}</dd>
+          </div>
+          <div>
+            <dt>Notes</dt>
+            <dd>{orDash(signature.notes)}</dd>
+          </div>
+          <div>
+            <dt>Signed record hash</dt>
+            <dd className="report-hash">{signature.recordHash}</dd>
+          </div>
+        </dl>
+      ) : (
+        <p>{s.notSigned}</p>
+      )}
+      {report.unchangedSinceSigning === false && (
+        <p className="report-warning" role="alert">
+          {s.changedAfterSigning}
+        </p>
+      )}
+      {report.unchangedSinceSigning && <p className="muted">{s.unchangedSinceSigning}</p>}
+    </section>
+  );
+}
