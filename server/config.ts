@@ -20,6 +20,10 @@ export interface Config {
   /** Login attempts per client IP per minute. */
   loginRateLimit: number;
   maxUploadBytes: number;
+  /** Largest inspection video a resumable upload may declare (413 above it). */
+  maxVideoBytes: number;
+  /** An unfinished video upload is removed this long after it was created. */
+  uploadExpiryHours: number;
   adminEmail: string | null;
   adminPassword: string | null;
   /** Load the demo dataset into an empty database (default: when no admin is configured). */
@@ -93,6 +97,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     scryptConcurrency: int('SCRYPT_CONCURRENCY', 2, 1, 16),
     loginRateLimit: int('LOGIN_RATE_LIMIT', 10, 1, 1_000_000),
     maxUploadBytes: int('MAX_UPLOAD_BYTES', 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    maxVideoBytes: int('MAX_VIDEO_BYTES', 4 * 1024 ** 3, 1024, 64 * 1024 ** 3),
+    uploadExpiryHours: int('UPLOAD_EXPIRY_HOURS', 72, 1, 24 * 90),
     adminEmail: adminEmail?.toLowerCase() ?? null,
     adminPassword,
     demo: demoRaw === null ? adminEmail === null : demoRaw === 'on',

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { auditLogRoutes } from './audit-log.ts';
 import { authRoutes } from './auth.ts';
+import { captureRoutes } from './capture.ts';
 import { deviceRoutes } from './devices.ts';
 import { floorplanConfigRoutes } from './floorplan-configs.ts';
 import { floorplanRoutes } from './floorplans.ts';
@@ -10,6 +11,7 @@ import { inspectionRoutes } from './inspections.ts';
 import { keyframeRoutes } from './keyframes.ts';
 import { lineClearanceRoutes } from './line-clearances.ts';
 import { predictionRoutes } from './predictions.ts';
+import { uploadRoutes } from './uploads.ts';
 import { userRoutes } from './users.ts';
 import { videoRoutes } from './videos.ts';
 
@@ -27,6 +29,8 @@ export const apiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     predictionRoutes,
     floorplanRoutes,
     floorplanConfigRoutes,
+    captureRoutes,
+    uploadRoutes,
   ]) {
     await app.register(routes);
   }
