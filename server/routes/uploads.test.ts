@@ -125,6 +125,7 @@ describe('tus uploads', () => {
   });
 
   it('resumes and verifies across a server restart (the stored file is hashed)', async () => {
+    // Two on-disk databases are opened in turn: slower than the other tests.
     const first = await build({}, { onDisk: true });
     const users = await createRoleUsers(first);
     const own = await createCaptureLines(first, users);
@@ -172,7 +173,7 @@ describe('tus uploads', () => {
       await second.stop();
       await first.close();
     }
-  });
+  }, 120_000);
 
   it('rejects a file whose SHA-256 differs and keeps nothing of it', async () => {
     const file = webmBytes(20_000);
