@@ -3,10 +3,18 @@
 // lines, inspections and devices. The video file itself arrives by /api/uploads (uploads.ts).
 import { isDeepStrictEqual } from 'node:util';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, ne } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
-import { captures, devices, inspections, lineClearances, uploads, videos } from '../db/schema.ts';
+import {
+  captures,
+  devices,
+  floorplanConfigs,
+  inspections,
+  lineClearances,
+  uploads,
+  videos,
+} from '../db/schema.ts';
 import { currentUser, denied } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
@@ -336,7 +344,20 @@ export const captureRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!(await isAssigned(db, user, line.id))) {
         await denied(request, 'not assigned to this line');
       }
-      return { line: toLineClearance(line), checklist: await checklistFor(db, line.id) };
+      const others = await db
+        .select({ name: lineClearances.name, configuration: floorplanConfigs.configuration })
+        .from(floorplanConfigs)
+        .innerJoin(lineClearances, eq(lineClearances.id, floorplanConfigs.lineClearanceId))
+        .where(ne(floorplanConfigs.lineClearanceId, line.id));
+      return {
+        line: toLineClearance(line),
+        checklist: await checklistFor(db, line.id),
+        otherLineTags: others.flatMap((other) =>
+          other.configuration.tags.flatMap((tag) =>
+            tag.qrCode ? [{ qrCode: tag.qrCode, lineName: other.name }] : [],
+          ),
+        ),
+      };
     },
   );
 

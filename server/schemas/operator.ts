@@ -26,8 +26,15 @@ export const MyLine = Type.Object({
 });
 export type MyLine = Static<typeof MyLine>;
 
-/** GET /api/my/lines/{id}: the line and the checklist an inspection started now would get. */
-export const MyLineDetail = Type.Object({ line: LineClearance, checklist: ChecklistSnapshot });
+/**
+ * GET /api/my/lines/{id}: the line, the checklist an inspection started now would get, and the
+ * QR codes of other lines' tags (so a scan of one warns that it belongs to another line).
+ */
+export const MyLineDetail = Type.Object({
+  line: LineClearance,
+  checklist: ChecklistSnapshot,
+  otherLineTags: Type.Array(Type.Object({ qrCode: Type.String(), lineName: Type.String() })),
+});
 export type MyLineDetail = Static<typeof MyLineDetail>;
 
 /** GET /api/my/inspections: the caller's inspections, newest first, with their video's state. */
