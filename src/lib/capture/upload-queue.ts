@@ -13,14 +13,19 @@ import {
   type LocalRecording,
   listRecordings,
   loadChunks,
+  loadRecording,
   saveRecording,
 } from './recording-db.ts';
 import { sha256OfParts } from './sha256-client.ts';
 import { type ProgressSample, progressOf } from './upload-progress.ts';
 
 export const UPLOAD_ENDPOINT = '/api/uploads';
-/** tus chunk size: a cut costs at most this much resent; small enough for slow Wi-Fi. */
-export const UPLOAD_CHUNK_BYTES = 8 * 1024 * 1024;
+/**
+ * tus chunk size: about an eighth of the file, from 128 KiB to 8 MiB. A cut costs at most one
+ * chunk resent, and the progress moves in steps a person can see.
+ */
+export const uploadChunkBytes = (size: number) =>
+  Math.min(8 * 1024 * 1024, Math.max(128 * 1024, Math.ceil(size / 8)));
 /** The server's 'checksum mismatch' (server/schemas/uploads.ts). */
 const CHECKSUM_MISMATCH = 460;
 const BACKOFF_MS = [2000, 5000, 10_000, 30_000, 60_000];
@@ -32,9 +37,15 @@ export interface UploadStatus {
   secondsLeft: number | null;
 }
 
+/** What the screens list of a recording (the full record, with its samples, stays in IndexedDB). */
+export type RecordingSummary = Pick<
+  LocalRecording,
+  'id' | 'lineName' | 'startedAt' | 'size' | 'duration' | 'state' | 'error' | 'videoId'
+>;
+
 /** What the screens show: this user's recordings on the device and the running upload's progress. */
 export const uploadQueue = proxy({
-  recordings: [] as LocalRecording[],
+  recordings: [] as RecordingSummary[],
   progress: {} as Record<string, UploadStatus>,
   /** The id of the recording the queue waits to retry, and when. */
   waitingUntil: null as number | null,
@@ -55,7 +66,11 @@ class Refused extends Error {}
 
 function publish(recording: LocalRecording) {
   const list = uploadQueue.recordings.filter((r) => r.id !== recording.id);
-  if (recording.userId === userId && recording.state !== 'done') list.push({ ...recording });
+  if (recording.userId === userId && recording.state !== 'done') {
+    // Plain fields only: valtio proxies nested objects in place, and IndexedDB cannot store proxies.
+    const { id, lineName, startedAt, size, duration, state, error, videoId } = recording;
+    list.push({ id, lineName, startedAt, size, duration, state, error, videoId });
+  }
   list.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
   uploadQueue.recordings = list;
 }
@@ -104,8 +119,8 @@ export async function queueRecording(recording: LocalRecording): Promise<void> {
 }
 
 export async function resumeRecording(id: string): Promise<void> {
-  const recording = uploadQueue.recordings.find((r) => r.id === id);
-  if (recording) await queueRecording({ ...recording });
+  const recording = await loadRecording(id);
+  if (recording) await queueRecording(recording);
 }
 
 /**
@@ -114,7 +129,7 @@ export async function resumeRecording(id: string): Promise<void> {
  * recording stays.
  */
 export async function discardRecording(id: string): Promise<void> {
-  const recording = uploadQueue.recordings.find((r) => r.id === id);
+  const recording = await loadRecording(id);
   if (!recording) return;
   if (current?.id === id) {
     await current.upload?.abort();
@@ -142,7 +157,11 @@ async function run(): Promise<void> {
     for (;;) {
       const next = uploadQueue.recordings.find((r) => r.state === 'queued');
       if (!next) return;
-      const recording = { ...next };
+      const recording = await loadRecording(next.id);
+      if (!recording) {
+        uploadQueue.recordings = uploadQueue.recordings.filter((r) => r.id !== next.id);
+        continue;
+      }
       try {
         await process(recording);
         attempt = 0;
@@ -234,7 +253,7 @@ async function uploadFile(recording: LocalRecording): Promise<void> {
       const upload = new Upload(file, {
         endpoint: UPLOAD_ENDPOINT,
         uploadUrl: recording.uploadUrl,
-        chunkSize: UPLOAD_CHUNK_BYTES,
+        chunkSize: uploadChunkBytes(file.size),
         retryDelays: [0, 1000, 3000, 5000],
         storeFingerprintForResuming: false,
         headers: { Authorization: `Bearer ${storedAccessToken() ?? ''}` },
