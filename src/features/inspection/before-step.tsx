@@ -12,6 +12,8 @@ export interface BeforeEntries {
   deviceId: string | null;
 }
 
+const REQUIRED = ['productLeaving', 'batchLeaving', 'productComing', 'batchComing'] as const;
+
 export function BeforeStep({
   detail,
   devices,
@@ -33,10 +35,7 @@ export function BeforeStep({
   const { tags, hotZones, floorplanConfigId } = detail.checklist;
 
   const start = () => {
-    const { productLeaving, batchLeaving, productComing, batchComing } = entries;
-    if (warnIfBlank(s.requiredWarning, productLeaving, batchLeaving, productComing, batchComing)) {
-      return;
-    }
+    if (warnIfBlank(s.requiredWarning, ...REQUIRED.map((key) => entries[key]))) return;
     onStart(entries);
   };
 
@@ -49,26 +48,9 @@ export function BeforeStep({
       }}
     >
       <div className="capture-fields">
-        <TextField
-          label={s.productLeaving}
-          value={entries.productLeaving}
-          onChange={set('productLeaving')}
-        />
-        <TextField
-          label={s.batchLeaving}
-          value={entries.batchLeaving}
-          onChange={set('batchLeaving')}
-        />
-        <TextField
-          label={s.productComing}
-          value={entries.productComing}
-          onChange={set('productComing')}
-        />
-        <TextField
-          label={s.batchComing}
-          value={entries.batchComing}
-          onChange={set('batchComing')}
-        />
+        {REQUIRED.map((key) => (
+          <TextField key={key} label={s[key]} value={entries[key]} onChange={set(key)} />
+        ))}
         {devices.length > 0 && (
           <Field label={s.device}>
             <select

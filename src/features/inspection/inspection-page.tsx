@@ -6,7 +6,7 @@ import { UploadProgressBar } from '../../components/upload-progress-bar.tsx';
 import { paths } from '../../config/paths.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { ApiError } from '../../lib/api-client.ts';
-import type { LocalRecording } from '../../lib/capture/recording-db.ts';
+import { type LocalRecording, newRecording } from '../../lib/capture/recording-db.ts';
 import {
   discardRecording,
   queueRecording,
@@ -16,49 +16,13 @@ import {
 import { session } from '../../stores/session.ts';
 import type { MyLineDetail } from '../../types/api.ts';
 import { getMyLine } from './api/get-my-line.ts';
-import { type BeforeEntries, BeforeStep } from './before-step.tsx';
+import { BeforeStep } from './before-step.tsx';
 import { RecordStep } from './record-step.tsx';
 import { ReviewStep } from './review-step.tsx';
 import { inspectionStrings as s } from './strings.ts';
 import './inspection.css';
 
 type Step = 'before' | 'record' | 'review' | 'submitted';
-
-function newRecording(
-  userId: string,
-  detail: MyLineDetail,
-  entries: BeforeEntries,
-): LocalRecording {
-  return {
-    id: crypto.randomUUID(),
-    userId,
-    lineId: detail.line._id,
-    lineName: detail.line.name,
-    productLeaving: entries.productLeaving.trim(),
-    batchLeaving: entries.batchLeaving.trim(),
-    productComing: entries.productComing.trim(),
-    batchComing: entries.batchComing.trim(),
-    notes: '',
-    deviceId: entries.deviceId || null,
-    checklist: detail.checklist,
-    startedAt: new Date().toISOString(),
-    endedAt: null,
-    duration: 0,
-    mimeType: '',
-    container: 'webm',
-    size: 0,
-    chunkCount: 0,
-    sha256: null,
-    scans: [],
-    motion: null,
-    state: 'recording',
-    inspectionId: null,
-    videoId: null,
-    captureAttached: false,
-    uploadUrl: null,
-    error: null,
-  };
-}
 
 /** /inspection/{areaId}: before, record, review and submit (docs/capture.md). */
 export default function InspectionPage() {
@@ -107,7 +71,20 @@ export default function InspectionPage() {
         detail={detail}
         devices={devices.data ?? []}
         onStart={(entries) => {
-          setRecording(newRecording(userId, detail, entries));
+          setRecording(
+            newRecording({
+              id: crypto.randomUUID(),
+              userId,
+              lineId: detail.line._id,
+              lineName: detail.line.name,
+              productLeaving: entries.productLeaving.trim(),
+              batchLeaving: entries.batchLeaving.trim(),
+              productComing: entries.productComing.trim(),
+              batchComing: entries.batchComing.trim(),
+              deviceId: entries.deviceId || null,
+              checklist: detail.checklist,
+            }),
+          );
           setStep('record');
         }}
       />

@@ -1,12 +1,12 @@
-import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
+import { drawQr, type PlacedQr } from '../../../tests/support/draw-qr.ts';
 import { decodeQrBitmap, decodeQrPixels } from './qr-client.ts';
 
 const WIDTH = 1280;
 const HEIGHT = 720;
 
 /** A 1280×720 camera-like frame: grey noise with QR codes drawn at the given places and sizes. */
-function frame(codes: { text: string; x: number; y: number; module: number; angle?: number }[]) {
+function frame(codes: PlacedQr[]) {
   const canvas = new OffscreenCanvas(WIDTH, HEIGHT);
   const context = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D;
   const noise = context.createImageData(WIDTH, HEIGHT);
@@ -17,30 +17,7 @@ function frame(codes: { text: string; x: number; y: number; module: number; angl
     noise.data.set([v, v, v, 255], i);
   }
   context.putImageData(noise, 0, 0);
-  for (const code of codes) {
-    const { modules } = QRCode.create(code.text, { errorCorrectionLevel: 'M' });
-    const side = (modules.size + 8) * code.module;
-    context.save();
-    context.translate(code.x + side / 2, code.y + side / 2);
-    context.rotate(((code.angle ?? 0) * Math.PI) / 180);
-    context.translate(-side / 2, -side / 2);
-    context.fillStyle = '#fff';
-    context.fillRect(0, 0, side, side);
-    context.fillStyle = '#000';
-    for (let row = 0; row < modules.size; row++) {
-      for (let col = 0; col < modules.size; col++) {
-        if (modules.get(row, col)) {
-          context.fillRect(
-            (col + 4) * code.module,
-            (row + 4) * code.module,
-            code.module,
-            code.module,
-          );
-        }
-      }
-    }
-    context.restore();
-  }
+  for (const code of codes) drawQr(context, code);
   return canvas;
 }
 

@@ -3,44 +3,26 @@ import {
   appendChunk,
   closeRecordingDb,
   deleteRecording,
-  type LocalRecording,
   listRecordings,
   loadChunks,
   loadRecording,
+  newRecording,
   saveRecording,
 } from './recording-db.ts';
 
-function recordingFixture(id: string, userId = 'u1'): LocalRecording {
-  return {
+const recordingFixture = (id: string) =>
+  newRecording({
     id,
-    userId,
+    userId: 'u1',
     lineId: 'a'.repeat(24),
     lineName: 'Line A',
     productLeaving: 'P1',
     batchLeaving: 'B1',
     productComing: 'P2',
     batchComing: 'B2',
-    notes: '',
     deviceId: null,
     checklist: { floorplanConfigId: null, tags: [], hotZones: [] },
-    startedAt: new Date().toISOString(),
-    endedAt: null,
-    duration: 0,
-    mimeType: 'video/webm',
-    container: 'webm',
-    size: 0,
-    chunkCount: 0,
-    sha256: null,
-    scans: [],
-    motion: null,
-    state: 'recording',
-    inspectionId: null,
-    videoId: null,
-    captureAttached: false,
-    uploadUrl: null,
-    error: null,
-  };
-}
+  });
 
 afterEach(async () => {
   for (const recording of await listRecordings()) await deleteRecording(recording.id);

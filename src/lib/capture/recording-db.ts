@@ -44,6 +44,42 @@ export interface LocalRecording {
   error: string | null;
 }
 
+/** What the operator chose before recording; everything else starts empty. */
+export type RecordingStart = Pick<
+  LocalRecording,
+  | 'id'
+  | 'userId'
+  | 'lineId'
+  | 'lineName'
+  | 'productLeaving'
+  | 'batchLeaving'
+  | 'productComing'
+  | 'batchComing'
+  | 'deviceId'
+  | 'checklist'
+>;
+
+export const newRecording = (start: RecordingStart): LocalRecording => ({
+  ...start,
+  notes: '',
+  startedAt: new Date().toISOString(),
+  endedAt: null,
+  duration: 0,
+  mimeType: '',
+  container: 'webm',
+  size: 0,
+  chunkCount: 0,
+  sha256: null,
+  scans: [],
+  motion: null,
+  state: 'recording',
+  inspectionId: null,
+  videoId: null,
+  captureAttached: false,
+  uploadUrl: null,
+  error: null,
+});
+
 const DB_NAME = 'line-clearance-capture';
 const RECORDINGS = 'recordings';
 const CHUNKS = 'chunks';

@@ -17,15 +17,10 @@ import {
   saveRecording,
 } from './recording-db.ts';
 import { sha256OfParts } from './sha256-client.ts';
+import { uploadChunkBytes } from './upload-chunks.ts';
 import { type ProgressSample, progressOf } from './upload-progress.ts';
 
 export const UPLOAD_ENDPOINT = '/api/uploads';
-/**
- * tus chunk size: about an eighth of the file, from 128 KiB to 8 MiB. A cut costs at most one
- * chunk resent, and the progress moves in steps a person can see.
- */
-export const uploadChunkBytes = (size: number) =>
-  Math.min(8 * 1024 * 1024, Math.max(128 * 1024, Math.ceil(size / 8)));
 /** The server's 'checksum mismatch' (server/schemas/uploads.ts). */
 const CHECKSUM_MISMATCH = 460;
 const BACKOFF_MS = [2000, 5000, 10_000, 30_000, 60_000];
