@@ -36,7 +36,7 @@ const MB = 1024 * 1024;
 const RECORD_MINUTES = Number(process.env.BENCH_RECORD_MINUTES ?? 10);
 const UPLOAD_MB = Number(process.env.BENCH_UPLOAD_MB ?? 200);
 const ROUNDS = 5;
-const QR_FRAMES = 24;
+const QR_FRAMES = 16;
 const HASH_BYTES = 64 * MB;
 
 const rows: TargetRow[] = [];

@@ -9,7 +9,7 @@ import { drawQr, type PlacedQr } from '../../tests/support/draw-qr.ts';
 const WIDTH = 1280;
 const HEIGHT = 720;
 
-/** Camera-like frames: noise, and 0–2 codes of several sizes and tilts (the first two have none). */
+/** Camera-like frames: a scene, and 0–2 codes of several sizes and tilts (the first two have none). */
 function makeFrames(count: number): ImageData[] {
   const frames: ImageData[] = [];
   let seed = 99;
@@ -20,12 +20,25 @@ function makeFrames(count: number): ImageData[] {
   for (let f = 0; f < count; f++) {
     const canvas = new OffscreenCanvas(WIDTH, HEIGHT);
     const context = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D;
+    // A camera-like scene: a lit gradient, a few dark and light shapes, mild sensor noise.
     const noise = context.createImageData(WIDTH, HEIGHT);
-    for (let i = 0; i < noise.data.length; i += 4) {
-      const v = 70 + Math.floor(random() * 110);
-      noise.data.set([v, v, v, 255], i);
+    for (let y = 0; y < HEIGHT; y++) {
+      for (let x = 0; x < WIDTH; x++) {
+        const v = 90 + (x * 60) / WIDTH + (y * 40) / HEIGHT + Math.floor(random() * 16);
+        noise.data.set([v, v, v, 255], (y * WIDTH + x) * 4);
+      }
     }
     context.putImageData(noise, 0, 0);
+    for (let r = 0; r < 6; r++) {
+      const shade = Math.floor(random() * 255);
+      context.fillStyle = `rgb(${shade} ${shade} ${shade})`;
+      context.fillRect(
+        random() * WIDTH,
+        random() * HEIGHT,
+        40 + random() * 200,
+        20 + random() * 120,
+      );
+    }
     const codes: PlacedQr[] = [];
     const n = f < 2 ? 0 : 1 + (f % 2);
     for (let c = 0; c < n; c++) {
