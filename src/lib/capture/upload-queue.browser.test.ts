@@ -93,6 +93,8 @@ beforeEach(() => {
 });
 afterEach(async () => {
   vi.unstubAllGlobals();
+  // Other test files share this origin's storage: a token left here would sign them in.
+  localStorage.removeItem('accessToken');
   uploads.clear();
   for (const recording of await listRecordings()) await deleteRecording(recording.id);
 });
