@@ -27,6 +27,8 @@ export default defineConfig({
       'wouter/use-browser-location',
       'date-fns',
       'comlink',
+      'qrcode',
+      'tus-js-client',
     ],
   },
   test: {

@@ -27,6 +27,7 @@ const benches: { name: string; args: string[] }[] = [
   { name: 'ui', args: ['--import', 'tsx', 'bench/ui.bench.ts'] },
   { name: 'analysis', args: ['--import', 'tsx', 'bench/analysis.bench.ts'] },
   { name: 'reports', args: ['--expose-gc', '--import', 'tsx', 'bench/reports.bench.ts'] },
+  { name: 'capture', args: ['--import', 'tsx', 'bench/capture.bench.ts'] },
 ];
 
 const summary: string[] = [];

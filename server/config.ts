@@ -42,6 +42,10 @@ export interface Config {
   /** Bytes of serialized video lists kept by the read cache (PGlite only). */
   videoListCacheBytes: number;
   maxUploadBytes: number;
+  /** Largest inspection video a resumable upload may declare (413 above it). */
+  maxVideoBytes: number;
+  /** An unfinished video upload is removed this long after it was created. */
+  uploadExpiryHours: number;
   adminEmail: string | null;
   adminPassword: string | null;
   /** Load the demo dataset into an empty database (default: when no admin is configured). */
@@ -195,6 +199,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     connectionTimeoutSeconds: int('CONNECTION_TIMEOUT_SECONDS', 60, 1, 3600),
     videoListCacheBytes: int('VIDEO_LIST_CACHE_BYTES', 64 * 1024 * 1024, 0, 2 ** 32),
     maxUploadBytes: int('MAX_UPLOAD_BYTES', 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    maxVideoBytes: int('MAX_VIDEO_BYTES', 4 * 1024 ** 3, 1024, 64 * 1024 ** 3),
+    uploadExpiryHours: int('UPLOAD_EXPIRY_HOURS', 72, 1, 24 * 90),
     adminEmail: adminEmail?.toLowerCase() ?? null,
     adminPassword,
     demo: demoRaw === null ? adminEmail === null : demoRaw === 'on',

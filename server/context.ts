@@ -21,7 +21,7 @@ export interface AppContext {
   credentials: CredentialGuard;
   /** Refused requests for the audit log, repeats merged into counted entries. */
   refusals: RefusalLog;
-  /** Where a verified upload goes to be analysed: the AnalysisQueue of server/services/analysis-queue.ts. */
+  /** Where a verified upload goes to be analysed: durable jobs (server/analysis/runner.ts). */
   analysis: AnalysisService;
   /** Read caches; only with PGlite, whose lock makes this process the sole writer. */
   caches: ReadCaches | null;

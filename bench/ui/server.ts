@@ -4,6 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface BenchServer {
   baseUrl: string;
+  /** The server process (e.g. to read its peak memory). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -56,7 +58,7 @@ export async function startBenchServer(env: Record<string, string>): Promise<Ben
         (response) => response.ok,
         () => false,
       );
-      if (healthy) return { baseUrl, stop };
+      if (healthy) return { baseUrl, pid: child.pid ?? 0, stop };
     }
     await sleep(100);
   }

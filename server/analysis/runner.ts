@@ -7,7 +7,6 @@ import type { AnalysisConfig } from '../config.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { analysisJobs } from '../db/schema.ts';
 import { newId } from '../ids.ts';
-import type { AnalysisQueue } from '../services/analysis-queue.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { Detector } from './detectors/detector.ts';
 import { locateFfmpeg } from './ffmpeg.ts';
@@ -23,7 +22,11 @@ export interface AnalysisLogger {
   error(message: string): void;
 }
 
-export class AnalysisService implements AnalysisQueue {
+/**
+ * The analysis queue and its runner: capture hands a verified upload to `enqueue`, the runner takes
+ * jobs from the database and turns each video into the records the video page reads.
+ */
+export class AnalysisService {
   readonly queue: JobQueue;
   /** This process in the job rows' lockedBy. */
   readonly worker = `${hostname()}:${process.pid}:${newId().slice(0, 6)}`;

@@ -155,6 +155,8 @@ export const inspections = pgTable(
     endTime: timestamp('end_time', { withTimezone: true }),
     /** The line's tags and hot zones when the inspection began (null for older records). */
     checklist: jsonb('checklist').$type<ChecklistSnapshot>(),
+    /** The device's own id for the recording, so a retried submit answers the same inspection. */
+    clientRef: text('client_ref').unique(),
     reviewerId: text('reviewer_id'),
     reviewNotes: text('review_notes'),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
@@ -241,6 +243,33 @@ export const dispositions = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.inspectionId, t.predictionId] })],
+);
+
+/**
+ * A resumable (tus) upload of an inspection video's file. The bytes go to storage under
+ * `storageKey` until the SHA-256 the device sent matches; then the file moves to the video's key
+ * and the row stays `verified`, so a device that lost the last answer still learns it finished.
+ * Rejected and expired uploads are removed (the audit log keeps them).
+ */
+export const uploads = pgTable(
+  'uploads',
+  {
+    id: id(),
+    videoId: text('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    userId: text('user_id').notNull(),
+    /** Declared length in bytes (Upload-Length). */
+    size: bigint('size', { mode: 'number' }).notNull(),
+    /** SHA-256 (hex) the device computed while recording. */
+    sha256: text('sha256').notNull(),
+    /** 'webm' or 'mp4', checked against the first bytes. */
+    container: text('container').notNull(),
+    storageKey: text('storage_key').notNull(),
+    status: text('status').notNull().default('receiving'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('uploads_video_idx').on(t.videoId), index('uploads_created_idx').on(t.createdAt)],
 );
 
 /**

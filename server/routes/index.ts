@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { analysisRoutes } from './analysis.ts';
 import { auditLogRoutes } from './audit-log.ts';
 import { authRoutes } from './auth.ts';
+import { captureRoutes } from './capture.ts';
 import { deviceRoutes } from './devices.ts';
 import { floorplanConfigRoutes } from './floorplan-configs.ts';
 import { floorplanRoutes } from './floorplans.ts';
@@ -14,6 +15,7 @@ import { lineClearanceRoutes } from './line-clearances.ts';
 import { predictionRoutes } from './predictions.ts';
 import { reportRoutes } from './reports.ts';
 import { serviceAccountRoutes } from './service-accounts.ts';
+import { uploadRoutes } from './uploads.ts';
 import { userRoutes } from './users.ts';
 import { videoRoutes } from './videos.ts';
 
@@ -35,6 +37,8 @@ export const apiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     serviceAccountRoutes,
     ingestRoutes,
     reportRoutes,
+    captureRoutes,
+    uploadRoutes,
   ]) {
     await app.register(routes);
   }

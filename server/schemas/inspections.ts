@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { ChecklistSnapshot } from './capture.ts';
 import { Id } from './common.ts';
 import { Signature } from './signatures.ts';
 
@@ -17,6 +18,13 @@ export const Inspection = Type.Object({
   startTime: Type.String({ format: 'date-time' }),
   status: InspectionStatus,
   operatorNotes: Type.String(),
+  /** Product and batch leaving the line and coming next (null for inspections before capture). */
+  productLeaving: Type.Union([Type.String(), Type.Null()]),
+  batchLeaving: Type.Union([Type.String(), Type.Null()]),
+  productComing: Type.Union([Type.String(), Type.Null()]),
+  batchComing: Type.Union([Type.String(), Type.Null()]),
+  endTime: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  checklist: Type.Union([ChecklistSnapshot, Type.Null()]),
   reviewerId: Type.Union([Id, Type.Null()]),
   reviewNotes: Type.Union([Type.String(), Type.Null()]),
   reviewedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
@@ -24,3 +32,40 @@ export const Inspection = Type.Object({
   signature: Type.Union([Signature, Type.Null()]),
 });
 export type Inspection = Static<typeof Inspection>;
+
+const Entry = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+
+/**
+ * POST /api/inspections: an operator submits a recorded inspection of a line it is assigned to.
+ * Creates the inspection (pending) with the line's checklist as it stands, and its video
+ * (pending, no file yet: the file follows by a resumable upload to /api/uploads). `clientRef` is
+ * the device's id for the recording: sending it again answers the inspection already created.
+ */
+export const InspectionCreate = Type.Object({
+  clientRef: Type.String({ pattern: '^[A-Za-z0-9-]{8,64}$' }),
+  lineClearanceId: Id,
+  productLeaving: Entry,
+  batchLeaving: Entry,
+  productComing: Entry,
+  batchComing: Entry,
+  operatorNotes: Type.Optional(Type.String({ maxLength: 2000 })),
+  /** When recording started and stopped, on the device's clock (UTC). */
+  startTime: Type.String({ format: 'date-time' }),
+  endTime: Type.String({ format: 'date-time' }),
+  /** The registered phone or camera used, if any. */
+  deviceId: Type.Optional(Type.Union([Id, Type.Null()])),
+  video: Type.Object({
+    container: Type.Union([Type.Literal('webm'), Type.Literal('mp4')]),
+    /** Seconds of recording (pauses excluded). */
+    duration: Type.Number({ minimum: 0, maximum: 86_400 }),
+  }),
+});
+export type InspectionCreate = Static<typeof InspectionCreate>;
+
+/** The created (or, for a repeated `clientRef`, the existing) inspection and its video's ids. */
+export const InspectionCreated = Type.Object({
+  inspection: Inspection,
+  videoId: Id,
+  videoFilename: Type.String(),
+});
+export type InspectionCreated = Static<typeof InspectionCreated>;

@@ -69,6 +69,27 @@ export class LocalStorage implements Storage {
     }
   }
 
+  async append(key: string, data: Readable): Promise<{ size: number }> {
+    const file = this.resolve(key);
+    await fsp.mkdir(path.dirname(file), { recursive: true });
+    try {
+      await pipeline(data, fs.createWriteStream(file, { flags: 'a' }));
+    } finally {
+      // Whatever arrived before an error (a dropped connection) stays, durably: the upload
+      // resumes after it.
+      const handle = await fsp.open(file, 'a');
+      await handle.sync();
+      await handle.close();
+    }
+    return { size: (await fsp.stat(file)).size };
+  }
+
+  async move(from: string, to: string): Promise<void> {
+    const target = this.resolve(to);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await fsp.rename(this.resolve(from), target);
+  }
+
   async deletePrefix(prefix: string): Promise<number> {
     assertPrefix(prefix);
     const dir = path.resolve(this.root, prefix);

@@ -19,6 +19,13 @@ export interface Storage {
   delete(key: string): Promise<boolean>;
   /** Removes every object under `prefix/`; answers how many were removed. */
   deletePrefix(prefix: string): Promise<number>;
+  /**
+   * Appends to an object being assembled (a resumable upload; created when absent) and answers its
+   * new size, durably written. Such an object is never read as a finished one until `move`d.
+   */
+  append(key: string, data: Readable): Promise<{ size: number }>;
+  /** Moves an object to another key, replacing what is there; readers see the old or the new. */
+  move(from: string, to: string): Promise<void>;
 }
 
 const KEY = /^[a-z0-9][a-z0-9-]*(\/[A-Za-z0-9_][A-Za-z0-9._-]*)+$/;

@@ -1,13 +1,14 @@
 // Role × route matrix: every /api route of the OpenAPI document, called by anonymous and by each
 // role, including other users' objects. The table is the single source the test walks; keep it in
 // step with docs/permissions.md.
-
+import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspections, predictions, videos } from '../db/schema.ts';
 import { DEMO_PASSWORD } from '../demo/load-demo.ts';
 import { newId } from '../ids.ts';
 import { build, type TestApp } from './build.ts';
+import { submission, webmBytes } from './capture-fixture.ts';
 import { type DemoKey, loadFixture, PNG } from './demo-fixture.ts';
 
 type Who = 'anon' | DemoKey;
@@ -34,7 +35,7 @@ interface Request {
 }
 
 interface Row {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** The OpenAPI path template the row covers. */
   route: string;
   /** Builds a fresh request (and its target object) for each caller. */
@@ -137,6 +138,38 @@ async function freshVideo() {
   });
   return id;
 }
+/** An inspection submitted by "operator" on line A, its video awaiting the file. */
+const freshSubmission = async () =>
+  (await as('operator', 'POST', '/api/inspections', submission(s.lineA))) as {
+    inspection: { _id: string };
+    videoId: string;
+  };
+const TUS = { 'tus-resumable': '1.0.0' };
+const FILE = webmBytes(1000);
+async function freshUpload() {
+  const { videoId } = await freshSubmission();
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/uploads',
+    headers: { ...f.auth.operator, ...uploadHeaders(videoId) },
+  });
+  return res.headers.location as string;
+}
+const uploadHeaders = (videoId: string) => ({
+  ...TUS,
+  'upload-length': String(FILE.length),
+  'upload-metadata': `videoId ${Buffer.from(videoId).toString('base64')},sha256 ${Buffer.from(createHash('sha256').update(FILE).digest('hex')).toString('base64')},filetype ${Buffer.from('video/webm').toString('base64')}`,
+});
+/** Roles that may record inspections (the route table's /inspection roles). */
+const RECORDERS: DemoKey[] = [
+  'admin',
+  'factory',
+  'lcmanager',
+  'lcmanager2',
+  'operator',
+  'operator2',
+];
+
 async function freshFloorplanId() {
   const res = await call('admin', 'POST', {
     url: '/api/floorplans',
@@ -146,6 +179,84 @@ async function freshFloorplanId() {
 }
 
 const matrix: Row[] = [
+  {
+    method: 'POST',
+    route: '/api/inspections',
+    request: () => ({ url: '/api/inspections', payload: submission(s.lineA) }),
+    ok: 201,
+    // Assigned to line A: its operator, and its manager by its own line list (demo data).
+    allowed: ['operator', 'lcmanager'],
+  },
+  {
+    method: 'PUT',
+    route: '/api/inspections/{id}/capture',
+    request: async () => ({
+      url: `/api/inspections/${(await freshSubmission()).inspection._id}/capture`,
+      payload: { scans: [], motion: null },
+    }),
+    ok: 201,
+    allowed: ['operator'],
+    hidden: ['lcmanager2', 'operator2'],
+  },
+  {
+    method: 'POST',
+    route: '/api/videos/{id}/discard',
+    request: async () => ({ url: `/api/videos/${(await freshSubmission()).videoId}/discard` }),
+    ok: 200,
+    allowed: ['operator'],
+    hidden: ['lcmanager2', 'operator2'],
+  },
+  ...['/api/my/lines', '/api/my/inspections', '/api/my/devices'].map(
+    (url): Row => ({
+      method: 'GET',
+      route: url,
+      request: () => ({ url }),
+      ok: 200,
+      allowed: RECORDERS,
+    }),
+  ),
+  {
+    method: 'GET',
+    route: '/api/my/lines/{id}',
+    request: () => ({ url: `/api/my/lines/${s.lineA}` }),
+    ok: 200,
+    allowed: ['operator', 'lcmanager'],
+  },
+  {
+    method: 'POST',
+    route: '/api/uploads',
+    request: async () => ({
+      url: '/api/uploads',
+      headers: uploadHeaders((await freshSubmission()).videoId),
+    }),
+    ok: 201,
+    allowed: ['operator'],
+    hidden: ['lcmanager2', 'operator2'],
+  },
+  {
+    method: 'HEAD',
+    route: '/api/uploads/{id}',
+    request: async () => ({ url: await freshUpload(), headers: TUS }),
+    ok: 200,
+    allowed: ['operator'],
+    hidden: ['admin', 'factory', 'lcmanager', 'lcmanager2', 'operator2'],
+  },
+  {
+    method: 'PATCH',
+    route: '/api/uploads/{id}',
+    request: async () => ({
+      url: await freshUpload(),
+      headers: {
+        ...TUS,
+        'upload-offset': '0',
+        'content-type': 'application/offset+octet-stream',
+      },
+      payload: FILE,
+    }),
+    ok: 204,
+    allowed: ['operator'],
+    hidden: ['admin', 'factory', 'lcmanager', 'lcmanager2', 'operator2'],
+  },
   {
     method: 'GET',
     route: '/api/health',

@@ -7,8 +7,10 @@ import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChangePasswordBody, LoginBody } from '../schemas/auth.ts';
+import { CaptureData } from '../schemas/capture.ts';
 import { DeviceRegister, DeviceUpdate } from '../schemas/devices.ts';
 import { FloorplanConfigSave } from '../schemas/floorplan-configs.ts';
+import { InspectionCreate } from '../schemas/inspections.ts';
 import { LineClearanceCreate, LineClearanceUpdate } from '../schemas/line-clearances.ts';
 import { SignBody } from '../schemas/signatures.ts';
 import { UserCreate, UserUpdate } from '../schemas/users.ts';
@@ -28,6 +30,8 @@ const TABLES = [
   'floorplans',
   'floorplan_configs',
   'inspections',
+  'captures',
+  'uploads',
 ];
 
 /** A digest of every data table (the audit log may grow: failed logins are recorded). */
@@ -107,6 +111,17 @@ const routes: Record<string, WriteRoute> = {
     url: (p) => `/api/inspections/${p}/reject`,
     body: SignBody,
   },
+  'POST /api/inspections': {
+    method: 'POST',
+    url: () => '/api/inspections',
+    body: InspectionCreate,
+  },
+  'PUT /api/inspections/{id}/capture': {
+    method: 'PUT',
+    url: (p) => `/api/inspections/${p}/capture`,
+    body: CaptureData,
+  },
+  'POST /api/videos/{id}/discard': { method: 'POST', url: (p) => `/api/videos/${p}/discard` },
   'DELETE /api/admin/videos/{id}': { method: 'DELETE', url: (p) => `/api/admin/videos/${p}` },
   'POST /api/floorplans': { method: 'POST', url: () => '/api/floorplans' },
   'DELETE /api/floorplans/{id}': { method: 'DELETE', url: (p) => `/api/floorplans/${p}` },

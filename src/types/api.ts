@@ -3,6 +3,12 @@
 export type { AnalysisRow } from '../../server/schemas/analysis.ts';
 export type { AuditEntry, AuditQuery, TrailVerification } from '../../server/schemas/audit-log.ts';
 export type { Me as CurrentUser } from '../../server/schemas/auth.ts';
+export type {
+  CaptureData,
+  ChecklistSnapshot,
+  MotionSamples,
+  QrScan,
+} from '../../server/schemas/capture.ts';
 export type { Role } from '../../server/schemas/common.ts';
 export type {
   Device,
@@ -20,13 +26,23 @@ export type {
   Tag,
 } from '../../server/schemas/floorplan-configs.ts';
 export type { Floorplan } from '../../server/schemas/floorplans.ts';
-export type { Inspection, InspectionStatus } from '../../server/schemas/inspections.ts';
+export type {
+  Inspection,
+  InspectionCreate,
+  InspectionCreated,
+  InspectionStatus,
+} from '../../server/schemas/inspections.ts';
 export type {
   LineClearance,
   LineClearanceCreate,
   LineClearanceStatus,
   LineClearanceUpdate,
 } from '../../server/schemas/line-clearances.ts';
+export type {
+  MyInspection,
+  MyLine,
+  MyLineDetail,
+} from '../../server/schemas/operator.ts';
 export type { Prediction } from '../../server/schemas/predictions.ts';
 export type {
   ChecklistTag,

@@ -1,12 +1,155 @@
-import { useParams } from 'wouter';
-import { PlaceholderPage } from '../../components/placeholder-page.tsx';
+import { useEffect, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { Link, useParams } from 'wouter';
+import { getMyDevices } from '../../api/get-my-devices.ts';
+import { UploadProgressBar } from '../../components/upload-progress-bar.tsx';
+import { paths } from '../../config/paths.ts';
+import { useLoad } from '../../hooks/use-load.ts';
+import { ApiError } from '../../lib/api-client.ts';
+import { type LocalRecording, newRecording } from '../../lib/capture/recording-db.ts';
+import {
+  discardRecording,
+  queueRecording,
+  startUploadQueue,
+  uploadQueue,
+} from '../../lib/capture/upload-queue.ts';
+import { session } from '../../stores/session.ts';
+import type { MyLineDetail } from '../../types/api.ts';
+import { getMyLine } from './api/get-my-line.ts';
+import { BeforeStep } from './before-step.tsx';
+import { RecordStep } from './record-step.tsx';
+import { ReviewStep } from './review-step.tsx';
+import { inspectionStrings as s } from './strings.ts';
+import './inspection.css';
 
+type Step = 'before' | 'record' | 'review' | 'submitted';
+
+/** /inspection/{areaId}: before, record, review and submit (docs/capture.md). */
 export default function InspectionPage() {
-  const { areaId } = useParams<{ areaId: string }>();
+  const { areaId = '' } = useParams<{ areaId: string }>();
+  const snap = useSnapshot(session);
+  const userId = snap.info?.id ?? '';
+  const [detail, setDetail] = useState<MyLineDetail | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [step, setStep] = useState<Step>('before');
+  const [recording, setRecording] = useState<LocalRecording | null>(null);
+  const devices = useLoad(getMyDevices, 'Failed to load devices');
+  const queue = useSnapshot(uploadQueue);
+
+  useEffect(() => {
+    if (userId) void startUploadQueue(userId);
+  }, [userId]);
+
+  useEffect(() => {
+    let current = true;
+    getMyLine(areaId).then(
+      (found) => current && setDetail(found),
+      (error: unknown) => {
+        if (!current || (error instanceof ApiError && error.status === 401)) return;
+        setProblem(
+          error instanceof ApiError && error.status === 403 ? s.notAssigned : s.loadFailed,
+        );
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [areaId]);
+
+  const submitted =
+    recording && step === 'submitted' ? queue.recordings.find((r) => r.id === recording.id) : null;
+  let body: React.ReactNode;
+  if (problem) {
+    body = <p role="alert">{problem}</p>;
+  } else if (!detail) {
+    body = <p role="status">{s.loading}</p>;
+  } else if (detail.line.status !== 'active') {
+    body = <p role="alert">{s.notActive(detail.line.status)}</p>;
+  } else if (step === 'before') {
+    body = (
+      <BeforeStep
+        detail={detail}
+        devices={devices.data ?? []}
+        onStart={(entries) => {
+          setRecording(
+            newRecording({
+              id: crypto.randomUUID(),
+              userId,
+              lineId: detail.line._id,
+              lineName: detail.line.name,
+              productLeaving: entries.productLeaving.trim(),
+              batchLeaving: entries.batchLeaving.trim(),
+              productComing: entries.productComing.trim(),
+              batchComing: entries.batchComing.trim(),
+              deviceId: entries.deviceId || null,
+              checklist: detail.checklist,
+            }),
+          );
+          setStep('record');
+        }}
+      />
+    );
+  } else if (step === 'record' && recording) {
+    body = (
+      <RecordStep
+        detail={detail}
+        recording={recording}
+        onStopped={(stopped) => {
+          setRecording({ ...stopped });
+          setStep('review');
+        }}
+      />
+    );
+  } else if (step === 'review' && recording) {
+    body = (
+      <ReviewStep
+        recording={recording}
+        onSubmit={async (notes) => {
+          await queueRecording({ ...recording, notes: notes.trim() });
+          setStep('submitted');
+        }}
+        onDiscard={async () => {
+          if (!window.confirm(s.confirmDiscard)) return;
+          await discardRecording(recording.id);
+          setRecording(null);
+          setStep('before');
+        }}
+      />
+    );
+  } else {
+    const progress = recording ? queue.progress[recording.id] : undefined;
+    body = (
+      <div className="capture-step" role="status">
+        <h2>{s.submitted}</h2>
+        {submitted ? (
+          <>
+            <p>{s.uploadingNote}</p>
+            {progress && <UploadProgressBar label={detail.line.name} progress={progress} />}
+            {submitted.error && <p className="capture-problem">{submitted.error}</p>}
+          </>
+        ) : (
+          <p>{s.uploadVerified}</p>
+        )}
+        <Link href={paths.operator} className="btn btn-primary btn-large">
+          {s.backToDashboard}
+        </Link>
+      </div>
+    );
+  }
+
+  const stepIndex = ['before', 'record', 'review'].indexOf(step);
   return (
-    <PlaceholderPage
-      title="Inspection"
-      coming={`Here the operator will run the inspection of line clearance ${areaId}: scan its QR tags and record the video.`}
-    />
+    <section className="page capture-page">
+      <h1>
+        {s.title}
+        {detail ? `: ${detail.line.name}` : ''}
+      </h1>
+      {stepIndex >= 0 && detail && (
+        <p className="muted">
+          {s.stepOf(stepIndex + 1)} · {s.steps[stepIndex]}
+        </p>
+      )}
+      {body}
+    </section>
   );
 }

@@ -1,10 +1,43 @@
-import { PlaceholderPage } from '../../components/placeholder-page.tsx';
+import { useEffect } from 'react';
+import { useSnapshot } from 'valtio';
+import { getMyDevices } from '../../api/get-my-devices.ts';
+import { useLoad } from '../../hooks/use-load.ts';
+import { startUploadQueue, uploadQueue } from '../../lib/capture/upload-queue.ts';
+import { session } from '../../stores/session.ts';
+import { getMyInspections } from './api/get-my-inspections.ts';
+import { getMyLines } from './api/get-my-lines.ts';
+import { DevicesSection } from './devices-section.tsx';
+import { LinesSection } from './lines-section.tsx';
+import { PendingUploads } from './pending-uploads.tsx';
+import { RecentInspections } from './recent-inspections.tsx';
+import { operatorStrings as s } from './strings.ts';
+import './operator-dashboard.css';
 
+/** /operator: the operator's lines, recordings still on this device, inspections and devices. */
 export default function OperatorDashboardPage() {
+  const snap = useSnapshot(session);
+  const userId = snap.info?.id ?? '';
+  const lines = useLoad(getMyLines, s.linesLoadFailed);
+  const inspections = useLoad(getMyInspections, s.recentLoadFailed);
+  const devices = useLoad(getMyDevices, s.devicesLoadFailed);
+  const { verifiedCount } = useSnapshot(uploadQueue);
+
+  useEffect(() => {
+    if (userId) void startUploadQueue(userId);
+  }, [userId]);
+  // A verified upload changes the recent inspections' upload state.
+  const reloadInspections = inspections.reload;
+  useEffect(() => {
+    if (verifiedCount > 0) reloadInspections();
+  }, [verifiedCount, reloadInspections]);
+
   return (
-    <PlaceholderPage
-      title="Operator Dashboard"
-      coming="Here operators will pick a line clearance, scan its QR codes and record and upload the inspection video."
-    />
+    <section className="page dashboard operator-dashboard">
+      <h1>{s.title}</h1>
+      <LinesSection lines={lines.data} loading={lines.loading} />
+      <PendingUploads />
+      <RecentInspections inspections={inspections.data} loading={inspections.loading} />
+      <DevicesSection devices={devices.data} loading={devices.loading} reload={devices.reload} />
+    </section>
   );
 }

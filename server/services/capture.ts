@@ -1,0 +1,93 @@
+// Rules of the capture loop shared by its routes: which lines an operator may inspect, the
+// checklist an inspection is checked against, and how scanned codes map onto its tags.
+import { arrayContains, asc, eq, inArray, or } from 'drizzle-orm';
+import type { AuthUser } from '../context.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { floorplanConfigs, lineClearances, users } from '../db/schema.ts';
+import { badRequest } from '../http/errors.ts';
+import type { CaptureData, ChecklistSnapshot, QrScan } from '../schemas/capture.ts';
+
+/**
+ * The lines the user is assigned to: listed in the line's operators or in the user's own line
+ * list (the admin forms edit either side).
+ */
+export async function assignedLines(db: Db | Tx, user: AuthUser) {
+  const [own] = await db
+    .select({ ids: users.lineClearanceIds })
+    .from(users)
+    .where(eq(users.id, user.id));
+  return db
+    .select()
+    .from(lineClearances)
+    .where(
+      or(
+        arrayContains(lineClearances.assignedOperators, [user.id]),
+        inArray(lineClearances.id, own?.ids ?? []),
+      ),
+    )
+    .orderBy(asc(lineClearances.name));
+}
+
+/** Whether the user is assigned to the line (see `assignedLines`). */
+export async function isAssigned(db: Db | Tx, user: AuthUser, lineId: string) {
+  return (await assignedLines(db, user)).some((line) => line.id === lineId);
+}
+
+/** The line's saved floor-plan items, numbered by their position in the configuration. */
+export async function checklistFor(db: Db | Tx, lineId: string): Promise<ChecklistSnapshot> {
+  const [config] = await db
+    .select({ id: floorplanConfigs.id, configuration: floorplanConfigs.configuration })
+    .from(floorplanConfigs)
+    .where(eq(floorplanConfigs.lineClearanceId, lineId));
+  if (!config) return { floorplanConfigId: null, tags: [], hotZones: [] };
+  return {
+    floorplanConfigId: config.id,
+    tags: config.configuration.tags.map((tag, index) => ({ ...tag, index })),
+    hotZones: config.configuration.hotZones.map((zone, index) => ({ ...zone, index })),
+  };
+}
+
+/** The checklist tag whose QR code is `code` (the first, if two share it), or null. */
+export function tagIndexOf(checklist: ChecklistSnapshot, code: string): number | null {
+  const wanted = code.trim();
+  const tag = checklist.tags.find((t) => t.qrCode !== undefined && t.qrCode.trim() === wanted);
+  return tag ? tag.index : null;
+}
+
+/** Seconds a scan or sample may lie past the recorded duration (clock granularity, last frame). */
+const END_SLACK = 5;
+
+/**
+ * Checks capture data beyond its schema (equal column lengths, time order, within the recording)
+ * and answers it with every scan's tag decided by the server from the inspection's checklist.
+ */
+export function checkCapture(
+  data: CaptureData,
+  checklist: ChecklistSnapshot,
+  duration: number,
+): CaptureData {
+  const end = duration + END_SLACK;
+  const scans: QrScan[] = data.scans.map((scan, i) => {
+    if (scan.videoTime > end) {
+      throw badRequest(`body.scans[${i}].videoTime is past the end of the recording`);
+    }
+    return { ...scan, tagIndex: tagIndexOf(checklist, scan.code) };
+  });
+  const motion = data.motion;
+  if (motion) {
+    const n = motion.t.length;
+    for (const column of ['ax', 'ay', 'az', 'alpha', 'beta', 'gamma'] as const) {
+      if (motion[column].length !== n) {
+        throw badRequest(`body.motion.${column} must have as many samples as body.motion.t (${n})`);
+      }
+    }
+    for (let i = 0; i < n; i++) {
+      const t = motion.t[i] as number;
+      if (t < 0 || t > end) throw badRequest(`body.motion.t[${i}] is outside the recording`);
+      if (i > 0 && t < (motion.t[i - 1] as number)) {
+        throw badRequest(`body.motion.t must not decrease (at ${i})`);
+      }
+    }
+  }
+  return { scans, motion };
+}

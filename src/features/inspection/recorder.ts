@@ -1,0 +1,100 @@
+// Records the camera with MediaRecorder in a container the browser supports, one chunk a second
+// straight into IndexedDB and into the running SHA-256 (so a crash loses at most the last second
+// and the hash is ready at Stop). Nothing of the video is kept in memory.
+import { appendChunk, type LocalRecording } from '../../lib/capture/recording-db.ts';
+import type { RunningSha256 } from '../../lib/capture/sha256-client.ts';
+
+/** Preferred first: WebM (VP9, VP8) where supported, else MP4 H.264 (Safari). */
+const TYPES = [
+  { mimeType: 'video/webm;codecs=vp9', container: 'webm' },
+  { mimeType: 'video/webm;codecs=vp8', container: 'webm' },
+  { mimeType: 'video/webm', container: 'webm' },
+  { mimeType: 'video/mp4;codecs=avc1', container: 'mp4' },
+  { mimeType: 'video/mp4', container: 'mp4' },
+] as const;
+
+export type RecordingType = (typeof TYPES)[number];
+
+export function pickRecordingType(): RecordingType | null {
+  if (typeof MediaRecorder === 'undefined') return null;
+  return TYPES.find((type) => MediaRecorder.isTypeSupported(type.mimeType)) ?? null;
+}
+
+const TIMESLICE_MS = 1000;
+
+export class InspectionRecorder {
+  private readonly recorder: MediaRecorder;
+  /** Chunk writes in order; Stop waits for the last one. */
+  private writes: Promise<void> = Promise.resolve();
+  private failure: unknown = null;
+  /** Active recording time before the current run, and when the current run started. */
+  private recordedMs = 0;
+  private runStartedAt: number | null = null;
+
+  constructor(
+    stream: MediaStream,
+    type: RecordingType,
+    private readonly recording: LocalRecording,
+    private readonly hash: RunningSha256,
+    private readonly onChunk: () => void,
+  ) {
+    this.recorder = new MediaRecorder(stream, { mimeType: type.mimeType });
+    this.recorder.ondataavailable = (event) => {
+      if (event.data.size === 0) return;
+      const data = event.data;
+      this.writes = this.writes
+        .then(async () => {
+          await appendChunk(this.recording, data);
+          await this.hash.update(data);
+          this.onChunk();
+        })
+        .catch((error: unknown) => {
+          this.failure ??= error;
+        });
+    };
+  }
+
+  /** Seconds recorded so far (pauses excluded): the video's own clock. */
+  videoTime(): number {
+    const running = this.runStartedAt === null ? 0 : performance.now() - this.runStartedAt;
+    return (this.recordedMs + running) / 1000;
+  }
+
+  get state(): RecordingState {
+    return this.recorder.state;
+  }
+
+  start(): void {
+    this.recorder.start(TIMESLICE_MS);
+    this.runStartedAt = performance.now();
+  }
+
+  pause(): void {
+    if (this.recorder.state !== 'recording') return;
+    this.recorder.pause();
+    this.recordedMs += performance.now() - (this.runStartedAt ?? performance.now());
+    this.runStartedAt = null;
+  }
+
+  resume(): void {
+    if (this.recorder.state !== 'paused') return;
+    this.recorder.resume();
+    this.runStartedAt = performance.now();
+  }
+
+  /** Stops, waits until every chunk is stored and hashed, and answers the duration and digest. */
+  async stop(): Promise<{ duration: number; sha256: string }> {
+    const duration = this.videoTime();
+    this.pause();
+    const stopped = new Promise<void>((resolve) => {
+      this.recorder.addEventListener('stop', () => resolve(), { once: true });
+    });
+    if (this.recorder.state !== 'inactive') this.recorder.stop();
+    await stopped;
+    await this.writes;
+    if (this.failure) throw this.failure;
+    return { duration, sha256: await this.hash.digest() };
+  }
+}
+
+type RecordingState = MediaRecorder['state'];

@@ -1,0 +1,78 @@
+import { format } from 'date-fns';
+import { useSnapshot } from 'valtio';
+import { RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
+import { Tag } from '../../components/tag.tsx';
+import { UploadProgressBar } from '../../components/upload-progress-bar.tsx';
+import { discardRecording, resumeRecording, uploadQueue } from '../../lib/capture/upload-queue.ts';
+import { formatSize } from '../../lib/format-size.ts';
+import { confirmThenRun } from '../../lib/run-action.ts';
+import { operatorStrings as s } from './strings.ts';
+
+/** Recordings still on this device: progress, Resume and Discard (docs/capture.md). */
+export function PendingUploads() {
+  const queue = useSnapshot(uploadQueue);
+  const pending = queue.recordings.filter((r) => r.state !== 'recording');
+  return (
+    <section aria-labelledby="pending-heading">
+      <h2 id="pending-heading">{s.pendingHeading}</h2>
+      {pending.length === 0 ? (
+        <p className="muted">{s.noPending}</p>
+      ) : (
+        <div className="card-grid">
+          {pending.map((recording) => {
+            const progress = queue.progress[recording.id];
+            const name = `${recording.lineName} ${format(new Date(recording.startedAt), 'yyyy-MM-dd HH:mm')}`;
+            const resumable =
+              recording.state === 'failed' ||
+              recording.state === 'recorded' ||
+              (recording.state === 'queued' && queue.waitingUntil !== null);
+            return (
+              <RecordCard
+                key={recording.id}
+                title={recording.lineName}
+                tags={
+                  <Tag severity={recording.state === 'failed' ? 'danger' : 'warning'}>
+                    {s.state[recording.state]}
+                  </Tag>
+                }
+                actions={
+                  <RecordActions
+                    name={name}
+                    actions={[
+                      ...(resumable
+                        ? [{ label: s.resume, onClick: () => void resumeRecording(recording.id) }]
+                        : []),
+                      {
+                        label: s.discard,
+                        variant: 'danger' as const,
+                        onClick: () =>
+                          void confirmThenRun(
+                            s.confirmDiscard,
+                            () => discardRecording(recording.id),
+                            s.discarded,
+                            s.discardFailed,
+                          ),
+                      },
+                    ]}
+                  />
+                }
+              >
+                <RecordField label={s.recordedAt}>
+                  {format(new Date(recording.startedAt), 'yyyy-MM-dd HH:mm')}
+                </RecordField>
+                <RecordField label={s.size}>{formatSize(recording.size)}</RecordField>
+                {progress && (recording.state === 'uploading' || recording.state === 'queued') && (
+                  <UploadProgressBar label={name} progress={progress} />
+                )}
+                {recording.state === 'queued' && queue.waitingUntil !== null && (
+                  <p className="muted">{s.waitingForNetwork}</p>
+                )}
+                {recording.error && <p className="capture-problem">{recording.error}</p>}
+              </RecordCard>
+            );
+          })}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,181 @@
+// Recordings kept on the device (IndexedDB) until the server has verified their upload: the
+// recorder's chunks as they arrive, and one record per recording with what was entered, scanned
+// and sensed, and how far its upload got. A closed tab or a crash loses at most the last chunk.
+import type { ChecklistSnapshot, MotionSamples, QrScan } from '../../types/api.ts';
+
+/**
+ * recording: the recorder is writing chunks · recorded: stopped, not submitted (or interrupted) ·
+ * queued: submitted, waiting for the network · uploading · failed: needs the operator (a refusal
+ * the queue cannot retry by itself) · done: verified by the server.
+ */
+export type RecordingState = 'recording' | 'recorded' | 'queued' | 'uploading' | 'failed' | 'done';
+
+export interface LocalRecording {
+  /** Also the inspection's clientRef: a retried submit answers the same inspection. */
+  id: string;
+  userId: string;
+  lineId: string;
+  lineName: string;
+  productLeaving: string;
+  batchLeaving: string;
+  productComing: string;
+  batchComing: string;
+  notes: string;
+  deviceId: string | null;
+  checklist: ChecklistSnapshot;
+  startedAt: string;
+  endedAt: string | null;
+  /** Seconds recorded, pauses excluded. */
+  duration: number;
+  mimeType: string;
+  container: 'webm' | 'mp4';
+  size: number;
+  chunkCount: number;
+  /** SHA-256 of the whole recording, known when it stopped (or recomputed from the chunks). */
+  sha256: string | null;
+  scans: QrScan[];
+  motion: MotionSamples | null;
+  state: RecordingState;
+  inspectionId: string | null;
+  videoId: string | null;
+  captureAttached: boolean;
+  /** The tus upload's URL, kept so that a reload resumes the same upload. */
+  uploadUrl: string | null;
+  error: string | null;
+}
+
+/** What the operator chose before recording; everything else starts empty. */
+export type RecordingStart = Pick<
+  LocalRecording,
+  | 'id'
+  | 'userId'
+  | 'lineId'
+  | 'lineName'
+  | 'productLeaving'
+  | 'batchLeaving'
+  | 'productComing'
+  | 'batchComing'
+  | 'deviceId'
+  | 'checklist'
+>;
+
+export const newRecording = (start: RecordingStart): LocalRecording => ({
+  ...start,
+  notes: '',
+  startedAt: new Date().toISOString(),
+  endedAt: null,
+  duration: 0,
+  mimeType: '',
+  container: 'webm',
+  size: 0,
+  chunkCount: 0,
+  sha256: null,
+  scans: [],
+  motion: null,
+  state: 'recording',
+  inspectionId: null,
+  videoId: null,
+  captureAttached: false,
+  uploadUrl: null,
+  error: null,
+});
+
+const DB_NAME = 'line-clearance-capture';
+const RECORDINGS = 'recordings';
+const CHUNKS = 'chunks';
+
+interface StoredChunk {
+  recordingId: string;
+  index: number;
+  data: Blob;
+}
+
+let opened: Promise<IDBDatabase> | null = null;
+
+function done<T>(request: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+function committed(transaction: IDBTransaction): Promise<void> {
+  return new Promise((resolve, reject) => {
+    transaction.oncomplete = () => resolve();
+    transaction.onerror = () => reject(transaction.error);
+    transaction.onabort = () => reject(transaction.error ?? new Error('transaction aborted'));
+  });
+}
+
+function database(): Promise<IDBDatabase> {
+  opened ??= new Promise((resolve, reject) => {
+    const request = indexedDB.open(DB_NAME, 1);
+    request.onupgradeneeded = () => {
+      const db = request.result;
+      db.createObjectStore(RECORDINGS, { keyPath: 'id' });
+      db.createObjectStore(CHUNKS, { keyPath: ['recordingId', 'index'] });
+    };
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => {
+      opened = null;
+      reject(request.error);
+    };
+  });
+  return opened;
+}
+
+const range = (recordingId: string) =>
+  IDBKeyRange.bound([recordingId, 0], [recordingId, Number.MAX_SAFE_INTEGER]);
+
+export async function saveRecording(recording: LocalRecording): Promise<void> {
+  const tx = (await database()).transaction(RECORDINGS, 'readwrite');
+  tx.objectStore(RECORDINGS).put(recording);
+  await committed(tx);
+}
+
+export async function loadRecording(id: string): Promise<LocalRecording | undefined> {
+  const tx = (await database()).transaction(RECORDINGS);
+  return done(tx.objectStore(RECORDINGS).get(id) as IDBRequest<LocalRecording | undefined>);
+}
+
+export async function listRecordings(): Promise<LocalRecording[]> {
+  const tx = (await database()).transaction(RECORDINGS);
+  const all = await done(tx.objectStore(RECORDINGS).getAll() as IDBRequest<LocalRecording[]>);
+  return all.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+}
+
+/** Stores the recorder's next chunk and the recording's new size in one transaction. */
+export async function appendChunk(recording: LocalRecording, data: Blob): Promise<void> {
+  const tx = (await database()).transaction([RECORDINGS, CHUNKS], 'readwrite');
+  const chunk: StoredChunk = { recordingId: recording.id, index: recording.chunkCount, data };
+  tx.objectStore(CHUNKS).put(chunk);
+  recording.chunkCount += 1;
+  recording.size += data.size;
+  tx.objectStore(RECORDINGS).put(recording);
+  await committed(tx);
+}
+
+/** The recording's chunks in order (Blobs backed by the browser's storage, not by memory). */
+export async function loadChunks(recordingId: string): Promise<Blob[]> {
+  const tx = (await database()).transaction(CHUNKS);
+  const chunks = await done(
+    tx.objectStore(CHUNKS).getAll(range(recordingId)) as IDBRequest<StoredChunk[]>,
+  );
+  return chunks.map((chunk) => chunk.data);
+}
+
+/** Removes the recording and its chunks (after the server verified it, or a confirmed discard). */
+export async function deleteRecording(id: string): Promise<void> {
+  const tx = (await database()).transaction([RECORDINGS, CHUNKS], 'readwrite');
+  tx.objectStore(CHUNKS).delete(range(id));
+  tx.objectStore(RECORDINGS).delete(id);
+  await committed(tx);
+}
+
+/** Closes the connection (tests reopen it as a reload would). */
+export async function closeRecordingDb(): Promise<void> {
+  if (!opened) return;
+  const db = await opened;
+  opened = null;
+  db.close();
+}

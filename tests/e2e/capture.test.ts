@@ -1,0 +1,232 @@
+// The operator's inspection loop in Chromium with a fake camera showing the demo line's tag QR
+// codes: sign in, start an inspection on Blister Line 1, record while the checkpoints tick,
+// submit, lose the network in the middle of the upload and get it back; the stored file hashes to
+// the recorded SHA-256 and the line's LC manager sees the new pending inspection. axe (WCAG 2.2
+// AA) on each screen at a phone and a desktop size, light and dark.
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { chromiumArgs, chromiumPath } from '../support/chromium.ts';
+import { Api } from './support/api.ts';
+import { acceptConfirm, newContext, pageSettled, type Scheme } from './support/browser.ts';
+import { demoAccount, demoPassword } from './support/demo.ts';
+import { writeQrY4m } from './support/fake-camera.ts';
+import { setUpE2e } from './support/fixture.ts';
+
+const e2e = setUpE2e();
+const LINE = 'Blister Line 1';
+const TAGS = Array.from({ length: 8 }, (_, i) => `LC1-TAG-0${i + 1}`);
+const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 900 };
+
+let folder: string;
+let camera: Browser;
+
+beforeAll(async () => {
+  folder = mkdtempSync(path.join(tmpdir(), 'lc-e2e-camera-'));
+  const y4m = path.join(folder, 'tags.y4m');
+  writeQrY4m(y4m, TAGS);
+  camera = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: [
+      ...chromiumArgs,
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-video-capture=${y4m}`,
+    ],
+  });
+}, 60_000);
+afterAll(async () => {
+  await camera?.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+async function operatorPage(
+  size: { width: number; height: number },
+  scheme: Scheme = 'light',
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await newContext(camera, {
+    baseUrl: e2e.server.baseUrl,
+    scheme,
+    token: await e2e.tokenFor('operator'),
+  });
+  await context.grantPermissions(['camera']);
+  const page = await context.newPage();
+  await page.setViewportSize(size);
+  return { context, page };
+}
+
+async function expectAxeClean(page: Page, view: string) {
+  const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
+  const problems = results.violations.map(
+    (v) => `${view}: ${v.id} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+  );
+  expect(problems).toEqual([]);
+}
+
+async function fillBefore(page: Page) {
+  await page.getByLabel('Product leaving the line').fill('Aspirin 500 mg');
+  await page.getByLabel('Batch leaving the line').fill('B-1001');
+  await page.getByLabel('Product coming next').fill('Ibuprofen 200 mg');
+  await page.getByLabel('Batch coming next').fill('B-2002');
+}
+
+describe('operator capture', () => {
+  test('records with the tags scanned, uploads through a network cut, and the file verifies', async () => {
+    const { context, page } = await operatorPage(PHONE);
+    try {
+      await page.goto('/operator');
+      await pageSettled(page);
+      await page.getByRole('link', { name: `Start Inspection: ${LINE}` }).click();
+      await page.getByLabel('Product leaving the line').waitFor();
+      await page.getByRole('button', { name: 'Start Recording' }).click();
+      // A blank required field warns and stays on the step.
+      await page.locator('.toast-warn').first().waitFor();
+      await fillBefore(page);
+      await page.getByRole('button', { name: 'Start Recording' }).click();
+      await page.getByRole('button', { name: 'Record' }).click({ timeout: 30_000 });
+      await page.getByRole('button', { name: 'Stop' }).waitFor();
+      // The fake camera loops through the eight codes; each ticks its checkpoint.
+      await page
+        .getByRole('heading', { name: '8 of 8 checkpoints scanned' })
+        .waitFor({ timeout: 120_000 });
+      await page.getByRole('button', { name: 'Stop' }).click();
+      await page.getByText('Every checkpoint was scanned.').waitFor({ timeout: 30_000 });
+      await page.getByLabel('Operator notes').fill('Line clear, all checkpoints scanned');
+
+      // Cut the network at the second chunk: the upload must resume where it stopped.
+      let patches = 0;
+      let cut = false;
+      await page.route('**/api/uploads/**', async (route) => {
+        if (route.request().method() === 'PATCH' && ++patches === 2) {
+          cut = true;
+          await route.abort('internetdisconnected');
+          await context.setOffline(true);
+          setTimeout(() => void context.setOffline(false), 3000);
+          return;
+        }
+        await route.continue();
+      });
+      await page.getByRole('button', { name: 'Submit' }).click();
+      await page.getByText('Upload complete and verified.').waitFor({ timeout: 120_000 });
+      expect(cut).toBe(true);
+      expect(patches).toBeGreaterThanOrEqual(3);
+
+      const operator = await Api.login(
+        e2e.server.baseUrl,
+        demoAccount('operator').email,
+        demoPassword,
+      );
+      const [mine] =
+        await operator.get<
+          {
+            inspection: { _id: string; status: string; productLeaving: string };
+            video: { filename: string; sha256: string; verified: boolean; status: string };
+            hasCapture: boolean;
+          }[]
+        >('/api/my/inspections');
+      expect(mine?.inspection).toMatchObject({
+        status: 'pending',
+        productLeaving: 'Aspirin 500 mg',
+      });
+      expect(mine?.video).toMatchObject({ verified: true, status: 'pending' });
+      expect(mine?.hasCapture).toBe(true);
+      const stored = await fetch(`${e2e.server.baseUrl}/api/videos/${mine?.video.filename}`, {
+        headers: { Authorization: `Bearer ${operator.token}` },
+      });
+      const bytes = Buffer.from(await stored.arrayBuffer());
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(mine?.video.sha256);
+      expect(bytes.readUInt32BE(0)).toBe(0x1a45dfa3);
+
+      // The line's LC manager now has it to review.
+      const manager = await Api.login(
+        e2e.server.baseUrl,
+        demoAccount('lc_manager').email,
+        demoPassword,
+      );
+      const pending = await manager.get<{ _id: string; status: string }[]>('/api/inspections');
+      expect(pending.find((i) => i._id === mine?.inspection._id)?.status).toBe('pending');
+
+      // Back on the dashboard nothing waits on the device and the inspection shows as verified.
+      await page.getByRole('link', { name: 'Back to Operator Dashboard' }).click();
+      await pageSettled(page);
+      await page.getByText('Nothing waiting on this device.').waitFor();
+      await page.getByText('Verified').first().waitFor();
+    } finally {
+      await context.close();
+    }
+  }, 300_000);
+
+  test('discarding a submitted recording is confirmed and recorded by the server', async () => {
+    const { context, page } = await operatorPage(PHONE);
+    try {
+      // Offline from the submit on: the recording waits on the device.
+      await page.goto('/operator');
+      await pageSettled(page);
+      await page.getByRole('link', { name: `Start Inspection: ${LINE}` }).click();
+      await fillBefore(page);
+      await page.getByRole('button', { name: 'Start Recording' }).click();
+      await page.getByRole('button', { name: 'Record' }).click({ timeout: 30_000 });
+      await page.getByRole('button', { name: 'Stop' }).click();
+      await page.getByRole('button', { name: 'Submit' }).waitFor({ timeout: 30_000 });
+      await page.route('**/api/uploads', (route) => route.abort('internetdisconnected'));
+      await page.getByRole('button', { name: 'Submit' }).click();
+      await page.getByRole('link', { name: 'Back to Operator Dashboard' }).click();
+      await pageSettled(page);
+      const discard = page.getByRole('button', { name: new RegExp(`^Discard ${LINE}`) });
+      // The upload failing shows once the inspection exists on the server.
+      await page.getByText('No connection to the server').waitFor({ timeout: 60_000 });
+      const question = await acceptConfirm(page, () => discard.click());
+      expect(question).toContain('discard this recording');
+      await page.getByText('Nothing waiting on this device.').waitFor();
+      const log = await e2e.admin.get<{ action: string; entity: string }[]>('/api/audit-log');
+      expect(log.some((row) => row.action === 'discard' && row.entity === 'video')).toBe(true);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+
+  test('axe: the dashboard and every inspection step, phone and desktop, light and dark', async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      for (const [sizeName, size] of [
+        ['phone', PHONE],
+        ['desktop', DESKTOP],
+      ] as const) {
+        const { context, page } = await operatorPage(size, scheme);
+        const view = `${scheme} ${sizeName}`;
+        try {
+          await page.goto('/operator');
+          await pageSettled(page);
+          await page.getByRole('heading', { name: 'Recent Inspections' }).waitFor();
+          await expectAxeClean(page, `operator ${view}`);
+          await page.getByRole('button', { name: 'Register Device' }).click();
+          await page.getByRole('dialog', { name: 'Register Device' }).waitFor();
+          await expectAxeClean(page, `register device ${view}`);
+          await page.keyboard.press('Escape');
+          await page.getByRole('link', { name: `Start Inspection: ${LINE}` }).click();
+          await page.getByLabel('Product leaving the line').waitFor();
+          await expectAxeClean(page, `inspection before ${view}`);
+          await fillBefore(page);
+          await page.getByRole('button', { name: 'Start Recording' }).click();
+          await page.getByRole('button', { name: 'Record' }).click({ timeout: 30_000 });
+          await page.getByRole('button', { name: 'Pause' }).waitFor();
+          await expectAxeClean(page, `inspection recording ${view}`);
+          await page.getByRole('button', { name: 'Stop' }).click();
+          await page.getByRole('button', { name: 'Submit' }).waitFor({ timeout: 30_000 });
+          await expectAxeClean(page, `inspection review ${view}`);
+          await acceptConfirm(page, () =>
+            page.getByRole('button', { name: 'Discard recording' }).click(),
+          );
+        } finally {
+          await context.close();
+        }
+      }
+    }
+  }, 300_000);
+});
