@@ -70,9 +70,9 @@ describe('top toolbar', () => {
     const location = await showToolbar('/operator');
     await userEvent.click(page.getByRole('button', { name: 'Account menu for Pat Doe' }));
     await userEvent.click(page.getByRole('menuitem', { name: 'Log out' }));
-    await vi.waitFor(() => expect(location()).toBe('/'));
+    await expect.poll(() => location()).toBe('/');
     expect(session.loggedIn).toBe(false);
     expect(localStorage.getItem(accessTokenKey)).toBeNull();
-    await vi.waitFor(() => expect(calls).toEqual(['POST /api/logout']));
+    await expect.poll(() => calls).toEqual(['POST /api/logout']);
   });
 });
