@@ -25,44 +25,31 @@ const reactCommits = { count: 0 };
 vi.mock('./path-player/path-player.tsx', () => ({
   PathPlayer: (props: PathPlayerProps) => {
     standIn.renders++;
+    const calls: Record<string, () => void> = {
+      'Path loaded': () =>
+        props.onLoaded({ min: 0.5, max: 30, keyframeImageNames: async () => standIn.imageNames }),
+      'Path failed': () => props.onLoaded(null),
+      'Path point clicked': () => props.onKeyframeClick({ time: 1.9, index: 142 }),
+      'Tag clicked': () =>
+        props.onTagClick({
+          x: 120,
+          y: 48.5,
+          name: 'LC1-TAG-03',
+          qrCode: 'QR-LC1-03',
+          color: '#ff8800',
+          description: 'Feeder exit',
+          id: 3,
+          type: 'qr',
+          status: 'scanned',
+        }),
+    };
     return (
       <section aria-label="Path player stand-in">
-        <button
-          type="button"
-          onClick={() =>
-            props.onLoaded({
-              min: 0.5,
-              max: 30,
-              keyframeImageNames: async () => standIn.imageNames,
-            })
-          }
-        >
-          Path loaded
-        </button>
-        <button type="button" onClick={() => props.onLoaded(null)}>
-          Path failed
-        </button>
-        <button type="button" onClick={() => props.onKeyframeClick({ time: 1.9, index: 142 })}>
-          Path point clicked
-        </button>
-        <button
-          type="button"
-          onClick={() =>
-            props.onTagClick({
-              x: 120,
-              y: 48.5,
-              name: 'LC1-TAG-03',
-              qrCode: 'QR-LC1-03',
-              color: '#ff8800',
-              description: 'Feeder exit',
-              id: 3,
-              type: 'qr',
-              status: 'scanned',
-            })
-          }
-        >
-          Tag clicked
-        </button>
+        {Object.entries(calls).map(([label, call]) => (
+          <button key={label} type="button" onClick={call}>
+            {label}
+          </button>
+        ))}
         <output aria-label="Highlight time">{String(props.highlightTime)}</output>
       </section>
     );
