@@ -12,6 +12,9 @@ import { setUpE2e } from './support/fixture.ts';
 
 const e2e = setUpE2e();
 
+/** Several page loads and real playback on a shared 2-core machine. */
+const slow = 120_000;
+
 interface ListedVideo {
   id: string;
   filename: string;
@@ -94,217 +97,243 @@ async function pickDays(page: Page, first: Date, last: Date): Promise<void> {
 }
 
 describe('video timeline and filters', () => {
-  test('shows the empty state, filters by line, user and dates, and selects a video', async () => {
-    const page = await open('admin', '/video');
-    await page.getByRole('heading', { name: 'No video selected' }).waitFor();
-    await page
-      .getByText('Please select a video from the timeline on the left to begin analysis.')
-      .waitFor();
-    await page.getByText('Videos loaded: 5').waitFor();
-    await expect.poll(() => cards(page).count()).toBe(5);
+  test(
+    'shows the empty state, filters by line, user and dates, and selects a video',
+    async () => {
+      const page = await open('admin', '/video');
+      await page.getByRole('heading', { name: 'No video selected' }).waitFor();
+      await page
+        .getByText('Please select a video from the timeline on the left to begin analysis.')
+        .waitFor();
+      await page.getByText('Videos loaded: 5').waitFor();
+      await expect.poll(() => cards(page).count()).toBe(5);
 
-    await pick(page, 'Line clearances', ['Bottling Line 2']);
-    await expect.poll(() => cards(page).count()).toBe(2);
-    expect(await cards(page).allInnerTexts()).toEqual([
-      expect.stringContaining('Bottling Line 2'),
-      expect.stringContaining('Bottling Line 2'),
-    ]);
-    await pick(page, 'Users', ['Tomás Rivera']);
-    await expect.poll(() => cards(page).count()).toBe(1);
-    await card(page, 'Bottling Line 2', '2026-11-18 22:15').waitFor();
+      await pick(page, 'Line clearances', ['Bottling Line 2']);
+      await expect.poll(() => cards(page).count()).toBe(2);
+      expect(await cards(page).allInnerTexts()).toEqual([
+        expect.stringContaining('Bottling Line 2'),
+        expect.stringContaining('Bottling Line 2'),
+      ]);
+      await pick(page, 'Users', ['Tomás Rivera']);
+      await expect.poll(() => cards(page).count()).toBe(1);
+      await card(page, 'Bottling Line 2', '2026-11-18 22:15').waitFor();
 
-    await page.getByRole('button', { name: 'Clear Filters' }).click();
-    await expect.poll(() => cards(page).count()).toBe(5);
-    // Whole days (spec §9): 10 to 12 November keeps 14:05 on the 10th and 06:30 on the 12th.
-    await pickDays(page, new Date(2026, 10, 10), new Date(2026, 10, 12));
-    await expect.poll(() => cards(page).count()).toBe(2);
-    await card(page, 'Blister Line 1', '2026-11-10 14:05').waitFor();
+      await page.getByRole('button', { name: 'Clear Filters' }).click();
+      await expect.poll(() => cards(page).count()).toBe(5);
+      // Whole days (spec §9): 10 to 12 November keeps 14:05 on the 10th and 06:30 on the 12th.
+      await pickDays(page, new Date(2026, 10, 10), new Date(2026, 10, 12));
+      await expect.poll(() => cards(page).count()).toBe(2);
+      await card(page, 'Blister Line 1', '2026-11-10 14:05').waitFor();
 
-    await card(page, 'Bottling Line 2', '2026-11-12 06:30').click();
-    await page.waitForURL(`**/video/${idOf('lc2-20261112-063000')}`);
-    await expect.poll(() => currentCard(page).innerText()).toContain('2026-11-12 06:30');
-    expect(await page.locator('video').getAttribute('src')).toBe(
-      '/api/videos/lc2-20261112-063000.mp4',
-    );
-    await pathLoaded(page);
-  });
+      await card(page, 'Bottling Line 2', '2026-11-12 06:30').click();
+      await page.waitForURL(`**/video/${idOf('lc2-20261112-063000')}`);
+      await expect.poll(() => currentCard(page).innerText()).toContain('2026-11-12 06:30');
+      expect(await page.locator('video').getAttribute('src')).toBe(
+        '/api/videos/lc2-20261112-063000.mp4',
+      );
+      await pathLoaded(page);
+    },
+    slow,
+  );
 });
 
 describe('playback', () => {
-  test('plays with the slider disabled, then scrubs the video with the slider', async () => {
-    const page = await open('lc_manager', `/video/${idOf('lc1-20261103-081500')}`);
-    await page.getByText('Time bounds: 0.00 s – 40.00 s').waitFor();
-    await pathLoaded(page);
+  test(
+    'plays with the slider disabled, then scrubs the video with the slider',
+    async () => {
+      const page = await open('lc_manager', `/video/${idOf('lc1-20261103-081500')}`);
+      await page.getByText('Time bounds: 0.00 s – 40.00 s').waitFor();
+      await pathLoaded(page);
 
-    await page.getByRole('button', { name: 'Play', exact: true }).click();
-    await page.getByText('Playing…').waitFor();
-    expect(await slider(page).isDisabled()).toBe(true);
-    await expect.poll(() => mediaTime(page)).toBeGreaterThan(1);
-    await page.getByRole('button', { name: 'Pause', exact: true }).click();
-    await page.getByText('Playing…').waitFor({ state: 'hidden' });
-    expect(await slider(page).isEnabled()).toBe(true);
-    // The clock follows the player: the slider shows the paused video's time.
-    expect(Math.abs((await sliderValue(page)) - (await mediaTime(page)))).toBeLessThanOrEqual(0.05);
+      await page.getByRole('button', { name: 'Play', exact: true }).click();
+      await page.getByText('Playing…').waitFor();
+      expect(await slider(page).isDisabled()).toBe(true);
+      await expect.poll(() => mediaTime(page)).toBeGreaterThan(1);
+      await page.getByRole('button', { name: 'Pause', exact: true }).click();
+      await page.getByText('Playing…').waitFor({ state: 'hidden' });
+      expect(await slider(page).isEnabled()).toBe(true);
+      // The clock follows the player: the slider shows the paused video's time.
+      expect(Math.abs((await sliderValue(page)) - (await mediaTime(page)))).toBeLessThanOrEqual(
+        0.05,
+      );
 
-    // Drag the slider from a quarter to three quarters of the track.
-    const box = await slider(page).boundingBox();
-    if (!box) throw new Error('the time slider is not laid out');
-    const y = box.y + box.height / 2;
-    await page.mouse.move(box.x + box.width * 0.25, y);
-    await page.mouse.down();
-    await page.mouse.move(box.x + box.width * 0.75, y, { steps: 10 });
-    await page.mouse.up();
-    const scrubbed = await sliderValue(page);
-    expect(scrubbed).toBeGreaterThan(25);
-    expect(scrubbed).toBeLessThan(35);
-    await expect
-      .poll(async () => Math.abs((await mediaTime(page)) - scrubbed))
-      .toBeLessThanOrEqual(0.05);
-    expect(await timeText(page).innerText()).toBe(`${scrubbed.toFixed(2)} s`);
+      // Drag the slider from a quarter to three quarters of the track.
+      const box = await slider(page).boundingBox();
+      if (!box) throw new Error('the time slider is not laid out');
+      const y = box.y + box.height / 2;
+      await page.mouse.move(box.x + box.width * 0.25, y);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.75, y, { steps: 10 });
+      await page.mouse.up();
+      const scrubbed = await sliderValue(page);
+      expect(scrubbed).toBeGreaterThan(25);
+      expect(scrubbed).toBeLessThan(35);
+      await expect
+        .poll(async () => Math.abs((await mediaTime(page)) - scrubbed))
+        .toBeLessThanOrEqual(0.05);
+      expect(await timeText(page).innerText()).toBe(`${scrubbed.toFixed(2)} s`);
 
-    await slider(page).focus();
-    await page.keyboard.press('Home');
-    await expect.poll(() => mediaTime(page)).toBeLessThanOrEqual(0.05);
-    expect(await timeText(page).innerText()).toBe('0.00 s');
-  });
+      await slider(page).focus();
+      await page.keyboard.press('Home');
+      await expect.poll(() => mediaTime(page)).toBeLessThanOrEqual(0.05);
+      expect(await timeText(page).innerText()).toBe('0.00 s');
+    },
+    slow,
+  );
 });
 
 describe('modals', () => {
-  test('opens a keyframe from a detection and from the path, and a tag, closing each', async () => {
-    const page = await open('audit', `/video/${idOf('lc1-20261103-081500')}`);
-    await pathLoaded(page);
+  test(
+    'opens a keyframe from a detection and from the path, and a tag, closing each',
+    async () => {
+      const page = await open('audit', `/video/${idOf('lc1-20261103-081500')}`);
+      await pathLoaded(page);
 
-    // The path player opens the current keyframe (time 0) by Enter on its canvas.
-    await page.getByRole('img', { name: 'Floor plan with the inspection path' }).focus();
-    await page.keyboard.press('Enter');
-    const first = page.getByRole('dialog', { name: 'Keyframe image at 0.000 s' });
-    await first.waitFor();
-    await first.getByText('No detections for this frame').waitFor();
-    await page.keyboard.press('Escape');
-    await first.waitFor({ state: 'detached' });
+      // The path player opens the current keyframe (time 0) by Enter on its canvas.
+      await page.getByRole('img', { name: 'Floor plan with the inspection path' }).focus();
+      await page.keyboard.press('Enter');
+      const first = page.getByRole('dialog', { name: 'Keyframe image at 0.000 s' });
+      await first.waitFor();
+      await first.getByText('No detections for this frame').waitFor();
+      await page.keyboard.press('Escape');
+      await first.waitFor({ state: 'detached' });
 
-    await detection(page, '8.003').click();
-    const frame = page.getByRole('dialog', { name: 'Keyframe image at 8.003 s' });
-    await frame.waitFor();
-    const image = frame.getByRole('img', { name: 'Keyframe image at 8.003 s' });
-    await expect
-      .poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth))
-      .toBe(320);
-    expect(await image.getAttribute('src')).toBe('/api/keyframes/lc1-20261103-081500/8.003.png');
-    expect(await frame.locator('.va-box').allInnerTexts()).toEqual(['carton 71.8%']);
-    await frame.getByRole('button', { name: 'Close' }).filter({ hasText: 'Close' }).click();
-    await frame.waitFor({ state: 'detached' });
+      await detection(page, '8.003').click();
+      const frame = page.getByRole('dialog', { name: 'Keyframe image at 8.003 s' });
+      await frame.waitFor();
+      const image = frame.getByRole('img', { name: 'Keyframe image at 8.003 s' });
+      await expect
+        .poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth))
+        .toBe(320);
+      expect(await image.getAttribute('src')).toBe('/api/keyframes/lc1-20261103-081500/8.003.png');
+      expect(await frame.locator('.va-box').allInnerTexts()).toEqual(['carton 71.8%']);
+      await frame.getByRole('button', { name: 'Close' }).filter({ hasText: 'Close' }).click();
+      await frame.waitFor({ state: 'detached' });
 
-    await detection(page, '17.339').click();
-    await page.getByRole('dialog', { name: 'Keyframe image at 17.339 s' }).waitFor();
-    await page.mouse.click(5, 5);
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
+      await detection(page, '17.339').click();
+      await page.getByRole('dialog', { name: 'Keyframe image at 17.339 s' }).waitFor();
+      await page.mouse.click(5, 5);
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
 
-    await page.getByRole('button', { name: 'Thermoformer front, scanned: show details' }).click();
-    const tag = page.getByRole('dialog', { name: 'Tag details: Thermoformer front' });
-    await tag.waitFor();
-    await tag.getByText('Position', { exact: true }).waitFor();
-    await tag.getByRole('button', { name: 'Close' }).click();
-    await tag.waitFor({ state: 'detached' });
-    await page.getByRole('button', { name: 'Thermoformer front, scanned: show details' }).click();
-    await tag.waitFor();
-    await page.mouse.click(5, 5);
-    await tag.waitFor({ state: 'detached' });
-  });
+      await page.getByRole('button', { name: 'Thermoformer front, scanned: show details' }).click();
+      const tag = page.getByRole('dialog', { name: 'Tag details: Thermoformer front' });
+      await tag.waitFor();
+      await tag.getByText('Position', { exact: true }).waitFor();
+      await tag.getByRole('button', { name: 'Close' }).click();
+      await tag.waitFor({ state: 'detached' });
+      await page.getByRole('button', { name: 'Thermoformer front, scanned: show details' }).click();
+      await tag.waitFor();
+      await page.mouse.click(5, 5);
+      await tag.waitFor({ state: 'detached' });
+    },
+    slow,
+  );
 });
 
 describe('keyboard shortcuts', () => {
-  test('N/P, [ and ], arrows, J, Space, K and L', async () => {
-    const page = await open('lc_manager', `/video/${idOf('lc1-20261103-081500')}`);
-    await pathLoaded(page);
-    await mainDetections(page).getByRole('listitem').first().waitFor();
-    await page.getByRole('heading', { level: 1 }).click();
-    const current = mainDetections(page).locator('[aria-current="true"]');
+  test(
+    'N/P, [ and ], arrows, J, Space, K and L',
+    async () => {
+      const page = await open('lc_manager', `/video/${idOf('lc1-20261103-081500')}`);
+      await pathLoaded(page);
+      await mainDetections(page).getByRole('listitem').first().waitFor();
+      await page.getByRole('heading', { level: 1 }).click();
+      const current = mainDetections(page).locator('[aria-current="true"]');
 
-    await page.keyboard.press('n');
-    await expect.poll(() => current.innerText()).toMatch(/^8\.003 s/);
-    expect(await timeText(page).innerText()).toBe('8.00 s');
-    await page.keyboard.press('n');
-    await expect.poll(() => current.innerText()).toMatch(/^9\.335 s/);
-    await page.keyboard.press('p');
-    await expect.poll(() => current.innerText()).toMatch(/^8\.003 s/);
+      await page.keyboard.press('n');
+      await expect.poll(() => current.innerText()).toMatch(/^8\.003 s/);
+      expect(await timeText(page).innerText()).toBe('8.00 s');
+      await page.keyboard.press('n');
+      await expect.poll(() => current.innerText()).toMatch(/^9\.335 s/);
+      await page.keyboard.press('p');
+      await expect.poll(() => current.innerText()).toMatch(/^8\.003 s/);
 
-    await page.keyboard.press(']');
-    await page.getByText('Speed: 1.25×').waitFor();
-    await page.keyboard.press('[');
-    await page.keyboard.press('[');
-    await page.getByText('Speed: 0.75×').waitFor();
-    expect(await page.evaluate(() => document.querySelector('video')?.playbackRate)).toBe(0.75);
+      await page.keyboard.press(']');
+      await page.getByText('Speed: 1.25×').waitFor();
+      await page.keyboard.press('[');
+      await page.keyboard.press('[');
+      await page.getByText('Speed: 0.75×').waitFor();
+      expect(await page.evaluate(() => document.querySelector('video')?.playbackRate)).toBe(0.75);
 
-    // 8.003 s is a keyframe image; the next one is 9.335 s, then back.
-    const indicator = page.getByText(/^Keyframe image: \d+ of/);
-    const before = await indicator.innerText();
-    await page.keyboard.press('ArrowRight');
-    await expect.poll(() => timeText(page).innerText()).toBe('9.34 s');
-    expect(await indicator.innerText()).not.toBe(before);
-    await page.keyboard.press('ArrowLeft');
-    await expect.poll(() => timeText(page).innerText()).toBe('8.00 s');
-    expect(await indicator.innerText()).toBe(before);
-    await page.keyboard.press('j');
-    await expect.poll(() => timeText(page).innerText()).toBe('3.00 s');
-    await expect.poll(() => mediaTime(page)).toBeCloseTo(3.003, 2);
+      // 8.003 s is a keyframe image; the next one is 9.335 s, then back.
+      const indicator = page.getByText(/^Keyframe image: \d+ of/);
+      const before = await indicator.innerText();
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(() => timeText(page).innerText()).toBe('9.34 s');
+      expect(await indicator.innerText()).not.toBe(before);
+      await page.keyboard.press('ArrowLeft');
+      await expect.poll(() => timeText(page).innerText()).toBe('8.00 s');
+      expect(await indicator.innerText()).toBe(before);
+      await page.keyboard.press('j');
+      await expect.poll(() => timeText(page).innerText()).toBe('3.00 s');
+      await expect.poll(() => mediaTime(page)).toBeCloseTo(3.003, 2);
 
-    await page.keyboard.press(' ');
-    await page.getByText('Playing…').waitFor();
-    await page.keyboard.press(' ');
-    await page.getByText('Playing…').waitFor({ state: 'hidden' });
-    await page.keyboard.press('l');
-    await page.getByText('Playing…').waitFor();
-    await page.keyboard.press('l');
-    await page.getByText('Speed: 1×').waitFor();
-    await page.keyboard.press('k');
-    await page.getByText('Playing…').waitFor({ state: 'hidden' });
-  });
+      await page.keyboard.press(' ');
+      await page.getByText('Playing…').waitFor();
+      await page.keyboard.press(' ');
+      await page.getByText('Playing…').waitFor({ state: 'hidden' });
+      await page.keyboard.press('l');
+      await page.getByText('Playing…').waitFor();
+      await page.keyboard.press('l');
+      await page.getByText('Speed: 1×').waitFor();
+      await page.keyboard.press('k');
+      await page.getByText('Playing…').waitFor({ state: 'hidden' });
+    },
+    slow,
+  );
 });
 
 describe('selection by the videoId parameter (spec §4)', () => {
-  test('exact id, contained id, fetched by id, and the first video when the fetch fails', async () => {
-    const target = idOf('lc2-20261118-221500');
-    const page = await open('admin', `/video/${target}`);
-    await expect.poll(() => currentCard(page).innerText()).toContain('2026-11-18 22:15');
-    expect(currentPath(page)).toBe(`/video/${target}`);
+  test(
+    'exact id, contained id, fetched by id, and the first video when the fetch fails',
+    async () => {
+      const target = idOf('lc2-20261118-221500');
+      const page = await open('admin', `/video/${target}`);
+      await expect.poll(() => currentCard(page).innerText()).toContain('2026-11-18 22:15');
+      expect(currentPath(page)).toBe(`/video/${target}`);
 
-    const partial = idOf('lc1-20261110-140500');
-    await page.goto(`/video/${partial.slice(0, 12)}`);
-    await page.waitForURL(`**/video/${partial}`);
-    await expect.poll(() => currentCard(page).innerText()).toContain('2026-11-10 14:05');
+      const partial = idOf('lc1-20261110-140500');
+      await page.goto(`/video/${partial.slice(0, 12)}`);
+      await page.waitForURL(`**/video/${partial}`);
+      await expect.poll(() => currentCard(page).innerText()).toContain('2026-11-10 14:05');
 
-    // A video missing from the list answer is fetched by its id.
-    const hidden = idOf('lc1-20261103-081500');
-    await page.route('**/api/videos', async (route) => {
-      const response = await route.fetch();
-      const list = (await response.json()) as ListedVideo[];
-      await route.fulfill({ response, json: list.filter((video) => video.id !== hidden) });
-    });
-    const fetched = page.waitForRequest((request) =>
-      request.url().endsWith(`/api/videos/${hidden}`),
-    );
-    await page.goto(`/video/${hidden}`);
-    await fetched;
-    await expect
-      .poll(() => page.locator('video').getAttribute('src'))
-      .toBe('/api/videos/lc1-20261103-081500.mp4');
-    expect(await cards(page).count()).toBe(4);
-    expect(await currentCard(page).count()).toBe(0);
-    await page.unroute('**/api/videos');
+      // A video missing from the list answer is fetched by its id.
+      const hidden = idOf('lc1-20261103-081500');
+      await page.route('**/api/videos', async (route) => {
+        const response = await route.fetch();
+        const list = (await response.json()) as ListedVideo[];
+        await route.fulfill({ response, json: list.filter((video) => video.id !== hidden) });
+      });
+      const fetched = page.waitForRequest((request) =>
+        request.url().endsWith(`/api/videos/${hidden}`),
+      );
+      await page.goto(`/video/${hidden}`);
+      await fetched;
+      await expect
+        .poll(() => page.locator('video').getAttribute('src'))
+        .toBe('/api/videos/lc1-20261103-081500.mp4');
+      expect(await cards(page).count()).toBe(4);
+      expect(await currentCard(page).count()).toBe(0);
+      await page.unroute('**/api/videos');
 
-    // No such video: the first (newest) one is shown.
-    await page.goto('/video/ffffffffffffffffffffffff');
-    await page.waitForURL(`**/video/${idOf('lc1-20261120-101000')}`);
-    await expect.poll(() => currentCard(page).innerText()).toContain('2026-11-20 10:10');
-  });
+      // No such video: the first (newest) one is shown.
+      await page.goto('/video/ffffffffffffffffffffffff');
+      await page.waitForURL(`**/video/${idOf('lc1-20261120-101000')}`);
+      await expect.poll(() => currentCard(page).innerText()).toContain('2026-11-20 10:10');
+    },
+    slow,
+  );
 
-  test("an operator opening another operator's video gets the first of their own", async () => {
-    const page = await open('operator', `/video/${idOf('lc1-20261110-140500')}`);
-    await page.waitForURL(`**/video/${idOf('lc1-20261120-101000')}`);
-    await expect.poll(() => cards(page).count()).toBe(3);
-    await expect.poll(() => currentCard(page).innerText()).toContain('Tomás Rivera');
-  });
+  test(
+    "an operator opening another operator's video gets the first of their own",
+    async () => {
+      const page = await open('operator', `/video/${idOf('lc1-20261110-140500')}`);
+      await page.waitForURL(`**/video/${idOf('lc1-20261120-101000')}`);
+      await expect.poll(() => cards(page).count()).toBe(3);
+      await expect.poll(() => currentCard(page).innerText()).toContain('Tomás Rivera');
+    },
+    slow,
+  );
 });
 
 describe('back button by role (spec §2)', () => {
@@ -314,12 +343,16 @@ describe('back button by role (spec §2)', () => {
     ['lc_manager', 'Line Clearance Manager Dashboard'],
     ['audit', 'Audit Dashboard'],
     ['operator', 'Operator Dashboard'],
-  ] as const)('%s goes back to the %s', async (role, label) => {
-    const page = await open(role, '/video');
-    await page.getByText('Video Library', { exact: true }).waitFor();
-    await page.getByRole('button', { name: `Back to ${label}` }).click();
-    await landedOn(page, demoAccount(role).dashboard);
-  });
+  ] as const)(
+    '%s goes back to the %s',
+    async (role, label) => {
+      const page = await open(role, '/video');
+      await page.getByText('Video Library', { exact: true }).waitFor();
+      await page.getByRole('button', { name: `Back to ${label}` }).click();
+      await landedOn(page, demoAccount(role).dashboard);
+    },
+    slow,
+  );
 });
 
 describe('accessibility (axe, WCAG 2.2 AA)', () => {
@@ -347,5 +380,6 @@ describe('accessibility (axe, WCAG 2.2 AA)', () => {
       await page.getByRole('dialog', { name: /^Tag details: / }).waitFor();
       expect(await axeViolations(page)).toEqual([]);
     },
+    slow,
   );
 });
