@@ -36,6 +36,10 @@ export default defineConfig({
     // processes (the e2e server and Chromium) or on PGlite: two at a time fill the idle core.
     // The browser project runs beside them in one more Chromium.
     maxWorkers: 2,
+    // expect.poll and expect.element wait up to 10 s, not Vitest's 1 s: a render, a worker round
+    // trip or a browser action takes that long beside the rest of the suite on two busy cores.
+    // A poll that ends early costs nothing; waits that cover more (a path load) say so.
+    expect: { poll: { timeout: 10_000 } },
     projects: [
       {
         extends: true,

@@ -10,7 +10,7 @@ import { openDatabase } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { insertUser } from '../services/users.ts';
 import { createServices } from '../services.ts';
-import { build } from '../test/build.ts';
+import { build, migratedPglite, type TestApp } from '../test/build.ts';
 import { createBackup } from './create-backup.ts';
 import { restoreBackup } from './restore-backup.ts';
 
@@ -19,92 +19,156 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 const postgresUrl = process.env.TEST_DATABASE_URL;
 const IMAGE = Buffer.from('image bytes');
 
-describe.skipIf(postgresUrl)('backup and restore with PGlite', () => {
-  const dataDir = path.join(tmp, 'data');
-  const out = path.join(tmp, 'out');
-  let folder = '';
+/**
+ * Each PGlite test starts PGlite on disk up to four times (from the migrated dump, no initdb): about
+ * a second each on an idle machine, but the restore test has taken 26 s in all on two cores that
+ * other work kept busy (load average 14). Three minutes each, well inside what CI allows.
+ */
+const pgliteBudgetMs = 180_000;
 
-  it('dumps the database and the files with checksums', async () => {
-    const config = loadConfig({ DATA_DIR: dataDir, SCRYPT_LOG2_N: '10', DEMO: 'off' });
-    const services = await createServices(config);
-    await insertUser(services.ctx.db, services.ctx.passwords, {
-      name: 'Kept',
-      email: 'kept@example.com',
-      password: 'kept-password',
-      roles: ['admin'],
-    });
-    await services.ctx.storage.put('floorplans/abc.png', IMAGE);
-    await services.close();
-
-    const database = await openDatabase({
-      databaseUrl: null,
-      pgliteDir: path.join(dataDir, 'pglite'),
-    });
-    const backup = await createBackup(database, path.join(dataDir, 'files'), out);
-    await database.close();
-    folder = backup.folder;
-    expect(backup.manifest.database).toBe('pglite');
-    expect(backup.manifest.files).toEqual([
-      {
-        path: 'floorplans/abc.png',
-        size: 11,
-        sha256: createHash('sha256').update(IMAGE).digest('hex'),
-      },
-    ]);
+/**
+ * A data directory as a stopped server leaves it (PGlite on disk, one user, one stored file),
+ * made for the calling test alone; `close()` removes it.
+ */
+async function storedData(): Promise<TestApp> {
+  const t = await build({}, { postgresUrl: null, onDisk: true });
+  await insertUser(t.services.ctx.db, t.services.ctx.passwords, {
+    name: 'Kept',
+    email: 'kept@example.com',
+    password: 'kept-password',
+    roles: ['admin'],
   });
+  await t.services.ctx.storage.put('floorplans/abc.png', IMAGE);
+  await t.stop();
+  return t;
+}
 
-  it('restores into an empty data directory, and refuses a non-empty one', async () => {
-    const restored = path.join(tmp, 'restored');
-    const target = {
-      databaseUrl: null,
-      pgliteDir: path.join(restored, 'pglite'),
-      filesDir: path.join(restored, 'files'),
-    };
-    await restoreBackup(folder, target);
-    const services = await createServices(
-      loadConfig({ DATA_DIR: restored, SCRYPT_LOG2_N: '10', DEMO: 'off' }),
+/** Backs up a stopped data directory into a new folder of its own, as `npm run backup` does. */
+async function backUp(dataDir: string) {
+  const database = await openDatabase({
+    databaseUrl: null,
+    pgliteDir: path.join(dataDir, 'pglite'),
+  });
+  try {
+    return await createBackup(
+      database,
+      path.join(dataDir, 'files'),
+      fs.mkdtempSync(path.join(tmp, 'out-')),
     );
-    try {
-      const [row] = await services.ctx.db
-        .select()
-        .from(users)
-        .where(eq(users.email, 'kept@example.com'));
-      expect(await services.ctx.passwords.verify('kept-password', row?.passwordHash ?? '')).toBe(
-        true,
+  } finally {
+    await database.close();
+  }
+}
+
+/** A fresh backup of a fresh stored data directory, which is removed again. */
+async function freshBackup(): Promise<string> {
+  const source = await storedData();
+  try {
+    return (await backUp(source.dataDir)).folder;
+  } finally {
+    await source.close();
+  }
+}
+
+/** An empty folder of this test's own to restore into. */
+const restoreTarget = () => {
+  const dir = fs.mkdtempSync(path.join(tmp, 'restored-'));
+  return {
+    dataDir: dir,
+    target: {
+      databaseUrl: null,
+      pgliteDir: path.join(dir, 'pglite'),
+      filesDir: path.join(dir, 'files'),
+    },
+  };
+};
+
+describe.skipIf(postgresUrl)('backup and restore with PGlite', () => {
+  it(
+    'dumps the database and the files with checksums',
+    async () => {
+      const source = await storedData();
+      try {
+        const { manifest, folder } = await backUp(source.dataDir);
+        expect(manifest.database).toBe('pglite');
+        expect(fs.statSync(path.join(folder, manifest.databaseFile)).size).toBeGreaterThan(0);
+        expect(manifest.files).toEqual([
+          {
+            path: 'floorplans/abc.png',
+            size: 11,
+            sha256: createHash('sha256').update(IMAGE).digest('hex'),
+          },
+        ]);
+      } finally {
+        await source.close();
+      }
+    },
+    pgliteBudgetMs,
+  );
+
+  it(
+    'restores into an empty data directory, and refuses a non-empty one',
+    async () => {
+      const folder = await freshBackup();
+      const { dataDir, target } = restoreTarget();
+      await restoreBackup(folder, target);
+      const services = await createServices(
+        loadConfig({ DATA_DIR: dataDir, SCRYPT_LOG2_N: '10', DEMO: 'off' }),
       );
-      const chunks: Buffer[] = [];
-      for await (const chunk of services.ctx.storage.read('floorplans/abc.png')) chunks.push(chunk);
-      expect(Buffer.concat(chunks).equals(IMAGE)).toBe(true);
-    } finally {
-      await services.close();
-    }
-    await expect(restoreBackup(folder, target)).rejects.toThrow(/already holds/);
-  });
+      try {
+        const [row] = await services.ctx.db
+          .select()
+          .from(users)
+          .where(eq(users.email, 'kept@example.com'));
+        expect(await services.ctx.passwords.verify('kept-password', row?.passwordHash ?? '')).toBe(
+          true,
+        );
+        const chunks: Buffer[] = [];
+        for await (const chunk of services.ctx.storage.read('floorplans/abc.png')) {
+          chunks.push(chunk);
+        }
+        expect(Buffer.concat(chunks).equals(IMAGE)).toBe(true);
+      } finally {
+        await services.close();
+      }
+      await expect(restoreBackup(folder, target)).rejects.toThrow(/already holds/);
+    },
+    pgliteBudgetMs,
+  );
 
-  it('refuses a damaged backup before touching anything', async () => {
-    fs.writeFileSync(path.join(folder, 'files', 'floorplans', 'abc.png'), 'tampered!!!');
-    const target = path.join(tmp, 'never');
-    await expect(
-      restoreBackup(folder, {
+  it(
+    'refuses a damaged backup before touching anything',
+    async () => {
+      const folder = await freshBackup();
+      fs.writeFileSync(path.join(folder, 'files', 'floorplans', 'abc.png'), 'tampered!!!');
+      const { dataDir, target } = restoreTarget();
+      await expect(restoreBackup(folder, target)).rejects.toThrow(
+        'Backup is damaged: floorplans/abc.png does not match its checksum',
+      );
+      expect(fs.readdirSync(dataDir)).toEqual([]);
+    },
+    pgliteBudgetMs,
+  );
+
+  it(
+    'refuses to open PGlite while another instance holds the database',
+    async () => {
+      const pgliteDir = path.join(fs.mkdtempSync(path.join(tmp, 'locked-')), 'pglite');
+      const first = await openDatabase({
         databaseUrl: null,
-        pgliteDir: path.join(target, 'pglite'),
-        filesDir: path.join(target, 'files'),
-      }),
-    ).rejects.toThrow('Backup is damaged: floorplans/abc.png does not match its checksum');
-    expect(fs.existsSync(target)).toBe(false);
-  });
-
-  it('refuses to open PGlite while another instance holds the database', async () => {
-    const dir = path.join(tmp, 'locked');
-    const first = await openDatabase({ databaseUrl: null, pgliteDir: path.join(dir, 'pglite') });
-    try {
-      await expect(
-        openDatabase({ databaseUrl: null, pgliteDir: path.join(dir, 'pglite') }),
-      ).rejects.toThrow(/in use by process/);
-    } finally {
-      await first.close();
-    }
-  });
+        pgliteDir,
+        pgliteStart: await migratedPglite(),
+      });
+      try {
+        await expect(openDatabase({ databaseUrl: null, pgliteDir })).rejects.toThrow(
+          /in use by process/,
+        );
+      } finally {
+        await first.close();
+      }
+    },
+    pgliteBudgetMs,
+  );
 });
 
 describe.runIf(postgresUrl)('backup and restore with PostgreSQL', () => {

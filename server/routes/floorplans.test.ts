@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type TestApp } from '../test/build.ts';
 import { loadFixture, PNG } from '../test/demo-fixture.ts';
+import { multipartBody } from '../test/multipart.ts';
 
 let t: TestApp;
 let f: Awaited<ReturnType<typeof loadFixture>>;
@@ -19,38 +20,15 @@ afterAll(() => t.close());
 const GIF = Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(20, 1)]);
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(20, 2)]);
 
-function multipart(fields: Record<string, string>, image?: { bytes: Buffer; name: string }) {
-  const boundary = '----lc-test-boundary';
-  const chunks: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) {
-    chunks.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-      ),
-    );
-  }
-  if (image) {
-    chunks.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="${image.name}"\r\nContent-Type: image/png\r\n\r\n`,
-      ),
-      image.bytes,
-      Buffer.from('\r\n'),
-    );
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return {
-    payload: Buffer.concat(chunks),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
-
 const upload = (
   auth: { authorization: string },
   fields: Record<string, string>,
   image?: { bytes: Buffer; name: string },
 ) => {
-  const body = multipart(fields, image);
+  const body = multipartBody(
+    fields,
+    image && { field: 'image', filename: image.name, contentType: 'image/png', bytes: image.bytes },
+  );
   return t.app.inject({
     method: 'POST',
     url: '/api/floorplans',

@@ -62,7 +62,7 @@ const migratedDump = 'pglite.tar.gz';
  * migrations: each test file starts from it in about a second instead of creating a database
  * (initdb) and migrating it, which takes several.
  */
-function migratedPglite(): Promise<Uint8Array<ArrayBuffer>> {
+export function migratedPglite(): Promise<Uint8Array<ArrayBuffer>> {
   // Hashed and read once per test file, however many apps the file builds (the worker copies it).
   migrated ??= readMigratedPglite();
   return migrated;
@@ -93,7 +93,10 @@ async function readMigratedPglite(): Promise<Uint8Array<ArrayBuffer>> {
 export interface BuildOptions {
   /** A PostgreSQL server to create a fresh database on; default TEST_DATABASE_URL, else PGlite. */
   postgresUrl?: string | null;
-  /** Keep PGlite in DATA_DIR (so another process can open it after `stop`), not in memory. */
+  /**
+   * Keep PGlite in DATA_DIR (so another process can open it after `stop`), not in memory; it
+   * starts from the migrated dump all the same.
+   */
   onDisk?: boolean;
 }
 
@@ -117,10 +120,9 @@ export async function build(
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...env,
   };
-  const inMemoryDatabase = !postgres && !options.onDisk;
   const services = await createServices(loadConfig(fullEnv), {
-    inMemoryDatabase,
-    pgliteStart: inMemoryDatabase ? await migratedPglite() : undefined,
+    inMemoryDatabase: !postgres && !options.onDisk,
+    pgliteStart: postgres ? undefined : await migratedPglite(),
   });
   const app = await buildApp(services.ctx);
   await app.ready();

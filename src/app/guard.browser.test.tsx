@@ -16,12 +16,14 @@ afterEach(async () => {
 
 const me = (roles: string[]) => ({ id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles });
 
-// Dashboards load their lists when shown; empty lists keep these tests about routing only.
+// Pages load their lists when shown; empty lists keep these tests about routing only.
 const lists = {
   'GET /api/line-clearances': { body: [] },
   'GET /api/users': { body: [] },
   'GET /api/devices': { body: [] },
   'GET /api/inspections': { body: [] },
+  'GET /api/floorplans': { body: [] },
+  'GET /api/videos': { body: [] },
 };
 
 async function visit(path: string, routes: Parameters<typeof fakeFetch>[0] = {}) {
@@ -42,7 +44,7 @@ async function visit(path: string, routes: Parameters<typeof fakeFetch>[0] = {})
 describe('route guard (spec §2)', () => {
   it('sends a signed-out visitor of a protected route to /login', async () => {
     const { location, calls } = await visit('/admin');
-    await vi.waitFor(() => expect(location()).toBe('/login'));
+    await expect.poll(() => location()).toBe('/login');
     expect(calls).toEqual([]);
   });
 
@@ -59,7 +61,7 @@ describe('route guard (spec §2)', () => {
   it('sends a signed-in user lacking the role to /', async () => {
     localStorage.setItem(accessTokenKey, 'stored-token');
     const { location } = await visit('/admin', { 'GET /api/me': { body: me(['operator']) } });
-    await vi.waitFor(() => expect(location()).toBe('/'));
+    await expect.poll(() => location()).toBe('/');
     expect(session.loggedIn).toBe(true);
   });
 
@@ -75,7 +77,7 @@ describe('route guard (spec §2)', () => {
     const { location } = await visit('/lc-manager', {
       'GET /api/me': { status: 401, body: { message: 'Token expired' } },
     });
-    await vi.waitFor(() => expect(location()).toBe('/login'));
+    await expect.poll(() => location()).toBe('/login');
     expect(localStorage.getItem(accessTokenKey)).toBeNull();
     expect(session.loggedIn).toBe(false);
   });
@@ -115,6 +117,6 @@ describe('the start page route', () => {
   it('sends a signed-in user who opened the app at / to the primary-role dashboard', async () => {
     localStorage.setItem(accessTokenKey, 'stored-token');
     const { location } = await visit('/', { 'GET /api/me': { body: me(['audit', 'admin']) } });
-    await vi.waitFor(() => expect(location()).toBe('/audit'));
+    await expect.poll(() => location()).toBe('/audit');
   });
 });

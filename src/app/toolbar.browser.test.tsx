@@ -29,7 +29,7 @@ describe('top toolbar', () => {
       .element(page.getByRole('link', { name: 'Sign In' }))
       .toHaveAttribute('href', '/login');
     await expect
-      .element(page.getByRole('link', { name: /start page/ }))
+      .element(page.getByRole('link', { name: 'LC Line Clearance: start page', exact: true }))
       .toHaveAttribute('href', '/');
     expect(page.getByRole('button', { name: 'User Guide' }).query()).toBeNull();
   });
@@ -48,7 +48,7 @@ describe('top toolbar', () => {
       .toHaveAttribute('href', '/admin');
     await expect.element(page.getByText('AM', { exact: true })).toBeVisible();
     await userEvent.click(
-      page.getByRole('button', { name: 'Account menu for Adriana Maria Novak' }),
+      page.getByRole('button', { name: 'AM Adriana Maria Novak: account menu', exact: true }),
     );
     await expect.element(page.getByRole('menuitem', { name: 'Profile' })).toBeVisible();
     await expect.element(page.getByRole('menuitem', { name: 'Log out' })).toBeVisible();
@@ -72,12 +72,12 @@ describe('top toolbar', () => {
     });
     signIn('token', { id: 'u1', name: 'Pat Doe', email: 'p@example.com', roles: ['operator'] });
     const location = await showToolbar('/operator');
-    await userEvent.click(page.getByRole('button', { name: 'Account menu for Pat Doe' }));
+    await userEvent.click(page.getByRole('button', { name: 'Pat Doe: account menu' }));
     await userEvent.click(page.getByRole('menuitem', { name: 'Log out' }));
-    await vi.waitFor(() => expect(location()).toBe('/'));
+    await expect.poll(() => location()).toBe('/');
     expect(session.loggedIn).toBe(false);
     expect(localStorage.getItem(accessTokenKey)).toBeNull();
-    await vi.waitFor(() => expect(calls).toEqual(['POST /api/logout']));
+    await expect.poll(() => calls).toEqual(['POST /api/logout']);
     // The server revokes the session of the token it is sent.
     expect(sentTokens).toEqual(['Bearer token']);
   });

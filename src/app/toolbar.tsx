@@ -2,7 +2,7 @@ import { DropdownMenu } from 'radix-ui';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { Link, useLocation } from 'wouter';
-import { Avatar } from '../components/avatar.tsx';
+import { Avatar, avatarText } from '../components/avatar.tsx';
 import { paths } from '../config/paths.ts';
 import { ProfileDialog } from '../features/auth/profile-dialog.tsx';
 import { logOut } from '../lib/log-out.ts';
@@ -12,9 +12,15 @@ import { effectiveScheme, theme, toggleTheme } from '../stores/theme.ts';
 // The guide's text is only fetched when someone opens it.
 const UserGuideDialog = lazy(() => import('../features/user-guide/user-guide-dialog.tsx'));
 
+const logoMark = 'LC';
+const logo = 'Line Clearance';
+
+// WCAG 2.5.3 (label in name): a control's name starts with the text it shows, the logo mark and
+// the avatar's initials included, so a speech-input user can say what they see.
 export const toolbarStrings = {
-  logo: 'Line Clearance',
-  home: 'Line Clearance: start page',
+  logoMark,
+  logo,
+  home: `${logoMark} ${logo}: start page`,
   userGuide: 'User Guide',
   adminPanel: 'Admin Panel',
   signIn: 'Sign In',
@@ -22,7 +28,7 @@ export const toolbarStrings = {
   logOut: 'Log out',
   toDark: 'Switch to dark colours',
   toLight: 'Switch to light colours',
-  userMenu: (name: string) => `Account menu for ${name}`,
+  userMenu: (name: string) => `${avatarText(name)} ${name}: account menu`,
 } as const;
 
 /** Spec §2 top toolbar, on every page. */
@@ -41,8 +47,8 @@ export function Toolbar() {
     <header className="toolbar">
       <Link href={paths.home} className="logo" aria-label={s.home}>
         <span className="logo-mark" aria-hidden="true">
-          LC
-        </span>
+          {s.logoMark}
+        </span>{' '}
         <span className="logo-text">{s.logo}</span>
       </Link>
       <nav className="toolbar-actions" aria-label="Main">
@@ -71,8 +77,7 @@ export function Toolbar() {
                 className="btn btn-ghost user-menu-trigger"
                 aria-label={s.userMenu(name)}
               >
-                <Avatar name={name} />
-                <span className="user-name">{name}</span>
+                <Avatar name={name} /> <span className="user-name">{name}</span>
               </DropdownMenu.Trigger>
               <DropdownMenu.Portal>
                 <DropdownMenu.Content className="menu" align="end" sideOffset={4}>

@@ -7,11 +7,11 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chromiumArgs, chromiumPath } from '../support/chromium.ts';
 import { Api } from './support/api.ts';
+import { axeViolations } from './support/axe.ts';
 import { acceptConfirm, newContext, pageSettled, type Scheme } from './support/browser.ts';
 import { demoAccount, demoPassword } from './support/demo.ts';
 import { writeQrY4m } from './support/fake-camera.ts';
@@ -20,7 +20,6 @@ import { setUpE2e } from './support/fixture.ts';
 const e2e = setUpE2e();
 const LINE = 'Blister Line 1';
 const TAGS = Array.from({ length: 8 }, (_, i) => `LC1-TAG-0${i + 1}`);
-const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
 
@@ -63,11 +62,7 @@ async function operatorPage(
 }
 
 async function expectAxeClean(page: Page, view: string) {
-  const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
-  const problems = results.violations.map(
-    (v) => `${view}: ${v.id} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
-  );
-  expect(problems).toEqual([]);
+  expect((await axeViolations(page)).map((problem) => `${view}: ${problem}`)).toEqual([]);
 }
 
 async function fillBefore(page: Page) {

@@ -3,11 +3,11 @@
 // placing, editing and removing by mouse and keyboard, export, save and read-back, replacing
 // and deleting floor plans, the failure alerts, the read-only view, and axe at every step.
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright';
 import { describe, expect, test } from 'vitest';
 import { encodePng } from '../../scripts/lib/png.ts';
 import { Api } from './support/api.ts';
+import { axeViolations } from './support/axe.ts';
 import { expectToast, landedOn, newContext } from './support/browser.ts';
 import { demoAccount, demoPassword, type Role } from './support/demo.ts';
 import { setUpE2e } from './support/fixture.ts';
@@ -120,21 +120,12 @@ async function startMode(page: Page, name: string): Promise<void> {
     .toBe('Floor plan');
 }
 
-/** axe-core (wcag2a, wcag2aa) finds nothing, in the light and the dark colour scheme. */
+/** axe (WCAG 2.2 AA) finds nothing, in the light and the dark colour scheme. */
 async function expectAccessible(page: Page): Promise<void> {
   for (const colorScheme of ['dark', 'light'] as const) {
     await page.emulateMedia({ colorScheme });
-    const results = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa'])
-      .options({ resultTypes: ['violations'] })
-      .analyze();
-    const violations = results.violations.map(
-      (violation) =>
-        `${colorScheme} ${violation.id}: ${violation.help} at ${violation.nodes
-          .map((node) => node.target.join(' '))
-          .join(', ')}`,
-    );
-    expect(violations).toEqual([]);
+    const violations = await axeViolations(page);
+    expect(violations.map((line) => `${colorScheme} ${line}`)).toEqual([]);
   }
 }
 

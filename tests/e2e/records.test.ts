@@ -28,6 +28,15 @@ interface Device {
   type?: string | null;
   status?: string;
 }
+interface Video {
+  id: string;
+  relatedData: { predictions: number };
+}
+interface AuditEntry {
+  actorEmail: string | null;
+  action: string;
+  entityId: string | null;
+}
 interface Inspection {
   _id: string;
   lineClearanceId: string;
@@ -156,6 +165,48 @@ describe.concurrent('records', () => {
     await deleteRecord(page, 'Packing Camera PC-07', 'device');
     const devices = await e2e.admin.get<Device[]>('/api/devices');
     expect(devices.map((device) => device._id)).not.toContain(id);
+    await page.context().close();
+  });
+
+  test('video: delete from the Videos tab on the admin dashboard', async () => {
+    // A demo video with detections, so the summary counts something.
+    const video = (await e2e.admin.get<Video[]>('/api/admin/videos')).findLast(
+      (candidate) => candidate.relatedData.predictions > 0,
+    );
+    if (!video) throw new Error('the demo data has no video with predictions');
+    const page = await dashboardAs('admin', '/admin');
+    await page.getByRole('tab', { name: 'Videos' }).click();
+    // Its card is the one whose View link opens it.
+    const videoCard = page
+      .getByRole('article')
+      .filter({ has: page.locator(`a[href="/video/${video.id}"]`) });
+    const question = await acceptConfirm(page, () =>
+      videoCard.getByRole('button', { name: /^Delete / }).click(),
+    );
+    expect(question).toBe(
+      'Are you sure you want to delete this video? Its predictions, reports, floorplans, keyframes and results will also be deleted.',
+    );
+    const toast = page
+      .locator('.toast.toast-success')
+      .filter({ hasText: 'Video deleted successfully.' });
+    const summary = (await toast.locator('.toast-detail').innerText()).split('\n');
+    const predictions = video.relatedData.predictions;
+    expect(summary).toEqual([
+      'Video deleted successfully.',
+      expect.stringMatching(
+        new RegExp(
+          `^Deleted: 1 video record, ${predictions} predictions?, \\d+ reports?, 0 floorplan configs, 0 floorplans, video file removed, keyframes text removed, \\d+ keyframe images?, results (removed|not found)\\.$`,
+        ),
+      ),
+    ]);
+    await videoCard.waitFor({ state: 'detached' });
+    const videos = await e2e.admin.get<Video[]>('/api/admin/videos');
+    expect(videos.map((remaining) => remaining.id)).not.toContain(video.id);
+    // The GMP record: who deleted which video.
+    const log = await e2e.admin.get<AuditEntry[]>(
+      `/api/audit-log?entity=video&entityId=${video.id}`,
+    );
+    expect(log).toMatchObject([{ action: 'delete', actorEmail: 'admin@example.com' }]);
     await page.context().close();
   });
 

@@ -8,20 +8,19 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { TrailVerification } from '../../server/schemas/audit-log.ts';
 import type { InspectionReport } from '../../server/schemas/reports.ts';
 import { pdfPages } from '../support/pdf-text.ts';
 import { Api } from './support/api.ts';
+import { axeViolations } from './support/axe.ts';
 import { expectToast, newContext, type Scheme } from './support/browser.ts';
 import { demoPassword } from './support/demo.ts';
 import { setUpE2e } from './support/fixture.ts';
 
 const e2e = setUpE2e();
 const slow = 120_000;
-const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 /** The demo's pending inspection on Bottling Line 2: performed by operator, managed by lcmanager2. */
 let inspectionId = '';
@@ -67,17 +66,6 @@ async function open(api: Api, url: string, scheme: Scheme = 'light'): Promise<Pa
 
 const reportUrl = () => `/inspection-report/${inspectionId}`;
 const report = () => manager.get<InspectionReport>(`/api/reports/${inspectionId}`);
-
-async function axeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
-    .withTags(WCAG_22_AA)
-    .options({ resultTypes: ['violations'] })
-    .analyze();
-  return results.violations.map(
-    (v) =>
-      `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
-}
 
 describe('the inspection report as a signed record', () => {
   test(

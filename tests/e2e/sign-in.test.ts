@@ -33,7 +33,7 @@ async function submitPasswordChange(
 ) {
   const dialog = page.getByRole('dialog', { name: 'Profile' });
   if (!(await dialog.isVisible())) {
-    await page.getByRole('button', { name: `Account menu for ${accountName}` }).click();
+    await page.getByRole('button', { name: `${accountName}: account menu` }).click();
     await page.getByRole('menuitem', { name: 'Profile' }).click();
   }
   await dialog.getByLabel('Current password').fill(fields.current);
@@ -49,7 +49,7 @@ describe.concurrent('sign-in', () => {
   test.each(demoAccounts)('$email signs in and lands on $dashboard', async (account) => {
     const page = await openPage();
     await signInThroughUi(page, account.email, demoPassword, account.dashboard);
-    await page.getByRole('button', { name: `Account menu for ${account.name}` }).waitFor();
+    await page.getByRole('button', { name: `${account.name}: account menu` }).waitFor();
     // The toolbar shows 'Admin Panel' to admins only (spec §2).
     expect(await page.getByRole('link', { name: 'Admin Panel' }).count()).toBe(
       account.role === 'admin' ? 1 : 0,
@@ -72,7 +72,7 @@ describe.concurrent('sign-in', () => {
   test('Log out in the account menu returns to / signed out', async () => {
     const page = await openPage();
     await signInThroughUi(page, 'audit@example.com', demoPassword, '/audit');
-    await page.getByRole('button', { name: 'Account menu for Helen Park' }).click();
+    await page.getByRole('button', { name: 'Helen Park: account menu' }).click();
     await page.getByRole('menuitem', { name: 'Log out' }).click();
     await landedOn(page, '/');
     await page.getByRole('link', { name: 'Sign In' }).waitFor();
@@ -104,7 +104,7 @@ describe.concurrent('sign-in', () => {
     // The answer's fresh token was kept: a reload restores the session instead of signing out.
     await page.reload();
     expect(await pageSettled(page)).toBe('/operator');
-    await page.getByRole('button', { name: 'Account menu for E2E operator' }).waitFor();
+    await page.getByRole('button', { name: 'E2E operator: account menu' }).waitFor();
     expect(await Api.loginStatus(e2e.server.baseUrl, email, oldPassword)).toBe(401);
     expect(await Api.loginStatus(e2e.server.baseUrl, email, newPassword)).toBe(200);
     await page.context().close();
@@ -162,7 +162,7 @@ describe.concurrent('sign-in', () => {
     await page.keyboard.press('Enter');
     await landedOn(page, account.dashboard);
 
-    const menuButton = page.getByRole('button', { name: `Account menu for ${account.name}` });
+    const menuButton = page.getByRole('button', { name: `${account.name}: account menu` });
     await menuButton.focus();
     await page.keyboard.press('Enter');
     const profileItem = page.getByRole('menuitem', { name: 'Profile' });

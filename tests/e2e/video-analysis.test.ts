@@ -1,11 +1,11 @@
 // The Video Analysis page end to end on the demo data (spec §2 'Video Analysis page', §4, §5, §8;
 // issue 5): choosing videos through the timeline and its filters, playing and scrubbing with the
 // real media element, both modals, the keyboard shortcuts, the videoId fallbacks, the back button
-// by role, and axe (wcag2a, wcag2aa) with and without a video selected.
-import AxeBuilder from '@axe-core/playwright';
+// by role, and axe (WCAG 2.2 AA) with and without a video selected.
 import { format } from 'date-fns';
 import type { BrowserContext, Page } from 'playwright';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { axeViolations } from './support/axe.ts';
 import { currentPath, landedOn, newContext, type Scheme } from './support/browser.ts';
 import { demoAccount, type Role } from './support/demo.ts';
 import { setUpE2e } from './support/fixture.ts';
@@ -355,33 +355,22 @@ describe('back button by role (spec §2)', () => {
   );
 });
 
-describe('accessibility (axe wcag2a, wcag2aa)', () => {
-  const violationsOf = async (page: Page) => {
-    const results = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa'])
-      .options({ resultTypes: ['violations'] })
-      .analyze();
-    return results.violations.map(
-      (violation) =>
-        `${violation.id}: ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-    );
-  };
-
+describe('accessibility (axe, WCAG 2.2 AA)', () => {
   test.each(['light', 'dark'] as const)(
     '%s: no violations without and with a video, and with each modal open',
     async (scheme) => {
       const page = await open('lc_manager', '/video', scheme);
       await page.getByRole('heading', { name: 'No video selected' }).waitFor();
-      expect(await violationsOf(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
 
       await card(page, 'Blister Line 1', '2026-11-03 08:15').click();
       await pathLoaded(page);
       await mainDetections(page).getByRole('listitem').first().waitFor();
-      expect(await violationsOf(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
 
       await detection(page, '8.003').click();
       await page.getByRole('dialog', { name: 'Keyframe image at 8.003 s' }).waitFor();
-      expect(await violationsOf(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await page.keyboard.press('Escape');
 
       await page
@@ -389,7 +378,7 @@ describe('accessibility (axe wcag2a, wcag2aa)', () => {
         .first()
         .click();
       await page.getByRole('dialog', { name: /^Tag details: / }).waitFor();
-      expect(await violationsOf(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
     },
     slow,
   );

@@ -1,9 +1,22 @@
 import type { ReactNode } from 'react';
+import { expect } from 'vitest';
 import { createRoot, type Root } from 'react-dom/client';
 // The app's stylesheet, so popovers lay out (and fit the viewport) as they do in the app.
 import '../../src/styles/app.css';
 
 const mounted: Root[] = [];
+
+/** Requests that no route of the test answered, since the last cleanup(). */
+const unexpected: string[] = [];
+
+/**
+ * Refuses a request the test's routes do not list, and fails the test at cleanup(): the app turns
+ * a refused request into a toast or a log line, which no test would notice.
+ */
+export function unexpectedRequest(key: string): Promise<never> {
+  unexpected.push(key);
+  return Promise.reject(new Error(`Unexpected request in test: ${key}`));
+}
 
 /**
  * Renders into a fresh container (vitest-browser-react is not installed); cleanup() unmounts.
@@ -19,14 +32,21 @@ export async function render(ui: ReactNode): Promise<HTMLElement> {
   return container;
 }
 
+/**
+ * Unmounts what render() mounted, and fails the test if it made an unlisted request. A soft
+ * assertion: the rest of the test file's afterEach (sign-out, unstubbing) still runs.
+ */
 export async function cleanup(): Promise<void> {
   for (const root of mounted.splice(0)) {
     root.unmount();
   }
   document.body.innerHTML = '';
+  expect
+    .soft(unexpected.splice(0), 'requests the test made that its routes do not list')
+    .toEqual([]);
 }
 
-/** A fetch stand-in answering JSON by "METHOD path"; anything unlisted fails the test loudly. */
+/** A fetch stand-in answering JSON by "METHOD path"; anything unlisted fails the test at cleanup(). */
 export function fakeFetch(routes: Record<string, { status?: number; body?: unknown }>) {
   const calls: string[] = [];
   const fetchImpl = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
@@ -34,7 +54,7 @@ export function fakeFetch(routes: Record<string, { status?: number; body?: unkno
     const key = `${init?.method ?? 'GET'} ${url.pathname}`;
     calls.push(key);
     const route = routes[key];
-    if (!route) throw new Error(`Unexpected request in test: ${key}`);
+    if (!route) return unexpectedRequest(key);
     return new Response(route.body === undefined ? null : JSON.stringify(route.body), {
       status: route.status ?? 200,
       headers: { 'Content-Type': 'application/json' },

@@ -85,15 +85,28 @@ describe('admin / factory-manager dashboard', () => {
     await expect
       .element(page.getByText('Manage LC Managers functionality coming soon'))
       .toBeVisible();
-    // Holding the admin role still shows the Videos tab.
-    await expect.element(page.getByRole('tab', { name: 'Videos' })).toBeVisible();
+    // Holding the admin role still shows the Videos tab; opening it is what loads the videos.
+    await expect.element(page.getByRole('heading', { name: 'Blister Line 1' })).toBeVisible();
     expect(calls).not.toContain('GET /api/admin/videos');
+    await userEvent.click(page.getByRole('tab', { name: 'Videos' }));
+    await expect.element(page.getByRole('heading', { name: /^Unknown Line – / })).toBeVisible();
+    expect(calls).toContain('GET /api/admin/videos');
   });
 
   it('never shows or loads videos for a factory manager without the admin role', async () => {
     const calls = await showDashboard(['factory_manager']);
     await expect.element(page.getByRole('heading', { name: 'Blister Line 1' })).toBeVisible();
-    expect(page.getByRole('tab', { name: 'Videos' }).query()).toBeNull();
+    // Every tab there is, each shown with its data: none of them is the Videos tab.
+    const tabs = page.getByRole('tab');
+    expect(tabs.elements().map((tab) => tab.textContent)).toEqual([
+      'Line Clearances',
+      'Users',
+      'Devices',
+    ]);
+    await userEvent.click(page.getByRole('tab', { name: 'Users' }));
+    await expect.element(page.getByRole('heading', { name: 'Priya Nair' })).toBeVisible();
+    await userEvent.click(page.getByRole('tab', { name: 'Devices' }));
+    await expect.element(page.getByRole('heading', { name: 'Tablet TB-02' })).toBeVisible();
     expect(calls).not.toContain('GET /api/admin/videos');
   });
 

@@ -65,7 +65,7 @@ describe('login screen', () => {
     await submit();
     await expect.element(page.getByRole('button', { name: 'Logging in...' })).toBeDisabled();
     release();
-    await vi.waitFor(() => expect(location()).toBe('/lc-manager'));
+    await expect.poll(() => location()).toBe('/lc-manager');
     expect(localStorage.getItem(accessTokenKey)).toBe(token);
     expect(session.loggedIn).toBe(true);
     expect(session.info).toMatchObject({

@@ -29,8 +29,9 @@ export async function newContext(
     viewport: { width: 1280, height: 900 },
     timezoneId: options.timezoneId,
   });
-  // Well under the test timeout, so a missing element fails with Playwright's own message.
-  context.setDefaultTimeout(10_000);
+  // A page or an element can take many seconds to come on two busy cores; well under the test
+  // timeout all the same, so a missing element fails with Playwright's own message.
+  context.setDefaultTimeout(30_000);
   if (options.token) {
     await context.addInitScript((token) => {
       localStorage.setItem('accessToken', token);

@@ -1,6 +1,6 @@
 // One server and one browser per test file, plus the demo ids the routes need.
 import type { Browser } from 'playwright';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, vi } from 'vitest';
 import { Api } from './api.ts';
 import { launchBrowser } from './browser.ts';
 import { demoAccount, demoPassword, type Role, type RouteParams } from './demo.ts';
@@ -19,12 +19,20 @@ export interface E2eFixture {
 /** A possible web build plus a fresh database with the demo data, on a busy shared machine. */
 const startTimeoutMs = 180_000;
 
+/**
+ * Each test: several page loads and API calls, up to five at once in a file (describe.concurrent),
+ * beside the rest of `npm test` on two cores that other work may keep busy. Alone a test takes a
+ * few seconds; 25 s has been seen under load, so two minutes.
+ */
+const testTimeoutMs = 120_000;
+
 interface Identified {
   _id: string;
 }
 
 /** Registers beforeAll/afterAll that start the server and the browser; read it inside tests. */
 export function setUpE2e(): E2eFixture {
+  vi.setConfig({ testTimeout: testTimeoutMs });
   const fixture = {} as E2eFixture;
   beforeAll(async () => {
     // Both start at once; whichever started is kept so afterAll stops it if the other failed.

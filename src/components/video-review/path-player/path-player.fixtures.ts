@@ -5,7 +5,8 @@
 // so layout pixels (tags, zones, cameras) are display pixels, and image pixels are twice them.
 // Calibration: x_img = 100 + 50·x, y_img = 100 + 50·y (3 pairs: affine), so display = 50 + 25·x.
 
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
+import { unexpectedRequest } from '../../../../tests/web/render.tsx';
 import {
   serveToWorkers,
   type WorkerAnswer,
@@ -125,13 +126,14 @@ function pageAnswer(answer: FakeAnswer, signal: AbortSignal | null | undefined):
   );
 }
 
-let serving: WorkerRoutes | null = null;
+let serving: { worker: WorkerRoutes; routes: Record<string, FakeAnswer> } | null = null;
 
 /**
  * Answers "GET path" keys: the page's calls through a stubbed fetch, the keyframes file, which the
  * path worker fetches itself, from the test server (tests/web/worker-fetch.ts), for the bearer
- * token stored here as the signed-in user's. Anything unlisted fails loudly. 'never' leaves the
- * request pending until it is aborted. `calls` lists the page's and the worker's requests.
+ * token stored here as the signed-in user's. Anything unlisted fails the test (the page's at
+ * cleanup(), the worker's at stopFakeApi()). 'never' leaves the request pending until it is
+ * aborted. `calls` lists the page's and the worker's requests.
  */
 export async function fakeApi(routes: Record<string, FakeAnswer>) {
   const pageCalls: string[] = [];
@@ -141,16 +143,14 @@ export async function fakeApi(routes: Record<string, FakeAnswer>) {
       entries.filter(([key]) => isWorkerRoute(key)).map(([key, a]) => [key, workerAnswer(key, a)]),
     ),
   );
-  serving = worker;
+  serving = { worker, routes };
   localStorage.setItem(accessTokenKey, worker.token);
   vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = new URL(String(input), window.location.origin);
     const key = `${init?.method ?? 'GET'} ${url.pathname}`;
     pageCalls.push(key);
     const answer = isWorkerRoute(key) ? undefined : routes[key];
-    if (answer === undefined) {
-      return Promise.reject(new Error(`Unexpected request in test: ${key}`));
-    }
+    if (answer === undefined) return unexpectedRequest(key);
     return pageAnswer(answer, init?.signal);
   });
   const calls = async () => [
@@ -166,11 +166,25 @@ export async function fakeApi(routes: Record<string, FakeAnswer>) {
   return { calls };
 }
 
-/** Ends fakeApi: the test server's routes, requests still pending there, the stored token. */
+/**
+ * Ends fakeApi: the test server's routes, requests still pending there, the stored token. Fails the
+ * test (softly, so the rest of afterEach runs) if the worker requested anything the routes do not
+ * list: the test server answered it with a 500, which the player shows as a message no test may
+ * have looked at.
+ */
 export async function stopFakeApi(): Promise<void> {
   localStorage.removeItem(accessTokenKey);
-  await serving?.stop();
+  if (!serving) return;
+  const { worker, routes } = serving;
   serving = null;
+  const calls = await worker.calls();
+  await worker.stop();
+  expect
+    .soft(
+      calls.map((call) => call.key).filter((key) => !(key in routes)),
+      "the path worker's requests that the test's routes do not list",
+    )
+    .toEqual([]);
 }
 
 /** The routes of a video with the fixture configuration, image and keyframes. */

@@ -288,7 +288,8 @@ export function PathPlayer(props: PathPlayerProps): JSX.Element {
                       background: scanned.has(i) ? tag.color || undefined : undefined,
                     }}
                   />
-                  {tag.name}
+                  {/* The space keeps the visible text "name state", as the name reads (WCAG 2.5.3). */}
+                  {tag.name}{' '}
                   <span className="path-player__tag-state">
                     {scanned.has(i) ? s.scanned : s.notScanned}
                   </span>
