@@ -122,7 +122,13 @@ describe('operator capture', () => {
         await operator.get<
           {
             inspection: { _id: string; status: string; productLeaving: string };
-            video: { filename: string; sha256: string; verified: boolean; status: string };
+            video: {
+              _id: string;
+              filename: string;
+              sha256: string;
+              verified: boolean;
+              status: string;
+            };
             hasCapture: boolean;
           }[]
         >('/api/my/inspections');
@@ -130,7 +136,25 @@ describe('operator capture', () => {
         status: 'pending',
         productLeaving: 'Aspirin 500 mg',
       });
-      expect(mine?.video).toMatchObject({ verified: true, status: 'pending' });
+      expect(mine?.video).toMatchObject({ verified: true });
+      // The verified upload went straight to the analysis (docs/analysis.md): the recording's QR
+      // scans anchor its path, so the job completes.
+      await expect
+        .poll(
+          async () =>
+            (
+              await operator.get<{ video: { filename: string; status: string } | null }[]>(
+                '/api/my/inspections',
+              )
+            ).find((row) => row.video?.filename === mine?.video.filename)?.video?.status,
+          { timeout: 120_000, interval: 1000 },
+        )
+        .toBe('completed');
+      const keyframes = await fetch(`${e2e.server.baseUrl}/api/keyframes/${mine?.video._id}.txt`, {
+        headers: { Authorization: `Bearer ${operator.token}` },
+      });
+      expect(keyframes.status).toBe(200);
+      expect((await keyframes.text()).trim().split('\n').length).toBeGreaterThan(1);
       expect(mine?.hasCapture).toBe(true);
       const stored = await fetch(`${e2e.server.baseUrl}/api/videos/${mine?.video.filename}`, {
         headers: { Authorization: `Bearer ${operator.token}` },
