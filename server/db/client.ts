@@ -30,7 +30,10 @@ export interface DatabaseOptions {
   databaseUrl: string | null;
   /** PGlite data directory; null keeps the database in memory (tests). */
   pgliteDir: string | null;
-  /** A PGlite dump to start an empty database from (tests: one migrated copy for every file). */
+  /**
+   * A PGlite dump to start a new database from (tests: one migrated copy for every file); ignored
+   * when pgliteDir already holds a database, which is opened as it is.
+   */
   pgliteStart?: Uint8Array<ArrayBuffer>;
 }
 
@@ -59,7 +62,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let thread: PgliteThread | undefined;
   let pool: pg.Pool | undefined;
   try {
-    thread = await startPgliteThread({ dataDir: options.pgliteDir, start: options.pgliteStart });
+    const existing = options.pgliteDir && fs.existsSync(path.join(options.pgliteDir, 'PG_VERSION'));
+    thread = await startPgliteThread({
+      dataDir: options.pgliteDir,
+      start: existing ? undefined : options.pgliteStart,
+    });
     const connect = thread.connect;
     // Several connections, kept open, so queries wait at the worker instead of in the pool and
     // the engine does not idle between them; the worker runs them one at a time on PGlite's

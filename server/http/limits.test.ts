@@ -49,10 +49,16 @@ describe('the audit log under refused requests', () => {
     expect(rows).toHaveLength(3);
     expect(rows.map((row) => [row.entityId, row.newValue])).toEqual(
       expect.arrayContaining([
-        ['GET /api/audit-log', { reason: 'role required: audit or admin', params: {} }],
         [
           'GET /api/audit-log',
-          expect.objectContaining({ reason: 'role required: audit or admin', repeated: 299 }),
+          { reason: 'role required: audit or factory_manager or admin', params: {} },
+        ],
+        [
+          'GET /api/audit-log',
+          expect.objectContaining({
+            reason: 'role required: audit or factory_manager or admin',
+            repeated: 299,
+          }),
         ],
         [
           'DELETE /api/admin/videos/:id',

@@ -247,7 +247,8 @@ describe('every write route leaves the audit row of its change', () => {
     const review = (id: string, verb: string, notes: string): InjectOptions => ({
       method: 'PATCH',
       url: `/api/inspections/${id}/${verb}`,
-      payload: { notes },
+      // Approve and reject are e-signatures: the signer's password is asked again.
+      payload: { notes, password: DEMO_PASSWORD },
     });
     await audited('lcmanager', 200, review(onA ?? '', 'approve', 'Line clear'), {
       action: 'approve',
@@ -410,7 +411,7 @@ describe('a write that fails leaves no audit row', () => {
       async () => ({
         method: 'PATCH',
         url: `/api/inspections/${unknownId}/approve`,
-        payload: { notes: 'x' },
+        payload: { notes: 'x', password: DEMO_PASSWORD },
       }),
     ],
     [
