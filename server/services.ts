@@ -7,6 +7,7 @@ import { locateFfmpeg } from './analysis/ffmpeg.ts';
 import { AnalysisService } from './analysis/runner.ts';
 import { createRefusalLog } from './audit/refusals.ts';
 import { createCredentialGuard } from './auth/credentials.ts';
+import { summarizeVideo } from './reports/report.ts';
 import { createPasswordHasher } from './auth/password.ts';
 import { createTokenService } from './auth/token.ts';
 import type { Config } from './config.ts';
@@ -80,8 +81,13 @@ export async function createServices(
     throw error;
   }
   // Jobs change videos outside any request: the request hooks cannot invalidate for them.
-  const analysis = new AnalysisService(database.db, storage, config.analysis, detector, () =>
-    caches?.videoLists.invalidate(),
+  const analysis = new AnalysisService(
+    database.db,
+    storage,
+    config.analysis,
+    detector,
+    () => caches?.videoLists.invalidate(),
+    (videoId) => summarizeVideo({ db: database.db, storage }, videoId),
   );
   const ctx: AppContext = {
     config,

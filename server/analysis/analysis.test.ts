@@ -6,7 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulateWalk } from '../../tests/support/simulated-walk.ts';
 import { makeTestVideo } from '../../tests/support/test-video.ts';
-import { auditLog, predictions, videos } from '../db/schema.ts';
+import { auditLog, predictions, reportSummaries, videos } from '../db/schema.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { createLine, createRecordedInspection, jobsOf } from '../test/analysis-fixtures.ts';
 import { createRoleUsers, type RoleUsers } from '../test/fixtures.ts';
@@ -48,7 +48,8 @@ describe('the analysis of a recorded inspection', () => {
   let keyframes: string;
 
   it('completes: keyframe images, the anchored path, the calibration, no detections', async () => {
-    ({ videoId } = await createRecordedInspection(t, {
+    let inspectionId: string;
+    ({ videoId, inspectionId } = await createRecordedInspection(t, {
       lineId,
       operatorId: people.operator.id,
       file: video80,
@@ -118,6 +119,14 @@ describe('the analysis of a recorded inspection', () => {
       forceAffine: true,
       yAxisFlip: false,
     });
+
+    // The inspection's report summary (what /reports filters by) follows the new results.
+    const [summary] = await t.services.ctx.db
+      .select()
+      .from(reportSummaries)
+      .where(eq(reportSummaries.inspectionId, inspectionId));
+    expect(summary?.tagsTotal).toBe(walk.scans.length);
+    expect(summary?.tagsScanned).toBe(walk.scans.length);
   });
 
   it('records every run in the audit log with the pipeline version and the detector', async () => {

@@ -140,7 +140,7 @@ export class JobQueue {
     reason: string,
     retryable: boolean,
     write?: (tx: Tx, final: boolean) => Promise<void>,
-  ): Promise<boolean> {
+  ): Promise<'failed' | 'retrying' | null> {
     const final = !retryable || job.attempts >= job.maxAttempts;
     const delay = this.options.retryBaseSeconds * 2 ** Math.max(0, job.attempts - 1);
     const ok = await this.db.transaction(async (tx) => {
@@ -168,8 +168,9 @@ export class JobQueue {
       await write?.(tx, final);
       return true;
     });
-    if (ok) this.onVideoChange();
-    return ok;
+    if (!ok) return null;
+    this.onVideoChange();
+    return final ? 'failed' : 'retrying';
   }
 
   /**

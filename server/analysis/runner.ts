@@ -46,6 +46,8 @@ export class AnalysisService {
     private readonly config: AnalysisConfig,
     readonly detector: Detector,
     private readonly onVideoChange: () => void,
+    /** After a video's results were replaced or its analysis failed for good (the reports' summaries). */
+    private readonly onResults: (videoId: string) => Promise<void> = async () => {},
   ) {
     this.queue = new JobQueue(
       db,
@@ -215,6 +217,7 @@ export class AnalysisService {
         return;
       }
       this.onVideoChange();
+      await this.resultsChanged(job.videoId);
       await removeReplaced(this.storage, replaced, {
         keyframesKey: outputs.keyframesKey,
         imagesPrefix: outputs.imagesPrefix,
@@ -228,14 +231,22 @@ export class AnalysisService {
       const reason = (error as Error).message || String(error);
       const permanent = error instanceof PermanentError;
       this.log.error(`analysis of video ${job.videoId} failed: ${reason}`);
-      await this.queue
+      const outcome = await this.queue
         .fail(job, this.worker, reason, !permanent, (tx, final) =>
           this.auditJob(tx, job, final ? 'analysis.fail' : 'analysis.retry', null, { reason }),
         )
         .catch((e: Error) => this.log.error(`analysis: cannot record the failure: ${e.message}`));
+      if (outcome === 'failed') await this.resultsChanged(job.videoId);
     } finally {
       clearInterval(beat);
     }
+  }
+
+  /** Tells what depends on a video's results (the reports' summaries); a failure there is logged. */
+  async resultsChanged(videoId: string): Promise<void> {
+    await this.onResults(videoId).catch((e: Error) =>
+      this.log.error(`analysis: cannot refresh the reports of video ${videoId}: ${e.message}`),
+    );
   }
 
   /** One audit entry per event of a run: pipeline version and detector (name, version, threshold). */

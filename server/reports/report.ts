@@ -403,6 +403,21 @@ async function saveSummary(
 const summarizer: AuthUser = { id: 'system', name: 'System', email: '', roles: ['audit'] };
 
 /**
+ * Rebuilds the reports of the inspections recorded on this video, whose analysis results (path,
+ * detections) have just changed, so /reports filters them by their current flags.
+ */
+export async function summarizeVideo(
+  ctx: Pick<AppContext, 'db' | 'storage'>,
+  videoId: string,
+): Promise<void> {
+  const recorded = await ctx.db
+    .select({ id: inspections.id })
+    .from(inspections)
+    .where(eq(inspections.videoId, videoId));
+  for (const { id } of recorded) await buildReport(ctx, summarizer, await readRecord(ctx.db, id));
+}
+
+/**
  * Builds every report that has no summary row yet, so /reports can filter them by flags (after the
  * demo loads; reports built later keep their rows current).
  */

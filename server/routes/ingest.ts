@@ -291,6 +291,7 @@ export const ingestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         throw error;
       }
       if (replaced) await removeReplaced(storage, replaced, { keyframesKey, imagesPrefix });
+      await app.ctx.analysis.resultsChanged(video.id);
       return {
         videoId: video.id,
         points: check.points,
