@@ -22,68 +22,34 @@ import type {
   XY,
 } from '../../workers/path-types.ts';
 import type { PathViewSize } from '../../workers/path-view.ts';
+import { lazyWorker } from './lazy-worker.ts';
 
 export { applyDuration, clampTime } from '../../workers/path-engine.ts';
 export type { TimeBounds };
 
-interface Running {
-  worker: Worker;
-  remote: Comlink.Remote<PathWorkerApi>;
-  /** Rejects when the worker script itself fails: Comlink would otherwise wait forever. */
-  failed: Promise<never>;
-  /** Rejects `failed` when the worker is terminated, so calls still waiting on it end too. */
-  stop: (reason: Error) => void;
-}
-
-let running: Running | null = null;
-
-function start(): Running {
-  if (running !== null) return running;
-  const worker = new Worker(new URL('../../workers/path.worker.ts', import.meta.url), {
-    type: 'module',
-    name: 'path-engine',
-  });
-  let stop: (reason: Error) => void = () => {};
-  const failed = new Promise<never>((_, reject) => {
-    stop = reject;
-    worker.addEventListener('error', (event) => {
-      event.preventDefault();
-      if (running?.worker === worker) running = null;
-      reject(new Error(`the path worker failed to start: ${event.message || 'script error'}`));
-    });
-  });
-  // A failure with no call waiting is reported by the next call; avoid an unhandled rejection.
-  failed.catch(() => {});
-  running = { worker, remote: Comlink.wrap<PathWorkerApi>(worker), failed, stop };
-  return running;
-}
+const pathWorker = lazyWorker<PathWorkerApi>(
+  'path',
+  () =>
+    new Worker(new URL('../../workers/path.worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'path-engine',
+    }),
+);
 
 /**
  * Starts the worker now rather than at the first call (e.g. when the video page opens), so the
  * path core is compiled and warmed up by the time a keyframes file has downloaded.
  */
-export function startPathWorker(): void {
-  start();
-}
+export const startPathWorker = (): void => pathWorker.start();
+
+/** Stops the worker (e.g. when the video page closes); the next call starts a fresh one. */
+export const terminatePathWorker = (): void => pathWorker.terminate();
 
 /** Runs a worker call; an abort terminates the worker (a new one starts on the next call). */
-function call<T>(
+const call = <T>(
   invoke: (remote: Comlink.Remote<PathWorkerApi>) => Promise<T>,
   signal?: AbortSignal,
-): Promise<T> {
-  signal?.throwIfAborted();
-  const { remote, failed } = start();
-  const result = Promise.race([invoke(remote), failed]);
-  if (signal === undefined) return result;
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => {
-      terminatePathWorker();
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', abort, { once: true });
-    result.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
-  });
-}
+): Promise<T> => pathWorker.call(invoke, signal);
 
 /** The distinct transferable buffers behind typed arrays (a buffer may be listed only once). */
 function buffersOf(...arrays: ArrayBufferView[]): ArrayBuffer[] {
@@ -202,13 +168,4 @@ export function keyframeImageNames(text: Uint8Array): Promise<string[]> {
 /** Min and max timestamp, max replaced by a known duration; t's buffer is transferred. */
 export function timeBounds(t: Float64Array, duration?: number): Promise<TimeBounds> {
   return call((remote) => remote.timeBounds(Comlink.transfer(t, buffersOf(t)), duration));
-}
-
-/** Stops the worker (e.g. when the video page closes); the next call starts a fresh one. */
-export function terminatePathWorker(): void {
-  if (running === null) return;
-  running.stop(new Error('the path worker was stopped'));
-  running.remote[Comlink.releaseProxy]();
-  running.worker.terminate();
-  running = null;
 }

@@ -1,7 +1,7 @@
 // The one module that talks to the QR worker (workers/qr.worker.ts).
 import * as Comlink from 'comlink';
 import type { QrDecoded, QrPixels, QrWorkerApi } from '../../../workers/qr-types.ts';
-import { lazyWorker } from './lazy-worker.ts';
+import { lazyWorker } from '../lazy-worker.ts';
 
 const qr = lazyWorker<QrWorkerApi>(
   'QR',

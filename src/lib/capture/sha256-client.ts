@@ -1,7 +1,7 @@
 // The one module that talks to the hashing worker (workers/sha256.worker.ts).
 import * as Comlink from 'comlink';
 import type { Sha256WorkerApi } from '../../../workers/sha256-types.ts';
-import { lazyWorker } from './lazy-worker.ts';
+import { lazyWorker } from '../lazy-worker.ts';
 
 const sha256 = lazyWorker<Sha256WorkerApi>(
   'SHA-256',
