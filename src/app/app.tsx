@@ -3,6 +3,7 @@ import { Toaster } from '../components/toaster.tsx';
 import { restoreSession } from '../features/auth/session-actions.ts';
 import { AppRoutes } from './router.tsx';
 import { Toolbar } from './toolbar.tsx';
+import { UploadQueueRunner } from './upload-queue-runner.tsx';
 
 /** The app shell: toolbar, the routed page (each page its own chunk) and the toasts. */
 export function App() {
@@ -29,6 +30,7 @@ export function App() {
         </Suspense>
       </main>
       <Toaster />
+      <UploadQueueRunner />
     </>
   );
 }

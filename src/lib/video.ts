@@ -23,6 +23,14 @@ export function videoSize(video: Video): number | null {
   return video.size ?? video.fileSize ?? null;
 }
 
+/**
+ * A recording submitted from a device whose file has not arrived yet: the capture API creates
+ * its video pending with size 0, and the verified upload sets the size (docs/capture.md).
+ */
+export function awaitingUpload(video: Video): boolean {
+  return video.status === 'pending' && videoSize(video) === 0;
+}
+
 export function videoDuration(video: Video): number | null {
   return video.duration ?? video.metadata?.duration ?? null;
 }

@@ -72,6 +72,29 @@ async function fillBefore(page: Page) {
   await page.getByLabel('Batch coming next').fill('B-2002');
 }
 
+/**
+ * Records a short inspection and submits it with the uploads cut off, then goes back to the
+ * dashboard: the recording waits on the device, and the failure shows once the inspection
+ * exists on the server.
+ */
+async function submitWhileOffline(page: Page, recordMs = 0) {
+  await page.goto('/operator');
+  await pageSettled(page);
+  await page.getByRole('link', { name: `Start Inspection: ${LINE}` }).click();
+  await fillBefore(page);
+  await page.getByRole('button', { name: 'Start Recording' }).click();
+  await page.getByRole('button', { name: 'Record' }).click({ timeout: 30_000 });
+  // The recorder hands over a chunk a second: a recording stopped at once has no bytes to upload.
+  await page.waitForTimeout(recordMs);
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await page.getByRole('button', { name: 'Submit' }).waitFor({ timeout: 30_000 });
+  await page.route('**/api/uploads', (route) => route.abort('internetdisconnected'));
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await page.getByRole('link', { name: 'Back to Operator Dashboard' }).click();
+  await pageSettled(page);
+  await page.getByText('No connection to the server').waitFor({ timeout: 60_000 });
+}
+
 describe('operator capture', () => {
   test('records with the tags scanned, uploads through a network cut, and the file verifies', async () => {
     const { context, page } = await operatorPage(PHONE);
@@ -185,27 +208,48 @@ describe('operator capture', () => {
   test('discarding a submitted recording is confirmed and recorded by the server', async () => {
     const { context, page } = await operatorPage(PHONE);
     try {
-      // Offline from the submit on: the recording waits on the device.
-      await page.goto('/operator');
-      await pageSettled(page);
-      await page.getByRole('link', { name: `Start Inspection: ${LINE}` }).click();
-      await fillBefore(page);
-      await page.getByRole('button', { name: 'Start Recording' }).click();
-      await page.getByRole('button', { name: 'Record' }).click({ timeout: 30_000 });
-      await page.getByRole('button', { name: 'Stop' }).click();
-      await page.getByRole('button', { name: 'Submit' }).waitFor({ timeout: 30_000 });
-      await page.route('**/api/uploads', (route) => route.abort('internetdisconnected'));
-      await page.getByRole('button', { name: 'Submit' }).click();
-      await page.getByRole('link', { name: 'Back to Operator Dashboard' }).click();
-      await pageSettled(page);
+      await submitWhileOffline(page);
       const discard = page.getByRole('button', { name: new RegExp(`^Discard ${LINE}`) });
-      // The upload failing shows once the inspection exists on the server.
-      await page.getByText('No connection to the server').waitFor({ timeout: 60_000 });
       const question = await acceptConfirm(page, () => discard.click());
       expect(question).toContain('discard this recording');
       await page.getByText('Nothing waiting on this device.').waitFor();
       const log = await e2e.admin.get<{ action: string; entity: string }[]>('/api/audit-log');
       expect(log.some((row) => row.action === 'discard' && row.entity === 'video')).toBe(true);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+
+  test('a waiting upload resumes after a reload on any page, not only the operator screens', async () => {
+    const { context, page } = await operatorPage(PHONE);
+    const operator = await Api.login(
+      e2e.server.baseUrl,
+      demoAccount('operator').email,
+      demoPassword,
+    );
+    type Mine = { inspection: { _id: string }; video: { verified: boolean } | null }[];
+    const before = new Set(
+      (await operator.get<Mine>('/api/my/inspections')).map((row) => row.inspection._id),
+    );
+    try {
+      await submitWhileOffline(page, 3000);
+      const created = (await operator.get<Mine>('/api/my/inspections')).find(
+        (row) => !before.has(row.inspection._id),
+      );
+      expect(created?.video?.verified).toBe(false);
+      // The network is back, and the operator reopens the app on the account page.
+      await page.unrouteAll();
+      await page.goto('/user');
+      await pageSettled(page);
+      await expect
+        .poll(
+          async () =>
+            (await operator.get<Mine>('/api/my/inspections')).find(
+              (row) => row.inspection._id === created?.inspection._id,
+            )?.video?.verified,
+          { timeout: 60_000, interval: 1000 },
+        )
+        .toBe(true);
     } finally {
       await context.close();
     }

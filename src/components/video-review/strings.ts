@@ -18,6 +18,8 @@ export const videoStrings = {
   operator: 'Operator',
   duration: 'Duration',
   player: 'Inspection video',
+  awaitingUpload:
+    "The video file has not arrived yet: it is still uploading from the operator's device.",
   playing: 'Playing…',
   play: 'Play',
   pause: 'Pause',

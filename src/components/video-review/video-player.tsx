@@ -1,5 +1,6 @@
 import { type RefObject, useEffect } from 'react';
 import { segment } from '../../lib/api-client.ts';
+import { awaitingUpload } from '../../lib/video.ts';
 import type { Video } from '../../types/api.ts';
 import { connectMedia } from './media-sync.ts';
 import type { PlaybackClock } from './playback-clock.ts';
@@ -30,6 +31,14 @@ export function VideoPlayer({ video, clock, mediaRef, clamp, onDuration }: Video
     return connectMedia(media, clock, { clamp, onDuration });
   }, [mediaRef, clock, clamp, onDuration]);
 
+  // No request for a file the server does not have yet (it would only answer 404).
+  if (awaitingUpload(video)) {
+    return (
+      <p className="va-video va-awaiting-upload" role="status">
+        {s.awaitingUpload}
+      </p>
+    );
+  }
   return (
     // biome-ignore lint/a11y/useMediaCaption: inspection videos are silent recordings of a walk.
     <video

@@ -7,12 +7,7 @@ import { paths } from '../../config/paths.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { type LocalRecording, newRecording } from '../../lib/capture/recording-db.ts';
-import {
-  discardRecording,
-  queueRecording,
-  startUploadQueue,
-  uploadQueue,
-} from '../../lib/capture/upload-queue.ts';
+import { discardRecording, queueRecording, uploadQueue } from '../../lib/capture/upload-queue.ts';
 import { session } from '../../stores/session.ts';
 import type { MyLineDetail } from '../../types/api.ts';
 import { getMyLine } from './api/get-my-line.ts';
@@ -35,10 +30,6 @@ export default function InspectionPage() {
   const [recording, setRecording] = useState<LocalRecording | null>(null);
   const devices = useLoad(getMyDevices, 'Failed to load devices');
   const queue = useSnapshot(uploadQueue);
-
-  useEffect(() => {
-    if (userId) void startUploadQueue(userId);
-  }, [userId]);
 
   useEffect(() => {
     let current = true;

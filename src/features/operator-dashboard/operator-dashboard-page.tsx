@@ -2,8 +2,7 @@ import { useEffect } from 'react';
 import { useSnapshot } from 'valtio';
 import { getMyDevices } from '../../api/get-my-devices.ts';
 import { useLoad } from '../../hooks/use-load.ts';
-import { startUploadQueue, uploadQueue } from '../../lib/capture/upload-queue.ts';
-import { session } from '../../stores/session.ts';
+import { uploadQueue } from '../../lib/capture/upload-queue.ts';
 import { getMyInspections } from './api/get-my-inspections.ts';
 import { getMyLines } from './api/get-my-lines.ts';
 import { DevicesSection } from './devices-section.tsx';
@@ -15,16 +14,11 @@ import './operator-dashboard.css';
 
 /** /operator: the operator's lines, recordings still on this device, inspections and devices. */
 export default function OperatorDashboardPage() {
-  const snap = useSnapshot(session);
-  const userId = snap.info?.id ?? '';
   const lines = useLoad(getMyLines, s.linesLoadFailed);
   const inspections = useLoad(getMyInspections, s.recentLoadFailed);
   const devices = useLoad(getMyDevices, s.devicesLoadFailed);
   const { verifiedCount } = useSnapshot(uploadQueue);
 
-  useEffect(() => {
-    if (userId) void startUploadQueue(userId);
-  }, [userId]);
   // A verified upload changes the recent inspections' upload state.
   const reloadInspections = inspections.reload;
   useEffect(() => {

@@ -282,6 +282,16 @@ describe('selection by the videoId parameter (spec §4)', () => {
     expect(location()).toBe(`/video/${ids.d}`);
   });
 
+  it('says a recording still uploading has no file yet, with no player to request it', async () => {
+    const uploading = { ...videoD, status: 'pending', size: 0, fileSize: 0 };
+    await showPage(`/video/${ids.d}`, { [`GET /api/videos/${ids.d}`]: { body: uploading } });
+    await expect
+      .element(page.getByText('The video file has not arrived yet', { exact: false }))
+      .toBeVisible();
+    // The <video> element is what would request the file.
+    expect(document.querySelector('video')).toBeNull();
+  });
+
   it('falls back to the first video when the fetch fails', async () => {
     const { location } = await showPage(`/video/${ids.d}`, {
       [`GET /api/videos/${ids.d}`]: { status: 404, body: { message: 'Video not found' } },
