@@ -72,22 +72,23 @@ export class LocalStorage implements Storage {
   async append(key: string, data: Readable): Promise<{ size: number }> {
     const file = this.resolve(key);
     await fsp.mkdir(path.dirname(file), { recursive: true });
-    try {
-      await pipeline(data, fs.createWriteStream(file, { flags: 'a' }));
-    } finally {
-      // Whatever arrived before an error (a dropped connection) stays, durably: the upload
-      // resumes after it.
-      const handle = await fsp.open(file, 'a');
-      await handle.sync();
-      await handle.close();
-    }
+    // Whatever arrived before an error (a dropped connection) stays: the upload resumes after it.
+    // No sync per chunk: the one at `move` writes the same bytes without a wait per chunk.
+    await pipeline(data, fs.createWriteStream(file, { flags: 'a' }));
     return { size: (await fsp.stat(file)).size };
   }
 
   async move(from: string, to: string): Promise<void> {
+    const source = this.resolve(from);
     const target = this.resolve(to);
     await fsp.mkdir(path.dirname(target), { recursive: true });
-    await fsp.rename(this.resolve(from), target);
+    const handle = await fsp.open(source, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fsp.rename(source, target);
   }
 
   async deletePrefix(prefix: string): Promise<number> {

@@ -21,10 +21,15 @@ export interface Storage {
   deletePrefix(prefix: string): Promise<number>;
   /**
    * Appends to an object being assembled (a resumable upload; created when absent) and answers its
-   * new size, durably written. Such an object is never read as a finished one until `move`d.
+   * new size. Not synced: after a crash `stat` answers what reached the disk, and the upload
+   * resumes from there (its SHA-256 check catches anything else). Such an object is never read as
+   * a finished one until `move`d.
    */
   append(key: string, data: Readable): Promise<{ size: number }>;
-  /** Moves an object to another key, replacing what is there; readers see the old or the new. */
+  /**
+   * Moves an object to another key, replacing what is there; readers see the old or the new. The
+   * object is made durable first: an assembled upload becomes a finished one only on disk.
+   */
   move(from: string, to: string): Promise<void>;
 }
 
