@@ -9,6 +9,8 @@
 //  - Recording with Chromium's fake camera on the real inspection page: the page's JS heap after
 //    10 minutes vs after 1 minute.
 // Prints a table and writes bench/results/capture.json. Run: npm run bench:capture (built app).
+// BENCH_PARTS=browser,upload,recording (the default: all) runs some of them, written to
+// capture-<parts>.json; `npm run bench` runs the recording alongside the other benches this way.
 // Shorter while working on the bench: BENCH_RECORD_MINUTES=2 BENCH_UPLOAD_MB=50.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -31,7 +33,13 @@ import { spread } from './lib/stats.ts';
 import { createBenchData } from './ui/bench-data.ts';
 import { type BenchServer, startBenchServer } from './ui/server.ts';
 
-const run = startBenchRun('capture');
+const allParts = ['browser', 'upload', 'recording'];
+const parts = new Set((process.env.BENCH_PARTS ?? allParts.join(',')).split(','));
+const run = startBenchRun(
+  parts.size === allParts.length
+    ? 'capture'
+    : `capture-${allParts.filter((p) => parts.has(p)).join('-')}`,
+);
 const MB = 1024 * 1024;
 // BENCH_QUICK: small inputs, two rounds and 30 s of recording, only to prove the bench still runs.
 const RECORD_MINUTES = Number(process.env.BENCH_RECORD_MINUTES ?? 10);
@@ -392,14 +400,20 @@ async function recordingTarget(distDir: string) {
 
 async function main() {
   const distDir = await webBuild();
-  console.log('QR decoding and SHA-256 in Chromium…');
-  await browserTargets();
-  console.log(`Uploads of ${UPLOAD_MB} MB on loopback…`);
-  await uploadTargets(distDir);
-  console.log(
-    `Recording with the fake camera for ${duration(RECORD_INTERVALS * HEAP_INTERVAL_S)}…`,
-  );
-  await recordingTarget(distDir);
+  if (parts.has('browser')) {
+    console.log('QR decoding and SHA-256 in Chromium…');
+    await browserTargets();
+  }
+  if (parts.has('upload')) {
+    console.log(`Uploads of ${UPLOAD_MB} MB on loopback…`);
+    await uploadTargets(distDir);
+  }
+  if (parts.has('recording')) {
+    console.log(
+      `Recording with the fake camera for ${duration(RECORD_INTERVALS * HEAP_INTERVAL_S)}…`,
+    );
+    await recordingTarget(distDir);
+  }
   await run.finish(rows, { measurements });
 }
 

@@ -53,7 +53,7 @@ const [ROUNDS = 15] = fromEnvironment('BENCH_ROUNDS', [quickRun ? 3 : 15]);
  * Rounds at 10^7 lines: one round of the split parser there takes seconds, and 15 of them alone
  * would take a fair share of `npm run bench`'s 15 minutes on a busy 2-core machine.
  */
-const LARGE_ROUNDS = Math.min(ROUNDS, 7);
+const LARGE_ROUNDS = Math.min(ROUNDS, 5);
 const roundsAt = (n: number) => (n >= 1e7 ? LARGE_ROUNDS : ROUNDS);
 const SEED = 0x5eed;
 const FIRST_CALL_ENGINES = quickRun ? 2 : 5;
