@@ -23,6 +23,8 @@ export function ReviewStep({
     recording.scans.flatMap((scan) => (scan.tagIndex === null ? [] : [scan.tagIndex])),
   );
   const missed = checkpoints.filter((tag) => !scanned.has(tag.index));
+  // Stopped before the recorder's first chunk: the server would refuse an empty file at upload.
+  const empty = recording.size === 0;
 
   return (
     <form
@@ -51,9 +53,14 @@ export function ReviewStep({
           </RecordField>
         )}
       </dl>
+      {empty && (
+        <p className="capture-problem" role="alert">
+          {s.emptyRecording}
+        </p>
+      )}
       <TextField label={s.notes} value={notes} onChange={setNotes} rows={4} />
       <div className="capture-controls">
-        <button type="submit" className="btn btn-primary btn-large" disabled={busy}>
+        <button type="submit" className="btn btn-primary btn-large" disabled={busy || empty}>
           {busy ? s.submitting : s.submit}
         </button>
         <button

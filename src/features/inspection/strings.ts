@@ -44,6 +44,8 @@ export const inspectionStrings = {
   size: 'Size',
   missed: 'Not scanned',
   allScanned: 'Every checkpoint was scanned.',
+  emptyRecording:
+    'Nothing was recorded: the camera handed over no video. Discard this recording and record again.',
   notes: 'Operator notes',
   submit: 'Submit',
   submitting: 'Submitting…',

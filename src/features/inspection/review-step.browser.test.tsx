@@ -1,0 +1,55 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { page } from 'vitest/browser';
+import { type LocalRecording, newRecording } from '../../lib/capture/recording-db.ts';
+import { cleanup, render } from '../../../tests/web/render.tsx';
+import { ReviewStep } from './review-step.tsx';
+
+afterEach(() => cleanup());
+
+const recording = (size: number): LocalRecording => ({
+  ...newRecording({
+    id: 'r1',
+    userId: 'u1',
+    lineId: 'l1',
+    lineName: 'Blister Line 1',
+    productLeaving: 'A',
+    batchLeaving: 'B',
+    productComing: 'C',
+    batchComing: 'D',
+    deviceId: null,
+    checklist: { floorplanConfigId: null, tags: [], hotZones: [] },
+  }),
+  state: 'recorded',
+  duration: size ? 12 : 0,
+  size,
+});
+
+/** Renders the step for a recording of `size` bytes; answers the notes of each submit. */
+async function showReview(size: number): Promise<string[]> {
+  const submitted: string[] = [];
+  await render(
+    <ReviewStep
+      recording={recording(size)}
+      onSubmit={async (notes) => void submitted.push(notes)}
+      onDiscard={() => {}}
+    />,
+  );
+  return submitted;
+}
+
+describe('the review step', () => {
+  it('refuses to submit a recording stopped before the camera handed over any video', async () => {
+    await showReview(0);
+    await expect.element(page.getByRole('alert')).toHaveTextContent('Nothing was recorded');
+    await expect.element(page.getByRole('button', { name: 'Submit' })).toBeDisabled();
+    await expect.element(page.getByRole('button', { name: 'Discard recording' })).toBeEnabled();
+  });
+
+  it('submits a recording with video, with the notes', async () => {
+    const submitted = await showReview(250_000);
+    await page.getByLabelText('Operator notes').fill('Line clear');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect.poll(() => submitted).toEqual(['Line clear']);
+    expect(page.getByRole('alert').elements()).toHaveLength(0);
+  });
+});
