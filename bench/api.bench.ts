@@ -41,7 +41,7 @@ const VIDEO_COUNT = quickRun ? 200 : 10_000;
 /** Seconds per round (BENCH_API_SECONDS shortens a run while working on the bench itself). */
 const ROUND_S = Number(process.env.BENCH_API_SECONDS ?? (quickRun ? 1 : 3));
 /** Rounds of the list scenarios (the targets); the others run fewer. */
-const LIST_ROUNDS = quickRun ? 2 : 5;
+const LIST_ROUNDS = quickRun ? 1 : 5;
 const OTHER_ROUNDS = quickRun ? 1 : 3;
 const RATE = 200;
 const postgresUrl = benchPostgresUrl;

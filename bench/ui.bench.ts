@@ -23,11 +23,11 @@ if (!SIZES.every((n) => Number.isInteger(n) && n > 0)) {
   throw new Error(`BENCH_UI_SIZES must be whole numbers separated by commas, got ${SIZES}`);
 }
 /** Page loads per size (10^7 loads take long: fewer). */
-const loadRounds = (lines: number) => (quickRun ? 2 : lines >= 1e7 ? 3 : 5);
+const loadRounds = (lines: number) => (quickRun ? 1 : lines >= 1e7 ? 3 : 5);
 const THROTTLE = 4;
 /** Slider positions each way per sweep; a sweep goes 5% → 95% and back, one round. */
 const SWEEP_STEPS = quickRun ? 40 : 100;
-const SCRUB_ROUNDS = quickRun ? 2 : 5;
+const SCRUB_ROUNDS = quickRun ? 1 : 5;
 const LONG_TASK_MS = 50;
 
 interface LongTask {
