@@ -29,6 +29,10 @@ export default defineConfig({
       'comlink',
       'qrcode',
       'tus-js-client',
+      // The capture workers' (found late, when a test first starts a worker, and then reloaded
+      // the page under a running test file, which never finished).
+      'hash-wasm',
+      'zxing-wasm/reader',
     ],
   },
   test: {
