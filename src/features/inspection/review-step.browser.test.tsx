@@ -1,24 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
-import { type LocalRecording, newRecording } from '../../lib/capture/recording-db.ts';
+import { startedRecording } from '../../../tests/web/recording-fixture.ts';
 import { cleanup, render } from '../../../tests/web/render.tsx';
+import type { LocalRecording } from '../../lib/capture/recording-db.ts';
 import { ReviewStep } from './review-step.tsx';
 
 afterEach(() => cleanup());
 
 const recording = (size: number): LocalRecording => ({
-  ...newRecording({
-    id: 'r1',
-    userId: 'u1',
-    lineId: 'l1',
-    lineName: 'Blister Line 1',
-    productLeaving: 'A',
-    batchLeaving: 'B',
-    productComing: 'C',
-    batchComing: 'D',
-    deviceId: null,
-    checklist: { floorplanConfigId: null, tags: [], hotZones: [] },
-  }),
+  ...startedRecording('r1'),
   state: 'recorded',
   duration: size ? 12 : 0,
   size,

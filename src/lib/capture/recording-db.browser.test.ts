@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { startedRecording } from '../../../tests/web/recording-fixture.ts';
 import {
   appendChunk,
   closeRecordingDb,
@@ -6,23 +7,8 @@ import {
   listRecordings,
   loadChunks,
   loadRecording,
-  newRecording,
   saveRecording,
 } from './recording-db.ts';
-
-const recordingFixture = (id: string) =>
-  newRecording({
-    id,
-    userId: 'u1',
-    lineId: 'a'.repeat(24),
-    lineName: 'Line A',
-    productLeaving: 'P1',
-    batchLeaving: 'B1',
-    productComing: 'P2',
-    batchComing: 'B2',
-    deviceId: null,
-    checklist: { floorplanConfigId: null, tags: [], hotZones: [] },
-  });
 
 afterEach(async () => {
   for (const recording of await listRecordings()) await deleteRecording(recording.id);
@@ -30,7 +16,7 @@ afterEach(async () => {
 
 describe('recordings on the device', () => {
   it('keeps chunks in order across a reload, with the recording’s size and scans', async () => {
-    const recording = recordingFixture('rec-1');
+    const recording = startedRecording('rec-1');
     await saveRecording(recording);
     const sizes = [1000, 1, 65_536, 300];
     for (const [i, size] of sizes.entries()) {
@@ -49,8 +35,8 @@ describe('recordings on the device', () => {
   });
 
   it('deletes a recording with its chunks only', async () => {
-    const keep = recordingFixture('keep');
-    const drop = recordingFixture('drop');
+    const keep = startedRecording('keep');
+    const drop = startedRecording('drop');
     await saveRecording(keep);
     await saveRecording(drop);
     await appendChunk(keep, new Blob(['a']));

@@ -2,12 +2,12 @@
 // as recorded, and a submitted one resumes its tus upload at the offset the server reports. The
 // server is a fake answering the queue's XHR (tus) and fetch (JSON) calls.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startedRecording } from '../../../tests/web/recording-fixture.ts';
 import {
   appendChunk,
   closeRecordingDb,
   deleteRecording,
   listRecordings,
-  newRecording,
   saveRecording,
 } from './recording-db.ts';
 import { startUploadQueue, uploadQueue } from './upload-queue.ts';
@@ -73,20 +73,6 @@ const sha256Hex = async (bytes: Uint8Array<ArrayBuffer>) =>
     .map((b) => b.toString(16).padStart(2, '0'))
     .join('');
 
-const start = (id: string, userId: string) =>
-  newRecording({
-    id,
-    userId,
-    lineId: 'a'.repeat(24),
-    lineName: 'Line A',
-    productLeaving: 'P1',
-    batchLeaving: 'B1',
-    productComing: 'P2',
-    batchComing: 'B2',
-    deviceId: null,
-    checklist: { floorplanConfigId: null, tags: [], hotZones: [] },
-  });
-
 beforeEach(() => {
   vi.stubGlobal('XMLHttpRequest', FakeXhr);
   localStorage.setItem('accessToken', 'token');
@@ -103,7 +89,7 @@ describe('the upload queue after a reload', () => {
   it('resumes a submitted upload at the server’s offset and forgets the copy once verified', async () => {
     const file = new Uint8Array(300_000);
     for (let i = 0; i < file.length; i++) file[i] = (i * 7) % 251;
-    const recording = start('queued-1', 'user-1');
+    const recording = startedRecording('queued-1', 'user-1');
     await saveRecording(recording);
     for (let at = 0; at < file.length; at += 100_000) {
       await appendChunk(recording, new Blob([file.subarray(at, at + 100_000)]));
@@ -125,7 +111,7 @@ describe('the upload queue after a reload', () => {
       patchOffsets: [],
     });
     // And one left in 'recording' by a closed tab.
-    await saveRecording(start('interrupted-1', 'user-1'));
+    await saveRecording(startedRecording('interrupted-1', 'user-1'));
     const calls: string[] = [];
     vi.stubGlobal('fetch', async (url: string) => {
       calls.push(String(url));
