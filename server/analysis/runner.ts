@@ -47,7 +47,7 @@ export class AnalysisService {
     readonly detector: Detector,
     private readonly onVideoChange: () => void,
     /** After a video's results were replaced or its analysis failed for good (the reports' summaries). */
-    private readonly onResults: (videoId: string) => Promise<void> = async () => {},
+    private readonly onResults: (videoId: string) => Promise<void>,
   ) {
     this.queue = new JobQueue(
       db,
