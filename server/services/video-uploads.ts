@@ -17,6 +17,7 @@ import type { AppContext } from '../context.ts';
 import { uploads, videos } from '../db/schema.ts';
 import { denied } from '../http/auth-hook.ts';
 import { HttpError } from '../http/errors.ts';
+import { sendWebResponse, webRequest } from '../http/web-request.ts';
 import { validationMessage } from '../http/validation-message.ts';
 import { newId } from '../ids.ts';
 import { CHECKSUM_MISMATCH, UploadMetadata } from '../schemas/uploads.ts';
@@ -90,6 +91,8 @@ function requestNow(): FastifyRequest {
 class VideoUploadStore extends DataStore {
   /** Running hashes of uploads received in order by this process: the end needs no re-read. */
   private readonly hashes = new Map<string, { hash: Hash; offset: number }>();
+  /** The row getUpload read for a PATCH, under that request's upload lock: write reads it once. */
+  private readonly lockedRows = new WeakMap<FastifyRequest, UploadRow>();
 
   constructor(private readonly ctx: AppContext) {
     super();
@@ -135,6 +138,8 @@ class VideoUploadStore extends DataStore {
 
   override async getUpload(id: string): Promise<Upload> {
     const row = await this.row(id);
+    const request = current.getStore();
+    if (request) this.lockedRows.set(request, row);
     const offset =
       row.status === 'verified'
         ? row.size
@@ -149,7 +154,9 @@ class VideoUploadStore extends DataStore {
   }
 
   override async write(stream: Readable, id: string, offset: number): Promise<number> {
-    const row = await this.row(id);
+    const request = current.getStore();
+    const locked = request && this.lockedRows.get(request);
+    const row = locked?.id === id ? locked : await this.row(id);
     if (row.status === 'verified') return row.size;
     const running = offset === 0 ? { hash: createHash('sha256'), offset: 0 } : this.hashes.get(id);
     const hashing = running && running.offset === offset ? running : undefined;
@@ -382,7 +389,10 @@ export function createVideoUploads(
     },
   });
   return {
-    handle: (request, res) => current.run(request, () => tus.handle(request.raw, res)),
+    handle: (request, res) =>
+      current.run(request, async () =>
+        sendWebResponse(res, await tus.handleWeb(webRequest(request.raw))),
+      ),
     expire: () => store.deleteExpired(),
   };
 }
