@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { sql } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type TestApp } from '../test/build.ts';
@@ -168,6 +169,29 @@ describe('POST /api/change-password', () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/^body\.newPassword /);
+  });
+
+  it('changes nothing when its audit entry cannot be written', async () => {
+    // The audit log refuses this one entry, as a full disk or a lost connection would.
+    const { db } = t.services.ctx;
+    await db.execute(sql`create function refuse_password_audit() returns trigger language plpgsql
+      as $$ begin raise exception 'audit log unavailable'; end $$`);
+    await db.execute(sql`create trigger refuse_password_audit before insert on audit_log
+      for each row when (new.action = 'password.change') execute function refuse_password_audit()`);
+    try {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/change-password',
+        headers: op.auth,
+        payload: { currentPassword: PASSWORD, newPassword: 'new-password-1' },
+      });
+      expect(res.statusCode).toBe(500);
+    } finally {
+      await db.execute(sql`drop trigger refuse_password_audit on audit_log`);
+      await db.execute(sql`drop function refuse_password_audit()`);
+    }
+    expect((await t.app.inject({ url: '/api/me', headers: op.auth })).statusCode).toBe(200);
+    expect((await login(op.email, 'new-password-1')).statusCode).toBe(401);
   });
 
   it('changes the password, revokes older tokens and returns a fresh one', async () => {

@@ -98,13 +98,17 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!check.ok) refuse(reply, check, 'Current password is incorrect');
       const passwordHash = await passwords.hash(request.body.newPassword);
       // Bumping the token version signs out every other session; this one gets a fresh token.
-      const [updated] = await db
-        .update(users)
-        .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` })
-        .where(eq(users.id, me.id))
-        .returning();
-      if (!updated) throw new HttpError(401, 'Session is no longer valid; please log in again');
-      await audit(db, request, { action: 'password.change', entity: 'user', entityId: me.id });
+      // The change and its audit entry commit together.
+      const updated = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(users)
+          .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` })
+          .where(eq(users.id, me.id))
+          .returning();
+        if (!row) throw new HttpError(401, 'Session is no longer valid; please log in again');
+        await audit(tx, request, { action: 'password.change', entity: 'user', entityId: me.id });
+        return row;
+      });
       const { sessionId } = currentSession(request);
       const token = await tokens.sign(updated, sessionId);
       await setMediaCookie(request, reply, updated, sessionId);
