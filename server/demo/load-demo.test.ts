@@ -1,7 +1,12 @@
 // Loads the real demo dataset (server/demo/dataset.json + files/) and checks that every demo
-// account logs in and sees exactly what its role allows, and that every video's media is served.
+// account logs in and sees exactly what its role allows, that every video's media is served and
+// verified by its SHA-256, and that every demo e-signature comes after its recording.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inspections, signatures, videos as videoTable } from '../db/schema.ts';
+import type { InspectionReport } from '../schemas/reports.ts';
 import { build, type TestApp } from '../test/build.ts';
 import type { DemoDataset } from './dataset-types.ts';
 import { DEMO_PASSWORD, loadDemo } from './load-demo.ts';
@@ -97,6 +102,62 @@ describe.runIf(hasDataset)('the demo dataset', () => {
       const hasConfig = dataset.floorplanConfigs.some((c) => c.lineKey === demo.lineKey);
       const config = await get(admin, `/api/floorplan-configs/${video._id}`);
       expect(config.statusCode).toBe(hasConfig ? 200 : 404);
+    }
+  });
+
+  it('every demo video is verified: its SHA-256 and size are those of the bytes served', async () => {
+    const rows = await t.services.ctx.db.select().from(videoTable);
+    const listed = (await get('admin', '/api/videos')).json() as {
+      _id: string;
+      path: { video: string };
+    }[];
+    expect(rows).toHaveLength(dataset.videos.length);
+    for (const demo of dataset.videos) {
+      const row = rows.find((r) => r.filename === demo.filename);
+      const url = listed.find((v) => v._id === row?.id)?.path.video;
+      if (!row || !url) throw new Error(`missing ${demo.filename}`);
+      const served = await get('admin', url);
+      expect(served.statusCode, demo.filename).toBe(200);
+      const bytes = served.rawPayload;
+      const onDisk = fs.readFileSync(new URL(`./files/${demo.file}`, import.meta.url));
+      expect(bytes.equals(onDisk), demo.filename).toBe(true);
+      expect(row.sha256, demo.filename).toBe(createHash('sha256').update(bytes).digest('hex'));
+      expect(row.size, demo.filename).toBe(bytes.length);
+    }
+  });
+
+  it('every demo e-signature comes after its recording ends, at the inspection’s reviewedAt', async () => {
+    const db = t.services.ctx.db;
+    const rows = await db.select().from(inspections);
+    const signed = await db.select().from(signatures);
+    const reviewed = dataset.inspections.filter((i) => i.status !== 'pending');
+    expect(reviewed.length).toBeGreaterThan(0);
+    expect(signed).toHaveLength(reviewed.length);
+    for (const demo of dataset.inspections) {
+      const row = rows.find((r) => r.startTime.toISOString() === demo.startTime);
+      if (!row) throw new Error(`missing ${demo.key}`);
+      const [signature] = await db
+        .select()
+        .from(signatures)
+        .where(eq(signatures.inspectionId, row.id));
+      if (demo.status === 'pending') {
+        expect(signature, demo.key).toBeUndefined();
+        expect(row.reviewedAt, demo.key).toBeNull();
+        continue;
+      }
+      if (!signature) throw new Error(`${demo.key} is ${demo.status} but not signed`);
+      const video = dataset.videos.find((v) => v.key === demo.videoKey);
+      const recordingEnd = video
+        ? Date.parse(video.timestamp) + video.duration * 1000
+        : Date.parse(demo.startTime);
+      expect(signature.signedAt.getTime(), demo.key).toBeGreaterThan(recordingEnd);
+      expect(signature.meaning, demo.key).toBe(demo.status);
+      expect(row.reviewedAt?.toISOString(), demo.key).toBe(signature.signedAt.toISOString());
+      // The hash taken at load covers the stored signedAt and the video's SHA-256.
+      const report = (await get('audit', `/api/reports/${row.id}`)).json() as InspectionReport;
+      expect(report.signature?.signedAt, demo.key).toBe(signature.signedAt.toISOString());
+      expect(report.video?.sha256, demo.key).toMatch(/^[0-9a-f]{64}$/);
+      expect(report.unchangedSinceSigning, demo.key).toBe(true);
     }
   });
 

@@ -1,6 +1,7 @@
 // Loads the demo dataset (server/demo/dataset.json + files/) into an empty database and storage.
 // Entities refer to each other by key; every key is resolved before anything is written, and the
 // rows go in one transaction after the files are stored.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -24,7 +25,7 @@ import { summarizeMissing } from '../reports/report.ts';
 import type { SignatureMeaning } from '../schemas/signatures.ts';
 import { sniffImage } from '../services/image-type.ts';
 import { insertUser } from '../services/users.ts';
-import type { DemoDataset } from './dataset-types.ts';
+import type { DemoDataset, DemoInspection } from './dataset-types.ts';
 
 export const DEMO_PASSWORD = 'demo-password';
 
@@ -45,6 +46,21 @@ class KeyMap {
 }
 
 const SAFE_SEGMENT = /^[A-Za-z0-9_-]{1,100}$/;
+
+/** How long after the recording ends a demo reviewer signs; fixed, so nothing depends on the clock. */
+const DEMO_REVIEW_DELAY_MS = 25 * 60 * 1000;
+
+/** When a reviewed demo inspection was signed: after its video ends (or its start, without one). */
+function demoReviewedAt(dataset: DemoDataset, inspection: DemoInspection): Date | null {
+  if (inspection.status === 'pending') return null;
+  const video = inspection.videoKey
+    ? dataset.videos.find((v) => v.key === inspection.videoKey)
+    : undefined;
+  const end = video
+    ? Date.parse(video.timestamp) + Math.round(video.duration * 1000)
+    : Date.parse(inspection.startTime);
+  return new Date(end + DEMO_REVIEW_DELAY_MS);
+}
 
 /** A reviewed demo inspection carries its reviewer's e-signature, as one signed in the app would. */
 async function signReviewed(tx: Tx, inspectionId: string): Promise<void> {
@@ -128,7 +144,10 @@ export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: 
     }
     const ext = path.extname(video.file).toLowerCase();
     const storageKey = `videos/${id}${ext}`;
-    const { size } = await ctx.storage.put(storageKey, await fs.readFile(file(video.file)));
+    const videoBytes = await fs.readFile(file(video.file));
+    const { size } = await ctx.storage.put(storageKey, videoBytes);
+    // Verified as a tus upload's finish() verifies one: the SHA-256 of the bytes stored.
+    const sha256 = createHash('sha256').update(videoBytes).digest('hex');
     const keyframesKey = `keyframes/${id}.txt`;
     await ctx.storage.put(keyframesKey, await fs.readFile(file(video.keyframesFile)));
     const keyframeImagesPrefix = `keyframe-images/${subfolder}`;
@@ -150,6 +169,7 @@ export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: 
       timestamp: new Date(video.timestamp),
       status: video.status,
       size,
+      sha256,
       duration: video.duration,
     });
     for (const p of video.predictions) {
@@ -192,7 +212,8 @@ export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: 
       operatorNotes: inspection.operatorNotes,
       reviewerId: inspection.reviewerKey ? userIds.get(inspection.reviewerKey, where) : null,
       reviewNotes: inspection.reviewNotes,
-      reviewedAt: inspection.status === 'pending' ? null : new Date(inspection.startTime),
+      // The signature (signReviewed) takes this time as its signedAt, so both agree.
+      reviewedAt: demoReviewedAt(dataset, inspection),
     };
   });
 
