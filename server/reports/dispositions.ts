@@ -9,6 +9,7 @@ import { dispositions, predictions } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import type { Disposition, DispositionBody } from '../schemas/reports.ts';
 import { readRecord, toDisposition } from './record.ts';
+import { summarizeInspection } from './report.ts';
 import { checkSigner } from './signing.ts';
 
 export async function setDisposition(
@@ -22,7 +23,7 @@ export async function setDisposition(
   // The reviewer who may sign is the one who may decide on its detections. A refusal is
   // audit-logged outside the transaction (which would otherwise wait for itself on PGlite).
   await checkSigner(request, user, await readRecord(db, params.id));
-  return db.transaction(async (tx) => {
+  const stored = await db.transaction(async (tx) => {
     const record = await readRecord(tx, params.id);
     if (record.signature || record.inspection.status !== 'pending') {
       throw conflict('A signed inspection cannot be changed');
@@ -66,4 +67,7 @@ export async function setDisposition(
     });
     return stored;
   });
+  // A dismissed detection is no longer an exception: /reports counts its flags anew.
+  await summarizeInspection(request.server.ctx, params.id);
+  return stored;
 }

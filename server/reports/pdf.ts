@@ -142,6 +142,8 @@ class Writer {
 
 const utc = (iso: string | null) =>
   iso ? `${iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, '')} UTC` : '—';
+/** A flagged detection's disposition beside its flag, as the report page shows it. */
+const flagDecisionText = { confirmed: 'confirmed finding', dismissed: 'dismissed' } as const;
 const secondsText = (value: number | null) => (value === null ? '—' : `${value.toFixed(2)} s`);
 
 async function embedStored(doc: Doc, storage: Storage, key: string): Promise<PDFImage | null> {
@@ -341,7 +343,10 @@ export async function reportPdf(
 
   w.heading(`Flags (${report.flags.length})`);
   if (!report.flags.length) w.text('No flags.', { color: muted });
-  for (const flag of report.flags) w.text(`[${flag.severity}] ${flag.text}`, { indent: 10 });
+  for (const flag of report.flags) {
+    const decision = flag.decision ? ` (${flagDecisionText[flag.decision]})` : '';
+    w.text(`[${flag.severity}] ${flag.text}${decision}`, { indent: 10 });
+  }
 
   const flagged = report.detections.filter((d) => d.flagged || d.disposition);
   w.heading(`Flagged detections (${flagged.length} of ${report.detections.length})`);

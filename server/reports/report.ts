@@ -143,6 +143,18 @@ export function signRules(
   return { canSign: true, reason: null, refusal: null };
 }
 
+/**
+ * Approving signs that the line is clear: without a verified video there is nothing to review, so
+ * only a rejection can be signed (docs/reports.md).
+ */
+export function approvalBlocker(record: InspectionRecord): string | null {
+  if (!record.video) return 'No video: nothing was recorded or submitted for this inspection';
+  if (!record.video.sha256) {
+    return 'No verified video: the file has not arrived from the operator’s device yet';
+  }
+  return null;
+}
+
 export async function buildReport(
   ctx: Pick<AppContext, 'db' | 'storage'>,
   user: AuthUser,
@@ -300,6 +312,7 @@ export async function buildReport(
     unchangedSinceSigning: signature ? currentHash === signature.recordHash : null,
     canSign: rules.canSign,
     cannotSignReason: rules.reason,
+    approvalBlocker: approvalBlocker(record),
   };
 }
 
@@ -323,6 +336,7 @@ function reportFlags({ tags, zones, detections, path, pathMessage, record }: Fla
       text: `Hot zone not visited: ${zone.name} (${zone.importance})`,
       time: zone.time,
       ref: String(zone.index),
+      decision: null,
     });
   }
   for (const tag of tags) {
@@ -333,10 +347,29 @@ function reportFlags({ tags, zones, detections, path, pathMessage, record }: Fla
       text: `Tag not scanned: ${tag.name}`,
       time: path?.tags[tags.indexOf(tag)]?.closestTime ?? null,
       ref: String(tag.index),
+      decision: null,
+    });
+  }
+  const blocker = approvalBlocker(record);
+  if (blocker) {
+    flags.push({
+      kind: 'no-video',
+      severity: 'critical',
+      text: blocker,
+      time: null,
+      ref: null,
+      decision: null,
     });
   }
   if (pathMessage && record.video) {
-    flags.push({ kind: 'no-path', severity: 'high', text: pathMessage, time: null, ref: null });
+    flags.push({
+      kind: 'no-path',
+      severity: 'high',
+      text: pathMessage,
+      time: null,
+      ref: null,
+      decision: null,
+    });
   }
   const video = record.video;
   if (video && video.duration > 0 && video.duration < reportRules.minVideoSeconds) {
@@ -346,6 +379,7 @@ function reportFlags({ tags, zones, detections, path, pathMessage, record }: Fla
       text: `Video shorter than the minimum: ${seconds(video.duration)} (minimum ${seconds(reportRules.minVideoSeconds)})`,
       time: 0,
       ref: null,
+      decision: null,
     });
   }
   for (const detection of detections) {
@@ -357,6 +391,7 @@ function reportFlags({ tags, zones, detections, path, pathMessage, record }: Fla
       text: `Detection: ${label} ${(detection.confidence * 100).toFixed(0)}% at ${seconds(detection.time)}`,
       time: detection.time,
       ref: detection.predictionId,
+      decision: detection.disposition?.disposition ?? null,
     });
   }
   for (const [from, to] of path?.gaps ?? []) {
@@ -366,6 +401,7 @@ function reportFlags({ tags, zones, detections, path, pathMessage, record }: Fla
       text: `Gap in the path: no position for ${seconds(to - from)} from ${seconds(from)}`,
       time: from,
       ref: null,
+      decision: null,
     });
   }
   return flags.sort(
@@ -383,9 +419,11 @@ async function saveSummary(
     zones: ChecklistZone[];
   },
 ): Promise<void> {
+  // A detection dismissed as a false positive is no longer an exception.
+  const open = report.flags.filter((f) => f.decision !== 'dismissed');
   const values = {
-    flags: report.flags.length,
-    criticalFlags: report.flags.filter((f) => importanceRank[f.severity] <= 1).length,
+    flags: open.length,
+    criticalFlags: open.filter((f) => importanceRank[f.severity] <= 1).length,
     tagsScanned: report.tags.filter((t) => t.scanned).length,
     tagsTotal: report.tags.length,
     zonesVisited: report.zones.filter((z) => z.visited).length,
@@ -402,6 +440,14 @@ async function saveSummary(
 /** Who builds reports for their summaries: a reader of every record who signs nothing. */
 const summarizer: AuthUser = { id: 'system', name: 'System', email: '', roles: ['audit'] };
 
+/** Rebuilds one inspection's report so its /reports summary (flags, counts) is current. */
+export async function summarizeInspection(
+  ctx: Pick<AppContext, 'db' | 'storage'>,
+  inspectionId: string,
+): Promise<void> {
+  await buildReport(ctx, summarizer, await readRecord(ctx.db, inspectionId));
+}
+
 /**
  * Rebuilds the reports of the inspections recorded on this video, whose analysis results (path,
  * detections) have just changed, so /reports filters them by their current flags.
@@ -414,7 +460,7 @@ export async function summarizeVideo(
     .select({ id: inspections.id })
     .from(inspections)
     .where(eq(inspections.videoId, videoId));
-  for (const { id } of recorded) await buildReport(ctx, summarizer, await readRecord(ctx.db, id));
+  for (const { id } of recorded) await summarizeInspection(ctx, id);
 }
 
 /**
@@ -427,6 +473,6 @@ export async function summarizeMissing(ctx: Pick<AppContext, 'db' | 'storage'>):
     .from(inspections)
     .leftJoin(reportSummaries, eq(reportSummaries.inspectionId, inspections.id))
     .where(isNull(reportSummaries.inspectionId));
-  for (const { id } of missing) await buildReport(ctx, summarizer, await readRecord(ctx.db, id));
+  for (const { id } of missing) await summarizeInspection(ctx, id);
   return missing.length;
 }

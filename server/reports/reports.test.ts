@@ -152,6 +152,36 @@ describe('the inspection report', () => {
   });
 });
 
+describe('flags and dispositions', () => {
+  it('closes a dismissed detection’s flag, in the report and in the /reports counts', async () => {
+    const key = 'insp-lc2-2';
+    const before = await report('admin', key);
+    const flag = before.flags.find((f) => f.kind === 'detection' && f.decision === null);
+    if (!flag?.ref) throw new Error('the demo inspection has an undecided flagged detection');
+    const listed = async () =>
+      (await get('admin', '/api/reports?limit=100'))
+        .json()
+        .rows.find((row: { inspectionId: string }) => row.inspectionId === inspectionIds[key]) as {
+        flags: number;
+        criticalFlags: number;
+      };
+    const counted = await listed();
+    await dispose('admin', key, flag.ref, {
+      disposition: 'dismissed',
+      reason: 'A reflection',
+    });
+    // The list is current before anyone opens the report again.
+    expect((await listed()).flags).toBe(counted.flags - 1);
+    const after = await report('admin', key);
+    expect(after.flags.find((f) => f.ref === flag.ref)?.decision).toBe('dismissed');
+    await dispose('admin', key, flag.ref, { disposition: 'confirmed' });
+    expect((await listed()).flags).toBe(counted.flags);
+    expect((await report('admin', key)).flags.find((f) => f.ref === flag.ref)?.decision).toBe(
+      'confirmed',
+    );
+  });
+});
+
 describe('approve and reject as e-signatures', () => {
   it('refuses a call without the password with a 400 naming the field', async () => {
     for (const payload of [undefined, {}, { notes: 'Approved by LC Manager' }]) {

@@ -12,7 +12,7 @@ import { badRequest, conflict, HttpError, notFound } from '../http/errors.ts';
 import { iso } from '../ids.ts';
 import type { SignatureMeaning, SignBody } from '../schemas/signatures.ts';
 import { type InspectionRecord, readRecord, recordHash, signatureStatements } from './record.ts';
-import { signRules } from './report.ts';
+import { approvalBlocker, signRules } from './report.ts';
 
 export const WRONG_PASSWORD = 'The password is incorrect; nothing was signed';
 
@@ -92,10 +92,13 @@ export async function signInspection(
 ): Promise<InspectionRecord> {
   const ctx = request.server.ctx;
   const notes = (body.notes ?? '').trim();
-  await checkSigner(request, user, await readRecord(ctx.db, inspectionId));
+  const current = await readRecord(ctx.db, inspectionId);
+  await checkSigner(request, user, current);
   if (meaning === 'rejected' && !notes) {
     throw badRequest('body.notes is required for a rejection');
   }
+  const blocker = meaning === 'approved' ? approvalBlocker(current) : null;
+  if (blocker) throw conflict(`${blocker}; it cannot be approved as clear, only rejected`);
   await checkSignerPassword(request, reply, user, inspectionId, meaning, body.password);
   return ctx.db.transaction(async (tx) => {
     // Read again inside the transaction: what is hashed is what is committed beside it.

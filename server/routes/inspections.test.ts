@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inspections, lineClearances } from '../db/schema.ts';
+import { inspections, lineClearances, videos } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { createRoleUsers, PASSWORD, type RoleUsers } from '../test/fixtures.ts';
@@ -9,12 +9,32 @@ let u: RoleUsers;
 let lineOfLc: string;
 let lineOfLc2: string;
 
-async function inspection(line: string, operatorId: string) {
+/** A pending inspection; with a video whose file arrived (verified) unless `video` says otherwise. */
+async function inspection(
+  line: string,
+  operatorId: string,
+  video: 'verified' | 'awaiting file' | 'none' = 'verified',
+) {
   const id = newId();
+  const videoId = video === 'none' ? null : newId();
+  if (videoId) {
+    await t.services.ctx.db.insert(videos).values({
+      id: videoId,
+      filename: `${videoId}.webm`,
+      storageKey: `videos/${videoId}.webm`,
+      subfolder: videoId,
+      timestamp: new Date('2026-01-02T08:00:00Z'),
+      status: 'completed',
+      lineClearanceId: line,
+      userId: operatorId,
+      sha256: video === 'verified' ? 'a'.repeat(64) : null,
+    });
+  }
   await t.services.ctx.db.insert(inspections).values({
     id,
     lineClearanceId: line,
     operatorId,
+    videoId,
     startTime: new Date('2026-01-02T08:00:00Z'),
     operatorNotes: 'all clear',
   });
@@ -79,6 +99,24 @@ describe('inspections', () => {
     expect(log.find((r) => r.action === 'approve' && r.entityId === id)?.oldValue).toMatchObject({
       status: 'pending',
     });
+  });
+
+  it('approves only with a verified video: without one the line can only be rejected', async () => {
+    for (const video of ['none', 'awaiting file'] as const) {
+      const id = await inspection(lineOfLc, u.operator.id, video);
+      const refused = await review(u.lc.auth, id, 'approve', 'Approved by LC Manager');
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().message).toMatch(
+        video === 'none'
+          ? /^No video: .*; it cannot be approved as clear, only rejected$/
+          : /^No verified video: the file has not arrived .*; it cannot be approved as clear, only rejected$/,
+      );
+      const report = (await t.app.inject({ url: `/api/reports/${id}`, headers: u.lc.auth })).json();
+      expect(report.approvalBlocker).toMatch(/^No (verified )?video: /);
+      expect(report.flags[0]).toMatchObject({ kind: 'no-video', severity: 'critical' });
+      const rejected = await review(u.lc.auth, id, 'reject', 'Rejected by LC Manager');
+      expect(rejected.json()).toMatchObject({ status: 'rejected' });
+    }
   });
 
   it('refuses other managers’ lines (404), operators, auditors and reviewing oneself', async () => {

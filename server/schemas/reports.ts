@@ -65,6 +65,7 @@ export const FlagKind = Type.Union([
   Type.Literal('gap'),
   Type.Literal('short-video'),
   Type.Literal('no-path'),
+  Type.Literal('no-video'),
 ]);
 export type FlagKind = Static<typeof FlagKind>;
 
@@ -77,6 +78,8 @@ export const Flag = Type.Object({
   time: Nullable(Type.Number()),
   /** The detection's prediction id, the zone's or tag's index; null otherwise. */
   ref: Nullable(Type.String()),
+  /** A flagged detection's disposition by the reviewer (a dismissed one is closed); else null. */
+  decision: Nullable(DispositionKind),
 });
 export type Flag = Static<typeof Flag>;
 
@@ -171,6 +174,8 @@ export const InspectionReport = Type.Object({
   /** Whether the caller may sign it, and why not when not (the signing rules, for the UI). */
   canSign: Type.Boolean(),
   cannotSignReason: Nullable(Type.String()),
+  /** Why the record cannot be approved as clear whoever signs (no verified video); else null. */
+  approvalBlocker: Nullable(Type.String()),
 });
 export type InspectionReport = Static<typeof InspectionReport>;
 
