@@ -5,7 +5,8 @@ export const operatorStrings = {
   linesLoadFailed: 'Failed to load line clearances',
   noLines: 'No line clearance is assigned to you yet. Ask your LC manager to assign you.',
   startInspection: 'Start Inspection',
-  cannotStart: (status: string) => `Cannot start: the line is ${status}`,
+  cannotStart: (status: string) =>
+    `Cannot start: the line is ${status === 'maintenance' ? 'under maintenance' : status}`,
   location: 'Location',
   noLocation: 'No location specified',
   floorPlan: 'Floor-plan configuration',
