@@ -1,6 +1,6 @@
-import { api } from '../lib/api-client.ts';
+import { api, segment } from '../lib/api-client.ts';
 import { queryString } from '../lib/query-string.ts';
-import type { ReportPage, ReportsQuery } from '../types/api.ts';
+import type { InspectionReport, ReportPage, ReportsQuery } from '../types/api.ts';
 
 /** GET /api/reports: one keyset page of inspection reports in the caller's scope. */
 export const getReports = (query: ReportsQuery) =>
@@ -15,3 +15,9 @@ export const reportsCsvUrl = (query: ReportsQuery) => {
 /** An inspection report's PDF, as a plain download link. */
 export const reportPdfUrl = (inspectionId: string) =>
   `/api/reports/${encodeURIComponent(inspectionId)}/pdf`;
+
+/** The inspection report (docs/reports.md): header, checklist, flags, detections, signature. */
+export const getReport = (id: string) => api.get<InspectionReport>(`/api/reports/${segment(id)}`);
+
+/** Whether `id` has the form of a record id (24 hex digits, the server's `Id` schema). */
+export const isInspectionId = (id: string) => /^[0-9a-f]{24}$/.test(id);

@@ -120,3 +120,15 @@ describe('the start page route', () => {
     await expect.poll(() => location()).toBe('/audit');
   });
 });
+
+describe('a URL outside the route table', () => {
+  it('says the page does not exist and links back to the start page', async () => {
+    await visit('/no-such-page');
+    await expect.element(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    await expect.element(page.getByText('There is no page at /no-such-page.')).toBeVisible();
+    await expect
+      .element(page.getByRole('link', { name: 'Go to the start page' }))
+      .toHaveAttribute('href', '/');
+    expect(page.getByText('This screen is not built yet.').query()).toBeNull();
+  });
+});

@@ -1,10 +1,10 @@
 import { type ComponentType, type LazyExoticComponent, lazy, useEffect, useState } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
-import { PlaceholderPage } from '../components/placeholder-page.tsx';
 import { paths, routeRoles } from '../config/paths.ts';
 import type { Role } from '../lib/roles.ts';
 import { Guard } from './guard.tsx';
 import { HomeRoute } from './home-route.tsx';
+import { NotFoundPage } from './not-found-page.tsx';
 
 // One chunk per route (React.lazy), so the start page loads none of the dashboards.
 const LoginPage = lazy(() => import('../features/auth/login-page.tsx'));
@@ -83,10 +83,7 @@ export function AppRoutes() {
       <Route path={paths.reports}>{guarded(routeRoles.reports, ReportsPage)}</Route>
       <Route path={paths.analysis}>{guarded(routeRoles.analysis, AnalysisPage)}</Route>
       <Route>
-        <PlaceholderPage
-          title="Page not found"
-          coming="Use the logo to go back to the start page."
-        />
+        <NotFoundPage />
       </Route>
     </Switch>
   );

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { page, userEvent } from 'vitest/browser';
+import { type Locator, page, userEvent } from 'vitest/browser';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { cleanup, fakeFetch, render } from '../../tests/web/render.tsx';
@@ -80,5 +80,56 @@ describe('top toolbar', () => {
     await expect.poll(() => calls).toEqual(['POST /api/logout']);
     // The server revokes the session of the token it is sent.
     expect(sentTokens).toEqual(['Bearer token']);
+  });
+});
+
+describe('top toolbar on a phone', () => {
+  afterEach(async () => {
+    await page.viewport(414, 896);
+  });
+
+  /** The admin's toolbar at `width`: the logo's box and the boxes of the four actions. */
+  async function adminToolbarAt(width: number) {
+    await page.viewport(width, 844);
+    signIn('token', { id: 'u1', name: 'Adriana Novak', email: 'a@example.com', roles: ['admin'] });
+    await showToolbar();
+    const account = page.getByRole('button', {
+      name: 'AN Adriana Novak: account menu',
+      exact: true,
+    });
+    await expect.element(account).toBeVisible();
+    const box = (locator: Locator) => locator.element().getBoundingClientRect();
+    return {
+      logo: box(page.getByRole('link', { name: 'LC Line Clearance: start page', exact: true })),
+      theme: box(page.getByRole('button', { name: /^Switch to (dark|light) colours$/ })),
+      guide: box(page.getByRole('button', { name: 'User Guide' })),
+      adminPanel: box(page.getByRole('link', { name: 'Admin Panel' })),
+      account: box(account),
+    };
+  }
+
+  const centre = (box: DOMRect) => box.top + box.height / 2;
+
+  it.each([390, 360])('keeps an admin’s toolbar on one tidy row at %i px', async (width) => {
+    const { logo, theme, guide, adminPanel, account } = await adminToolbarAt(width);
+    // Text buttons are 2.25rem high; a wrapped label would make one about 3.5rem.
+    expect(guide.height).toBeLessThan(44);
+    expect(adminPanel.height).toBeLessThan(44);
+    for (const box of [theme, guide, adminPanel, account]) {
+      expect(Math.abs(centre(box) - centre(logo))).toBeLessThanOrEqual(1);
+      expect(box.right).toBeLessThanOrEqual(width);
+    }
+    expect(document.documentElement.scrollWidth).toBeLessThanOrEqual(width);
+  });
+
+  it('at 320 px puts the actions on one row of their own below the logo', async () => {
+    const { theme, guide, adminPanel, account } = await adminToolbarAt(320);
+    expect(guide.height).toBeLessThan(44);
+    expect(adminPanel.height).toBeLessThan(44);
+    for (const box of [guide, adminPanel, account]) {
+      expect(Math.abs(centre(box) - centre(theme))).toBeLessThanOrEqual(1);
+      expect(box.right).toBeLessThanOrEqual(320);
+    }
+    expect(document.documentElement.scrollWidth).toBeLessThanOrEqual(320);
   });
 });

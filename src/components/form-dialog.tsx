@@ -5,6 +5,8 @@ export interface FormDialogProps extends Pick<AppDialogProps, 'title' | 'maxWidt
   /** Spec §9: the admin dialogs are 500px wide. */
   width?: AppDialogProps['width'];
   submitLabel?: string;
+  /** Keeps the submit button disabled (e.g. while what it would submit is refused). */
+  submitDisabled?: boolean;
   /** Validates and saves; resolves true when saved, which closes the dialog. */
   onSubmit: () => Promise<boolean>;
   onClose: () => void;
@@ -13,7 +15,15 @@ export interface FormDialogProps extends Pick<AppDialogProps, 'title' | 'maxWidt
 
 /** A dialog holding one form with Cancel and a submit button that is disabled while saving. */
 export function FormDialog(props: FormDialogProps) {
-  const { submitLabel = 'Save', width = '500px', onSubmit, onClose, children, ...dialog } = props;
+  const {
+    submitLabel = 'Save',
+    submitDisabled = false,
+    width = '500px',
+    onSubmit,
+    onClose,
+    children,
+    ...dialog
+  } = props;
   const [busy, setBusy] = useState(false);
 
   const submit = async (event: FormEvent) => {
@@ -32,7 +42,7 @@ export function FormDialog(props: FormDialogProps) {
           <button type="button" className="btn btn-secondary" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="btn btn-primary" disabled={busy}>
+          <button type="submit" className="btn btn-primary" disabled={busy || submitDisabled}>
             {submitLabel}
           </button>
         </div>

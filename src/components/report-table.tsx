@@ -3,6 +3,7 @@ import { reportPdfUrl } from '../api/get-reports.ts';
 import { inspectionReportPath, routeRoles } from '../config/paths.ts';
 import { hasAnyRole } from '../lib/roles.ts';
 import type { ReportRow } from '../types/api.ts';
+import { TableScroll } from './table-scroll.tsx';
 import { StatusTag } from './tag.tsx';
 import './report-table.css';
 
@@ -22,7 +23,7 @@ export interface ReportTableProps {
 export function ReportTable({ rows, roles, caption }: ReportTableProps) {
   const opensPage = hasAnyRole(roles, routeRoles.inspectionReport);
   return (
-    <div className="report-table-scroll">
+    <TableScroll label={caption}>
       <table className="report-table">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
@@ -77,6 +78,6 @@ export function ReportTable({ rows, roles, caption }: ReportTableProps) {
           })}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

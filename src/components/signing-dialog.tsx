@@ -1,9 +1,10 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
+import { getReport } from '../api/get-reports.ts';
 import { type ReviewDecision, signInspection } from '../api/sign-inspection.ts';
 import { runAction, warnIfBlank } from '../lib/run-action.ts';
 import { session } from '../stores/session.ts';
-import type { Inspection, Signature } from '../types/api.ts';
+import type { Flag, Inspection, InspectionReport, Signature } from '../types/api.ts';
 import { TextField } from './field.tsx';
 import { FormDialog } from './form-dialog.tsx';
 
@@ -44,6 +45,56 @@ export interface SigningDialogProps {
   onSigned(inspection: Inspection): void;
 }
 
+/** How many flags the list of open exceptions names before '…and n more'. */
+const NAMED_FLAGS = 3;
+
+/**
+ * What an approval would sign over: a blocker (no verified video: nothing to approve), or the
+ * critical and high flags still open and the flagged detections still undecided.
+ */
+function ApprovalWarnings({ report }: { report: InspectionReport }) {
+  if (report.approvalBlocker) {
+    return (
+      <p className="signing-warning" role="alert">
+        {report.approvalBlocker}. It cannot be approved as clear, only rejected.
+      </p>
+    );
+  }
+  const open = report.flags.filter(
+    (flag: Flag) =>
+      (flag.severity === 'critical' || flag.severity === 'high') && flag.decision !== 'dismissed',
+  );
+  const undecided = report.flags.filter((f) => f.kind === 'detection' && f.decision === null);
+  if (!open.length && !undecided.length) return null;
+  const more = open.length - NAMED_FLAGS;
+  return (
+    <div className="signing-warning" role="alert">
+      {open.length > 0 && (
+        <>
+          <p>
+            <strong>
+              {open.length} critical or high {open.length === 1 ? 'flag is' : 'flags are'} open:
+            </strong>
+          </p>
+          <ul>
+            {open.slice(0, NAMED_FLAGS).map((flag, index) => (
+              <li key={`${flag.kind}-${flag.ref ?? index}`}>{flag.text}</li>
+            ))}
+            {more > 0 && <li>…and {more} more</li>}
+          </ul>
+        </>
+      )}
+      {undecided.length > 0 && (
+        <p>
+          {undecided.length} flagged {undecided.length === 1 ? 'detection has' : 'detections have'}{' '}
+          no decision yet (confirm or dismiss each on the report).
+        </p>
+      )}
+      <p>Approving signs that the line is clear despite these; say why in the notes.</p>
+    </div>
+  );
+}
+
 /**
  * Approve or reject as an electronic signature: the meaning, the notes (required to reject) and
  * the signer's password; the server checks the signing rules and the password (docs/reports.md).
@@ -53,6 +104,20 @@ export function SigningDialog({ inspectionId, decision, onClose, onSigned }: Sig
   const { info } = useSnapshot(session);
   const [notes, setNotes] = useState(text.notes);
   const [password, setPassword] = useState('');
+  const [report, setReport] = useState<InspectionReport | null>(null);
+
+  // An approval shows what it would sign over; the server refuses what it must refuse anyway.
+  useEffect(() => {
+    if (decision !== 'approve') return;
+    let current = true;
+    getReport(inspectionId).then(
+      (loaded) => current && setReport(loaded),
+      () => {},
+    );
+    return () => {
+      current = false;
+    };
+  }, [decision, inspectionId]);
 
   const submit = async () => {
     if (decision === 'reject' && warnIfBlank('Please give the reason for the rejection', notes)) {
@@ -72,10 +137,17 @@ export function SigningDialog({ inspectionId, decision, onClose, onSigned }: Sig
   };
 
   return (
-    <FormDialog title={text.title} submitLabel={text.submit} onSubmit={submit} onClose={onClose}>
+    <FormDialog
+      title={text.title}
+      submitLabel={text.submit}
+      submitDisabled={decision === 'approve' && Boolean(report?.approvalBlocker)}
+      onSubmit={submit}
+      onClose={onClose}
+    >
       <p>
         <strong>Meaning of this signature:</strong> {text.meaning}
       </p>
+      {decision === 'approve' && report && <ApprovalWarnings report={report} />}
       <p className="muted">
         Signing as {info?.name ?? 'you'} ({info?.email ?? 'signed-in user'}). Your name, the date
         and time (UTC) and this meaning are recorded with the inspection and printed on its report.

@@ -36,6 +36,7 @@ const openDialog = (button: string, dialog: string) => async (page: Page) => {
 const views: readonly View[] = [
   { name: 'start-signed-out', role: null, path: '/' },
   { name: 'login', role: null, path: '/login' },
+  { name: 'not-found', role: 'operator', path: '/no-such-page' },
   {
     name: 'start-signed-in',
     role: 'lc_manager',

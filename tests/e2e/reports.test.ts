@@ -110,11 +110,21 @@ describe('the inspection report as a signed record', () => {
       await page
         .getByText('Dismissed as a false positive: Reflection on the capper guard')
         .waitFor();
+      // Its flag is closed: still listed, marked dismissed.
+      await page
+        .getByRole('region', { name: /^Flags/ })
+        .getByText('Dismissed', { exact: true })
+        .waitFor();
 
       // A wrong password signs nothing.
       await page.getByRole('button', { name: 'Approve', exact: true }).click();
       const dialog = page.getByRole('dialog', { name: 'Approve inspection' });
       await dialog.getByText('Approved: the line is clear for the next batch').waitFor();
+      // What the signature would be given over: the open exceptions, by name.
+      await dialog
+        .getByRole('alert')
+        .getByText(/^\d+ critical or high flags? (is|are) open:$/)
+        .waitFor();
       await dialog.getByLabel('Password').fill('not-the-password');
       await dialog.getByRole('button', { name: 'Sign and approve' }).click();
       await expectToast(

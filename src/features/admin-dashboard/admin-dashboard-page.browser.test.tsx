@@ -76,6 +76,18 @@ async function showDashboard(roles: string[]) {
 }
 
 describe('admin / factory-manager dashboard', () => {
+  it.each([
+    ['admin', 'Admin Dashboard'],
+    ['factory_manager', 'Factory Manager Dashboard'],
+  ])('links a %s to the Audit Dashboard among the quick actions', async (role, title) => {
+    await showDashboard([role]);
+    await expect.element(page.getByRole('heading', { name: title })).toBeVisible();
+    const quickActions = page.getByRole('region', { name: 'Quick Actions' });
+    await expect
+      .element(quickActions.getByRole('link', { name: 'Audit Dashboard' }))
+      .toHaveAttribute('href', '/audit');
+  });
+
   it('titles by primary role and gives factory managers coming-soon actions', async () => {
     const calls = await showDashboard(['admin', 'factory_manager']);
     await expect

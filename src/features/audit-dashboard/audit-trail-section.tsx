@@ -2,6 +2,7 @@ import { format } from 'date-fns';
 import { useEffect, useState } from 'react';
 import { DateRangePicker } from '../../components/date-range-picker.tsx';
 import { TextField } from '../../components/field.tsx';
+import { TableScroll } from '../../components/table-scroll.tsx';
 import type { DateRange } from '../../lib/date-range.ts';
 import type { AuditEntry, AuditQuery, TrailVerification } from '../../types/api.ts';
 import { auditCsvUrl, getAuditTrail, verifyTrail } from './api/audit-trail.ts';
@@ -150,7 +151,7 @@ export function AuditTrailSection() {
       </search>
       {entries?.length === 0 && <p>No entries match these filters.</p>}
       {entries && entries.length > 0 && (
-        <div className="report-table-scroll">
+        <TableScroll label="Audit trail entries">
           <table className="report-table audit-table">
             <caption className="visually-hidden">Audit trail entries, newest first</caption>
             <thead>
@@ -188,7 +189,7 @@ export function AuditTrailSection() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       <nav className="audit-pager" aria-label="Audit trail pages">
         <button

@@ -1,3 +1,4 @@
+import { TableScroll } from '../../components/table-scroll.tsx';
 import { segment } from '../../lib/api-client.ts';
 import type { Coverage, InspectionReport } from '../../types/api.ts';
 import { reportStrings as s } from './strings.ts';
@@ -61,7 +62,7 @@ export function ChecklistSection({ report }: { report: InspectionReport }) {
     <section className="report-panel" aria-labelledby="report-checklist">
       <h2 id="report-checklist">{s.checklist}</h2>
       {report.pathMessage && <p className="report-warning">{report.pathMessage}</p>}
-      <div className="report-table-scroll">
+      <TableScroll label={s.tags}>
         <table className="report-table">
           <caption>{s.tags}</caption>
           <thead>
@@ -99,8 +100,8 @@ export function ChecklistSection({ report }: { report: InspectionReport }) {
             ))}
           </tbody>
         </table>
-      </div>
-      <div className="report-table-scroll">
+      </TableScroll>
+      <TableScroll label={s.hotZones}>
         <table className="report-table">
           <caption>{s.hotZones}</caption>
           <thead>
@@ -122,7 +123,7 @@ export function ChecklistSection({ report }: { report: InspectionReport }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {report.coverage && (
         <>
           <h3>{s.coverage}</h3>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { TextField } from '../../components/field.tsx';
 import { FormDialog } from '../../components/form-dialog.tsx';
+import { TableScroll } from '../../components/table-scroll.tsx';
 import type { PlaybackClock } from '../../components/video-review/playback-clock.ts';
 import { runAction, warnIfBlank } from '../../lib/run-action.ts';
 import type { InspectionReport, ReportDetection } from '../../types/api.ts';
@@ -46,7 +47,7 @@ export function DispositionsSection({ report, clock, onChanged }: DispositionsSe
       {report.detections.length === 0 ? (
         <p>{s.noDetections}</p>
       ) : (
-        <div className="report-table-scroll">
+        <TableScroll label={s.dispositions}>
           <table className="report-table">
             <thead>
               <tr>
@@ -123,7 +124,7 @@ export function DispositionsSection({ report, clock, onChanged }: DispositionsSe
               })}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       {dismissing && (
         <FormDialog

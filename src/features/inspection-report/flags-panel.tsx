@@ -4,6 +4,9 @@ import { keyOwnedByTarget } from '../../components/video-review/shortcuts.ts';
 import type { Flag } from '../../types/api.ts';
 import { reportStrings as s } from './strings.ts';
 
+/** A flagged detection's disposition, as the flag shows it (a dismissed one is closed). */
+const decisionLabel = { confirmed: 'Confirmed finding', dismissed: 'Dismissed' } as const;
+
 /** The 'next flag' key (beside the video page's shortcuts, which leave F free). */
 export const NEXT_FLAG_KEY = 'f';
 
@@ -80,12 +83,15 @@ export function FlagsPanel({ flags, clock }: FlagsPanelProps) {
             >
               <button
                 type="button"
-                className={`report-flag severity-${flag.severity}`}
+                className={`report-flag severity-${flag.severity}${flag.decision === 'dismissed' ? ' is-dismissed' : ''}`}
                 aria-current={index === current ? 'true' : undefined}
                 onClick={() => go(index)}
               >
                 <span className="report-flag-severity">{flag.severity}</span>
                 <span>{flag.text}</span>
+                {flag.decision && (
+                  <span className="report-flag-decision">{decisionLabel[flag.decision]}</span>
+                )}
                 {flag.time !== null && <span className="muted">{flag.time.toFixed(2)} s</span>}
               </button>
             </li>

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useParams } from 'wouter';
-import { reportPdfUrl } from '../../api/get-reports.ts';
+import { getReport, isInspectionId, reportPdfUrl } from '../../api/get-reports.ts';
 import { getVideo } from '../../api/get-video.ts';
 import type { ReviewDecision } from '../../api/sign-inspection.ts';
 import { BreadcrumbBar } from '../../components/breadcrumb-bar.tsx';
@@ -9,7 +9,6 @@ import { createPlaybackClock } from '../../components/video-review/playback-cloc
 import { VideoWorkspace } from '../../components/video-review/video-workspace.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import type { InspectionReport, Video } from '../../types/api.ts';
-import { getReport } from './api/get-report.ts';
 import { ChecklistSection } from './checklist-section.tsx';
 import { DispositionsSection } from './dispositions-section.tsx';
 import { FlagsPanel } from './flags-panel.tsx';
@@ -19,11 +18,25 @@ import '../../components/video-review/video-review.css';
 import '../../components/report-table.css';
 import './inspection-report.css';
 
+/** What the page says when the report does not load: an id naming no inspection reads so. */
+function loadError(failure: unknown): string {
+  if (!(failure instanceof ApiError)) return s.loadFailed;
+  if (failure.status === 404 || failure.status === 400) return s.notFound;
+  return failure.serverMessage ?? s.loadFailed;
+}
+
 /** The report, reloaded after a disposition or a signature changes it. */
 function useReport(id: string) {
   const [report, setReport] = useState<InspectionReport | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(() => {
+    // An id that cannot name a record (a mistyped or cut-off URL) is not asked for: the server
+    // would only answer its schema message.
+    if (!isInspectionId(id)) {
+      setReport(null);
+      setError(s.notFound);
+      return;
+    }
     getReport(id).then(
       (answer) => {
         setReport(answer);
@@ -31,9 +44,7 @@ function useReport(id: string) {
       },
       (failure: unknown) => {
         if (failure instanceof ApiError && failure.status === 401) return;
-        setError(
-          failure instanceof ApiError ? (failure.serverMessage ?? s.loadFailed) : s.loadFailed,
-        );
+        setError(loadError(failure));
       },
     );
   }, [id]);

@@ -3,6 +3,7 @@ export const reportStrings = {
   title: 'Inspection Report',
   loading: 'Loading the report…',
   loadFailed: 'Failed to load the inspection report',
+  notFound: 'Inspection not found',
   downloadPdf: 'Download PDF',
   approve: 'Approve',
   reject: 'Reject',

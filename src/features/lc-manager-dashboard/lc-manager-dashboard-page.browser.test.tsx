@@ -96,6 +96,14 @@ async function showDashboard(extra: Parameters<typeof fakeFetch>[0] = {}) {
 }
 
 describe('LC manager dashboard', () => {
+  it('links to the Audit Dashboard among the quick actions', async () => {
+    await showDashboard();
+    const quickActions = page.getByRole('region', { name: 'Quick Actions' });
+    await expect
+      .element(quickActions.getByRole('link', { name: 'Audit Dashboard' }))
+      .toHaveAttribute('href', '/audit');
+  });
+
   it('shows only the lines this manager manages, and only operators', async () => {
     await showDashboard();
     await expect
@@ -113,6 +121,8 @@ describe('LC manager dashboard', () => {
   it('offers approve and reject on pending inspections only, signed with the password', async () => {
     const { bodies, calls } = await showDashboard({
       'PATCH /api/inspections/d00000000000000000000001/approve': { body: {} },
+      // The approval dialog reads what it would sign over (nothing open here).
+      'GET /api/reports/d00000000000000000000001': { body: { approvalBlocker: null, flags: [] } },
     });
     await userEvent.click(page.getByRole('tab', { name: 'Inspections' }));
     await expect.element(page.getByText('Checked under the conveyor')).toBeVisible();

@@ -1,0 +1,25 @@
+import { Link, useLocation } from 'wouter';
+import { paths } from '../config/paths.ts';
+
+export const notFoundStrings = {
+  title: 'Page not found',
+  detail: (path: string) => `There is no page at ${path}.`,
+  home: 'Go to the start page',
+} as const;
+
+/** What a URL outside the §2 route table shows: the page does not exist, and the way back. */
+export function NotFoundPage() {
+  const [location] = useLocation();
+  const s = notFoundStrings;
+  return (
+    <section className="page">
+      <h1>{s.title}</h1>
+      <p>{s.detail(location)}</p>
+      <p>
+        <Link href={paths.home} className="btn btn-primary">
+          {s.home}
+        </Link>
+      </p>
+    </section>
+  );
+}

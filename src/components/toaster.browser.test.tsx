@@ -1,0 +1,64 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { page } from 'vitest/browser';
+import { cleanup, render } from '../../tests/web/render.tsx';
+import { dismissToast, toasts, toastSuccess, toastWarning } from '../stores/toasts.ts';
+import { AppDialog } from './app-dialog.tsx';
+import { Toaster } from './toaster.tsx';
+
+afterEach(async () => {
+  for (const item of [...toasts.items]) dismissToast(item.id);
+  await cleanup();
+  await page.viewport(414, 896);
+});
+
+const overlaps = (a: DOMRect, b: DOMRect) =>
+  a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+/** A dialog like the Reject one: a title, two fields and the buttons, with two toasts over it. */
+async function dialogWithToasts() {
+  await render(
+    <>
+      <AppDialog open onOpenChange={() => {}} title="Reject inspection" width="500px">
+        <p>Meaning of this signature: Rejected: the line is not clear</p>
+        <textarea aria-label="Notes (required)" rows={4} />
+        <input aria-label="Password" type="password" />
+        <button type="button">Sign and reject</button>
+      </AppDialog>
+      <Toaster />
+    </>,
+  );
+  toastWarning('Please give the reason for the rejection');
+  toastSuccess('Inspection rejected successfully');
+  await expect.element(page.getByText('Inspection rejected successfully')).toBeVisible();
+  const toastBoxes = [...document.querySelectorAll('.toast')].map((toast) =>
+    toast.getBoundingClientRect(),
+  );
+  expect(toastBoxes).toHaveLength(2);
+  return toastBoxes;
+}
+
+describe('Toaster placement', () => {
+  it('on a phone keeps toasts off a dialog’s title and fields (bottom of the screen)', async () => {
+    await page.viewport(390, 844);
+    const toastBoxes = await dialogWithToasts();
+    const covered = [
+      page.getByRole('heading', { name: 'Reject inspection' }),
+      page.getByLabelText('Notes (required)'),
+      page.getByLabelText('Password'),
+    ].map((locator) => locator.element().getBoundingClientRect());
+    for (const toast of toastBoxes) {
+      for (const box of covered) expect(overlaps(toast, box)).toBe(false);
+      expect(toast.bottom).toBeLessThanOrEqual(844);
+      expect(toast.bottom).toBeGreaterThan(844 / 2);
+    }
+  });
+
+  it('on a desktop keeps toasts at the top right', async () => {
+    await page.viewport(1280, 900);
+    const toastBoxes = await dialogWithToasts();
+    for (const toast of toastBoxes) {
+      expect(toast.top).toBeLessThan(900 / 2);
+      expect(toast.right).toBeGreaterThan(1280 - 40);
+    }
+  });
+});

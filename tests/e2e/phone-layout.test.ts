@@ -1,0 +1,214 @@
+// A 390 px phone (390×844) on the demo data: no page scrolls sideways, forms stay inside their
+// cards, the toolbar keeps one row, tables that are wider than the screen say so (hint, named
+// focusable scroll region), axe (WCAG 2.2 AA) light and dark. Also the ways in and out that a
+// QA pass found missing: the Audit Dashboard link on the managers' and the admin's dashboards, an
+// unknown URL, a malformed inspection id.
+import type { BrowserContext, Page } from 'playwright';
+import { describe, expect, test } from 'vitest';
+import { axeViolations } from './support/axe.ts';
+import { landedOn, newContext, type Scheme } from './support/browser.ts';
+import type { Role } from './support/demo.ts';
+import { setUpE2e } from './support/fixture.ts';
+
+const e2e = setUpE2e();
+
+const phone = { width: 390, height: 844 };
+const hint = 'Scroll sideways for more columns';
+
+const contexts = new Map<string, Promise<BrowserContext>>();
+function contextFor(role: Role, scheme: Scheme = 'light'): Promise<BrowserContext> {
+  const key = `${scheme}:${role}`;
+  let context = contexts.get(key);
+  if (!context) {
+    context = (async () =>
+      newContext(e2e.browser, {
+        baseUrl: e2e.server.baseUrl,
+        scheme,
+        token: await e2e.tokenFor(role),
+      }))();
+    contexts.set(key, context);
+  }
+  return context;
+}
+
+/** Opens `url` at phone size and waits for the page's heading and its data. */
+async function openOnPhone(role: Role, url: string, scheme: Scheme = 'light'): Promise<Page> {
+  const page = await (await contextFor(role, scheme)).newPage();
+  await page.setViewportSize(phone);
+  await page.goto(url);
+  await landedOn(page, new URL(url, e2e.server.baseUrl).pathname);
+  await page.waitForFunction(() => {
+    const text = document.body.textContent ?? '';
+    return !/Loading…|Loading the report…|Restoring your session…/.test(text);
+  });
+  return page;
+}
+
+interface Layout {
+  pageWidth: number;
+  /** Vertical centres of the toolbar's controls (logo, theme, guide, admin panel, account). */
+  toolbarCentres: number[];
+  /** Every table frame: wider than it shows, and what it then says about itself. */
+  tables: { scrolls: boolean; region: boolean; name: string; tabIndex: number; hint: boolean }[];
+  /** Form controls and buttons sticking out of their card (px). */
+  outOfCard: string[];
+}
+
+function layoutOf(page: Page): Promise<Layout> {
+  return page.evaluate((hintText) => {
+    const toolbar = [
+      ...document.querySelectorAll('.toolbar .logo, .toolbar-actions > *'),
+    ] as HTMLElement[];
+    const tables = [...document.querySelectorAll('.report-table-scroll')].map((frame) => {
+      const element = frame as HTMLElement;
+      const shown = element.closest('.table-scroll')?.querySelector('.table-scroll-hint');
+      return {
+        scrolls: element.scrollWidth > element.clientWidth + 1,
+        region: element.getAttribute('role') === 'region',
+        name: element.getAttribute('aria-label') ?? '',
+        tabIndex: element.tabIndex,
+        hint: shown?.textContent?.startsWith(hintText) ?? false,
+      };
+    });
+    const outOfCard = [...document.querySelectorAll('.card input, .card select, .card .btn')]
+      // Controls inside a table's own scroll frame are meant to be scrolled to.
+      .filter((control) => !control.closest('.report-table-scroll'))
+      .filter((control) => {
+        const card = control.closest('.card') as HTMLElement;
+        const box = control.getBoundingClientRect();
+        const cardBox = card.getBoundingClientRect();
+        return box.width > 0 && (box.right > cardBox.right + 0.5 || box.left < cardBox.left - 0.5);
+      })
+      .map((control) => control.outerHTML.slice(0, 80));
+    return {
+      pageWidth: document.documentElement.scrollWidth,
+      toolbarCentres: toolbar.map((element) => {
+        const box = element.getBoundingClientRect();
+        return Math.round(box.top + box.height / 2);
+      }),
+      tables,
+      outOfCard,
+    };
+  }, hint);
+}
+
+const views: readonly { role: Role; url: string }[] = [
+  { role: 'lc_manager', url: '/floorplans' },
+  { role: 'admin', url: '/floorplans' },
+  { role: 'admin', url: '/admin' },
+  { role: 'factory_manager', url: '/factory-manager' },
+  { role: 'lc_manager', url: '/lc-manager' },
+  { role: 'lc_manager', url: '/reports' },
+  { role: 'admin', url: '/reports' },
+  { role: 'audit', url: '/audit' },
+  { role: 'admin', url: '/audit' },
+  { role: 'lc_manager', url: '/inspection-report/{inspectionId}' },
+  { role: 'admin', url: '/no-such-page' },
+];
+
+const urlOf = (url: string) => url.replace('{inspectionId}', e2e.params.inspectionId);
+
+describe.concurrent('a 390 px phone', () => {
+  test.each(views)(
+    '$role $url: no sideways page, one toolbar row, tables say they scroll',
+    async ({ role, url }) => {
+      const page = await openOnPhone(role, urlOf(url));
+      const layout = await layoutOf(page);
+      await page.close();
+      expect(layout.pageWidth).toBeLessThanOrEqual(phone.width);
+      expect(layout.outOfCard).toEqual([]);
+      expect(
+        Math.max(...layout.toolbarCentres) - Math.min(...layout.toolbarCentres),
+        'toolbar controls on one row',
+      ).toBeLessThanOrEqual(1);
+      for (const table of layout.tables) {
+        if (table.scrolls) {
+          expect(table).toMatchObject({ region: true, tabIndex: 0, hint: true });
+          expect(table.name).not.toBe('');
+        } else {
+          expect(table).toMatchObject({ region: false, hint: false });
+        }
+      }
+    },
+  );
+
+  test.each(['/reports', '/audit'])(
+    '%s: the report table scrolls to its Open/PDF column',
+    async (url) => {
+      const page = await openOnPhone('lc_manager', url);
+      // The table's own scroll region (on /audit each table also sits in a section named alike).
+      const region = page.locator('.report-table-scroll[role="region"][tabindex="0"]').first();
+      await expect(region.isVisible()).resolves.toBe(true);
+      await expect(page.getByText(hint).first().isVisible()).resolves.toBe(true);
+      await region.focus();
+      await page.keyboard.press('ArrowRight');
+      await page.waitForFunction(() => (document.activeElement?.scrollLeft ?? 0) > 0);
+      // The row's PDF link is reached by scrolling the table, not the page.
+      const pdf = region.getByRole('link', { name: /^PDF of report/ }).first();
+      await pdf.scrollIntoViewIfNeeded();
+      const [box, frame] = await Promise.all([pdf.boundingBox(), region.boundingBox()]);
+      const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+      await page.close();
+      expect(box && frame && box.x + box.width - (frame.x + frame.width)).toBeLessThanOrEqual(1);
+      expect(pageWidth).toBeLessThanOrEqual(phone.width);
+    },
+  );
+
+  test.each(['light', 'dark'] as const)(
+    'axe %s at 390 px with the scroll hints',
+    async (scheme) => {
+      const failures: Record<string, string[]> = {};
+      for (const { role, url } of [
+        { role: 'lc_manager' as const, url: '/reports' },
+        { role: 'audit' as const, url: '/audit' },
+        { role: 'lc_manager' as const, url: '/inspection-report/{inspectionId}' },
+        { role: 'lc_manager' as const, url: '/floorplans' },
+        { role: 'admin' as const, url: '/no-such-page' },
+      ]) {
+        const page = await openOnPhone(role, urlOf(url), scheme);
+        const violations = await axeViolations(page);
+        await page.close();
+        if (violations.length > 0) failures[url] = violations;
+      }
+      expect(failures).toEqual({});
+    },
+  );
+});
+
+describe.concurrent('ways in and out', () => {
+  test.each([
+    ['admin', '/admin'],
+    ['factory_manager', '/factory-manager'],
+    ['lc_manager', '/lc-manager'],
+  ] as const)('%s: the dashboard links to the Audit Dashboard', async (role, url) => {
+    const page = await openOnPhone(role, url);
+    await page
+      .getByRole('region', { name: 'Quick Actions' })
+      .getByRole('link', { name: 'Audit Dashboard' })
+      .click();
+    await landedOn(page, '/audit');
+    const heading = await page.locator('main h1').first().textContent();
+    await page.close();
+    expect(heading).toBe('Audit Dashboard');
+  });
+
+  test('an unknown URL says the page does not exist and leads to the start page', async () => {
+    const page = await openOnPhone('operator', '/no-such-page');
+    const heading = await page.locator('main h1').first().textContent();
+    const notBuilt = await page.getByText('This screen is not built yet').count();
+    await page.getByRole('link', { name: 'Go to the start page' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.close();
+    expect(heading).toBe('Page not found');
+    expect(notBuilt).toBe(0);
+  });
+
+  test('a malformed inspection id reads "Inspection not found"', async () => {
+    const page = await openOnPhone('lc_manager', '/inspection-report/nonsense');
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    const text = await alert.textContent();
+    await page.close();
+    expect(text).toBe('Inspection not found');
+  });
+});
