@@ -6,10 +6,12 @@ import { memoryLocation } from 'wouter/memory-location';
 import { cleanup, fakeFetch, render } from '../../tests/web/render.tsx';
 import { api } from '../lib/api-client.ts';
 import { accessTokenKey, session, signOut } from '../stores/session.ts';
+import { toasts } from '../stores/toasts.ts';
 import { AppRoutes } from './router.tsx';
 
 afterEach(async () => {
   await cleanup();
+  toasts.items = [];
   signOut();
   vi.unstubAllGlobals();
 });
@@ -63,6 +65,10 @@ describe('route guard (spec §2)', () => {
     const { location } = await visit('/admin', { 'GET /api/me': { body: me(['operator']) } });
     await expect.poll(() => location()).toBe('/');
     expect(session.loggedIn).toBe(true);
+    // Said, not silent.
+    expect(toasts.items.map((toast) => toast.detail)).toEqual([
+      'Your role does not give access to that page',
+    ]);
   });
 
   it('lets each role listed in the table in', async () => {

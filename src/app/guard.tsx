@@ -6,6 +6,7 @@ import { restoreSession } from '../features/auth/session-actions.ts';
 import { authStrings } from '../features/auth/strings.ts';
 import { hasAnyRole, type Role } from '../lib/roles.ts';
 import { session, storedAccessToken } from '../stores/session.ts';
+import { toasts, toastWarning } from '../stores/toasts.ts';
 
 /** True while a stored token waits to be turned into a session (spec §2 guard, first rule). */
 export function useRestoring(): boolean {
@@ -34,6 +35,17 @@ export function Guard({ roles, children }: { roles: readonly Role[]; children: R
   const restoring = useRestoring();
   if (restoring) return <RestoringSession />;
   if (!snap.loggedIn) return <Redirect to={paths.login} replace />;
-  if (!hasAnyRole(snap.roles, roles)) return <Redirect to={paths.home} replace />;
+  if (!hasAnyRole(snap.roles, roles)) return <NotPermitted />;
   return children;
+}
+
+/** To / as the spec's guard says, saying why: a silent jump to the dashboard confused users. */
+function NotPermitted() {
+  useEffect(() => {
+    // Once, although React's development mode runs effects twice.
+    if (!toasts.items.some((toast) => toast.detail === authStrings.notPermitted)) {
+      toastWarning(authStrings.notPermitted);
+    }
+  }, []);
+  return <Redirect to={paths.home} replace />;
 }

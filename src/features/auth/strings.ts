@@ -36,6 +36,7 @@ export const authStrings = {
   change401: 'Current password is incorrect',
   changeOther: 'Unable to change password. Please try again later.',
   restoring: 'Restoring your session…',
+  notPermitted: 'Your role does not give access to that page',
 } as const;
 
 /** Spec §9. */
