@@ -253,7 +253,8 @@ export async function buildReport(
     .filter((d) => Number.isFinite(d.time))
     .sort((a, b) => a.time - b.time);
 
-  const flags = reportFlags({ tags, zones, detections, path, pathMessage, record });
+  const blocker = approvalBlocker(record);
+  const flags = reportFlags({ tags, zones, detections, path, pathMessage, record, blocker });
   const coverage = path && {
     imageUrl: line.imageKey ? `/api/floorplans/${line.imageKey.split('/').pop()}` : null,
     width: path.image.width,
@@ -312,7 +313,7 @@ export async function buildReport(
     unchangedSinceSigning: signature ? currentHash === signature.recordHash : null,
     canSign: rules.canSign,
     cannotSignReason: rules.reason,
-    approvalBlocker: approvalBlocker(record),
+    approvalBlocker: blocker,
   };
 }
 
@@ -323,11 +324,24 @@ interface FlagInput {
   path: PathChecklist | null;
   pathMessage: string | null;
   record: InspectionRecord;
+  /** Why it cannot be approved (approvalBlocker), raised as a critical flag. */
+  blocker: string | null;
 }
 
+/** A flag as raised; only a flagged detection's carries the reviewer's decision. */
+type RaisedFlag = Omit<Flag, 'decision'> & Partial<Pick<Flag, 'decision'>>;
+
 /** Review by exception: the most serious first (critical and high zones), then by time. */
-function reportFlags({ tags, zones, detections, path, pathMessage, record }: FlagInput): Flag[] {
-  const flags: Flag[] = [];
+function reportFlags({
+  tags,
+  zones,
+  detections,
+  path,
+  pathMessage,
+  record,
+  blocker,
+}: FlagInput): Flag[] {
+  const flags: RaisedFlag[] = [];
   for (const zone of zones) {
     if (zone.visited) continue;
     flags.push({
@@ -336,7 +350,6 @@ function reportFlags({ tags, zones, detections, path, pathMessage, record }: Fla
       text: `Hot zone not visited: ${zone.name} (${zone.importance})`,
       time: zone.time,
       ref: String(zone.index),
-      decision: null,
     });
   }
   for (const tag of tags) {
@@ -347,10 +360,8 @@ function reportFlags({ tags, zones, detections, path, pathMessage, record }: Fla
       text: `Tag not scanned: ${tag.name}`,
       time: path?.tags[tags.indexOf(tag)]?.closestTime ?? null,
       ref: String(tag.index),
-      decision: null,
     });
   }
-  const blocker = approvalBlocker(record);
   if (blocker) {
     flags.push({
       kind: 'no-video',
@@ -358,7 +369,6 @@ function reportFlags({ tags, zones, detections, path, pathMessage, record }: Fla
       text: blocker,
       time: null,
       ref: null,
-      decision: null,
     });
   }
   if (pathMessage && record.video) {
@@ -368,7 +378,6 @@ function reportFlags({ tags, zones, detections, path, pathMessage, record }: Fla
       text: pathMessage,
       time: null,
       ref: null,
-      decision: null,
     });
   }
   const video = record.video;
@@ -379,7 +388,6 @@ function reportFlags({ tags, zones, detections, path, pathMessage, record }: Fla
       text: `Video shorter than the minimum: ${seconds(video.duration)} (minimum ${seconds(reportRules.minVideoSeconds)})`,
       time: 0,
       ref: null,
-      decision: null,
     });
   }
   for (const detection of detections) {
@@ -401,14 +409,15 @@ function reportFlags({ tags, zones, detections, path, pathMessage, record }: Fla
       text: `Gap in the path: no position for ${seconds(to - from)} from ${seconds(from)}`,
       time: from,
       ref: null,
-      decision: null,
     });
   }
-  return flags.sort(
-    (a, b) =>
-      importanceRank[a.severity] - importanceRank[b.severity] ||
-      (a.time ?? Number.POSITIVE_INFINITY) - (b.time ?? Number.POSITIVE_INFINITY),
-  );
+  return flags
+    .map((flag) => ({ decision: null, ...flag }))
+    .sort(
+      (a, b) =>
+        importanceRank[a.severity] - importanceRank[b.severity] ||
+        (a.time ?? Number.POSITIVE_INFINITY) - (b.time ?? Number.POSITIVE_INFINITY),
+    );
 }
 
 async function saveSummary(

@@ -149,24 +149,22 @@ describe('token attacks', () => {
 });
 
 describe('POST /api/change-password', () => {
-  it('answers 401 with the spec message when the current password is wrong', async () => {
-    const res = await t.app.inject({
+  const changePassword = (currentPassword: string, newPassword: string) =>
+    t.app.inject({
       method: 'POST',
       url: '/api/change-password',
       headers: op.auth,
-      payload: { currentPassword: 'nope-nope', newPassword: 'new-password-1' },
+      payload: { currentPassword, newPassword },
     });
+
+  it('answers 401 with the spec message when the current password is wrong', async () => {
+    const res = await changePassword('nope-nope', 'new-password-1');
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ message: 'Current password is incorrect' });
   });
 
   it('answers 400 naming the field for a short new password', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/change-password',
-      headers: op.auth,
-      payload: { currentPassword: PASSWORD, newPassword: 'short' },
-    });
+    const res = await changePassword(PASSWORD, 'short');
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/^body\.newPassword /);
   });
@@ -179,12 +177,7 @@ describe('POST /api/change-password', () => {
     await db.execute(sql`create trigger refuse_password_audit before insert on audit_log
       for each row when (new.action = 'password.change') execute function refuse_password_audit()`);
     try {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/change-password',
-        headers: op.auth,
-        payload: { currentPassword: PASSWORD, newPassword: 'new-password-1' },
-      });
+      const res = await changePassword(PASSWORD, 'new-password-1');
       expect(res.statusCode).toBe(500);
     } finally {
       await db.execute(sql`drop trigger refuse_password_audit on audit_log`);
@@ -195,12 +188,7 @@ describe('POST /api/change-password', () => {
   });
 
   it('changes the password, revokes older tokens and returns a fresh one', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/change-password',
-      headers: op.auth,
-      payload: { currentPassword: PASSWORD, newPassword: 'new-password-1' },
-    });
+    const res = await changePassword(PASSWORD, 'new-password-1');
     expect(res.statusCode).toBe(200);
     const { token } = res.json();
     expect((await t.app.inject({ url: '/api/me', headers: op.auth })).statusCode).toBe(401);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page } from 'vitest/browser';
 import { cleanup, fakeFetch, render } from '../../tests/web/render.tsx';
-import type { Flag } from '../types/api.ts';
+import type { Flag, InspectionReport } from '../types/api.ts';
 import { SigningDialog } from './signing-dialog.tsx';
 
 afterEach(async () => {
@@ -73,6 +73,25 @@ describe('SigningDialog', () => {
       );
     expect(warning.element().textContent).not.toContain('carton');
     await expect.element(page.getByRole('button', { name: 'Sign and approve' })).not.toBeDisabled();
+  });
+
+  it('uses the report its caller holds instead of asking for it again', async () => {
+    const fake = fakeFetch({});
+    vi.stubGlobal('fetch', fake.fetchImpl);
+    const report = { approvalBlocker: 'No video: nothing was recorded', flags: [] };
+    await render(
+      <SigningDialog
+        inspectionId={id}
+        decision="approve"
+        report={report as unknown as InspectionReport}
+        onClose={() => {}}
+        onSigned={() => {}}
+      />,
+    );
+    await expect
+      .element(page.getByRole('alert'))
+      .toHaveTextContent('No video: nothing was recorded');
+    expect(fake.calls).toEqual([]);
   });
 
   it('shows no warning when nothing is open, and a rejection reads no report', async () => {

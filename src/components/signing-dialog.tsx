@@ -4,7 +4,7 @@ import { getReport } from '../api/get-reports.ts';
 import { type ReviewDecision, signInspection } from '../api/sign-inspection.ts';
 import { runAction, warnIfBlank } from '../lib/run-action.ts';
 import { session } from '../stores/session.ts';
-import type { Flag, Inspection, InspectionReport, Signature } from '../types/api.ts';
+import type { Inspection, InspectionReport, Signature } from '../types/api.ts';
 import { TextField } from './field.tsx';
 import { FormDialog } from './form-dialog.tsx';
 
@@ -43,6 +43,8 @@ export interface SigningDialogProps {
   decision: ReviewDecision;
   onClose(): void;
   onSigned(inspection: Inspection): void;
+  /** The inspection's report when the caller holds it (the report page); else it is fetched. */
+  report?: InspectionReport | null;
 }
 
 /** How many flags the list of open exceptions names before '…and n more'. */
@@ -61,7 +63,7 @@ function ApprovalWarnings({ report }: { report: InspectionReport }) {
     );
   }
   const open = report.flags.filter(
-    (flag: Flag) =>
+    (flag) =>
       (flag.severity === 'critical' || flag.severity === 'high') && flag.decision !== 'dismissed',
   );
   const undecided = report.flags.filter((f) => f.kind === 'detection' && f.decision === null);
@@ -99,16 +101,23 @@ function ApprovalWarnings({ report }: { report: InspectionReport }) {
  * Approve or reject as an electronic signature: the meaning, the notes (required to reject) and
  * the signer's password; the server checks the signing rules and the password (docs/reports.md).
  */
-export function SigningDialog({ inspectionId, decision, onClose, onSigned }: SigningDialogProps) {
+export function SigningDialog({
+  inspectionId,
+  decision,
+  onClose,
+  onSigned,
+  report: given = null,
+}: SigningDialogProps) {
   const text = signingText[decision];
   const { info } = useSnapshot(session);
   const [notes, setNotes] = useState(text.notes);
   const [password, setPassword] = useState('');
-  const [report, setReport] = useState<InspectionReport | null>(null);
+  const [fetched, setReport] = useState<InspectionReport | null>(null);
+  const report = given ?? fetched;
 
   // An approval shows what it would sign over; the server refuses what it must refuse anyway.
   useEffect(() => {
-    if (decision !== 'approve') return;
+    if (decision !== 'approve' || given) return;
     let current = true;
     getReport(inspectionId).then(
       (loaded) => current && setReport(loaded),
@@ -117,7 +126,7 @@ export function SigningDialog({ inspectionId, decision, onClose, onSigned }: Sig
     return () => {
       current = false;
     };
-  }, [decision, inspectionId]);
+  }, [decision, inspectionId, given]);
 
   const submit = async () => {
     if (decision === 'reject' && warnIfBlank('Please give the reason for the rejection', notes)) {

@@ -153,6 +153,7 @@ export default function InspectionReportPage() {
       {signing && report && (
         <SigningDialog
           inspectionId={report.inspectionId}
+          report={report}
           decision={signing}
           onClose={() => setSigning(null)}
           onSigned={reload}
