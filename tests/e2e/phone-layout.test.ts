@@ -138,8 +138,10 @@ describe.concurrent('a 390 px phone', () => {
       const page = await openOnPhone('lc_manager', url);
       // The table's own scroll region (on /audit each table also sits in a section named alike).
       const region = page.locator('.report-table-scroll[role="region"][tabindex="0"]').first();
-      await expect(region.isVisible()).resolves.toBe(true);
-      await expect(page.getByText(hint).first().isVisible()).resolves.toBe(true);
+      // Waited for, not sampled: the frame becomes a region once it has measured its table,
+      // which on /audit can be after the loading texts are gone (CI once sampled it too early).
+      await region.waitFor({ state: 'visible' });
+      await page.getByText(hint).first().waitFor({ state: 'visible' });
       await region.focus();
       await page.keyboard.press('ArrowRight');
       await page.waitForFunction(() => (document.activeElement?.scrollLeft ?? 0) > 0);
