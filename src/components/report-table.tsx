@@ -1,13 +1,12 @@
 import { Link } from 'wouter';
 import { reportPdfUrl } from '../api/get-reports.ts';
 import { inspectionReportPath, routeRoles } from '../config/paths.ts';
+import { utcTime } from '../lib/record-time.ts';
 import { hasAnyRole } from '../lib/roles.ts';
 import type { ReportRow } from '../types/api.ts';
 import { TableScroll } from './table-scroll.tsx';
 import { StatusTag } from './tag.tsx';
 import './report-table.css';
-
-const utc = (iso: string) => `${iso.replace('T', ' ').replace(/:\d\d\.\d+Z$|:\d\dZ$/, '')} UTC`;
 
 export interface ReportTableProps {
   rows: readonly ReportRow[];
@@ -39,10 +38,11 @@ export function ReportTable({ rows, roles, caption }: ReportTableProps) {
         </thead>
         <tbody>
           {rows.map((row) => {
-            const name = `${row.lineName} ${utc(row.startTime)}`;
+            const start = utcTime(row.startTime) ?? row.startTime;
+            const name = `${row.lineName} ${start}`;
             return (
               <tr key={row.inspectionId}>
-                <th scope="row">{utc(row.startTime)}</th>
+                <th scope="row">{start}</th>
                 <td>{row.lineName}</td>
                 <td>{row.operatorName}</td>
                 <td>
@@ -53,7 +53,11 @@ export function ReportTable({ rows, roles, caption }: ReportTableProps) {
                     ? '—'
                     : `${row.flags}${row.criticalFlags ? ` (${row.criticalFlags} critical or high)` : ''}`}
                 </td>
-                <td>{row.signerName ? `${row.signerName}, ${utc(row.signedAt ?? '')}` : '—'}</td>
+                <td>
+                  {row.signerName
+                    ? `${row.signerName}, ${utcTime(row.signedAt ?? '') ?? '—'}`
+                    : '—'}
+                </td>
                 <td className="report-actions">
                   {opensPage && (
                     <Link

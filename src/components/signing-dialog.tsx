@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { getReport } from '../api/get-reports.ts';
 import { type ReviewDecision, signInspection } from '../api/sign-inspection.ts';
+import { utcTime } from '../lib/record-time.ts';
 import { runAction, warnIfBlank } from '../lib/run-action.ts';
 import { session } from '../stores/session.ts';
 import type { Inspection, InspectionReport, Signature } from '../types/api.ts';
@@ -180,6 +181,6 @@ export function SigningDialog({
 
 /** The signature as a line of text: who, when (UTC) and what it means. */
 export function signatureLine(signature: Signature): string {
-  const when = signature.signedAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, '');
-  return `${signature.statement}. Signed by ${signature.signerName} on ${when} UTC`;
+  const when = utcTime(signature.signedAt, true) ?? signature.signedAt;
+  return `${signature.statement}. Signed by ${signature.signerName} on ${when}`;
 }

@@ -1,4 +1,3 @@
-import { format } from 'date-fns';
 import { Link } from 'wouter';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { StatusTag, Tag } from '../../components/tag.tsx';
@@ -6,6 +5,7 @@ import { videoMessages as messages } from '../../config/entity-messages.ts';
 import { videoPath } from '../../config/paths.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { formatSize } from '../../lib/format-size.ts';
+import { localTime } from '../../lib/record-time.ts';
 import { confirmThenRun } from '../../lib/run-action.ts';
 import { videoDuration, videoIdOf, videoSize } from '../../lib/video.ts';
 import { toastError, toastLife } from '../../stores/toasts.ts';
@@ -31,8 +31,7 @@ const relatedLabels = {
 const relatedKeys = Object.keys(relatedLabels) as (keyof typeof relatedLabels)[];
 
 function when(timestamp: string | undefined): string {
-  const date = timestamp ? new Date(timestamp) : null;
-  return date && !Number.isNaN(date.getTime()) ? format(date, 'yyyy-MM-dd HH:mm:ss') : s.unknown;
+  return (timestamp && localTime(timestamp, true)) ?? s.unknown;
 }
 
 /** Spec §2 Videos tab, admin only: its component (and so its request) exists only for admins. */

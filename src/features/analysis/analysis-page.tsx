@@ -1,7 +1,6 @@
 // /analysis: the analysis queue (docs/analysis.md). Recent inspection videos the user may see, with
 // the latest job's state, step and progress (polled while any is open), failure reasons and time
 // taken; each row opens the video page and the inspection report; admins can re-run a video.
-import { format } from 'date-fns';
 import { useEffect } from 'react';
 import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
@@ -17,6 +16,7 @@ import { getAnalysisQueue } from './api/get-analysis-queue.ts';
 import { rerunAnalysis } from './api/rerun-analysis.ts';
 import { analysisStrings as s, stepLabels } from './strings.ts';
 import './analysis.css';
+import { localTime } from '../../lib/record-time.ts';
 
 /** Poll quickly while a job is queued or running, slowly otherwise (new uploads appear). */
 const BUSY_POLL_MS = 2000;
@@ -137,11 +137,11 @@ export default function AnalysisPage() {
             </thead>
             <tbody>
               {rows.map((row) => {
-                const recorded = new Date(row.recordedAt);
-                const name = `${row.lineName ?? s.unknownLine} ${format(recorded, 'yyyy-MM-dd HH:mm')}`;
+                const recorded = localTime(row.recordedAt) ?? s.unknown;
+                const name = `${row.lineName ?? s.unknownLine} ${recorded}`;
                 return (
                   <tr key={row.videoId}>
-                    <th scope="row">{format(recorded, 'yyyy-MM-dd HH:mm')}</th>
+                    <th scope="row">{recorded}</th>
                     <td>{row.lineName ?? s.unknownLine}</td>
                     <td>{row.operatorName ?? s.unknown}</td>
                     <td>

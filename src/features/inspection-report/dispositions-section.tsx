@@ -3,10 +3,10 @@ import { TextField } from '../../components/field.tsx';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { TableScroll } from '../../components/table-scroll.tsx';
 import type { PlaybackClock } from '../../components/video-review/playback-clock.ts';
+import { recordTime } from '../../lib/record-time.ts';
 import { runAction, warnIfBlank } from '../../lib/run-action.ts';
 import type { InspectionReport, ReportDetection } from '../../types/api.ts';
 import { setDisposition } from './api/set-disposition.ts';
-import { whenText } from './record-header.tsx';
 import { reportStrings as s } from './strings.ts';
 
 export interface DispositionsSectionProps {
@@ -77,7 +77,7 @@ export function DispositionsSection({ report, clock, onChanged }: DispositionsSe
                           {d.reason && `: ${d.reason}`}
                           <span className="muted">
                             {' '}
-                            ({d.reviewerName}, {whenText(d.at)})
+                            ({d.reviewerName}, {recordTime(d.at, true)})
                           </span>
                         </>
                       ) : (

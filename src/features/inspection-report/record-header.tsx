@@ -1,14 +1,7 @@
-import { format } from 'date-fns';
 import { StatusTag } from '../../components/tag.tsx';
+import { recordTime } from '../../lib/record-time.ts';
 import type { InspectionReport } from '../../types/api.ts';
 import { reportStrings as s } from './strings.ts';
-
-/** An ISO time as UTC (the record's clock) with the reader's local time beside it. */
-export function whenText(iso: string | null): string {
-  if (!iso) return '—';
-  const date = new Date(iso);
-  return `${iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, '')} UTC (${format(date, 'yyyy-MM-dd HH:mm')} local)`;
-}
 
 const orDash = (value: string | null | undefined) => value || '—';
 
@@ -17,8 +10,8 @@ export function RecordHeader({ report }: { report: InspectionReport }) {
   const rows: [string, string][] = [
     ['Line', report.lineName],
     ['Operator', report.operatorName],
-    ['Start', whenText(report.startTime)],
-    ['End', whenText(report.endTime)],
+    ['Start', recordTime(report.startTime, true)],
+    ['End', recordTime(report.endTime, true)],
     [
       'Product / batch leaving',
       `${orDash(report.productLeaving)} / ${orDash(report.batchLeaving)}`,
@@ -65,7 +58,7 @@ export function SignatureBlock({ report }: { report: InspectionReport }) {
           </div>
           <div>
             <dt>Date and time</dt>
-            <dd>{whenText(signature.signedAt)}</dd>
+            <dd>{recordTime(signature.signedAt, true)}</dd>
           </div>
           <div>
             <dt>Meaning</dt>

@@ -1,4 +1,3 @@
-import { format } from 'date-fns';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import type { ReviewDecision } from '../../api/sign-inspection.ts';
@@ -8,6 +7,7 @@ import { SigningDialog, signatureLine } from '../../components/signing-dialog.ts
 import { StatusTag } from '../../components/tag.tsx';
 import { inspectionReportPath } from '../../config/paths.ts';
 import { type DateRange, inRange } from '../../lib/date-range.ts';
+import { localTime } from '../../lib/record-time.ts';
 import type { Inspection } from '../../types/api.ts';
 import { lcStrings as s } from './strings.ts';
 
@@ -104,9 +104,7 @@ export function InspectionsTab({
               <RecordField label={s.operator}>
                 {inspection.operatorId ? operatorName(inspection.operatorId) : s.unknown}
               </RecordField>
-              <RecordField label={s.date}>
-                {start ? format(start, 'yyyy-MM-dd HH:mm') : s.unknown}
-              </RecordField>
+              <RecordField label={s.date}>{(start && localTime(start)) ?? s.unknown}</RecordField>
               {inspection.operatorNotes && (
                 <RecordField label={s.notes}>{inspection.operatorNotes}</RecordField>
               )}

@@ -1,8 +1,8 @@
-import { format } from 'date-fns';
 import { Link } from 'wouter';
 import { CardGrid, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { StatusTag } from '../../components/tag.tsx';
 import { inspectionPath } from '../../config/paths.ts';
+import { localTime } from '../../lib/record-time.ts';
 import type { MyLine } from '../../types/api.ts';
 import { operatorStrings as s } from './strings.ts';
 
@@ -48,7 +48,7 @@ export function LinesSection({
               <RecordField label={s.lastInspection}>
                 {lastInspection ? (
                   <>
-                    {format(new Date(lastInspection.startTime), 'yyyy-MM-dd HH:mm')}{' '}
+                    {localTime(lastInspection.startTime) ?? s.unknown}{' '}
                     <StatusTag status={lastInspection.status} />
                   </>
                 ) : (

@@ -1,10 +1,10 @@
-import { format } from 'date-fns';
 import { useSnapshot } from 'valtio';
 import { RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { Tag } from '../../components/tag.tsx';
 import { UploadProgressBar } from '../../components/upload-progress-bar.tsx';
 import { discardRecording, resumeRecording, uploadQueue } from '../../lib/capture/upload-queue.ts';
 import { formatSize } from '../../lib/format-size.ts';
+import { localTime } from '../../lib/record-time.ts';
 import { confirmThenRun } from '../../lib/run-action.ts';
 import { operatorStrings as s } from './strings.ts';
 
@@ -21,7 +21,8 @@ export function PendingUploads() {
         <div className="card-grid">
           {pending.map((recording) => {
             const progress = queue.progress[recording.id];
-            const name = `${recording.lineName} ${format(new Date(recording.startedAt), 'yyyy-MM-dd HH:mm')}`;
+            const when = localTime(recording.startedAt) ?? s.unknown;
+            const name = `${recording.lineName} ${when}`;
             const resumable =
               recording.state === 'failed' ||
               recording.state === 'recorded' ||
@@ -57,9 +58,7 @@ export function PendingUploads() {
                   />
                 }
               >
-                <RecordField label={s.recordedAt}>
-                  {format(new Date(recording.startedAt), 'yyyy-MM-dd HH:mm')}
-                </RecordField>
+                <RecordField label={s.recordedAt}>{when}</RecordField>
                 <RecordField label={s.size}>{formatSize(recording.size)}</RecordField>
                 {progress && (recording.state === 'uploading' || recording.state === 'queued') && (
                   <UploadProgressBar label={name} progress={progress} />

@@ -1,8 +1,8 @@
-import { format } from 'date-fns';
 import { Link } from 'wouter';
 import { CardGrid, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { StatusTag, Tag } from '../../components/tag.tsx';
 import { inspectionReportPath } from '../../config/paths.ts';
+import { localTime } from '../../lib/record-time.ts';
 import type { MyInspection } from '../../types/api.ts';
 import { operatorStrings as s } from './strings.ts';
 
@@ -23,7 +23,8 @@ export function RecentInspections({
           items={inspections}
           loading={loading}
           render={({ inspection, lineName, video }) => {
-            const when = format(new Date(inspection.startTime), 'yyyy-MM-dd HH:mm');
+            const when = localTime(inspection.startTime) ?? s.unknown;
+            const { signature } = inspection;
             return (
               <RecordCard
                 key={inspection._id}
@@ -40,7 +41,18 @@ export function RecentInspections({
                 }
               >
                 <RecordField label={s.recordedAt}>{when}</RecordField>
-                <RecordField label={s.review}>{inspection.status}</RecordField>
+                <RecordField label={s.review}>
+                  {signature
+                    ? s.reviewedBy(
+                        signature.meaning,
+                        signature.signerName,
+                        localTime(signature.signedAt) ?? s.unknown,
+                      )
+                    : s.awaitingReview}
+                </RecordField>
+                {signature?.notes && (
+                  <RecordField label={s.reviewNotes}>{signature.notes}</RecordField>
+                )}
                 <RecordField label={s.upload}>
                   {video?.verified ? (
                     <Tag severity="success">{s.verified}</Tag>

@@ -37,6 +37,10 @@ export const operatorStrings = {
   recentLoadFailed: 'Failed to load inspections',
   noRecent: 'No inspections yet.',
   review: 'Review',
+  awaitingReview: 'Waiting for review',
+  reviewedBy: (decision: string, signer: string, when: string) =>
+    `${decision === 'approved' ? 'Approved' : 'Rejected'} by ${signer}, ${when}`,
+  reviewNotes: "Reviewer's notes",
   analysis: 'Analysis',
   upload: 'Upload',
   verified: 'Verified',

@@ -1,8 +1,8 @@
-import { format } from 'date-fns';
 import { DateRangePicker } from '../../components/date-range-picker.tsx';
 import { MultiSelect } from '../../components/multi-select.tsx';
 import { StatusTag } from '../../components/tag.tsx';
 import { videoStrings as s } from '../../components/video-review/strings.ts';
+import { localTime } from '../../lib/record-time.ts';
 import { videoDuration, videoIdOf } from '../../lib/video.ts';
 import type { LineClearance, User, Video } from '../../types/api.ts';
 import type { VideoFilters } from './api/get-videos.ts';
@@ -22,8 +22,7 @@ export interface VideoTimelineProps {
 export const noFilters: VideoFilters = { range: null, userIds: [], lineIds: [] };
 
 function recordedAt(timestamp: string): string {
-  const date = new Date(timestamp);
-  return Number.isNaN(date.getTime()) ? s.unknown : format(date, 'yyyy-MM-dd HH:mm');
+  return localTime(timestamp) ?? s.unknown;
 }
 
 function durationText(video: Video): string {

@@ -1,0 +1,69 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { page } from 'vitest/browser';
+import { cleanup, render } from '../../../tests/web/render.tsx';
+import type { Inspection, MyInspection } from '../../types/api.ts';
+import { RecentInspections } from './recent-inspections.tsx';
+
+const inspection = (id: string, patch: Partial<Inspection>): MyInspection => ({
+  inspection: {
+    _id: id,
+    lineClearanceId: 'a'.repeat(24),
+    operatorId: 'b'.repeat(24),
+    videoId: null,
+    startTime: '2026-11-20T10:10:00.000Z',
+    status: 'pending',
+    operatorNotes: '',
+    productLeaving: null,
+    batchLeaving: null,
+    productComing: null,
+    batchComing: null,
+    endTime: null,
+    checklist: null,
+    reviewerId: null,
+    reviewNotes: null,
+    reviewedAt: null,
+    signature: null,
+    ...patch,
+  },
+  lineName: 'Blister Line 1',
+  video: null,
+  hasCapture: true,
+});
+
+afterEach(cleanup);
+
+describe('RecentInspections', () => {
+  it('tells the operator who reviewed an inspection, when, and why it was rejected', async () => {
+    const notes = 'Loose carton under the sealer; clear it and inspect again';
+    await render(
+      <RecentInspections
+        loading={false}
+        inspections={[
+          inspection('c'.repeat(24), {}),
+          inspection('d'.repeat(24), {
+            status: 'rejected',
+            signature: {
+              signerId: 'e'.repeat(24),
+              signerName: 'Lee Manager',
+              signerEmail: 'lc.manager@example.com',
+              meaning: 'rejected',
+              statement: 'Rejected: the line is not clear',
+              notes,
+              signedAt: '2026-11-20T10:35:00.000Z',
+              recordHash: 'f'.repeat(64),
+            },
+          }),
+        ]}
+      />,
+    );
+    await expect.element(page.getByText('Waiting for review')).toBeVisible();
+    // The test browser runs in UTC, so the local time carries that offset.
+    await expect
+      .element(page.getByText('Rejected by Lee Manager, 2026-11-20 10:35 UTC'))
+      .toBeVisible();
+    await expect.element(page.getByText(notes)).toBeVisible();
+    await expect
+      .element(page.getByRole('link', { name: 'Open Blister Line 1 2026-11-20 10:10 UTC' }).first())
+      .toBeVisible();
+  });
+});
