@@ -50,6 +50,21 @@ describe('audit log', () => {
     expect(bad.json().message).toMatch(/^query\.limit /);
   });
 
+  it('lists each action and object type the trail holds once, in order, for the filters', async () => {
+    const res = await t.app.inject({ url: '/api/audit-log/facets', headers: u.audit.auth });
+    expect(res.statusCode).toBe(200);
+    const { rows } = (await t.services.ctx.db.execute(sql`
+      select array(select distinct action from audit_log order by 1) as actions,
+             array(select distinct entity from audit_log order by 1) as entities`)) as unknown as {
+      rows: { actions: string[]; entities: string[] }[];
+    };
+    expect(res.json()).toEqual(rows[0]);
+    expect(res.json().actions).toContain('create');
+    expect(res.json().entities).toContain('line-clearance');
+    const refused = await t.app.inject({ url: '/api/audit-log/facets', headers: u.operator.auth });
+    expect(refused.statusCode).toBe(403);
+  });
+
   it('rejects UPDATE, DELETE and TRUNCATE in the database itself', async () => {
     const { db } = t.services.ctx;
     // The trigger's own refusal (migration 0001), not just any SQL error: Drizzle wraps the

@@ -34,6 +34,13 @@ export const AuditQuery = Type.Object({
 });
 export type AuditQuery = Static<typeof AuditQuery>;
 
+/** GET /api/audit-log/facets: the actions and object types the trail holds, for its filters. */
+export const AuditFacets = Type.Object({
+  actions: Type.Array(Type.String()),
+  entities: Type.Array(Type.String()),
+});
+export type AuditFacets = Static<typeof AuditFacets>;
+
 /** GET /api/audit-log/verify: the hash chain checked from the first entry to the last. */
 export const TrailVerification = Type.Object({
   ok: Type.Boolean(),

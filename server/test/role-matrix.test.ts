@@ -298,7 +298,7 @@ const matrix: Row[] = [
     ok: 401,
     allowed: EVERYONE,
   },
-  ...['/api/audit-log', '/api/audit-log.csv', '/api/audit-log/verify'].map(
+  ...['/api/audit-log', '/api/audit-log.csv', '/api/audit-log/facets', '/api/audit-log/verify'].map(
     (route): Row => ({
       method: 'GET',
       route,

@@ -1,7 +1,12 @@
 // API shapes come from the server's TypeBox schemas (one source of truth, design.md), imported
 // as types only so no server code reaches the browser bundle.
 export type { AnalysisRow } from '../../server/schemas/analysis.ts';
-export type { AuditEntry, AuditQuery, TrailVerification } from '../../server/schemas/audit-log.ts';
+export type {
+  AuditEntry,
+  AuditFacets,
+  AuditQuery,
+  TrailVerification,
+} from '../../server/schemas/audit-log.ts';
 export type { Me as CurrentUser } from '../../server/schemas/auth.ts';
 export type {
   CaptureData,

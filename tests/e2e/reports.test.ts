@@ -239,7 +239,8 @@ describe('an auditor finds the record', () => {
 
       await page.goto('/audit');
       await page.getByRole('heading', { level: 1, name: 'Audit Dashboard' }).waitFor();
-      await page.getByLabel('Action').fill('approve');
+      // The actions the trail holds are the filter's choices.
+      await page.getByLabel('Action').selectOption('approve');
       await page.getByLabel('Object id').fill(inspectionId);
       // The approval of this inspection by lcmanager2, whether or not the filters have applied yet
       // (before they do, the table still lists the manager's other entries).

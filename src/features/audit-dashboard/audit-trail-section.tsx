@@ -1,11 +1,12 @@
-import { format } from 'date-fns';
 import { useEffect, useState } from 'react';
 import { DateRangePicker } from '../../components/date-range-picker.tsx';
-import { TextField } from '../../components/field.tsx';
+import { Field, TextField } from '../../components/field.tsx';
+import { Select } from '../../components/select.tsx';
 import { TableScroll } from '../../components/table-scroll.tsx';
 import type { DateRange } from '../../lib/date-range.ts';
-import type { AuditEntry, AuditQuery, TrailVerification } from '../../types/api.ts';
-import { auditCsvUrl, getAuditTrail, verifyTrail } from './api/audit-trail.ts';
+import { localTime, utcTime } from '../../lib/record-time.ts';
+import type { AuditEntry, AuditFacets, AuditQuery, TrailVerification } from '../../types/api.ts';
+import { auditCsvUrl, getAuditFacets, getAuditTrail, verifyTrail } from './api/audit-trail.ts';
 
 const PAGE_SIZE = 50;
 
@@ -53,6 +54,7 @@ export function AuditTrailSection() {
   const [before, setBefore] = useState<number[]>([]);
   const [verification, setVerification] = useState<TrailVerification | null>(null);
   const [verifying, setVerifying] = useState(false);
+  const [facets, setFacets] = useState<AuditFacets>({ actions: [], entities: [] });
   const query: AuditQuery = {
     actor: filters.actor.trim() || undefined,
     action: filters.action.trim() || undefined,
@@ -63,6 +65,11 @@ export function AuditTrailSection() {
     limit: PAGE_SIZE,
     before: before[before.length - 1],
   };
+
+  // The filters' choices; without them (a failed call) the lists hold only "All".
+  useEffect(() => {
+    getAuditFacets().then(setFacets, () => undefined);
+  }, []);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the query is rebuilt from its inputs each render.
   useEffect(() => {
@@ -120,16 +127,21 @@ export function AuditTrailSection() {
           value={filters.actor}
           onChange={(actor) => change({ actor })}
         />
-        <TextField
-          label="Action"
-          value={filters.action}
-          onChange={(action) => change({ action })}
-        />
-        <TextField
-          label="Object type"
-          value={filters.entity}
-          onChange={(entity) => change({ entity })}
-        />
+        {(
+          [
+            ['Action', 'action', facets.actions, 'All actions'],
+            ['Object type', 'entity', facets.entities, 'All object types'],
+          ] as const
+        ).map(([label, key, options, all]) => (
+          <Field key={key} label={label}>
+            <Select
+              value={filters[key]}
+              options={options}
+              onChange={(value) => change({ [key]: value })}
+              emptyLabel={all}
+            />
+          </Field>
+        ))}
         <TextField
           label="Object id"
           value={filters.entityId}
@@ -167,10 +179,10 @@ export function AuditTrailSection() {
               {entries.map((entry) => (
                 <tr key={entry.id}>
                   <th scope="row">
-                    {entry.at.replace('T', ' ').replace(/\.\d+Z$/, '')} UTC
-                    <span className="muted audit-local">
-                      {format(new Date(entry.at), 'yyyy-MM-dd HH:mm:ss')} local
-                    </span>
+                    {utcTime(entry.at, true) ?? entry.at}
+                    {new Date(entry.at).getTimezoneOffset() !== 0 && (
+                      <span className="muted audit-local">{localTime(entry.at, true)} local</span>
+                    )}
                   </th>
                   <td>{entry.actorEmail ?? 'system'}</td>
                   <td>
