@@ -3,7 +3,22 @@ import { page } from 'vitest/browser';
 import { cleanup, render } from '../../../tests/web/render.tsx';
 import UserGuideDialog from './user-guide-dialog.tsx';
 
-afterEach(cleanup);
+afterEach(async () => {
+  await cleanup();
+  await page.viewport(414, 896);
+});
+
+describe('User Guide: width', () => {
+  it('is 70vw on a wide screen and the screen less its margins on a phone', async () => {
+    await page.viewport(1280, 900);
+    await render(<UserGuideDialog open onOpenChange={() => {}} />);
+    const dialog = page.getByRole('dialog', { name: 'User Guide' });
+    await expect.poll(() => dialog.element().getBoundingClientRect().width).toBe(0.7 * 1280);
+    await page.viewport(390, 844);
+    // 390 px less 2 × 16 px of margin, not 70vw (273 px).
+    await expect.poll(() => dialog.element().getBoundingClientRect().width).toBe(358);
+  });
+});
 
 describe('User Guide: AI analysis', () => {
   it('lists the keyboard shortcuts of the Video Analysis page', async () => {

@@ -8,10 +8,15 @@ export interface UserGuideDialogProps {
   onOpenChange: (open: boolean) => void;
 }
 
-/** Spec §2/§9: the User Guide modal at 70vw, on floor-plan setup, mobile operations and AI analysis. */
+/**
+ * Spec §2/§9: the User Guide modal at 70vw, on floor-plan setup, mobile operations and AI analysis.
+ * On a phone 70vw is a 273 px column; there it takes the screen's width less the margins.
+ */
+const guideWidth = 'max(70vw, min(100vw - 2rem, 36rem))';
+
 export default function UserGuideDialog({ open, onOpenChange }: UserGuideDialogProps) {
   return (
-    <AppDialog open={open} onOpenChange={onOpenChange} title="User Guide" width="70vw">
+    <AppDialog open={open} onOpenChange={onOpenChange} title="User Guide" width={guideWidth}>
       <Tabs.Root defaultValue="floorplan" className="tabs">
         <Tabs.List className="tab-list" aria-label="User Guide topics">
           <Tabs.Trigger className="tab" value="floorplan">
