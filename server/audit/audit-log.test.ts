@@ -65,6 +65,19 @@ describe('audit log', () => {
     expect(refused.statusCode).toBe(403);
   });
 
+  it('hashes every column of an entry: its canonical text is the whole row, as to_jsonb gives it', async () => {
+    // Migration 0009 names the columns; a column added to audit_log without being added there
+    // would go unhashed (an edit to it would not show), and this comparison fails.
+    const { rows } = (await t.services.ctx.db.execute(sql`
+      select count(*)::int as entries,
+             count(*) filter (where audit_log_canonical(a) = ((to_jsonb(a) - 'hash' - 'prev_hash' - 'at')
+               || jsonb_build_object('at_us', (extract(epoch from a.at) * 1000000)::bigint))::text)::int
+               as whole
+      from audit_log a`)) as unknown as { rows: { entries: number; whole: number }[] };
+    expect(rows[0]?.entries).toBeGreaterThanOrEqual(3);
+    expect(rows[0]?.whole).toBe(rows[0]?.entries);
+  });
+
   it('rejects UPDATE, DELETE and TRUNCATE in the database itself', async () => {
     const { db } = t.services.ctx;
     // The trigger's own refusal (migration 0001), not just any SQL error: Drizzle wraps the

@@ -1,4 +1,4 @@
-// Checks the audit trail's hash chain (migration 0005, docs/audit-trail.md): every row's prev_hash
+// Checks the audit trail's hash chain (migration 0007, docs/audit-trail.md): every row's prev_hash
 // is the hash of the row before it, and its hash is SHA-256 of prev_hash followed by the row's
 // canonical text. The hashes are recomputed here, in Node, from the rows as they are now.
 import { hash as oneShotHash } from 'node:crypto';
@@ -50,7 +50,7 @@ export function checkChain(rows: readonly ChainRow[], previous: string): ChainCh
   return { ok: true, last };
 }
 
-/** One batch of the trail after entry `after`, with each row's canonical text (migration 0005). */
+/** One batch of the trail after entry `after`, with each row's canonical text (migrations 0007 and 0009). */
 export async function readChain(db: Db, after: number, limit = BATCH): Promise<ChainRow[]> {
   const { rows } = (await db.execute(sql`
     select id, prev_hash, hash, audit_log_canonical(a) as canonical

@@ -274,7 +274,7 @@ export const uploads = pgTable(
 
 /**
  * Append-only: a trigger (migration 0001) rejects UPDATE, DELETE and TRUNCATE. Each row carries the
- * hash of the row before it (a hash chain), set by the insert trigger of migration 0005.
+ * hash of the row before it (a hash chain), set by the insert trigger of migration 0007.
  */
 export const auditLog = pgTable(
   'audit_log',
