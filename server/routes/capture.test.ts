@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, devices, lineClearances, videos } from '../db/schema.ts';
+import type { MyInspection } from '../schemas/operator.ts';
 import { build, type TestApp } from '../test/build.ts';
 import {
   type CaptureLines,
@@ -202,6 +203,13 @@ describe('the operator’s own lists', () => {
     expect(mine.map((m: { line: { name: string } }) => m.line.name)).toEqual(['Line A', 'Line M']);
     expect(mine[0]).toMatchObject({ hasConfiguration: true, tagCount: 3, hotZoneCount: 1 });
     expect(mine[0].lastInspection.status).toBe('pending');
+    // The first of the operator's own inspections of that line in its list (newest first).
+    const own = await t.app.inject({ url: '/api/my/inspections', headers: u.operator.auth });
+    const onLineA = own
+      .json()
+      .filter((m: MyInspection) => m.inspection.lineClearanceId === mine[0].line._id);
+    expect(onLineA.length).toBeGreaterThan(1);
+    expect(mine[0].lastInspection._id).toBe(onLineA[0].inspection._id);
     expect(mine[1]).toMatchObject({ hasConfiguration: false, lastInspection: null });
     // A line listed on the user's own record counts as assigned too.
     await t.services.ctx.db

@@ -307,8 +307,9 @@ export const captureRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const lines = await assignedLines(db, user);
       if (lines.length === 0) return [];
       const ids = lines.map((line) => line.id);
+      // Only the latest per line: years of an operator's inspections stay in the database.
       const recent = await db
-        .select({
+        .selectDistinctOn([inspections.lineClearanceId], {
           id: inspections.id,
           line: inspections.lineClearanceId,
           startTime: inspections.startTime,
@@ -316,7 +317,8 @@ export const captureRoutes: FastifyPluginAsyncTypebox = async (app) => {
         })
         .from(inspections)
         .where(and(eq(inspections.operatorId, user.id), inArray(inspections.lineClearanceId, ids)))
-        .orderBy(desc(inspections.startTime));
+        // Ties on the start time are broken by id, as in /my/inspections, so both name the same one.
+        .orderBy(inspections.lineClearanceId, desc(inspections.startTime), desc(inspections.id));
       return Promise.all(
         lines.map(async (line) => {
           const checklist = await checklistFor(db, line.id);
@@ -404,7 +406,7 @@ export const captureRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .leftJoin(captures, eq(captures.inspectionId, inspections.id))
         .leftJoin(signatures, eq(signatures.inspectionId, inspections.id))
         .where(eq(inspections.operatorId, user.id))
-        .orderBy(desc(inspections.startTime))
+        .orderBy(desc(inspections.startTime), desc(inspections.id))
         .limit(request.query.limit ?? 20);
       return rows.map((row) => ({
         inspection: toInspection(row.inspection, row.signature && toSignature(row.signature)),

@@ -12,7 +12,7 @@ export const operatorStrings = {
   floorPlan: 'Floor-plan configuration',
   configured: (tags: number, zones: number) => `Yes: ${tags} checkpoints, ${zones} areas`,
   notConfigured: 'None: no checkpoints to scan',
-  lastInspection: 'Last inspection',
+  lastInspection: 'Your last inspection',
   never: 'Never',
   pendingHeading: 'Pending uploads',
   noPending: 'Nothing waiting on this device.',
