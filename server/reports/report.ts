@@ -144,15 +144,34 @@ export function signRules(
 }
 
 /**
- * Approving signs that the line is clear: without a verified video there is nothing to review, so
- * only a rejection can be signed (docs/reports.md).
+ * Approving signs that the line is clear: without a verified video whose analysis finished there
+ * is nothing complete to review, so only a rejection can be signed (docs/reports.md).
  */
 export function approvalBlocker(record: InspectionRecord): string | null {
-  if (!record.video) return 'No video: nothing was recorded or submitted for this inspection';
-  if (!record.video.sha256) {
+  const { video } = record;
+  if (!video) return 'No video: nothing was recorded or submitted for this inspection';
+  if (!video.sha256) {
     return 'No verified video: the file has not arrived from the operator’s device yet';
   }
+  if (video.status === 'pending' || video.status === 'processing') {
+    return 'Analysis not finished: the path and the detections are not ready yet';
+  }
+  if (video.status === 'error') {
+    return `Analysis failed (${video.statusReason ?? 'no reason recorded'}): re-run it from /analysis`;
+  }
   return null;
+}
+
+/** What an approval signs over: the critical and high flags not dismissed; null when none. */
+export function approvalExceptions(flags: readonly Flag[]): string | null {
+  const open = flags.filter((f) => importanceRank[f.severity] <= 1 && f.decision !== 'dismissed');
+  if (!open.length) return null;
+  const confirmed = open.filter((f) => f.decision === 'confirmed').length;
+  const findings =
+    confirmed === 0
+      ? ''
+      : ` (${confirmed === 1 ? '1 detection confirmed as a finding' : `${confirmed} detections confirmed as findings`})`;
+  return `${open.length} critical or high ${open.length === 1 ? 'flag is' : 'flags are'} open${findings}`;
 }
 
 export async function buildReport(
@@ -314,6 +333,7 @@ export async function buildReport(
     canSign: rules.canSign,
     cannotSignReason: rules.reason,
     approvalBlocker: blocker,
+    approvalExceptions: approvalExceptions(flags),
   };
 }
 

@@ -48,6 +48,8 @@ afterAll(() => t.close());
 const get = (who: string, url: string) => t.app.inject({ url, headers: auth[who] });
 const report = async (who: string, key: string) =>
   (await get(who, `/api/reports/${inspectionIds[key]}`)).json() as InspectionReport;
+const APPROVAL_REASON =
+  'Flags checked on the line: the carton and the label were removed before the batch';
 const sign = (who: string, key: string, verb: 'approve' | 'reject', payload?: object) =>
   t.app.inject({
     method: 'PATCH',
@@ -192,7 +194,10 @@ describe('approve and reject as e-signatures', () => {
   });
 
   it('signs nothing on a wrong password, and logs the attempt', async () => {
-    const res = await sign('lcmanager2', 'insp-lc2-2', 'approve', { password: 'not-it' });
+    const res = await sign('lcmanager2', 'insp-lc2-2', 'approve', {
+      notes: APPROVAL_REASON,
+      password: 'not-it',
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json().message).toBe('The password is incorrect; nothing was signed');
     expect((await report('lcmanager2', 'insp-lc2-2')).status).toBe('pending');
@@ -207,7 +212,7 @@ describe('approve and reject as e-signatures', () => {
         method: 'PATCH',
         url: `/api/inspections/${inspectionIds['insp-lc2-2']}/approve`,
         headers: signer.auth,
-        payload: { password: `wrong-${attempt}` },
+        payload: { notes: APPROVAL_REASON, password: `wrong-${attempt}` },
       });
       expect(res.statusCode).toBe(403);
     }
@@ -222,8 +227,15 @@ describe('approve and reject as e-signatures', () => {
   });
 
   it('requires notes to reject, and refuses the operator and other lines’ managers', async () => {
-    const noNotes = await sign('lcmanager', 'insp-lc1-3', 'reject', { password: DEMO_PASSWORD });
-    expect(noNotes.json().message).toBe('body.notes is required for a rejection');
+    // The spec's note names the signer's role, not a reason.
+    for (const notes of [undefined, ' ', 'Rejected by LC Manager']) {
+      const refused = await sign('lcmanager', 'insp-lc1-3', 'reject', {
+        notes,
+        password: DEMO_PASSWORD,
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toBe('body.notes must give the reason for a rejection');
+    }
     expect(
       (await sign('lcmanager', 'insp-lc2-2', 'approve', { password: DEMO_PASSWORD })).statusCode,
     ).toBe(404);
@@ -252,9 +264,28 @@ describe('approve and reject as e-signatures', () => {
     expect(denied.some((row) => JSON.stringify(row.newValue).includes('operator'))).toBe(true);
   });
 
+  it('approves over open flags only with notes that say why the line is clear', async () => {
+    const r = await report('lcmanager2', 'insp-lc2-2');
+    // The dispositions test above confirmed two detections as findings.
+    expect(r.approvalExceptions).toMatch(
+      /^\d+ critical or high flags are open \(2 detections confirmed as findings\)$/,
+    );
+    for (const notes of [undefined, '', 'Approved by LC Manager']) {
+      const refused = await sign('lcmanager2', 'insp-lc2-2', 'approve', {
+        notes,
+        password: DEMO_PASSWORD,
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toBe(
+        `body.notes must say why the line is clear: ${r.approvalExceptions}`,
+      );
+    }
+    expect((await report('lcmanager2', 'insp-lc2-2')).status).toBe('pending');
+  });
+
   it('signs once: the signature, its meaning and the record hash show on the record', async () => {
     const res = await sign('lcmanager2', 'insp-lc2-2', 'approve', {
-      notes: 'Approved by LC Manager',
+      notes: APPROVAL_REASON,
       password: DEMO_PASSWORD,
     });
     expect(res.statusCode).toBe(200);
@@ -265,7 +296,7 @@ describe('approve and reject as e-signatures', () => {
         signerName: 'Daniel Okafor',
         meaning: 'approved',
         statement: 'Approved: the line is clear for the next batch',
-        notes: 'Approved by LC Manager',
+        notes: APPROVAL_REASON,
         recordHash: expect.stringMatching(/^[0-9a-f]{64}$/),
       },
     });

@@ -12,9 +12,20 @@ import { badRequest, conflict, HttpError, notFound } from '../http/errors.ts';
 import { iso } from '../ids.ts';
 import type { SignatureMeaning, SignBody } from '../schemas/signatures.ts';
 import { type InspectionRecord, readRecord, recordHash, signatureStatements } from './record.ts';
-import { approvalBlocker, signRules } from './report.ts';
+import { approvalBlocker, approvalExceptions, buildReport, signRules } from './report.ts';
 
 export const WRONG_PASSWORD = 'The password is incorrect; nothing was signed';
+
+/**
+ * The notes spec §4 writes for each decision. They name the signer's role, not a reason, so they
+ * do not count as one where a reason is required (a rejection; an approval over open flags).
+ */
+export const specNotes: Record<SignatureMeaning, string> = {
+  approved: 'Approved by LC Manager',
+  rejected: 'Rejected by LC Manager',
+};
+const givesReason = (notes: string, meaning: SignatureMeaning) =>
+  notes !== '' && notes.toLowerCase() !== specNotes[meaning].toLowerCase();
 
 /**
  * Checks the signer's password through the credential guard, so a wrong one counts toward the
@@ -94,11 +105,17 @@ export async function signInspection(
   const notes = (body.notes ?? '').trim();
   const current = await readRecord(ctx.db, inspectionId);
   await checkSigner(request, user, current);
-  if (meaning === 'rejected' && !notes) {
-    throw badRequest('body.notes is required for a rejection');
+  if (meaning === 'rejected' && !givesReason(notes, meaning)) {
+    throw badRequest('body.notes must give the reason for a rejection');
   }
-  const blocker = meaning === 'approved' ? approvalBlocker(current) : null;
-  if (blocker) throw conflict(`${blocker}; it cannot be approved as clear, only rejected`);
+  if (meaning === 'approved') {
+    const blocker = approvalBlocker(current);
+    if (blocker) throw conflict(`${blocker}; it cannot be approved as clear, only rejected`);
+    const exceptions = approvalExceptions((await buildReport(ctx, user, current)).flags);
+    if (exceptions && !givesReason(notes, meaning)) {
+      throw badRequest(`body.notes must say why the line is clear: ${exceptions}`);
+    }
+  }
   await checkSignerPassword(request, reply, user, inspectionId, meaning, body.password);
   return ctx.db.transaction(async (tx) => {
     // Read again inside the transaction: what is hashed is what is committed beside it.

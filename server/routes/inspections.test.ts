@@ -13,7 +13,7 @@ let lineOfLc2: string;
 async function inspection(
   line: string,
   operatorId: string,
-  video: 'verified' | 'awaiting file' | 'none' = 'verified',
+  video: 'verified' | 'awaiting file' | 'analysing' | 'analysis failed' | 'none' = 'verified',
 ) {
   const id = newId();
   const videoId = video === 'none' ? null : newId();
@@ -24,10 +24,12 @@ async function inspection(
       storageKey: `videos/${videoId}.webm`,
       subfolder: videoId,
       timestamp: new Date('2026-01-02T08:00:00Z'),
-      status: 'completed',
+      status:
+        video === 'analysing' ? 'processing' : video === 'analysis failed' ? 'error' : 'completed',
+      statusReason: video === 'analysis failed' ? 'not a readable video file' : null,
       lineClearanceId: line,
       userId: operatorId,
-      sha256: video === 'verified' ? 'a'.repeat(64) : null,
+      sha256: video === 'awaiting file' ? null : 'a'.repeat(64),
     });
   }
   await t.services.ctx.db.insert(inspections).values({
@@ -53,6 +55,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+const APPROVAL_REASON = 'No floor plan for this line yet: walked and checked by hand';
+const REJECTION_REASON = 'Loose labels under the sealer';
 const review = (auth: { authorization: string }, id: string, verb: string, notes?: string) =>
   t.app.inject({
     method: 'PATCH',
@@ -86,14 +90,15 @@ describe('inspections', () => {
 
   it('approves a pending inspection once, with notes, and audits it', async () => {
     const id = await inspection(lineOfLc, u.operator.id);
-    const res = await review(u.lc.auth, id, 'approve', 'Approved by LC Manager');
+    // The line has no floor plan, so its report flags the missing path: a reason is due.
+    const res = await review(u.lc.auth, id, 'approve', APPROVAL_REASON);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       status: 'approved',
       reviewerId: u.lc.id,
-      reviewNotes: 'Approved by LC Manager',
+      reviewNotes: APPROVAL_REASON,
     });
-    const again = await review(u.lc.auth, id, 'reject', 'Rejected by LC Manager');
+    const again = await review(u.lc.auth, id, 'reject', REJECTION_REASON);
     expect(again.statusCode).toBe(409);
     const log = await t.services.ctx.db.query.auditLog.findMany();
     expect(log.find((r) => r.action === 'approve' && r.entityId === id)?.oldValue).toMatchObject({
@@ -101,20 +106,26 @@ describe('inspections', () => {
     });
   });
 
-  it('approves only with a verified video: without one the line can only be rejected', async () => {
-    for (const video of ['none', 'awaiting file'] as const) {
-      const id = await inspection(lineOfLc, u.operator.id, video);
-      const refused = await review(u.lc.auth, id, 'approve', 'Approved by LC Manager');
+  it('approves only a verified video whose analysis finished: else it can only be rejected', async () => {
+    const blockers = {
+      none: /^No video: /,
+      'awaiting file': /^No verified video: the file has not arrived /,
+      analysing: /^Analysis not finished: the path and the detections are not ready yet$/,
+      'analysis failed':
+        /^Analysis failed \(not a readable video file\): re-run it from \/analysis$/,
+    } as const;
+    for (const [video, blocker] of Object.entries(blockers)) {
+      const id = await inspection(lineOfLc, u.operator.id, video as keyof typeof blockers);
+      const refused = await review(u.lc.auth, id, 'approve', APPROVAL_REASON);
       expect(refused.statusCode).toBe(409);
-      expect(refused.json().message).toMatch(
-        video === 'none'
-          ? /^No video: .*; it cannot be approved as clear, only rejected$/
-          : /^No verified video: the file has not arrived .*; it cannot be approved as clear, only rejected$/,
-      );
+      expect(refused.json().message).toMatch(/; it cannot be approved as clear, only rejected$/);
       const report = (await t.app.inject({ url: `/api/reports/${id}`, headers: u.lc.auth })).json();
-      expect(report.approvalBlocker).toMatch(/^No (verified )?video: /);
+      expect(report.approvalBlocker).toMatch(blocker);
+      expect(refused.json().message).toBe(
+        `${report.approvalBlocker}; it cannot be approved as clear, only rejected`,
+      );
       expect(report.flags[0]).toMatchObject({ kind: 'no-video', severity: 'critical' });
-      const rejected = await review(u.lc.auth, id, 'reject', 'Rejected by LC Manager');
+      const rejected = await review(u.lc.auth, id, 'reject', REJECTION_REASON);
       expect(rejected.json()).toMatchObject({ status: 'rejected' });
     }
   });
@@ -129,7 +140,7 @@ describe('inspections', () => {
     expect((await review(u.audit.auth, id, 'approve')).statusCode).toBe(403);
     const own = await inspection(lineOfLc, u.lc.id);
     expect((await review(u.lc.auth, own, 'approve')).statusCode).toBe(403);
-    const rejected = await review(u.factory.auth, id, 'reject', 'Rejected by LC Manager');
+    const rejected = await review(u.factory.auth, id, 'reject', REJECTION_REASON);
     expect(rejected.json()).toMatchObject({ status: 'rejected', reviewerId: u.factory.id });
   });
 

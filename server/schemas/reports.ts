@@ -176,6 +176,11 @@ export const InspectionReport = Type.Object({
   cannotSignReason: Nullable(Type.String()),
   /** Why the record cannot be approved as clear whoever signs (no verified video); else null. */
   approvalBlocker: Nullable(Type.String()),
+  /**
+   * What an approval would sign over (critical and high flags not dismissed, confirmed findings
+   * among them): the notes must then say why the line is clear. Null when nothing is open.
+   */
+  approvalExceptions: Nullable(Type.String()),
 });
 export type InspectionReport = Static<typeof InspectionReport>;
 

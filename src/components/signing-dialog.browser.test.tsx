@@ -1,13 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page } from 'vitest/browser';
 import { cleanup, fakeFetch, render } from '../../tests/web/render.tsx';
+import { toasts } from '../stores/toasts.ts';
 import type { Flag, InspectionReport } from '../types/api.ts';
 import { SigningDialog } from './signing-dialog.tsx';
 
 afterEach(async () => {
   await cleanup();
   vi.unstubAllGlobals();
+  toasts.items = [];
 });
+
+const lastWarning = () => toasts.items.at(-1)?.detail;
 
 const id = 'd00000000000000000000001';
 const flag = (over: Partial<Flag>): Flag => ({
@@ -105,5 +109,59 @@ describe('SigningDialog', () => {
     const calls = await open('reject', null);
     await expect.element(page.getByRole('dialog', { name: 'Reject inspection' })).toBeVisible();
     expect(calls).toEqual([]);
+  });
+
+  it('asks for a reason to reject: the notes start empty and the spec’s note is not one', async () => {
+    const calls = await open('reject', null);
+    const dialog = page.getByRole('dialog', { name: 'Reject inspection' });
+    const notes = dialog.getByLabelText('Notes (required)');
+    await expect.element(notes).toHaveValue('');
+    await dialog.getByLabelText('Password').fill('demo-password');
+    for (const typed of ['', 'Rejected by LC Manager']) {
+      await notes.fill(typed);
+      await dialog.getByRole('button', { name: 'Sign and reject' }).click();
+      await expect.poll(lastWarning).toBe('Please give the reason for the rejection');
+      toasts.items = [];
+    }
+    expect(calls).toEqual([]);
+  });
+
+  it('asks why the line is clear before approving over open flags and confirmed findings', async () => {
+    const calls = await open('approve', {
+      approvalBlocker: null,
+      approvalExceptions: '2 critical or high flags are open (1 detection confirmed as a finding)',
+      flags: [
+        flag({ text: 'Hot zone not visited: Sealer (critical)' }),
+        flag({
+          kind: 'detection',
+          severity: 'high',
+          text: 'Detection: tool 91%',
+          ref: 'p1',
+          decision: 'confirmed',
+        }),
+      ],
+    });
+    const dialog = page.getByRole('dialog', { name: 'Approve inspection' });
+    await expect
+      .element(dialog.getByRole('alert'))
+      .toHaveTextContent('1 detection is confirmed as a finding.');
+    await expect
+      .element(dialog.getByRole('alert'))
+      .toHaveTextContent('say why in the notes (required).');
+    // The spec's note, shown while the report loads, gives way to an empty field.
+    await expect.element(dialog.getByLabelText('Notes (required)')).toHaveValue('');
+    await dialog.getByLabelText('Password').fill('demo-password');
+    await dialog.getByRole('button', { name: 'Sign and approve' }).click();
+    await expect
+      .poll(lastWarning)
+      .toBe('Please say in the notes why the line is clear despite the open flags');
+    expect(calls).toEqual([`GET /api/reports/${id}`]);
+  });
+
+  it('offers the spec’s note for an approval with nothing open', async () => {
+    await open('approve', { approvalBlocker: null, approvalExceptions: null, flags: [] });
+    await expect
+      .element(page.getByRole('dialog').getByLabelText('Notes', { exact: true }))
+      .toHaveValue('Approved by LC Manager');
   });
 });

@@ -5,11 +5,16 @@ import { type ReviewDecision, signInspection } from '../api/sign-inspection.ts';
 import { utcTime } from '../lib/record-time.ts';
 import { runAction, warnIfBlank } from '../lib/run-action.ts';
 import { session } from '../stores/session.ts';
+import { toastWarning } from '../stores/toasts.ts';
 import type { Inspection, InspectionReport, Signature } from '../types/api.ts';
 import { TextField } from './field.tsx';
 import { FormDialog } from './form-dialog.tsx';
 
-/** Spec §4 notes and §8 toasts, with each signature's meaning in words (21 CFR 11.50). */
+/**
+ * Spec §4 notes and §8 toasts, with each signature's meaning in words (21 CFR 11.50). The spec's
+ * notes name the signer's role, not a reason: they are offered only for an approval with nothing
+ * open, and the server takes neither as the reason a rejection or such an approval needs.
+ */
 export const signingText: Record<
   ReviewDecision,
   {
@@ -68,6 +73,7 @@ function ApprovalWarnings({ report }: { report: InspectionReport }) {
       (flag.severity === 'critical' || flag.severity === 'high') && flag.decision !== 'dismissed',
   );
   const undecided = report.flags.filter((f) => f.kind === 'detection' && f.decision === null);
+  const confirmed = open.filter((f) => f.decision === 'confirmed').length;
   if (!open.length && !undecided.length) return null;
   const more = open.length - NAMED_FLAGS;
   return (
@@ -85,6 +91,13 @@ function ApprovalWarnings({ report }: { report: InspectionReport }) {
             ))}
             {more > 0 && <li>…and {more} more</li>}
           </ul>
+          {confirmed > 0 && (
+            <p>
+              {confirmed === 1
+                ? '1 detection is confirmed as a finding.'
+                : `${confirmed} detections are confirmed as findings.`}
+            </p>
+          )}
         </>
       )}
       {undecided.length > 0 && (
@@ -93,7 +106,10 @@ function ApprovalWarnings({ report }: { report: InspectionReport }) {
           no decision yet (confirm or dismiss each on the report).
         </p>
       )}
-      <p>Approving signs that the line is clear despite these; say why in the notes.</p>
+      <p>
+        Approving signs that the line is clear despite these; say why in the notes
+        {report.approvalExceptions ? ' (required)' : ''}.
+      </p>
     </div>
   );
 }
@@ -111,17 +127,27 @@ export function SigningDialog({
 }: SigningDialogProps) {
   const text = signingText[decision];
   const { info } = useSnapshot(session);
-  const [notes, setNotes] = useState(text.notes);
+  // A reason is due for a rejection and for an approval over open flags: those start empty.
+  const reasonDue = (known: InspectionReport | null) =>
+    decision === 'reject' || Boolean(known?.approvalExceptions);
+  const [notes, setNotes] = useState(() => (reasonDue(given) ? '' : text.notes));
   const [password, setPassword] = useState('');
   const [fetched, setReport] = useState<InspectionReport | null>(null);
   const report = given ?? fetched;
+  const needsReason = reasonDue(report);
+  const givesReason = notes.trim() !== '' && notes.trim() !== text.notes;
 
   // An approval shows what it would sign over; the server refuses what it must refuse anyway.
   useEffect(() => {
     if (decision !== 'approve' || given) return;
     let current = true;
     getReport(inspectionId).then(
-      (loaded) => current && setReport(loaded),
+      (loaded) => {
+        if (!current) return;
+        setReport(loaded);
+        if (loaded.approvalExceptions)
+          setNotes((typed) => (typed === signingText.approve.notes ? '' : typed));
+      },
       () => {},
     );
     return () => {
@@ -130,7 +156,12 @@ export function SigningDialog({
   }, [decision, inspectionId, given]);
 
   const submit = async () => {
-    if (decision === 'reject' && warnIfBlank('Please give the reason for the rejection', notes)) {
+    if (needsReason && !givesReason) {
+      toastWarning(
+        decision === 'reject'
+          ? 'Please give the reason for the rejection'
+          : 'Please say in the notes why the line is clear despite the open flags',
+      );
       return false;
     }
     if (warnIfBlank('Please enter your password to sign', password)) return false;
@@ -163,7 +194,7 @@ export function SigningDialog({
         and time (UTC) and this meaning are recorded with the inspection and printed on its report.
       </p>
       <TextField
-        label={decision === 'reject' ? 'Notes (required)' : 'Notes'}
+        label={needsReason ? 'Notes (required)' : 'Notes'}
         value={notes}
         onChange={setNotes}
         rows={3}

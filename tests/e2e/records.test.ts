@@ -213,17 +213,18 @@ describe.concurrent('records', () => {
   test.each([
     {
       decision: 'Approve',
-      email: 'lcmanager@example.com',
+      // Blister Line 1's pending inspection is still being analysed: only a rejection is possible.
+      email: 'lcmanager2@example.com',
       status: 'approved',
       toast: 'Inspection approved successfully',
-      notes: 'Approved by LC Manager',
+      notes: 'Flags checked on the line; the carton was removed before the batch',
     },
     {
       decision: 'Reject',
-      email: 'lcmanager2@example.com',
+      email: 'lcmanager@example.com',
       status: 'rejected',
       toast: 'Inspection rejected successfully',
-      notes: 'Rejected by LC Manager',
+      notes: 'Labels left under the sealer',
     },
   ])('$decision a pending inspection as an LC manager', async (review) => {
     // Each demo LC manager has pending inspections on its own lines.
@@ -234,9 +235,19 @@ describe.concurrent('records', () => {
         .filter((line) => line.managerId === me.id)
         .map((line) => line._id),
     );
-    const pending = (await manager.get<Inspection[]>('/api/inspections')).find(
+    const candidates = (await manager.get<Inspection[]>('/api/inspections')).filter(
       (inspection) => inspection.status === 'pending' && mine.has(inspection.lineClearanceId),
     );
+    let pending: Inspection | undefined;
+    for (const candidate of candidates) {
+      const { approvalBlocker } = await manager.get<{ approvalBlocker: string | null }>(
+        `/api/reports/${candidate._id}`,
+      );
+      if (review.decision === 'Reject' || !approvalBlocker) {
+        pending = candidate;
+        break;
+      }
+    }
     if (!pending) throw new Error(`${review.email} has no pending inspection in the demo data`);
 
     const context = await newContext(e2e.browser, {
@@ -253,6 +264,8 @@ describe.concurrent('records', () => {
     await button.click();
     // An electronic signature: the dialog names its meaning and takes the signer's password.
     const dialog = page.getByRole('dialog', { name: `${review.decision} inspection` });
+    // The demo's pending inspections have open flags: either decision needs a reason.
+    await dialog.getByLabel('Notes (required)').fill(review.notes);
     await dialog.getByLabel('Password').fill(demoPassword);
     await dialog.getByRole('button', { name: `Sign and ${review.decision.toLowerCase()}` }).click();
     await expectToast(page, 'success', 'Success', review.toast);

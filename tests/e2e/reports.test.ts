@@ -22,6 +22,9 @@ import { setUpE2e } from './support/fixture.ts';
 const e2e = setUpE2e();
 const slow = 120_000;
 
+/** Why the approval is given over the report's open flags (a reason is due). */
+const APPROVAL_REASON =
+  'Flags checked on the line: the detections were packaging, removed before the batch';
 /** The demo's pending inspection on Bottling Line 2: performed by operator, managed by lcmanager2. */
 let inspectionId = '';
 let manager: Api;
@@ -125,6 +128,7 @@ describe('the inspection report as a signed record', () => {
         .getByRole('alert')
         .getByText(/^\d+ critical or high flags? (is|are) open:$/)
         .waitFor();
+      await dialog.getByLabel('Notes (required)').fill(APPROVAL_REASON);
       await dialog.getByLabel('Password').fill('not-the-password');
       await dialog.getByRole('button', { name: 'Sign and approve' }).click();
       await expectToast(
@@ -250,7 +254,7 @@ describe('an auditor finds the record', () => {
         .filter({ hasText: inspectionId })
         .filter({ hasText: 'status: pending → approved' });
       await entry.waitFor();
-      await entry.getByRole('cell', { name: 'Approved by LC Manager', exact: true }).waitFor();
+      await entry.getByRole('cell', { name: APPROVAL_REASON, exact: true }).waitFor();
       await page.getByRole('button', { name: 'Verify trail' }).click();
       await page.getByText(/^The trail verifies: \d+ entries/).waitFor();
       const verification = await auditor.get<TrailVerification>('/api/audit-log/verify');
