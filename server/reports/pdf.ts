@@ -341,7 +341,11 @@ export async function reportPdf(
     drawCoverage(w, report.coverage, plan);
   }
 
-  w.heading(`Flags (${report.flags.length})`);
+  const dismissed = report.flags.filter((flag) => flag.decision === 'dismissed').length;
+  // As /reports counts them: the dismissed ones are listed but no longer open.
+  w.heading(
+    `Flags (${dismissed ? `${report.flags.length - dismissed} open, ${dismissed} dismissed` : report.flags.length})`,
+  );
   if (!report.flags.length) w.text('No flags.', { color: muted });
   for (const flag of report.flags) {
     const decision = flag.decision ? ` (${flagDecisionText[flag.decision]})` : '';

@@ -176,6 +176,11 @@ describe('flags and dispositions', () => {
     expect((await listed()).flags).toBe(counted.flags - 1);
     const after = await report('admin', key);
     expect(after.flags.find((f) => f.ref === flag.ref)?.decision).toBe('dismissed');
+    // The PDF lists it, marked, and counts it apart from the open ones.
+    const pdf = await get('admin', `/api/reports/${inspectionIds[key]}/pdf`);
+    expect((await pdfPages(pdf.rawPayload)).join('\n')).toContain(
+      `Flags (${after.flags.length - 1} open, 1 dismissed)`,
+    );
     await dispose('admin', key, flag.ref, { disposition: 'confirmed' });
     expect((await listed()).flags).toBe(counted.flags);
     expect((await report('admin', key)).flags.find((f) => f.ref === flag.ref)?.decision).toBe(
@@ -472,6 +477,16 @@ describe('the audit trail', () => {
       'disposition',
       'signature.failed',
     ]);
+    // Part of the email finds the same entries; LIKE's wildcards typed match only themselves.
+    const byPart = await get(
+      'audit',
+      `/api/audit-log?actor=MANAGER2&entity=inspection&entityId=${inspectionId}`,
+    );
+    expect(byPart.json()).toHaveLength(entries.length);
+    for (const wildcard of ['%', '_cmanager2', 'lcmanager\\']) {
+      const none = await get('audit', `/api/audit-log?actor=${encodeURIComponent(wildcard)}`);
+      expect(none.json(), wildcard).toEqual([]);
+    }
     const future = await get('audit', '/api/audit-log?from=2999-01-01T00:00:00.000Z');
     expect(future.json()).toEqual([]);
     const csv = await get('audit', `/api/audit-log.csv?action=approve`);

@@ -1,6 +1,6 @@
 // The audit trail (docs/audit-trail.md): filtered pages, a CSV export and the hash-chain check.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { and, desc, eq, gte, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, ilike, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { verifyTrail } from '../audit/verify-trail.ts';
 import type { Db } from '../db/client.ts';
@@ -20,10 +20,11 @@ async function readTrail(db: Db, query: AuditQuery, limit: number): Promise<Audi
   const filters: SQL[] = [];
   if (query.before !== undefined) filters.push(lt(auditLog.id, query.before));
   if (query.actor !== undefined) {
-    const actor = query.actor.trim().toLowerCase();
-    filters.push(
-      or(eq(sql`lower(${auditLog.actorEmail})`, actor), eq(auditLog.actorId, actor)) as SQL,
-    );
+    // Part of an email is enough ('lcmanager2' finds lcmanager2@example.com); LIKE's own
+    // wildcards in what was typed match themselves.
+    const actor = query.actor.trim();
+    const pattern = `%${actor.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    filters.push(or(ilike(auditLog.actorEmail, pattern), eq(auditLog.actorId, actor)) as SQL);
   }
   if (query.action !== undefined) filters.push(eq(auditLog.action, query.action));
   if (query.entity !== undefined) filters.push(eq(auditLog.entity, query.entity));

@@ -24,7 +24,7 @@ const DateTime = Type.String({ format: 'date-time' });
 export const AuditQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
   before: Type.Optional(Type.Integer({ minimum: 1 })),
-  /** The actor's email (exact, case-insensitive) or user id. */
+  /** Part of the actor's email (case-insensitive) or its user id. */
   actor: Type.Optional(Type.String({ maxLength: 320 })),
   action: Type.Optional(Type.String({ maxLength: 100 })),
   entity: Type.Optional(Type.String({ maxLength: 50 })),

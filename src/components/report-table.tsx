@@ -1,7 +1,7 @@
 import { Link } from 'wouter';
 import { reportPdfUrl } from '../api/get-reports.ts';
 import { inspectionReportPath, routeRoles } from '../config/paths.ts';
-import { utcTime } from '../lib/record-time.ts';
+import { localTime } from '../lib/record-time.ts';
 import { hasAnyRole } from '../lib/roles.ts';
 import type { ReportRow } from '../types/api.ts';
 import { TableScroll } from './table-scroll.tsx';
@@ -38,7 +38,7 @@ export function ReportTable({ rows, roles, caption }: ReportTableProps) {
         </thead>
         <tbody>
           {rows.map((row) => {
-            const start = utcTime(row.startTime) ?? row.startTime;
+            const start = localTime(row.startTime) ?? row.startTime;
             const name = `${row.lineName} ${start}`;
             return (
               <tr key={row.inspectionId}>
@@ -55,7 +55,7 @@ export function ReportTable({ rows, roles, caption }: ReportTableProps) {
                 </td>
                 <td>
                   {row.signerName
-                    ? `${row.signerName}, ${utcTime(row.signedAt ?? '') ?? '—'}`
+                    ? `${row.signerName}, ${localTime(row.signedAt ?? '') ?? '—'}`
                     : '—'}
                 </td>
                 <td className="report-actions">

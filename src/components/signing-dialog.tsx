@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { getReport } from '../api/get-reports.ts';
 import { type ReviewDecision, signInspection } from '../api/sign-inspection.ts';
-import { utcTime } from '../lib/record-time.ts';
+import { localTime } from '../lib/record-time.ts';
 import { runAction, warnIfBlank } from '../lib/run-action.ts';
 import { session } from '../stores/session.ts';
 import { toastWarning } from '../stores/toasts.ts';
@@ -210,8 +210,8 @@ export function SigningDialog({
   );
 }
 
-/** The signature as a line of text: who, when (UTC) and what it means. */
+/** The signature as a line of text for a card: who, when (the reader's clock) and what it means. */
 export function signatureLine(signature: Signature): string {
-  const when = utcTime(signature.signedAt, true) ?? signature.signedAt;
+  const when = localTime(signature.signedAt, true) ?? signature.signedAt;
   return `${signature.statement}. Signed by ${signature.signerName} on ${when}`;
 }

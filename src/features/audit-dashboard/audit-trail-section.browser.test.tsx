@@ -58,7 +58,13 @@ describe('the audit trail viewer', () => {
         { status: 'approved', reviewerId: 'u1', notes: 'same' },
       ),
     ).toEqual(['status: pending → approved', 'reviewerId: null → u1']);
-    expect(changes(null, { name: 'Line 1' })).toEqual(['{"name":"Line 1"}']);
+    // A record created or removed reads as its fields, the empty ones left out.
+    expect(changes(null, { name: 'Line 1', reason: '', note: null, tags: ['a'] })).toEqual([
+      'name: Line 1',
+      'tags: ["a"]',
+    ]);
+    expect(changes({ name: 'Line 1' }, null)).toEqual(['name: Line 1 → —']);
+    expect(changes(null, 'logged in')).toEqual(['logged in']);
     expect(changes(null, null)).toEqual([]);
     expect(changes({ a: 'x'.repeat(300) }, { a: 'y' })[0]).toMatch(/^a: x{160}… → y$/);
   });

@@ -28,9 +28,20 @@ const short = (value: unknown) => {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Old → new as readable lines: each field that changed, or the whole value when not objects. */
+/** A record's fields as lines, leaving out the empty ones. */
+const fieldLines = (value: Record<string, unknown>, suffix = '') =>
+  Object.entries(value)
+    .filter(([, field]) => field != null && field !== '')
+    .map(([key, field]) => `${key}: ${short(field)}${suffix}`);
+
+/**
+ * Old → new as readable lines: each field that changed; a record created or removed as its
+ * fields; the whole value when not objects.
+ */
 export function changes(oldValue: unknown, newValue: unknown): string[] {
   if (oldValue == null && newValue == null) return [];
+  if (oldValue == null && isObject(newValue)) return fieldLines(newValue);
+  if (isObject(oldValue) && newValue == null) return fieldLines(oldValue, ' → —');
   if (!isObject(oldValue) || !isObject(newValue)) {
     return [`${oldValue == null ? '' : `${short(oldValue)} → `}${short(newValue)}`];
   }

@@ -19,6 +19,12 @@ export interface FlagsPanelProps {
  * Review by exception: the flags, most serious first; 'Next flag' (or F) moves the clock to the
  * next one and says which it is.
  */
+/** '20', or '19 open, 1 dismissed': /reports counts only the open ones. */
+export function flagCount(flags: readonly Flag[]): string {
+  const dismissed = flags.filter((flag) => flag.decision === 'dismissed').length;
+  return dismissed ? `${flags.length - dismissed} open, ${dismissed} dismissed` : `${flags.length}`;
+}
+
 export function FlagsPanel({ flags, clock }: FlagsPanelProps) {
   const [current, setCurrent] = useState(-1);
 
@@ -57,7 +63,7 @@ export function FlagsPanel({ flags, clock }: FlagsPanelProps) {
     <section className="report-panel" aria-labelledby="report-flags">
       <div className="report-panel-head">
         <h2 id="report-flags">
-          {s.flags} <span className="muted">({flags.length})</span>
+          {s.flags} <span className="muted">({flagCount(flags)})</span>
         </h2>
         <button
           type="button"

@@ -1,8 +1,8 @@
 import { floorplanImageUrl } from '../../../api/get-floorplan-image.ts';
 import { RecordActions, RecordField } from '../../../components/record-card.tsx';
+import { localTime } from '../../../lib/record-time.ts';
 import type { Floorplan, LineClearance } from '../../../types/api.ts';
 import { wizardStrings as w } from '../strings.ts';
-import { createdDate } from './created-date.ts';
 
 export interface MappingStepProps {
   line: LineClearance;
@@ -49,7 +49,9 @@ export function MappingStep({
                   alt={`Floor plan of ${line.name}`}
                 />
                 <dl className="record-fields">
-                  <RecordField label={w.created}>{createdDate(floorplan.createdAt)}</RecordField>
+                  <RecordField label={w.created}>
+                    {localTime(floorplan.createdAt) ?? floorplan.createdAt}
+                  </RecordField>
                 </dl>
                 <footer className="card-actions">
                   <button

@@ -1,7 +1,7 @@
 import { RecordField } from '../../../components/record-card.tsx';
+import { localTime } from '../../../lib/record-time.ts';
 import type { Floorplan, FloorplanConfiguration, LineClearance } from '../../../types/api.ts';
 import { wizardStrings as w } from '../strings.ts';
-import { createdDate } from './created-date.ts';
 
 export interface ReviewStepProps {
   line: LineClearance | null;
@@ -21,7 +21,9 @@ export function ReviewStep({ line, floorplan, configuration, ...props }: ReviewS
         <dl className="record-fields">
           <RecordField label={w.lineClearance}>{line?.name ?? '—'}</RecordField>
           <RecordField label={w.floorplan}>
-            {floorplan ? `${floorplan.name} (${createdDate(floorplan.createdAt)})` : '—'}
+            {floorplan
+              ? `${floorplan.name} (${localTime(floorplan.createdAt) ?? floorplan.createdAt})`
+              : '—'}
           </RecordField>
           <RecordField label={w.hotZoneCount}>{configuration?.hotZones.length ?? 0}</RecordField>
           <RecordField label={w.tagCount}>{configuration?.tags.length ?? 0}</RecordField>

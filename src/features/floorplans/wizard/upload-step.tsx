@@ -1,9 +1,9 @@
 import { type FormEvent, useId, useState } from 'react';
 import type { UploadProgress } from '../../../lib/api-client.ts';
+import { localTime } from '../../../lib/record-time.ts';
 import type { Floorplan, LineClearance } from '../../../types/api.ts';
 import { uploadFloorplan } from '../api/upload-floorplan.ts';
 import { wizardStrings as w } from '../strings.ts';
-import { createdDate } from './created-date.ts';
 import { alertFailure } from './failure-alert.ts';
 import type { Floorplans } from './use-floorplans.ts';
 
@@ -79,7 +79,12 @@ export function UploadStep(props: UploadStepProps) {
         </div>
         {line && existing && (
           <div className="notice" role="status">
-            <p>{w.alreadyHasFloorplan(line.name, createdDate(existing.createdAt))}</p>
+            <p>
+              {w.alreadyHasFloorplan(
+                line.name,
+                localTime(existing.createdAt) ?? existing.createdAt,
+              )}
+            </p>
             <button
               type="button"
               className="btn btn-primary"
@@ -142,7 +147,7 @@ export function UploadStep(props: UploadStepProps) {
                 <span>
                   <strong>{lineName(floorplan.lineID)}</strong>{' '}
                   <span className="muted">
-                    {w.created} {createdDate(floorplan.createdAt)}
+                    {w.created} {localTime(floorplan.createdAt) ?? floorplan.createdAt}
                   </span>
                 </span>
                 <button
