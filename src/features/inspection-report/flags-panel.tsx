@@ -25,6 +25,10 @@ export function flagCount(flags: readonly Flag[]): string {
   return dismissed ? `${flags.length - dismissed} open, ${dismissed} dismissed` : `${flags.length}`;
 }
 
+/** Where 'Next flag' goes: a missed zone or tag has no time of its own, so the path's closest approach. */
+export const flagTimeText = (flag: Flag) =>
+  `${flag.kind === 'zone' || flag.kind === 'tag' ? 'closest at ' : ''}${flag.time?.toFixed(2)} s`;
+
 export function FlagsPanel({ flags, clock }: FlagsPanelProps) {
   const [current, setCurrent] = useState(-1);
 
@@ -98,7 +102,7 @@ export function FlagsPanel({ flags, clock }: FlagsPanelProps) {
                 {flag.decision && (
                   <span className="report-flag-decision">{decisionLabel[flag.decision]}</span>
                 )}
-                {flag.time !== null && <span className="muted">{flag.time.toFixed(2)} s</span>}
+                {flag.time !== null && <span className="muted">{flagTimeText(flag)}</span>}
               </button>
             </li>
           ))}

@@ -111,6 +111,9 @@ export function InspectionsTab({
               {inspection.signature && (
                 <RecordField label={s.signature}>{signatureLine(inspection.signature)}</RecordField>
               )}
+              {inspection.signature?.notes && (
+                <RecordField label={s.reviewNotes}>{inspection.signature.notes}</RecordField>
+              )}
               <RecordField label={s.id}>{inspection._id}</RecordField>
             </RecordCard>
           );

@@ -40,12 +40,19 @@ const inspection = (id: string, lineId: string, status: string, startTime: strin
   reviewedAt: null,
 });
 const pending = inspection('d00000000000000000000001', mine._id, 'pending', '2026-03-09T23:30:00');
-const approved = inspection(
-  'd00000000000000000000002',
-  mine._id,
-  'approved',
-  '2026-03-02T08:00:00',
-);
+const approved = {
+  ...inspection('d00000000000000000000002', mine._id, 'approved', '2026-03-02T08:00:00'),
+  signature: {
+    signerId: me,
+    signerName: 'Lee Chan',
+    signerEmail: 'lc@example.com',
+    meaning: 'approved' as const,
+    statement: 'Approved: the line is clear for the next batch',
+    notes: 'Sealer guard checked by hand',
+    signedAt: '2026-03-02T08:40:00.000Z',
+    recordHash: 'a'.repeat(64),
+  },
+};
 const foreign = inspection(
   'd00000000000000000000003',
   theirs._id,
@@ -126,6 +133,15 @@ describe('LC manager dashboard', () => {
     });
     await userEvent.click(page.getByRole('tab', { name: 'Inspections' }));
     await expect.element(page.getByText('Checked under the conveyor')).toBeVisible();
+    // A signed card shows the signature and its notes, on the reader's clock (UTC here).
+    await expect
+      .element(
+        page.getByText(
+          'Approved: the line is clear for the next batch. Signed by Lee Chan on 2026-03-02 08:40:00 UTC',
+        ),
+      )
+      .toBeVisible();
+    await expect.element(page.getByText('Sealer guard checked by hand')).toBeVisible();
     expect(page.getByRole('button', { name: /^Approve / }).all()).toHaveLength(1);
     expect(page.getByRole('button', { name: /^Reject / }).all()).toHaveLength(1);
     await userEvent.click(page.getByRole('button', { name: /^Approve / }));

@@ -24,6 +24,7 @@ export const lcStrings = {
   unknownLine: 'Unknown Line',
   id: 'ID',
   signature: 'Signature',
+  reviewNotes: 'Review notes',
   status: 'Status',
   description: 'Description',
   location: 'Location',
@@ -47,6 +48,5 @@ export const lcStrings = {
   editOperator: 'Edit operator',
 } as const;
 
-/** Spec §4 review notes and §8 toasts, by decision. */
 /** Spec §9: LC manager dialogs are 90vw wide, at most 600px. */
 export const lcDialogSize = { width: '90vw', maxWidth: '600px' } as const;
