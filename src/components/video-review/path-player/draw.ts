@@ -7,6 +7,7 @@
 import type { AxisScale, PathTag } from '../../../../workers/floor-plan-scene.ts';
 import { PATH_STYLE } from '../../../../workers/path-raster.ts';
 import type { DisplayGeometry } from '../../../../workers/path-types.ts';
+import { drawLabel } from '../../../lib/canvas-label.ts';
 import type { Camera, HotZone } from '../../../types/api.ts';
 
 /** Spec §9 marker radii (display pixels). */
@@ -41,6 +42,8 @@ export interface FloorState {
 }
 
 export interface TagsState {
+  /** The plan's size on screen (a label near its right edge goes left of its tag). */
+  display: { width: number; height: number };
   tags: readonly PathTag[];
   /** Indices into tags of the scanned ones (spec §4). */
   scanned: ReadonlySet<number>;
@@ -72,16 +75,7 @@ export function paintStatic(
   renderer.transferFromImageBitmap(scratch.transferToImageBitmap());
 }
 
-function label(ctx: Context2D, text: string, x: number, y: number): void {
-  ctx.font = LABEL_FONT;
-  ctx.textBaseline = 'middle';
-  ctx.lineJoin = 'round';
-  ctx.lineWidth = 3;
-  ctx.strokeStyle = HALO;
-  ctx.strokeText(text, x, y);
-  ctx.fillStyle = LABEL_TEXT;
-  ctx.fillText(text, x, y);
-}
+const labelStyle = { font: LABEL_FONT, ink: LABEL_TEXT, halo: HALO };
 
 /** The floor: the image (or a plain 1 m-ish grid without one), hot zones and cameras. */
 export function drawFloor(ctx: Context2D, state: FloorState): void {
@@ -112,7 +106,12 @@ export function drawFloor(ctx: Context2D, state: FloorState): void {
     ctx.setLineDash([6, 3]);
     ctx.strokeRect(x, y, w, h);
     ctx.setLineDash([]);
-    label(ctx, zone.name, x + 4, y + 9);
+    drawLabel(ctx, labelStyle, zone.name, {
+      x: x + 4,
+      y: y + 9,
+      leftEdge: x + w,
+      planWidth: width,
+    });
   }
   for (const camera of state.cameras) {
     drawCamera(ctx, camera.x * sx, camera.y * sy, camera.color || DEFAULT_CAMERA);
@@ -141,6 +140,7 @@ function drawCamera(ctx: Context2D, x: number, y: number, colour: string): void 
  */
 export function drawTags(ctx: Context2D, state: TagsState): void {
   const { x: sx, y: sy } = state.layout;
+  const planWidth = state.display.width;
   state.tags.forEach((tag, i) => {
     const x = tag.x * sx;
     const y = tag.y * sy;
@@ -170,7 +170,12 @@ export function drawTags(ctx: Context2D, state: TagsState): void {
     }
     ctx.lineWidth = 2;
     ctx.stroke();
-    label(ctx, tag.name, x + TAG_RADIUS + 4, y);
+    drawLabel(ctx, labelStyle, tag.name, {
+      x: x + TAG_RADIUS + 4,
+      y,
+      leftEdge: x - TAG_RADIUS,
+      planWidth,
+    });
   });
 }
 

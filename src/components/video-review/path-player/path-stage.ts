@@ -96,6 +96,7 @@ export class PathStage {
     );
     paintStatic(elements.tags, size, pixelRatio, (ctx) =>
       drawTags(ctx, {
+        display: this.display,
         tags: load.tags,
         scanned: new Set(load.path?.scan.indices ?? []),
         layout: this.layout,

@@ -1,6 +1,7 @@
 // Draws the calibrator: the floor plan, hot zones, cameras, tags, the selection, the rectangle
 // being dragged and the keyboard cross. A plain function of its scene; the component only sizes
 // the canvas and schedules a frame.
+import { drawLabel } from '../../../lib/canvas-label.ts';
 import type { Camera, HotZone, Tag } from '../../../types/api.ts';
 import type { Keyed } from './calibration.ts';
 import type { DisplayPoint, Rect, Size } from './geometry.ts';
@@ -28,27 +29,17 @@ const halo = '#ffffff';
 const validDraft = '#15803d';
 const invalidDraft = '#b91c1c';
 
-/**
- * Text with a light halo, readable over any part of a plan, right of `x`; near the plan's right
- * edge it goes left of `leftEdge` instead, so it is never cut off.
- */
+const labelStyle = { font: '600 12px system-ui, sans-serif', ink, halo };
+
 function label(
   ctx: CanvasRenderingContext2D,
   text: string,
   x: number,
   y: number,
   display: Size,
-  leftEdge = x,
+  leftEdge: number,
 ): void {
-  ctx.font = '600 12px system-ui, sans-serif';
-  ctx.textBaseline = 'middle';
-  const width = ctx.measureText(text).width;
-  const left = x + width > display.width ? Math.max(leftEdge - width - 4, 0) : x;
-  ctx.lineWidth = 3;
-  ctx.strokeStyle = halo;
-  ctx.strokeText(text, left, y);
-  ctx.fillStyle = ink;
-  ctx.fillText(text, left, y);
+  drawLabel(ctx, labelStyle, text, { x, y, leftEdge, planWidth: display.width });
 }
 
 /** A dark line inside a light one, visible on light and dark parts of a plan. */
