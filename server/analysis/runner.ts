@@ -10,12 +10,15 @@ import { newId } from '../ids.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { Detector } from './detectors/detector.ts';
 import { locateFfmpeg } from './ffmpeg.ts';
-import { JobQueue, type JobRow } from './job-queue.ts';
+import { JobQueue, type JobRow, refuseIfSignedEvidence, SignedEvidenceError } from './job-queue.ts';
 import { commitRun, removeReplaced } from './outputs.ts';
 import { PermanentError, runPipeline, runPrefix } from './pipeline.ts';
 
 /** Recorded with every run: bump it when the pipeline's outputs change. */
 export const PIPELINE_VERSION = 'lc-analysis/1';
+
+/** Why a job of a signed record's video ends without results (queued before the signature). */
+const SIGNED_JOB = 'its analysis cannot be re-run; this job changed nothing';
 
 export interface AnalysisLogger {
   info(message: string): void;
@@ -191,6 +194,7 @@ export class AnalysisService {
       Math.max(500, (this.config.leaseSeconds * 1000) / 3),
     );
     try {
+      await refuseIfSignedEvidence(this.db, job.videoId, SIGNED_JOB);
       const outputs = await runPipeline(
         {
           db: this.db,
@@ -209,8 +213,17 @@ export class AnalysisService {
           }
         },
       );
-      const replaced = await commitRun(this.db, this.queue, job, this.worker, outputs, (tx) =>
-        this.auditJob(tx, job, 'analysis.complete', null, { summary: outputs.summary }),
+      const replaced = await commitRun(
+        this.db,
+        this.queue,
+        job,
+        this.worker,
+        outputs,
+        async (tx) => {
+          // Again in the commit: the inspection may have been signed while the pipeline ran.
+          await refuseIfSignedEvidence(tx, job.videoId, SIGNED_JOB);
+          await this.auditJob(tx, job, 'analysis.complete', null, { summary: outputs.summary });
+        },
       );
       if (!replaced) {
         await this.storage.deletePrefix(outputs.prefix);
@@ -229,11 +242,18 @@ export class AnalysisService {
         return;
       }
       const reason = (error as Error).message || String(error);
-      const permanent = error instanceof PermanentError;
+      const signed = error instanceof SignedEvidenceError;
+      const permanent = signed || error instanceof PermanentError;
       this.log.error(`analysis of video ${job.videoId} failed: ${reason}`);
       const outcome = await this.queue
-        .fail(job, this.worker, reason, !permanent, (tx, final) =>
-          this.auditJob(tx, job, final ? 'analysis.fail' : 'analysis.retry', null, { reason }),
+        .fail(
+          job,
+          this.worker,
+          reason,
+          !permanent,
+          (tx, final) =>
+            this.auditJob(tx, job, final ? 'analysis.fail' : 'analysis.retry', null, { reason }),
+          signed,
         )
         .catch((e: Error) => this.log.error(`analysis: cannot record the failure: ${e.message}`));
       if (outcome === 'failed') await this.resultsChanged(job.videoId);

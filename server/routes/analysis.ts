@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { desc, eq, inArray } from 'drizzle-orm';
 import { Type } from 'typebox';
+import { auditSignedEvidence, refuseIfSignedEvidence } from '../analysis/job-queue.ts';
 import { audit } from '../audit/audit.ts';
 import { analysisJobs, inspections, lineClearances, users, videos } from '../db/schema.ts';
 import { currentUser } from '../http/auth-hook.ts';
@@ -107,7 +108,9 @@ export const analysisRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: ['admin'] },
       schema: {
         tags: ['analysis'],
-        description: 'Queues the video for analysis again (e.g. after changing the detector).',
+        description:
+          'Queues the video for analysis again (e.g. after changing the detector). 409 while a ' +
+          'job for it is open, and for the video of a signed (approved or rejected) inspection.',
         params: IdParams,
         response: { 202: MessageResponse, ...errors },
       },
@@ -115,22 +118,26 @@ export const analysisRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const user = currentUser(request);
       const video = await findVisibleVideo(db, user, eq(videos.id, request.params.id));
-      const queued = await db.transaction(async (tx) => {
-        const job = await app.ctx.analysis.enqueue(video.id, user.id, tx);
-        if (job) {
-          await audit(tx, request, {
-            action: 'analysis.rerun',
-            entity: 'video',
-            entityId: video.id,
-            newValue: {
-              jobId: job.id,
-              detector: job.detector,
-              pipelineVersion: job.pipelineVersion,
-            },
-          });
-        }
-        return job;
-      });
+      const queued = await auditSignedEvidence(request, () =>
+        db.transaction(async (tx) => {
+          // A run replaces keyframes, path and predictions: a signed record's evidence stays.
+          await refuseIfSignedEvidence(tx, video.id, 'its analysis cannot be re-run');
+          const job = await app.ctx.analysis.enqueue(video.id, user.id, tx);
+          if (job) {
+            await audit(tx, request, {
+              action: 'analysis.rerun',
+              entity: 'video',
+              entityId: video.id,
+              newValue: {
+                jobId: job.id,
+                detector: job.detector,
+                pipelineVersion: job.pipelineVersion,
+              },
+            });
+          }
+          return job;
+        }),
+      );
       if (!queued) throw conflict('The video is already queued or being analysed');
       app.ctx.analysis.wake();
       return reply.status(202).send({ message: 'Analysis queued' });

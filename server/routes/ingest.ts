@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { and, eq, isNull } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { checkKeyframes } from '../analysis/keyframes-check.ts';
+import { auditSignedEvidence, refuseIfSignedEvidence, signedAs } from '../analysis/job-queue.ts';
 import { removeReplaced, replaceResults } from '../analysis/outputs.ts';
 import { audit } from '../audit/audit.ts';
 import { inspections, users, videos } from '../db/schema.ts';
@@ -27,6 +28,8 @@ const VIDEO_TYPES: Record<string, string> = {
   'video/quicktime': '.mov',
   'application/octet-stream': '.mp4',
 };
+/** Why results posted for a signed record's video are refused. */
+const REPLACED = 'its analysis results cannot be replaced';
 /** A results body: keyframes text and base64 images together (images are most of it). */
 export const INGEST_BODY_LIMIT = 256 * 1024 * 1024;
 
@@ -97,6 +100,12 @@ export const ingestRoutes: FastifyPluginAsyncTypebox = async (app) => {
           throw badRequest('querystring.inspectionId is an inspection of another line clearance');
         }
         if (inspection.videoId) throw conflict('The inspection already has a video');
+        if (inspection.status !== 'pending') {
+          // A video linked now would change what was signed (the record hash covers the video).
+          const reason = `The inspection is signed (${signedAs(inspection.status, inspection.reviewedAt)}); no video can be attached to it`;
+          await app.ctx.refusals.record(request, reason);
+          throw conflict(reason);
+        }
       }
 
       const id = newId();
@@ -143,9 +152,17 @@ export const ingestRoutes: FastifyPluginAsyncTypebox = async (app) => {
             const linked = await tx
               .update(inspections)
               .set({ videoId: id })
-              .where(and(eq(inspections.id, inspection.id), isNull(inspections.videoId)))
+              .where(
+                and(
+                  eq(inspections.id, inspection.id),
+                  isNull(inspections.videoId),
+                  eq(inspections.status, 'pending'),
+                ),
+              )
               .returning({ id: inspections.id });
-            if (linked.length === 0) throw conflict('The inspection already has a video');
+            if (linked.length === 0) {
+              throw conflict('The inspection got a video or was signed meanwhile');
+            }
           }
           await audit(tx, request, {
             action: 'create',
@@ -178,7 +195,8 @@ export const ingestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           "Replaces the video's analysis results (keyframes text, calibration, predictions, " +
           'keyframe images) in one transaction; the video becomes completed. 409 while a job ' +
-          'for it is queued or running.',
+          'for it is queued or running, and for the video of a signed (approved or rejected) ' +
+          'inspection.',
         params: IdParams,
         body: IngestAnalysis,
         response: {
@@ -196,6 +214,8 @@ export const ingestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const body = request.body;
       const [video] = await db.select().from(videos).where(eq(videos.id, request.params.id));
       if (!video) throw notFound('Video');
+      // Checked first, before the body's work, and again in the transaction that switches.
+      await auditSignedEvidence(request, () => refuseIfSignedEvidence(db, video.id, REPLACED));
       if (await app.ctx.analysis.queue.hasOpenJob(video.id)) {
         throw conflict(
           'An analysis job for this video is queued or running; post when it has ended',
@@ -255,37 +275,43 @@ export const ingestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       try {
         await storage.put(keyframesKey, keyframes);
         for (const image of images) await storage.put(`${imagesPrefix}/${image.name}`, image.bytes);
-        replaced = await db.transaction(async (tx) => {
-          const old = await replaceResults(tx, video.id, {
-            keyframesKey,
-            imagesPrefix,
-            calibration,
-            predictions: (body.predictions ?? []).map((p) => ({
-              filename: p.filename,
-              classLabels: p.class_labels,
-              confs: p.confs,
-              boxesNormalized: p.boxes_normalized,
-            })),
-            detector: body.detector ?? null,
-            analysisVersion: body.analysisVersion,
-            statusReason: null,
-          });
-          await audit(tx, request, {
-            action: 'analysis.ingest',
-            entity: 'video',
-            entityId: video.id,
-            oldValue: { analysisVersion: video.analysisVersion, keyframesKey: video.keyframesKey },
-            newValue: {
-              analysisVersion: body.analysisVersion,
-              detector: body.detector ?? null,
-              points: check.points,
-              images: images.length,
-              predictions: body.predictions?.length ?? 0,
+        replaced = await auditSignedEvidence(request, () =>
+          db.transaction(async (tx) => {
+            await refuseIfSignedEvidence(tx, video.id, REPLACED);
+            const old = await replaceResults(tx, video.id, {
+              keyframesKey,
+              imagesPrefix,
               calibration,
-            },
-          });
-          return old;
-        });
+              predictions: (body.predictions ?? []).map((p) => ({
+                filename: p.filename,
+                classLabels: p.class_labels,
+                confs: p.confs,
+                boxesNormalized: p.boxes_normalized,
+              })),
+              detector: body.detector ?? null,
+              analysisVersion: body.analysisVersion,
+              statusReason: null,
+            });
+            await audit(tx, request, {
+              action: 'analysis.ingest',
+              entity: 'video',
+              entityId: video.id,
+              oldValue: {
+                analysisVersion: video.analysisVersion,
+                keyframesKey: video.keyframesKey,
+              },
+              newValue: {
+                analysisVersion: body.analysisVersion,
+                detector: body.detector ?? null,
+                points: check.points,
+                images: images.length,
+                predictions: body.predictions?.length ?? 0,
+                calibration,
+              },
+            });
+            return old;
+          }),
+        );
       } catch (error) {
         await storage.deletePrefix(prefix);
         throw error;

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { count, eq } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import { auditSignedEvidence, refuseIfSignedEvidence } from '../analysis/job-queue.ts';
 import { audit } from '../audit/audit.ts';
 import { inspections, predictions, videos } from '../db/schema.ts';
 import { currentUser } from '../http/auth-hook.ts';
@@ -111,6 +112,9 @@ export const videoRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: ['admin'] },
       schema: {
         tags: ['admin'],
+        description:
+          'Deletes the video, its predictions and files; its inspections stay, unlinked. 409 for ' +
+          'the video of a signed (approved or rejected) inspection.',
         params: IdParams,
         response: { 200: VideoDeleteResponse, ...errors },
       },
@@ -119,36 +123,40 @@ export const videoRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { id } = request.params;
       const [video] = await db.select().from(videos).where(eq(videos.id, id));
       if (!video) throw notFound('Video');
-      const removed = await db.transaction(async (tx) => {
-        const [predictionCount] = await tx
-          .select({ n: count() })
-          .from(predictions)
-          .where(eq(predictions.videoId, id));
-        await tx.delete(predictions).where(eq(predictions.videoId, id));
-        // Inspections are GMP records: they stay, only their link to the video is removed.
-        const unlinked = await tx
-          .update(inspections)
-          .set({ videoId: null })
-          .where(eq(inspections.videoId, id))
-          .returning({ id: inspections.id });
-        await tx.delete(videos).where(eq(videos.id, id));
-        const summary = {
-          video: 1,
-          predictions: predictionCount?.n ?? 0,
-          reports: unlinked.length,
-          // Floor plans and their configurations belong to the line clearance, not the video.
-          floorplanConfigs: 0,
-          floorplans: 0,
-        };
-        await audit(tx, request, {
-          action: 'delete',
-          entity: 'video',
-          entityId: id,
-          oldValue: { ...video, unlinkedInspections: unlinked.map((row) => row.id) },
-          newValue: summary,
-        });
-        return summary;
-      });
+      const removed = await auditSignedEvidence(request, () =>
+        db.transaction(async (tx) => {
+          // The signed record names the video, its SHA-256 and its detections: it is kept.
+          await refuseIfSignedEvidence(tx, id, 'it cannot be deleted');
+          const [predictionCount] = await tx
+            .select({ n: count() })
+            .from(predictions)
+            .where(eq(predictions.videoId, id));
+          await tx.delete(predictions).where(eq(predictions.videoId, id));
+          // Inspections are GMP records: they stay, only their link to the video is removed.
+          const unlinked = await tx
+            .update(inspections)
+            .set({ videoId: null })
+            .where(eq(inspections.videoId, id))
+            .returning({ id: inspections.id });
+          await tx.delete(videos).where(eq(videos.id, id));
+          const summary = {
+            video: 1,
+            predictions: predictionCount?.n ?? 0,
+            reports: unlinked.length,
+            // Floor plans and their configurations belong to the line clearance, not the video.
+            floorplanConfigs: 0,
+            floorplans: 0,
+          };
+          await audit(tx, request, {
+            action: 'delete',
+            entity: 'video',
+            entityId: id,
+            oldValue: { ...video, unlinkedInspections: unlinked.map((row) => row.id) },
+            newValue: summary,
+          });
+          return summary;
+        }),
+      );
       // Files are removed only after the rows are committed.
       const [videoFile, keyframesText, keyframesImages, results] = await Promise.all([
         storage.delete(video.storageKey),

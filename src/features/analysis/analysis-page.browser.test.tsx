@@ -14,6 +14,7 @@ afterEach(async () => {
   toasts.items = [];
   signOut();
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 const job = (state: string, extra: object = {}) => ({
@@ -84,6 +85,9 @@ const failed = row('a00000000000000000000003', {
   }) as AnalysisRow['job'],
 });
 
+const SIGNED =
+  'The video is evidence of a signed inspection (approved 2026-11-20 09:12 UTC); its analysis cannot be re-run';
+
 async function show(roles: string[], rows: AnalysisRow[]) {
   signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles });
   const fake = fakeFetch({
@@ -91,6 +95,10 @@ async function show(roles: string[], rows: AnalysisRow[]) {
     [`POST /api/analysis/videos/${failed.videoId}/run`]: {
       status: 202,
       body: { message: 'Analysis queued' },
+    },
+    [`POST /api/analysis/videos/${completed.videoId}/run`]: {
+      status: 409,
+      body: { message: SIGNED },
     },
   });
   vi.stubGlobal('fetch', fake.fetchImpl);
@@ -128,13 +136,38 @@ describe('/analysis', () => {
     expect(page.getByRole('button', { name: /^Re-run/ }).query()).toBeNull();
   });
 
-  it('lets an admin re-run a finished job, not an open one', async () => {
+  it('lets an admin re-run a finished job, not an open one, once confirmed', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
     const fake = await show(['admin'], [running, failed]);
     const buttons = page.getByRole('button', { name: /^Re-run/ });
     await expect.element(buttons.first()).toBeDisabled();
     await buttons.nth(1).click();
     await expect.element(page.getByText('Analysis queued')).toBeVisible();
     expect(fake.calls).toContain(`POST /api/analysis/videos/${failed.videoId}/run`);
+    // The question names the video and what a run replaces.
+    expect(confirm).toHaveBeenCalledWith(
+      expect.stringMatching(
+        /^Re-run the analysis of Blister Line 1 .+\? The new run replaces this video's keyframes, path and detections\.$/,
+      ),
+    );
+  });
+
+  it('queues nothing when the admin cancels the confirmation', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    const fake = await show(['admin'], [failed]);
+    await page.getByRole('button', { name: /^Re-run/ }).click();
+    expect(confirm).toHaveBeenCalledOnce();
+    expect(fake.calls.filter((call) => call.startsWith('POST'))).toEqual([]);
+  });
+
+  it('shows the server’s refusal of a signed inspection’s video in the error toast', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const fake = await show(['admin'], [completed]);
+    await page.getByRole('button', { name: /^Re-run/ }).click();
+    await expect.element(page.getByText(`Failed to queue the analysis: ${SIGNED}`)).toBeVisible();
+    expect(fake.calls).toContain(`POST /api/analysis/videos/${completed.videoId}/run`);
+    // Refused: the list is not read again for a job that was never queued.
+    expect(fake.calls.filter((call) => call === 'GET /api/analysis')).toHaveLength(1);
   });
 
   it('says when there is nothing yet', async () => {

@@ -9,7 +9,7 @@ import { StatusTag } from '../../components/tag.tsx';
 import { inspectionReportPath, videoPath } from '../../config/paths.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { hasAnyRole } from '../../lib/roles.ts';
-import { runAction } from '../../lib/run-action.ts';
+import { confirmThenRun } from '../../lib/run-action.ts';
 import { session } from '../../stores/session.ts';
 import type { AnalysisRow } from '../../types/api.ts';
 import { getAnalysisQueue } from './api/get-analysis-queue.ts';
@@ -103,10 +103,15 @@ export default function AnalysisPage() {
     return () => clearTimeout(timer);
   }, [rows, busy, queue.reload]);
 
-  const rerun = async (row: AnalysisRow) => {
-    if (await runAction(() => rerunAnalysis(row.videoId), s.rerunDone, s.rerunFailed)) {
-      queue.reload();
-    }
+  const rerun = async (row: AnalysisRow, name: string) => {
+    // The server's refusal (e.g. a signed inspection's evidence) follows the failure text.
+    const queued = await confirmThenRun(
+      s.confirmRerun(name),
+      () => rerunAnalysis(row.videoId),
+      s.rerunDone,
+      s.rerunFailed,
+    );
+    if (queued) queue.reload();
   };
 
   return (
@@ -173,7 +178,7 @@ export default function AnalysisPage() {
                           type="button"
                           className="btn btn-secondary"
                           disabled={isOpen(row.job)}
-                          onClick={() => rerun(row)}
+                          onClick={() => rerun(row, name)}
                           aria-label={`${s.rerun}: ${name}`}
                         >
                           {s.rerun}

@@ -22,6 +22,9 @@ export const analysisStrings = {
   rerun: 'Re-run',
   rerunDone: 'Analysis queued',
   rerunFailed: 'Failed to queue the analysis',
+  /** A run replaces the video's results; a signed inspection's video is refused by the server. */
+  confirmRerun: (name: string) =>
+    `Re-run the analysis of ${name}? The new run replaces this video's keyframes, path and detections.`,
   attempt: (attempt: number, max: number) => `attempt ${attempt} of ${max}`,
   summary: (running: number, queued: number) =>
     running + queued === 0 ? 'No analysis running' : `${running} running, ${queued} queued`,
