@@ -30,6 +30,7 @@ interface Device {
 }
 interface Video {
   id: string;
+  status: string;
   relatedData: { predictions: number };
 }
 interface AuditEntry {
@@ -40,6 +41,7 @@ interface AuditEntry {
 interface Inspection {
   _id: string;
   lineClearanceId: string;
+  videoId?: string | null;
   status?: string;
   reviewNotes?: string;
 }
@@ -169,17 +171,32 @@ describe.concurrent('records', () => {
   });
 
   test('video: delete from the Videos tab on the admin dashboard', async () => {
-    // A demo video with detections, so the summary counts something.
-    const video = (await e2e.admin.get<Video[]>('/api/admin/videos')).findLast(
-      (candidate) => candidate.relatedData.predictions > 0,
-    );
-    if (!video) throw new Error('the demo data has no video with predictions');
+    const videos = await e2e.admin.get<Video[]>('/api/admin/videos');
+    const inspections = await e2e.admin.get<Inspection[]>('/api/inspections');
     const page = await dashboardAs('admin', '/admin');
     await page.getByRole('tab', { name: 'Videos' }).click();
-    // Its card is the one whose View link opens it.
-    const videoCard = page
-      .getByRole('article')
-      .filter({ has: page.locator(`a[href="/video/${video.id}"]`) });
+    // A card is the one whose View link opens its video.
+    const cardOf = (id: string) =>
+      page.getByRole('article').filter({ has: page.locator(`a[href="/video/${id}"]`) });
+
+    // A signed inspection's video is its evidence: the server refuses, and says why.
+    const signed = inspections.find((i) => i.status === 'approved' && i.videoId)?.videoId;
+    if (!signed) throw new Error('the demo data has no approved inspection with a video');
+    await acceptConfirm(page, () =>
+      cardOf(signed)
+        .getByRole('button', { name: /^Delete / })
+        .click(),
+    );
+    await page
+      .locator('.toast.toast-error')
+      .filter({ hasText: /Failed to delete video: The video is evidence of a signed inspection/ })
+      .waitFor();
+    await cardOf(signed).waitFor();
+
+    // The video of the inspection still being analysed (pending, so not signed) can go.
+    const video = videos.find((candidate) => candidate.status === 'processing');
+    if (!video) throw new Error('the demo data has no video being analysed');
+    const videoCard = cardOf(video.id);
     const question = await acceptConfirm(page, () =>
       videoCard.getByRole('button', { name: /^Delete / }).click(),
     );
@@ -200,8 +217,8 @@ describe.concurrent('records', () => {
       ),
     ]);
     await videoCard.waitFor({ state: 'detached' });
-    const videos = await e2e.admin.get<Video[]>('/api/admin/videos');
-    expect(videos.map((remaining) => remaining.id)).not.toContain(video.id);
+    const remaining = await e2e.admin.get<Video[]>('/api/admin/videos');
+    expect(remaining.map((left) => left.id)).not.toContain(video.id);
     // The GMP record: who deleted which video.
     const log = await e2e.admin.get<AuditEntry[]>(
       `/api/audit-log?entity=video&entityId=${video.id}`,
