@@ -118,7 +118,14 @@ export async function signInspection(
   }
   await checkSignerPassword(request, reply, user, inspectionId, meaning, body.password);
   return ctx.db.transaction(async (tx) => {
-    // Read again inside the transaction: what is hashed is what is committed beside it.
+    // The inspection's row lock first: a change of its evidence in flight (an analysis committing,
+    // which holds the same lock) finishes before the record is read, so what is hashed is what is
+    // committed; and one that starts later sees the signature (refuseIfSignedEvidence).
+    await tx
+      .select({ id: inspections.id })
+      .from(inspections)
+      .where(eq(inspections.id, inspectionId))
+      .for('update');
     const record = await readRecord(tx, inspectionId);
     if (record.signature || record.inspection.status !== 'pending') {
       throw conflict(`The inspection is already ${record.inspection.status}`);

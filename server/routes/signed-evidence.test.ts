@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestVideo } from '../../tests/support/test-video.ts';
 import { analysisJobs, auditLog, inspections, predictions, videos } from '../db/schema.ts';
@@ -353,4 +353,45 @@ describe('the job runner', () => {
       detectorCalled = () => {};
     }
   });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'hashes what is committed: a signature waits for a change of the evidence in flight (PostgreSQL)',
+    async () => {
+      const { inspectionId, videoId } = await analysedInspection();
+      const { db } = t.services.ctx;
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let changed = () => {};
+      const inFlight = new Promise<void>((resolve) => {
+        changed = resolve;
+      });
+      // A writer of the evidence as an analysis commits it: the inspection locked, results changed.
+      const writer = db.transaction(async (tx) => {
+        await tx
+          .select({ id: inspections.id })
+          .from(inspections)
+          .where(eq(inspections.id, inspectionId))
+          .for('update');
+        await tx.update(videos).set({ analysisVersion: 'rerun-2' }).where(eq(videos.id, videoId));
+        changed();
+        await held;
+      });
+      await inFlight;
+      const signing = sign(inspectionId, 'reject');
+      // Once the signature waits on a lock (the writer's), the writer commits.
+      const waiting = async () => {
+        const { rows } = (await db.execute(
+          sql`select count(*)::int as n from pg_locks where not granted`,
+        )) as unknown as { rows: { n: number }[] };
+        return rows[0]?.n ?? 0;
+      };
+      await expect.poll(waiting).toBeGreaterThan(0);
+      release();
+      await writer;
+      await signing;
+      expect(await unchangedSinceSigning(inspectionId)).toBe(true);
+    },
+  );
 });
