@@ -62,7 +62,11 @@ export const analysisRoutes: FastifyPluginAsyncTypebox = async (app) => {
         : [];
       const linked = ids.length
         ? await db
-            .select({ id: inspections.id, videoId: inspections.videoId })
+            .select({
+              id: inspections.id,
+              videoId: inspections.videoId,
+              status: inspections.status,
+            })
             .from(inspections)
             .where(inArray(inspections.videoId, ids))
         : [];
@@ -80,6 +84,7 @@ export const analysisRoutes: FastifyPluginAsyncTypebox = async (app) => {
           operatorId: video.userId,
           operatorName,
           inspectionId: linked.find((i) => i.videoId === video.id)?.id ?? null,
+          signed: linked.some((i) => i.videoId === video.id && i.status !== 'pending'),
           job: job
             ? {
                 id: job.id,

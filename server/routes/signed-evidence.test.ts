@@ -190,10 +190,19 @@ describe('the admin re-run', () => {
       rerun,
     );
     expect(await jobsOf(t, videoId)).toEqual([]);
+    // /analysis says so, and offers no re-run of it.
+    const rows = (
+      await t.app.inject({ url: '/api/analysis?limit=200', headers: people.admin.auth })
+    ).json() as { videoId: string; signed: boolean }[];
+    expect(rows.find((row) => row.videoId === videoId)?.signed).toBe(true);
   });
 
   it('still queues the video of a pending inspection', async () => {
     const { videoId } = await analysedInspection();
+    const rows = (
+      await t.app.inject({ url: '/api/analysis?limit=200', headers: people.admin.auth })
+    ).json() as { videoId: string; signed: boolean }[];
+    expect(rows.find((row) => row.videoId === videoId)?.signed).toBe(false);
     expect((await rerun(videoId)).statusCode).toBe(202);
     // Not run here (the runner starts below): the job would only wait.
     await t.services.ctx.db.delete(analysisJobs).where(eq(analysisJobs.videoId, videoId));

@@ -83,6 +83,8 @@ export const AnalysisRow = Type.Object({
   operatorId: Nullable(Id),
   operatorName: Nullable(Type.String()),
   inspectionId: Nullable(Id),
+  /** A signed inspection was recorded on it: its results are evidence, not to be re-run. */
+  signed: Type.Boolean(),
   job: Nullable(
     Type.Object({
       id: Id,

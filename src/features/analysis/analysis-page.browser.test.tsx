@@ -46,6 +46,7 @@ const row = (videoId: string, extra: Partial<AnalysisRow>): AnalysisRow => ({
   operatorId: 'b00000000000000000000001',
   operatorName: 'Tomás Rivera',
   inspectionId: 'd00000000000000000000001',
+  signed: false,
   job: null,
   ...extra,
 });
@@ -150,6 +151,15 @@ describe('/analysis', () => {
         /^Re-run the analysis of Blister Line 1 .+\? The new run replaces this video's keyframes, path and detections\.$/,
       ),
     );
+  });
+
+  it('offers no re-run of a signed inspection’s video, and says why', async () => {
+    await show(['admin'], [{ ...completed, signed: true }, failed]);
+    await expect.element(page.getByText('Signed: results kept as evidence')).toBeVisible();
+    expect(page.getByRole('button', { name: /^Re-run/ }).all()).toHaveLength(1);
+    await expect
+      .element(page.getByRole('button', { name: /^Re-run/ }))
+      .toHaveAccessibleName(/^Re-run: Blister Line 1 /);
   });
 
   it('queues nothing when the admin cancels the confirmation', async () => {

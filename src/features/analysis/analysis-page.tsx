@@ -173,7 +173,8 @@ export default function AnalysisPage() {
                           {s.openReport}
                         </Link>
                       )}
-                      {isAdmin && (
+                      {isAdmin && row.signed && <span className="muted">{s.signedEvidence}</span>}
+                      {isAdmin && !row.signed && (
                         <button
                           type="button"
                           className="btn btn-secondary"

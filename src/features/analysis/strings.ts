@@ -19,6 +19,7 @@ export const analysisStrings = {
   notQueued: 'not queued',
   openVideo: 'Open video',
   openReport: 'Inspection report',
+  signedEvidence: 'Signed: results kept as evidence',
   rerun: 'Re-run',
   rerunDone: 'Analysis queued',
   rerunFailed: 'Failed to queue the analysis',
