@@ -10,7 +10,7 @@ import {
   submit,
   webmBytes,
 } from '../test/capture-fixture.ts';
-import { createRoleUsers, type RoleUsers, type TestUser } from '../test/fixtures.ts';
+import { createRoleUsers, PASSWORD, type RoleUsers, type TestUser } from '../test/fixtures.ts';
 import { UPLOADS_PATH } from './uploads.ts';
 
 let t: TestApp;
@@ -178,6 +178,43 @@ describe('tus uploads', () => {
       await first.close();
     }
   }, 120_000);
+
+  it('takes no file for an inspection signed before it arrived: the signed record stays as signed', async () => {
+    const file = webmBytes(50_000);
+    const { videoId, location, id } = await started(file);
+    expect((await patch(u.operator, location, 0, file.subarray(0, 20_000))).statusCode).toBe(204);
+    const { inspection } = (
+      await t.app.inject({ url: '/api/my/inspections', headers: u.operator.auth })
+    )
+      .json()
+      .find((m: { video: { _id: string } | null }) => m.video?._id === videoId);
+    const rejected = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/inspections/${inspection._id}/reject`,
+      headers: u.lc.auth,
+      payload: { notes: 'No video arrived; inspect again', password: PASSWORD },
+    });
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    const late =
+      /^The video is evidence of a signed inspection \(rejected [^)]+\); its file can no longer be added: discard the recording on the device$/;
+    // The rest of the file arrives: refused, and nothing of it is kept.
+    const last = await patch(u.operator, location, 20_000, file.subarray(20_000));
+    expect(last.statusCode).toBe(409);
+    expect(last.body.trim()).toMatch(late);
+    const [video] = await t.services.ctx.db.select().from(videos).where(eq(videos.id, videoId));
+    expect(video?.sha256).toBeNull();
+    expect(await t.services.ctx.db.select().from(uploads).where(eq(uploads.id, id))).toEqual([]);
+    expect(await actions(id)).toEqual(['upload.create', 'upload.complete', 'upload.reject']);
+    const report = await t.app.inject({
+      url: `/api/reports/${inspection._id}`,
+      headers: u.lc.auth,
+    });
+    expect(report.json().unchangedSinceSigning).toBe(true);
+    // A new upload of the file is refused at once.
+    const again = await createFor(videoId, file);
+    expect(again.statusCode).toBe(409);
+    expect(again.body.trim()).toMatch(late);
+  });
 
   it('rejects a file whose SHA-256 differs and keeps nothing of it', async () => {
     const file = webmBytes(20_000);

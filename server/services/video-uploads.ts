@@ -12,8 +12,10 @@ import { DataStore, ERRORS, Upload } from '@tus/utils';
 import { and, eq, isNull, lt } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import { Value } from 'typebox/value';
+import { refuseIfSignedEvidence, SignedEvidenceError } from '../analysis/job-queue.ts';
 import { audit } from '../audit/audit.ts';
 import type { AppContext } from '../context.ts';
+import type { Db, Tx } from '../db/client.ts';
 import { uploads, videos } from '../db/schema.ts';
 import { denied } from '../http/auth-hook.ts';
 import { HttpError } from '../http/errors.ts';
@@ -29,6 +31,22 @@ const current = new AsyncLocalStorage<FastifyRequest>();
 
 type UploadRow = typeof uploads.$inferSelect;
 type Container = 'webm' | 'mp4';
+
+const LATE_FILE = 'its file can no longer be added: discard the recording on the device';
+
+/**
+ * Why no file may be added to this video any more (its inspection was signed before the file
+ * arrived, and the file would change the signed record), or null.
+ */
+async function lateFileRefusal(db: Db | Tx, videoId: string): Promise<string | null> {
+  try {
+    await refuseIfSignedEvidence(db, videoId, LATE_FILE);
+    return null;
+  } catch (error) {
+    if (error instanceof SignedEvidenceError) return error.message;
+    throw error;
+  }
+}
 
 /** An error @tus/server answers as it is: `status_code` and a plain-text body. */
 class TusError extends Error {
@@ -236,9 +254,37 @@ class VideoUploadStore extends DataStore {
     if (!video) throw ERRORS.FILE_NOT_FOUND;
     if (video.sha256)
       throw new TusError(409, 'The video file has already been uploaded and verified');
+    const late = await lateFileRefusal(this.ctx.db, video.id);
+    if (late) {
+      await this.reject(row, late);
+      throw new TusError(409, late);
+    }
     // The file moves first: if the commit below fails, the device still holds its copy and uploads again.
     await this.ctx.storage.move(row.storageKey, video.storageKey);
+    try {
+      await this.commitFile(request, row, video, sha256);
+    } catch (error) {
+      if (!(error instanceof SignedEvidenceError)) throw error;
+      // Signed meanwhile: the file does not join the record.
+      await this.ctx.storage.delete(video.storageKey);
+      await this.reject(row, error.message);
+      throw new TusError(409, error.message);
+    }
+    this.ctx.caches?.videoLists.invalidate();
+    this.ctx.analysis.wake();
+  }
+
+  /** Makes the moved file the video's, audited, with its analysis queued: one transaction. */
+  private async commitFile(
+    request: FastifyRequest,
+    row: UploadRow,
+    video: typeof videos.$inferSelect,
+    sha256: string,
+  ): Promise<void> {
+    const { id } = row;
     await this.ctx.db.transaction(async (tx) => {
+      // Under the inspection's lock: a signature given since the check above wins.
+      await refuseIfSignedEvidence(tx, video.id, LATE_FILE);
       const [updated] = await tx
         .update(videos)
         .set({ sha256, size: row.size })
@@ -257,8 +303,6 @@ class VideoUploadStore extends DataStore {
       // Queued in the same transaction: a verified video is never left without its analysis.
       await this.ctx.analysis.enqueue(video.id, request.user?.id ?? null, tx);
     });
-    this.ctx.caches?.videoLists.invalidate();
-    this.ctx.analysis.wake();
   }
 
   private async hashStored(key: string): Promise<string> {
@@ -335,6 +379,8 @@ async function checkCreate(ctx: AppContext, upload: Upload): Promise<void> {
   }
   if (video.sha256)
     throw new TusError(409, 'The video file has already been uploaded and verified');
+  const late = await lateFileRefusal(ctx.db, video.id);
+  if (late) throw new TusError(409, late);
   if (video.status === 'error')
     throw new TusError(409, `The video is in error: ${video.statusReason}`);
   if (containerOf(metadata.filetype) !== video.filename.split('.').pop()) {
