@@ -70,7 +70,7 @@ export async function auditSignedEvidence<T>(
   } catch (error) {
     // Outside `work`'s transaction: the refusal's entry commits although the change rolled back.
     if (error instanceof SignedEvidenceError) {
-      await request.server.ctx.refusals.record(request, error.message);
+      await request.server.ctx.refusals.record(request, error.message, 'evidence.protected');
     }
     throw error;
   }

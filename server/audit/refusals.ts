@@ -1,4 +1,4 @@
-// Refused requests (403) in the append-only audit log without letting one client fill it: the
+// Refused requests (403, and 409 for a signed record's evidence) in the append-only audit log without letting one client fill it: the
 // entry names the route template and its capped parameters (never the query or the raw URL),
 // the first refusal of a user on a route is written at once, and the repeats within a window are
 // counted in memory and appended as one entry with the count when the window ends (or at
@@ -8,9 +8,15 @@ import type { Db } from '../db/client.ts';
 import { audit } from './audit.ts';
 import { capText } from './limits.ts';
 
+/**
+ * What a refusal guarded: a role or ownership rule (403), or a signed record's evidence (409),
+ * which no role may change, so an auditor does not read it as a missing permission.
+ */
+export type RefusalAction = 'authorization.denied' | 'evidence.protected';
+
 export interface RefusalLog {
   /** Audits one refusal of the request's user (written now, or counted into the open window). */
-  record(request: FastifyRequest, reason: string): Promise<void>;
+  record(request: FastifyRequest, reason: string, action?: RefusalAction): Promise<void>;
   /** Appends the counts of every open window and closes them. */
   flush(): Promise<void>;
   /** Flushes and stops the timer (app shutdown). */
@@ -25,6 +31,7 @@ interface Window {
   request: Pick<FastifyRequest, 'user' | 'ip'>;
   route: string;
   reason: string;
+  action: RefusalAction;
 }
 
 const MAX_PARAMS = 5;
@@ -55,7 +62,7 @@ export function createRefusalLog(
   const writeRepeats = async (window: Window) => {
     if (window.repeats === 0) return;
     await audit(db, window.request, {
-      action: 'authorization.denied',
+      action: window.action,
       entity: 'route',
       entityId: window.route,
       newValue: {
@@ -84,9 +91,9 @@ export function createRefusalLog(
   timer.unref();
 
   return {
-    async record(request, reason) {
+    async record(request, reason, action = 'authorization.denied') {
       const route = refusedRoute(request);
-      const key = `${request.user?.id ?? '-'}\n${route}\n${reason}`;
+      const key = `${request.user?.id ?? '-'}\n${route}\n${action}\n${reason}`;
       const now = new Date();
       const window = open.get(key);
       if (window && now.getTime() - window.startedAt.getTime() < windowMs) {
@@ -111,9 +118,10 @@ export function createRefusalLog(
         request: { user: request.user, ip: request.ip },
         route,
         reason,
+        action,
       });
       await audit(db, request, {
-        action: 'authorization.denied',
+        action,
         entity: 'route',
         entityId: route,
         newValue: { reason, params: refusedParams(request) },

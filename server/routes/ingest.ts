@@ -103,7 +103,7 @@ export const ingestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (inspection.status !== 'pending') {
           // A video linked now would change what was signed (the record hash covers the video).
           const reason = `The inspection is signed (${signedAs(inspection.status, inspection.reviewedAt)}); no video can be attached to it`;
-          await app.ctx.refusals.record(request, reason);
+          await app.ctx.refusals.record(request, reason, 'evidence.protected');
           throw conflict(reason);
         }
       }

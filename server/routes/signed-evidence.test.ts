@@ -142,7 +142,7 @@ async function refusals(route: string) {
   const rows = await t.services.ctx.db
     .select()
     .from(auditLog)
-    .where(and(eq(auditLog.action, 'authorization.denied'), eq(auditLog.entityId, route)));
+    .where(and(eq(auditLog.action, 'evidence.protected'), eq(auditLog.entityId, route)));
   return rows.map((row) => ({ actorId: row.actorId, newValue: row.newValue }));
 }
 
