@@ -321,7 +321,8 @@ const inspections: DemoInspection[] = [
     operatorNotes:
       'Changeover from batch B2611-014. Removed one leftover label at the sealing station.',
     reviewerKey: 'lcmanager',
-    reviewNotes: 'Approved by LC Manager',
+    reviewNotes:
+      'The leftover label was removed at the sealing station, as the video shows; the flagged cartons are outside the line.',
   },
   {
     key: 'insp-lc1-2',
@@ -332,7 +333,8 @@ const inspections: DemoInspection[] = [
     status: 'rejected',
     operatorNotes: 'Front aisle checked; rear access was blocked by a pallet.',
     reviewerKey: 'lcmanager',
-    reviewNotes: 'Rejected by LC Manager',
+    reviewNotes:
+      'Rear access not inspected (blocked by a pallet): move the pallet and inspect the rear again.',
   },
   {
     key: 'insp-lc2-1',
@@ -343,7 +345,8 @@ const inspections: DemoInspection[] = [
     status: 'approved',
     operatorNotes: 'Line clear after batch C2611-203. Caps chute emptied.',
     reviewerKey: 'lcmanager2',
-    reviewNotes: 'Approved by LC Manager',
+    reviewNotes:
+      'Flagged detections checked on the video: reflections on the capper guard; the line is clear.',
   },
   {
     key: 'insp-lc2-2',

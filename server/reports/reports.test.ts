@@ -233,7 +233,7 @@ describe('approve and reject as e-signatures', () => {
 
   it('requires notes to reject, and refuses the operator and other lines’ managers', async () => {
     // The spec's note names the signer's role, not a reason.
-    for (const notes of [undefined, ' ', 'Rejected by LC Manager']) {
+    for (const notes of [undefined, ' ', 'Rejected by LC Manager', ' rejected by lc manager. ']) {
       const refused = await sign('lcmanager', 'insp-lc1-3', 'reject', {
         notes,
         password: DEMO_PASSWORD,

@@ -3,29 +3,19 @@
 // hash of what was signed), the inspection's new status and the audit entry in one transaction.
 import { and, eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { refuseCheck } from '../auth/credentials.ts';
 import { audit } from '../audit/audit.ts';
+import { refuseCheck } from '../auth/credentials.ts';
 import type { AppContext, AuthUser } from '../context.ts';
 import { inspections, lineClearances, signatures, users } from '../db/schema.ts';
 import { denied } from '../http/auth-hook.ts';
 import { badRequest, conflict, HttpError, notFound } from '../http/errors.ts';
 import { iso } from '../ids.ts';
+import { givesReason } from '../schemas/review-notes.ts';
 import type { SignatureMeaning, SignBody } from '../schemas/signatures.ts';
 import { type InspectionRecord, readRecord, recordHash, signatureStatements } from './record.ts';
 import { approvalBlocker, approvalExceptions, buildReport, signRules } from './report.ts';
 
 export const WRONG_PASSWORD = 'The password is incorrect; nothing was signed';
-
-/**
- * The notes spec §4 writes for each decision. They name the signer's role, not a reason, so they
- * do not count as one where a reason is required (a rejection; an approval over open flags).
- */
-export const specNotes: Record<SignatureMeaning, string> = {
-  approved: 'Approved by LC Manager',
-  rejected: 'Rejected by LC Manager',
-};
-const givesReason = (notes: string, meaning: SignatureMeaning) =>
-  notes !== '' && notes.toLowerCase() !== specNotes[meaning].toLowerCase();
 
 /**
  * Checks the signer's password through the credential guard, so a wrong one counts toward the

@@ -117,7 +117,7 @@ describe('SigningDialog', () => {
     const notes = dialog.getByLabelText('Notes (required)');
     await expect.element(notes).toHaveValue('');
     await dialog.getByLabelText('Password').fill('demo-password');
-    for (const typed of ['', 'Rejected by LC Manager']) {
+    for (const typed of ['', 'Rejected by LC Manager', 'rejected by lc manager.']) {
       await notes.fill(typed);
       await dialog.getByRole('button', { name: 'Sign and reject' }).click();
       await expect.poll(lastWarning).toBe('Please give the reason for the rejection');
@@ -145,6 +145,10 @@ describe('SigningDialog', () => {
     await expect
       .element(dialog.getByRole('alert'))
       .toHaveTextContent('1 detection is confirmed as a finding.');
+    // Named first, and marked.
+    await expect
+      .element(dialog.getByRole('listitem').first())
+      .toHaveTextContent('Detection: tool 91% (confirmed finding)');
     await expect
       .element(dialog.getByRole('alert'))
       .toHaveTextContent('say why in the notes (required).');

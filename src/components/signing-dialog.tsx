@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
+import { givesReason, specNotes } from '../../server/schemas/review-notes.ts';
 import { getReport } from '../api/get-reports.ts';
 import { type ReviewDecision, signInspection } from '../api/sign-inspection.ts';
 import { localTime } from '../lib/record-time.ts';
@@ -29,7 +30,7 @@ export const signingText: Record<
   approve: {
     title: 'Approve inspection',
     meaning: 'Approved: the line is clear for the next batch',
-    notes: 'Approved by LC Manager',
+    notes: specNotes.approved,
     submit: 'Sign and approve',
     success: 'Inspection approved successfully',
     failure: 'Failed to approve inspection',
@@ -37,7 +38,7 @@ export const signingText: Record<
   reject: {
     title: 'Reject inspection',
     meaning: 'Rejected: the line is not clear',
-    notes: 'Rejected by LC Manager',
+    notes: specNotes.rejected,
     submit: 'Sign and reject',
     success: 'Inspection rejected successfully',
     failure: 'Failed to reject inspection',
@@ -68,10 +69,13 @@ function ApprovalWarnings({ report }: { report: InspectionReport }) {
       </p>
     );
   }
-  const open = report.flags.filter(
-    (flag) =>
-      (flag.severity === 'critical' || flag.severity === 'high') && flag.decision !== 'dismissed',
-  );
+  // Confirmed findings first: they are the exceptions a signer most needs to see named.
+  const open = report.flags
+    .filter(
+      (flag) =>
+        (flag.severity === 'critical' || flag.severity === 'high') && flag.decision !== 'dismissed',
+    )
+    .sort((a, b) => Number(b.decision === 'confirmed') - Number(a.decision === 'confirmed'));
   const undecided = report.flags.filter((f) => f.kind === 'detection' && f.decision === null);
   const confirmed = open.filter((f) => f.decision === 'confirmed').length;
   if (!open.length && !undecided.length) return null;
@@ -87,7 +91,10 @@ function ApprovalWarnings({ report }: { report: InspectionReport }) {
           </p>
           <ul>
             {open.slice(0, NAMED_FLAGS).map((flag, index) => (
-              <li key={`${flag.kind}-${flag.ref ?? index}`}>{flag.text}</li>
+              <li key={`${flag.kind}-${flag.ref ?? index}`}>
+                {flag.text}
+                {flag.decision === 'confirmed' ? ' (confirmed finding)' : ''}
+              </li>
             ))}
             {more > 0 && <li>…and {more} more</li>}
           </ul>
@@ -135,7 +142,7 @@ export function SigningDialog({
   const [fetched, setReport] = useState<InspectionReport | null>(null);
   const report = given ?? fetched;
   const needsReason = reasonDue(report);
-  const givesReason = notes.trim() !== '' && notes.trim() !== text.notes;
+  const reasonGiven = givesReason(notes, decision === 'approve' ? 'approved' : 'rejected');
 
   // An approval shows what it would sign over; the server refuses what it must refuse anyway.
   useEffect(() => {
@@ -156,7 +163,7 @@ export function SigningDialog({
   }, [decision, inspectionId, given]);
 
   const submit = async () => {
-    if (needsReason && !givesReason) {
+    if (needsReason && !reasonGiven) {
       toastWarning(
         decision === 'reject'
           ? 'Please give the reason for the rejection'

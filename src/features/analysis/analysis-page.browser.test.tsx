@@ -180,6 +180,11 @@ describe('/analysis', () => {
     expect(fake.calls.filter((call) => call === 'GET /api/analysis')).toHaveLength(1);
   });
 
+  it('says when a video marked as being analysed has no job', async () => {
+    await show(['admin'], [row('a00000000000000000000009', { videoStatus: 'processing' })]);
+    await expect.element(page.getByText('no job (video processing)')).toBeVisible();
+  });
+
   it('says when there is nothing yet', async () => {
     await show(['lc_manager'], []);
     await expect.element(page.getByText('No inspection videos yet.')).toBeVisible();

@@ -42,7 +42,14 @@ function timeTaken(job: Job | null): string {
 /** The job's state and, while it runs, its step and progress. */
 function JobState({ row }: { row: AnalysisRow }) {
   const job = row.job;
-  if (!job) return <span className="muted">{s.notQueued}</span>;
+  if (!job) {
+    // A video marked as being analysed with no job here (as the demo's is) says so, not just 'not queued'.
+    return (
+      <span className="muted">
+        {row.videoStatus === 'completed' ? s.notQueued : s.noJob(row.videoStatus)}
+      </span>
+    );
+  }
   const percent = Math.round(job.progress * 100);
   return (
     <div className="analysis-state">

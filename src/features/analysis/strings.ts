@@ -17,6 +17,7 @@ export const analysisStrings = {
   unknown: 'Unknown',
   unknownLine: 'Unknown Line',
   notQueued: 'not queued',
+  noJob: (videoStatus: string) => `no job (video ${videoStatus})`,
   openVideo: 'Open video',
   openReport: 'Inspection report',
   signedEvidence: 'Signed: results kept as evidence',

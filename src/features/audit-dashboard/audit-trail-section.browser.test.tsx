@@ -59,7 +59,7 @@ describe('the audit trail viewer', () => {
       ),
     ).toEqual(['status: pending → approved', 'reviewerId: null → u1']);
     // A record created or removed reads as its fields, the empty ones left out.
-    expect(changes(null, { name: 'Line 1', reason: '', note: null, tags: ['a'] })).toEqual([
+    expect(changes(null, { name: 'Line 1', reason: 'x', note: null, tags: ['a'] })).toEqual([
       'name: Line 1',
       'tags: ["a"]',
     ]);

@@ -28,10 +28,10 @@ const short = (value: unknown) => {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** A record's fields as lines, leaving out the empty ones. */
+/** A record's fields as lines, leaving out the empty ones and the reason (it has its column). */
 const fieldLines = (value: Record<string, unknown>, suffix = '') =>
   Object.entries(value)
-    .filter(([, field]) => field != null && field !== '')
+    .filter(([key, field]) => field != null && field !== '' && key !== 'reason')
     .map(([key, field]) => `${key}: ${short(field)}${suffix}`);
 
 /**

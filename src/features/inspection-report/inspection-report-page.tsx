@@ -101,6 +101,8 @@ export default function InspectionReportPage() {
                 <button
                   type="button"
                   className="btn btn-success"
+                  disabled={Boolean(report.approvalBlocker)}
+                  aria-describedby={report.approvalBlocker ? 'report-approval-blocker' : undefined}
                   onClick={() => setSigning('approve')}
                 >
                   {s.approve}
@@ -113,6 +115,11 @@ export default function InspectionReportPage() {
                   {s.reject}
                 </button>
               </>
+            )}
+            {report.canSign && report.approvalBlocker && (
+              <p className="muted" id="report-approval-blocker">
+                {report.approvalBlocker}: it can only be rejected.
+              </p>
             )}
             {!report.canSign && report.status === 'pending' && report.cannotSignReason && (
               <p className="muted">{report.cannotSignReason}</p>
