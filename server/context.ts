@@ -1,8 +1,8 @@
 // The services every route uses, created once per app (see app.ts) and reached as `app.ctx`.
 import type { AnalysisService } from './analysis/runner.ts';
-import type { PasswordHasher } from './auth/password.ts';
 import type { RefusalLog } from './audit/refusals.ts';
 import type { CredentialGuard } from './auth/credentials.ts';
+import type { PasswordHasher } from './auth/password.ts';
 import type { TokenService } from './auth/token.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';

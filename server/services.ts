@@ -7,12 +7,12 @@ import { locateFfmpeg } from './analysis/ffmpeg.ts';
 import { AnalysisService } from './analysis/runner.ts';
 import { createRefusalLog } from './audit/refusals.ts';
 import { createCredentialGuard } from './auth/credentials.ts';
-import { summarizeVideo } from './reports/report.ts';
 import { createPasswordHasher } from './auth/password.ts';
 import { createTokenService } from './auth/token.ts';
 import type { Config } from './config.ts';
 import type { AppContext, ReadCaches } from './context.ts';
 import { openDatabase } from './db/client.ts';
+import { summarizeVideo } from './reports/report.ts';
 import { ReadCache } from './services/read-cache.ts';
 import { LocalStorage } from './storage/local-storage.ts';
 

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulateWalk } from '../../tests/support/simulated-walk.ts';
 import { makeTestVideo } from '../../tests/support/test-video.ts';
 import { auditLog, predictions, reportSummaries, videos } from '../db/schema.ts';
-import { build, type TestApp } from '../test/build.ts';
 import { createLine, createRecordedInspection, jobsOf } from '../test/analysis-fixtures.ts';
+import { build, type TestApp } from '../test/build.ts';
 import { createRoleUsers, type RoleUsers } from '../test/fixtures.ts';
 import { PIPELINE_VERSION } from './runner.ts';
 

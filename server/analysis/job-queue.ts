@@ -2,79 +2,14 @@
 // claimed with FOR UPDATE SKIP LOCKED (two processes never take the same row) and then held by a
 // lease that the runner renews; a job whose holder died (kill -9, crash) is taken again once its
 // lease runs out. Every write that ends a run is fenced on the holder, so a process that lost its
-// lease can never commit over the process that took the job over. Here too: the guard that keeps
-// a signed inspection's video and results as signed (runs, ingestion and deletion all use it).
+// lease can never commit over the process that took the job over.
 import { and, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { Db, Tx } from '../db/client.ts';
-import { analysisJobs, inspections, signatures, videos } from '../db/schema.ts';
-import { HttpError } from '../http/errors.ts';
-import { iso, newId } from '../ids.ts';
+import { analysisJobs, videos } from '../db/schema.ts';
+import { newId } from '../ids.ts';
 import type { AnalysisStep, DetectorInfo } from '../schemas/analysis.ts';
 
 export type JobRow = typeof analysisJobs.$inferSelect;
-
-/**
- * A change refused because the video is the evidence of a signed inspection (409): the signature's
- * record hash covers the video and its analysis, and dispositions name its predictions.
- */
-export class SignedEvidenceError extends HttpError {
-  constructor(message: string) {
-    super(409, message);
-    this.name = 'SignedEvidenceError';
-  }
-}
-
-/**
- * Throws SignedEvidenceError, ending in `consequence`, when an approved or rejected inspection was
- * recorded on the video. It locks the video's inspections, so in a transaction a signature already
- * being written (its row updated or its signature inserted) is waited for, then seen.
- */
-export async function refuseIfSignedEvidence(
-  db: Db | Tx,
-  videoId: string,
-  consequence: string,
-): Promise<void> {
-  // Filtered after the lock: a WHERE on the status would skip a row whose signing is in flight.
-  const rows = await db
-    .select({
-      status: inspections.status,
-      reviewedAt: inspections.reviewedAt,
-      meaning: signatures.meaning,
-      signedAt: signatures.signedAt,
-    })
-    .from(inspections)
-    .leftJoin(signatures, eq(signatures.inspectionId, inspections.id))
-    .where(eq(inspections.videoId, videoId))
-    .for('update', { of: inspections });
-  const signed = rows.find((row) => row.meaning !== null || row.status !== 'pending');
-  if (!signed) return;
-  const how = signedAs(signed.meaning ?? signed.status, signed.signedAt ?? signed.reviewedAt);
-  throw new SignedEvidenceError(
-    `The video is evidence of a signed inspection (${how}); ${consequence}`,
-  );
-}
-
-/** 'approved 2026-11-26 14:03 UTC': a signature's meaning and time in a refusal's words. */
-export function signedAs(meaning: string, at: Date | null): string {
-  return at ? `${meaning} ${iso(at).slice(0, 16).replace('T', ' ')} UTC` : meaning;
-}
-
-/** Runs `work`; a signed-evidence refusal from it is audited as a refusal, then answered (409). */
-export async function auditSignedEvidence<T>(
-  request: FastifyRequest,
-  work: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    // Outside `work`'s transaction: the refusal's entry commits although the change rolled back.
-    if (error instanceof SignedEvidenceError) {
-      await request.server.ctx.refusals.record(request, error.message, 'evidence.protected');
-    }
-    throw error;
-  }
-}
 
 export interface QueueOptions {
   maxAttempts: number;

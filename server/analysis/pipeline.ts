@@ -14,9 +14,9 @@ import type { Db } from '../db/client.ts';
 import { captures, floorplanConfigs, inspections, videos } from '../db/schema.ts';
 import type { AnalysisStep, AnalysisSummary, VideoCalibration } from '../schemas/analysis.ts';
 import type { Storage } from '../storage/storage.ts';
+import { anchorsFor, calibrationFor, type PlanScale } from './anchors.ts';
 import type { Detector } from './detectors/detector.ts';
 import { extractKeyframes, NotAVideoError, type ProbeResult, probe } from './ffmpeg.ts';
-import { anchorsFor, calibrationFor, type PlanScale } from './anchors.ts';
 import type { JobRow } from './job-queue.ts';
 
 /** Path points per second in the keyframes text (the keyframe image times are added). */

@@ -7,10 +7,11 @@ import type { AnalysisConfig } from '../config.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { analysisJobs } from '../db/schema.ts';
 import { newId } from '../ids.ts';
+import { refuseIfSignedEvidence, SignedEvidenceError } from '../reports/signed-evidence.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { Detector } from './detectors/detector.ts';
 import { locateFfmpeg } from './ffmpeg.ts';
-import { JobQueue, type JobRow, refuseIfSignedEvidence, SignedEvidenceError } from './job-queue.ts';
+import { JobQueue, type JobRow } from './job-queue.ts';
 import { commitRun, removeReplaced } from './outputs.ts';
 import { PermanentError, runPipeline, runPrefix } from './pipeline.ts';
 

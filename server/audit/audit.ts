@@ -3,7 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db, Tx } from '../db/client.ts';
 import { auditLog } from '../db/schema.ts';
-import { AUDIT_TEXT_LIMITS as MAX, capOptional, capText } from './limits.ts';
+import { capOptional, capText, AUDIT_TEXT_LIMITS as MAX } from './limits.ts';
 
 export interface AuditEntryInput {
   action: string;

@@ -7,16 +7,16 @@ import {
   doublePrecision,
   index,
   integer,
-  real,
   jsonb,
   pgTable,
   primaryKey,
+  real,
   text,
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import type { ChecklistSnapshot, MotionSamples, QrScan } from '../schemas/capture.ts';
 import type { AnalysisSummary, DetectorInfo, VideoCalibration } from '../schemas/analysis.ts';
+import type { ChecklistSnapshot, MotionSamples, QrScan } from '../schemas/capture.ts';
 import type { Role } from '../schemas/common.ts';
 import type { FloorplanConfiguration } from '../schemas/floorplan-configs.ts';
 

@@ -3,13 +3,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { desc, eq, inArray } from 'drizzle-orm';
 import { Type } from 'typebox';
-import { auditSignedEvidence, refuseIfSignedEvidence } from '../analysis/job-queue.ts';
 import { audit } from '../audit/audit.ts';
 import { analysisJobs, inspections, lineClearances, users, videos } from '../db/schema.ts';
 import { currentUser } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { conflict } from '../http/errors.ts';
 import { iso } from '../ids.ts';
+import { auditSignedEvidence, refuseIfSignedEvidence } from '../reports/signed-evidence.ts';
 import { AnalysisQuery, type AnalysisRow, AnalysisRow as Row } from '../schemas/analysis.ts';
 import { IdParams, MessageResponse } from '../schemas/common.ts';
 import { visibleTo } from '../services/scope.ts';

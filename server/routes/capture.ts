@@ -20,6 +20,7 @@ import { currentUser, denied } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { iso, newId } from '../ids.ts';
+import { toSignature } from '../reports/record.ts';
 import { CaptureData } from '../schemas/capture.ts';
 import { IdParams, MessageResponse } from '../schemas/common.ts';
 import { Device } from '../schemas/devices.ts';
@@ -30,7 +31,6 @@ import type { VideoStatus } from '../schemas/videos.ts';
 import { assignedLines, checkCapture, checklistFor, isAssigned } from '../services/capture.ts';
 import { visibleTo } from '../services/scope.ts';
 import { toDevice } from './devices.ts';
-import { toSignature } from '../reports/record.ts';
 import { toInspection } from './inspections.ts';
 import { findLine, toLineClearance } from './line-clearances.ts';
 

@@ -7,7 +7,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { and, eq, isNull } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { checkKeyframes } from '../analysis/keyframes-check.ts';
-import { auditSignedEvidence, refuseIfSignedEvidence, signedAs } from '../analysis/job-queue.ts';
 import { removeReplaced, replaceResults } from '../analysis/outputs.ts';
 import { audit } from '../audit/audit.ts';
 import { inspections, users, videos } from '../db/schema.ts';
@@ -15,6 +14,11 @@ import { currentUser } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { badRequest, conflict, HttpError, notFound } from '../http/errors.ts';
 import { iso, newId } from '../ids.ts';
+import {
+  auditSignedEvidence,
+  refuseIfSignedEvidence,
+  signedAs,
+} from '../reports/signed-evidence.ts';
 import { IngestAnalysis } from '../schemas/analysis.ts';
 import { ErrorResponse, Id, IdParams } from '../schemas/common.ts';
 import { sniffImage } from '../services/image-type.ts';

@@ -2,8 +2,8 @@
 // plan configuration, an operator's inspection with its checklist and capture (a simulated walk),
 // and the video file in storage.
 import fs from 'node:fs';
-import { BLISTER_TAGS, type SimulatedWalk } from '../../tests/support/simulated-walk.ts';
 import { eq } from 'drizzle-orm';
+import { BLISTER_TAGS, type SimulatedWalk } from '../../tests/support/simulated-walk.ts';
 import {
   analysisJobs,
   captures,

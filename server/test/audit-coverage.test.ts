@@ -4,8 +4,8 @@
 import { asc, gt, max } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '../demo/load-demo.ts';
 import { auditLog, videos } from '../db/schema.ts';
+import { DEMO_PASSWORD } from '../demo/load-demo.ts';
 import { newId } from '../ids.ts';
 import { build, type TestApp } from './build.ts';
 import { type DemoKey, fixtureDataset, loadFixture, PNG } from './demo-fixture.ts';

@@ -1,0 +1,70 @@
+// The guard that keeps a signed inspection's evidence as it was signed (docs/reports.md, "Signed
+// evidence stays as it was signed"): analysis runs, ingestion, uploads and deletion all call it.
+import { eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { Db, Tx } from '../db/client.ts';
+import { inspections, signatures } from '../db/schema.ts';
+import { HttpError } from '../http/errors.ts';
+import { iso } from '../ids.ts';
+
+/**
+ * A change refused because the video is the evidence of a signed inspection (409): the signature's
+ * record hash covers the video and its analysis, and dispositions name its predictions.
+ */
+export class SignedEvidenceError extends HttpError {
+  constructor(message: string) {
+    super(409, message);
+    this.name = 'SignedEvidenceError';
+  }
+}
+
+/**
+ * Throws SignedEvidenceError, ending in `consequence`, when an approved or rejected inspection was
+ * recorded on the video. It locks the video's inspections, so in a transaction a signature already
+ * being written (its row updated or its signature inserted) is waited for, then seen.
+ */
+export async function refuseIfSignedEvidence(
+  db: Db | Tx,
+  videoId: string,
+  consequence: string,
+): Promise<void> {
+  // Filtered after the lock: a WHERE on the status would skip a row whose signing is in flight.
+  const rows = await db
+    .select({
+      status: inspections.status,
+      reviewedAt: inspections.reviewedAt,
+      meaning: signatures.meaning,
+      signedAt: signatures.signedAt,
+    })
+    .from(inspections)
+    .leftJoin(signatures, eq(signatures.inspectionId, inspections.id))
+    .where(eq(inspections.videoId, videoId))
+    .for('update', { of: inspections });
+  const signed = rows.find((row) => row.meaning !== null || row.status !== 'pending');
+  if (!signed) return;
+  const how = signedAs(signed.meaning ?? signed.status, signed.signedAt ?? signed.reviewedAt);
+  throw new SignedEvidenceError(
+    `The video is evidence of a signed inspection (${how}); ${consequence}`,
+  );
+}
+
+/** 'approved 2026-11-26 14:03 UTC': a signature's meaning and time in a refusal's words. */
+export function signedAs(meaning: string, at: Date | null): string {
+  return at ? `${meaning} ${iso(at).slice(0, 16).replace('T', ' ')} UTC` : meaning;
+}
+
+/** Runs `work`; a signed-evidence refusal from it is audited as a refusal, then answered (409). */
+export async function auditSignedEvidence<T>(
+  request: FastifyRequest,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    // Outside `work`'s transaction: the refusal's entry commits although the change rolled back.
+    if (error instanceof SignedEvidenceError) {
+      await request.server.ctx.refusals.record(request, error.message, 'evidence.protected');
+    }
+    throw error;
+  }
+}
