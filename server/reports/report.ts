@@ -35,7 +35,7 @@ import {
   pathChecklist,
   pathMessages,
 } from './path-checklist.ts';
-import { type InspectionRecord, readRecord, recordHash } from './record.ts';
+import { type InspectionRecord, readRecord, recordHash, type VideoRow } from './record.ts';
 
 /** The review-by-exception thresholds (docs/reports.md): one set for every line for now. */
 export const reportRules: ReportRules = {
@@ -145,9 +145,12 @@ export function signRules(
 
 /**
  * Approving signs that the line is clear: without a verified video whose analysis finished there
- * is nothing complete to review, so only a rejection can be signed (docs/reports.md).
+ * is nothing complete to review, so only a rejection can be signed (docs/reports.md). It reads
+ * only the video's file hash, status and reason, so GET /api/inspections can ask it too.
  */
-export function approvalBlocker(record: InspectionRecord): string | null {
+export function approvalBlocker(record: {
+  video: Pick<VideoRow, 'sha256' | 'status' | 'statusReason'> | null;
+}): string | null {
   const { video } = record;
   if (!video) return 'No video: nothing was recorded or submitted for this inspection';
   if (!video.sha256) {

@@ -1,6 +1,6 @@
 // The guard that keeps a signed inspection's evidence as it was signed (docs/reports.md, "Signed
 // evidence stays as it was signed"): analysis runs, ingestion, uploads and deletion all call it.
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Db, Tx } from '../db/client.ts';
 import { inspections, signatures } from '../db/schema.ts';
@@ -19,6 +19,13 @@ export class SignedEvidenceError extends HttpError {
 }
 
 /**
+ * The rule, over `inspections` left-joined with `signatures`: an inspection is signed when it has
+ * a signature or is no longer pending. The guard below and the admin's video list
+ * (`signedEvidence`, server/services/videos.ts) both read it from here.
+ */
+export const inspectionIsSigned = sql<boolean>`(${signatures.meaning} is not null or ${inspections.status} <> 'pending')`;
+
+/**
  * Throws SignedEvidenceError, ending in `consequence`, when an approved or rejected inspection was
  * recorded on the video. It locks the video's inspections, so in a transaction a signature already
  * being written (its row updated or its signature inserted) is waited for, then seen.
@@ -35,12 +42,13 @@ export async function refuseIfSignedEvidence(
       reviewedAt: inspections.reviewedAt,
       meaning: signatures.meaning,
       signedAt: signatures.signedAt,
+      signed: inspectionIsSigned,
     })
     .from(inspections)
     .leftJoin(signatures, eq(signatures.inspectionId, inspections.id))
     .where(eq(inspections.videoId, videoId))
     .for('update', { of: inspections });
-  const signed = rows.find((row) => row.meaning !== null || row.status !== 'pending');
+  const signed = rows.find((row) => row.signed);
   if (!signed) return;
   const how = signedAs(signed.meaning ?? signed.status, signed.signedAt ?? signed.reviewedAt);
   throw new SignedEvidenceError(

@@ -130,6 +130,34 @@ describe('inspections', () => {
     }
   });
 
+  it('lists what blocks an approval in the report’s words, null when nothing does', async () => {
+    const kinds = ['verified', 'none', 'awaiting file', 'analysing', 'analysis failed'] as const;
+    const ids = new Map<string, string>();
+    for (const kind of kinds) ids.set(kind, await inspection(lineOfLc, u.operator.id, kind));
+    const list = (await t.app.inject({ url: '/api/inspections', headers: u.lc.auth })).json() as {
+      _id: string;
+      approvalBlocker: string | null;
+    }[];
+    const blockerOf = (id: string | undefined) =>
+      list.find((listed) => listed._id === id)?.approvalBlocker;
+    expect(blockerOf(ids.get('verified'))).toBeNull();
+    expect(blockerOf(ids.get('none'))).toMatch(/^No video: /);
+    expect(blockerOf(ids.get('awaiting file'))).toMatch(/^No verified video: /);
+    expect(blockerOf(ids.get('analysing'))).toMatch(/^Analysis not finished: /);
+    expect(blockerOf(ids.get('analysis failed'))).toBe(
+      'Analysis failed (not a readable video file): re-run it from /analysis',
+    );
+    for (const id of ids.values()) {
+      const report = (await t.app.inject({ url: `/api/reports/${id}`, headers: u.lc.auth })).json();
+      expect(blockerOf(id)).toBe(report.approvalBlocker);
+    }
+    const doc = (await t.app.inject({ url: '/api/openapi.json' })).json();
+    const item =
+      doc.paths['/api/inspections'].get.responses['200'].content['application/json'].schema.items;
+    expect(item.required).toContain('approvalBlocker');
+    expect(item.properties.approvalBlocker.description).toMatch(/only a rejection can be signed/);
+  });
+
   it('refuses other managers’ lines (404), operators, auditors and reviewing oneself', async () => {
     const id = await inspection(lineOfLc, u.operator.id);
     // Outside its lines the inspection does not exist for an LC manager, as with reading it.

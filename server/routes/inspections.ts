@@ -3,15 +3,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { desc, eq } from 'drizzle-orm';
 import { Type } from 'typebox';
-import { inspections, signatures } from '../db/schema.ts';
+import { inspections, signatures, videos } from '../db/schema.ts';
 import { currentUser } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { iso } from '../ids.ts';
 import { setDisposition } from '../reports/dispositions.ts';
 import { toSignature } from '../reports/record.ts';
+import { approvalBlocker } from '../reports/report.ts';
 import { signInspection } from '../reports/signing.ts';
 import { Id, IdParams } from '../schemas/common.ts';
-import { Inspection, type InspectionStatus } from '../schemas/inspections.ts';
+import { Inspection, type InspectionStatus, ListedInspection } from '../schemas/inspections.ts';
 import { Disposition, DispositionBody } from '../schemas/reports.ts';
 import { type Signature, SignBody } from '../schemas/signatures.ts';
 import { visibleTo } from '../services/scope.ts';
@@ -47,21 +48,36 @@ export const inspectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/inspections',
     {
       config: { access: ['operator', 'lc_manager', 'factory_manager', 'admin', 'audit'] },
-      schema: { tags: ['inspections'], response: { 200: Type.Array(Inspection), ...errors } },
+      schema: {
+        tags: ['inspections'],
+        response: { 200: Type.Array(ListedInspection), ...errors },
+      },
     },
     async (request) => {
       const user = currentUser(request);
+      // The video's fields that decide an approval come in the same query (one join, no lookups).
       const rows = await db
-        .select()
+        .select({
+          inspection: inspections,
+          signature: signatures,
+          video: {
+            id: videos.id,
+            sha256: videos.sha256,
+            status: videos.status,
+            statusReason: videos.statusReason,
+          },
+        })
         .from(inspections)
         .leftJoin(signatures, eq(signatures.inspectionId, inspections.id))
+        .leftJoin(videos, eq(videos.id, inspections.videoId))
         .where(
           visibleTo(user, { owner: inspections.operatorId, line: inspections.lineClearanceId }),
         )
         .orderBy(desc(inspections.startTime));
-      return rows.map((row) =>
-        toInspection(row.inspections, row.signatures && toSignature(row.signatures)),
-      );
+      return rows.map((row) => ({
+        ...toInspection(row.inspection, row.signature && toSignature(row.signature)),
+        approvalBlocker: approvalBlocker(row),
+      }));
     },
   );
 

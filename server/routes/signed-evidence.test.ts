@@ -282,6 +282,39 @@ describe('deleting a video', () => {
     expect(inspection?.videoId).toBe(videoId);
   });
 
+  it('is marked as signedEvidence in the admin’s list by the guard’s own rule', async () => {
+    const listed = async () => {
+      const res = await t.app.inject({ url: '/api/admin/videos', headers: people.admin.auth });
+      expect(res.statusCode).toBe(200);
+      const list = res.json() as { id: string; signedEvidence: boolean }[];
+      return new Map(list.map((video) => [video.id, video.signedEvidence]));
+    };
+    const approved = await analysedInspection();
+    const rejected = await analysedInspection();
+    const open = await analysedInspection();
+    // Reviewed before signatures were kept: not pending, no signature row. The guard refuses it.
+    const legacy = await analysedInspection();
+    await t.services.ctx.db
+      .update(inspections)
+      .set({ status: 'approved', reviewedAt: new Date('2026-11-26T14:03:00Z') })
+      .where(eq(inspections.id, legacy.inspectionId));
+    const before = await listed();
+    for (const { videoId } of [approved, rejected, open]) expect(before.get(videoId)).toBe(false);
+    expect(before.get(legacy.videoId)).toBe(true);
+
+    await sign(approved.inspectionId, 'approve');
+    await sign(rejected.inspectionId, 'reject');
+    const after = await listed();
+    expect(after.get(approved.videoId)).toBe(true);
+    expect(after.get(rejected.videoId)).toBe(true);
+    expect(after.get(open.videoId)).toBe(false);
+    // What the list says is what the delete does.
+    const refused = await remove(legacy.videoId);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toMatch(evidenceOf('approved', 'it cannot be deleted'));
+    expect((await remove(open.videoId)).statusCode).toBe(200);
+  });
+
   it('still deletes a pending inspection’s video, unlinking the inspection', async () => {
     const { videoId, inspectionId } = await analysedInspection();
     expect((await remove(videoId)).statusCode).toBe(200);

@@ -212,6 +212,21 @@ describe('admin videos', () => {
     }
   });
 
+  it('adds signedEvidence to each video, documented in the OpenAPI schema', async () => {
+    // The fixture's inspections are pending: no video is evidence of a signature yet.
+    const admin = (await get('/api/admin/videos')).json() as Record<string, unknown>[];
+    const plain = (await get('/api/videos')).json() as Record<string, unknown>[];
+    expect(admin).toEqual(plain.map((video) => ({ ...video, signedEvidence: false })));
+    // The other lists keep the spec's fields only.
+    expect(plain[0]).not.toHaveProperty('signedEvidence');
+    const doc = (await t.app.inject({ url: '/api/openapi.json' })).json();
+    const schema =
+      doc.paths['/api/admin/videos'].get.responses['200'].content['application/json'].schema.items;
+    expect(schema.required).toContain('signedEvidence');
+    expect(schema.properties.signedEvidence).toMatchObject({ type: 'boolean' });
+    expect(schema.properties.signedEvidence.description).toMatch(/approved or rejected/);
+  });
+
   it('deletes rows in one transaction, files after, and answers the summary', async () => {
     const forbidden = await t.app.inject({
       method: 'DELETE',

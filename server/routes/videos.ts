@@ -12,7 +12,7 @@ import { badRequest, notFound } from '../http/errors.ts';
 import { sendStored } from '../http/send-file.ts';
 import { auditSignedEvidence, refuseIfSignedEvidence } from '../reports/signed-evidence.ts';
 import { ErrorResponse, IdParams } from '../schemas/common.ts';
-import { Video, VideoDeleteResponse, VideoQuery } from '../schemas/videos.ts';
+import { AdminVideo, Video, VideoDeleteResponse, VideoQuery } from '../schemas/videos.ts';
 import { hasRole } from '../services/access.ts';
 import { findVisibleVideo, getVideo, listVideosJson } from '../services/videos.ts';
 
@@ -101,9 +101,10 @@ export const videoRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/admin/videos',
     {
       config: { access: ['admin'] },
-      schema: { tags: ['admin'], response: { 200: Type.Array(Video), ...errors } },
+      schema: { tags: ['admin'], response: { 200: Type.Array(AdminVideo), ...errors } },
     },
-    async (_request, reply) => sendJson(reply, await listVideosJson(db, null)),
+    async (_request, reply) =>
+      sendJson(reply, await listVideosJson(db, null, {}, { signedEvidence: true })),
   );
 
   app.delete(

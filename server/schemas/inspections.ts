@@ -33,6 +33,20 @@ export const Inspection = Type.Object({
 });
 export type Inspection = Static<typeof Inspection>;
 
+/**
+ * GET /api/inspections: an inspection and what keeps it from being approved, so a card can say so
+ * before the signing dialog opens (the report's `approvalBlocker`, the same rule; docs/reports.md).
+ */
+export const ListedInspection = Type.Object({
+  ...Inspection.properties,
+  approvalBlocker: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'Why an approval would be refused (no video, its file not arrived, its analysis not ' +
+      'finished or failed); only a rejection can be signed. Null when nothing blocks it.',
+  }),
+});
+export type ListedInspection = Static<typeof ListedInspection>;
+
 const Entry = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
 
 /**

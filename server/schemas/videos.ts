@@ -45,6 +45,20 @@ export const Video = Type.Object({
 });
 export type Video = Static<typeof Video>;
 
+/**
+ * GET /api/admin/videos: a video and whether it is evidence of a signed (approved or rejected)
+ * inspection, which DELETE /api/admin/videos/{id} refuses (409; docs/reports.md).
+ */
+export const AdminVideo = Type.Object({
+  ...Video.properties,
+  signedEvidence: Type.Boolean({
+    description:
+      'True when an approved or rejected inspection was recorded on the video: its evidence is ' +
+      'kept as signed, so deleting it answers 409.',
+  }),
+});
+export type AdminVideo = Static<typeof AdminVideo>;
+
 const IdList = Type.Array(Id, { maxItems: 500 });
 
 /** GET /api/videos filters; every parameter may repeat (a single value is read as a list). */

@@ -23,10 +23,12 @@ import {
   inspections,
   lineClearances,
   predictions,
+  signatures,
   videos,
 } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
-import type { Video, VideoStatus } from '../schemas/videos.ts';
+import { inspectionIsSigned } from '../reports/signed-evidence.ts';
+import type { AdminVideo, Video, VideoStatus } from '../schemas/videos.ts';
 import { visibleTo } from './scope.ts';
 
 export type VideoRow = typeof videos.$inferSelect;
@@ -68,6 +70,14 @@ interface Listed {
   /** Counts by video id; videos without any are absent. */
   predictions: Record<string, number>;
   reports: Record<string, number>;
+  /** With `signedEvidence`: the listed videos that are evidence of a signed inspection. */
+  signed?: string[];
+}
+
+/** What a list answers beside the spec's fields. */
+export interface ListOptions {
+  /** Adds `signedEvidence` to every video (the admin's list, schemas/videos.ts `AdminVideo`). */
+  signedEvidence?: boolean;
 }
 
 // `= any(ids)` reads the counts in one index scan; a per-row subquery restarts a scan (and on
@@ -91,7 +101,8 @@ const listHead = precompiled(sql`
       ${videos.size} as size, ${videos.duration} as duration
     from ${videos}
     where `);
-const listTail = precompiled(sql`),
+const listTail = (extra: SQL) =>
+  precompiled(sql`),
   a as materialized (
     select
       json_build_array(${sql.join(
@@ -121,9 +132,22 @@ const listTail = precompiled(sql`),
       from ${devices} where ${devices.id} = any(a.device_ids)
     ),
     'predictions', ${countsByVideo(predictions)},
-    'reports', ${countsByVideo(inspections)}
+    'reports', ${countsByVideo(inspections)}${extra}
   )::text
   from a`);
+
+// The listed videos that are evidence of a signed inspection (the guard's rule,
+// `inspectionIsSigned`), in one index scan like the counts: for the admin's list only.
+const signedVideos = sql`(
+  select coalesce(json_agg(distinct ${inspections.videoId}), '[]')
+  from ${inspections}
+  left join ${signatures} on ${signatures.inspectionId} = ${inspections.id}
+  where ${inspections.videoId} = any(a.ids) and ${inspectionIsSigned})`;
+const tails = {
+  plain: listTail(sql``),
+  withSigned: listTail(sql`,
+    'signed', ${signedVideos}`),
+};
 
 /** PostgreSQL's JSON text of a UTC timestamp: `2026-03-30T12:12:32.99+00:00` (0–6 fraction digits). */
 const UTC_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?\+00:00$/;
@@ -143,24 +167,29 @@ export function isoTimestamp(text: string): string {
   return digits >= 3 ? `${text.slice(0, 23)}Z` : `${text.slice(0, end)}${'00'.slice(digits - 1)}Z`;
 }
 
-const listQuery = (where: SQL | undefined) => sql`${listHead}${where ?? sql`true`}${listTail}`;
+const listQuery = (where: SQL | undefined, options: ListOptions = {}) =>
+  sql`${listHead}${where ?? sql`true`}${options.signedEvidence ? tails.withSigned : tails.plain}`;
 
 /**
  * The list query's answer (one row, one JSON text) as a count and a function that builds the
  * API's video at an index, newest first: the JSON writer below builds, serializes and drops one
  * video at a time.
  */
-function parseListed([row]: TextRow[]): { count: number; video: (i: number) => Video } {
+function parseListed([row]: TextRow[]): {
+  count: number;
+  video: (i: number) => Video | AdminVideo;
+} {
   // An aggregate without GROUP BY always answers one row.
   if (!row?.[0]) throw new Error('The video list query answered no row');
   const listed = JSON.parse(row[0]) as Listed;
   const lines = new Map(listed.lines.map(([id, ...data]) => [id, data]));
   const deviceNames = new Map(listed.devices);
+  const signed = listed.signed && new Set(listed.signed);
   // Objects with the schema's keys in its order, so JSON.stringify writes the route's answer
   // (V8's JSON.stringify of these is faster than writing the text piece by piece).
   const [ids, filenames, timestamps, userIds, deviceIds, lineIds, statuses, sizes, durations] =
     listed.videos;
-  const video = (i: number): Video => {
+  const video = (i: number): Video | AdminVideo => {
     const id = ids[i] as string;
     const filename = filenames[i] as string;
     const userId = userIds[i] ?? null;
@@ -170,7 +199,7 @@ function parseListed([row]: TextRow[]): { count: number; video: (i: number) => V
     const duration = durations[i] as number;
     const [location = null, configured = false, planned = false] =
       (lineId && lines.get(lineId)) || [];
-    return {
+    const item: Video | AdminVideo = {
       _id: id,
       id,
       filename,
@@ -197,6 +226,9 @@ function parseListed([row]: TextRow[]): { count: number; video: (i: number) => V
         floorplans: planned ? 1 : 0,
       },
     };
+    // Last, as in the schema; only the admin's list has it (the other lists' objects keep one shape).
+    if (signed) (item as AdminVideo).signedEvidence = signed.has(id);
+    return item;
   };
   return { count: ids.length, video };
 }
@@ -227,7 +259,7 @@ function writeJson({ count, video }: ReturnType<typeof parseListed>): Buffer {
   let length = 0;
   out[length++] = 0x5b; // [
   for (let start = 0; start < count; start += VIDEOS_PER_CHUNK) {
-    const chunk: Video[] = [];
+    const chunk: (Video | AdminVideo)[] = [];
     for (let i = start; i < Math.min(count, start + VIDEOS_PER_CHUNK); i++) chunk.push(video(i));
     // The chunk's array without its brackets: its videos, separated by commas.
     const json = JSON.stringify(chunk).slice(1, -1);
@@ -271,8 +303,12 @@ const value = {
 };
 const listShapes = new Map<string, CompiledQuery>();
 
-function listShape(user: AuthUser | null, filters: VideoFilters): CompiledQuery {
-  const key = `${user ? user.roles.join(',') : '-'} ${filters.from ? 'f' : ''}${filters.to ? 't' : ''}${filters.userIds?.length ? 'u' : ''}${filters.lineIds?.length ? 'l' : ''}`;
+function listShape(
+  user: AuthUser | null,
+  filters: VideoFilters,
+  options: ListOptions,
+): CompiledQuery {
+  const key = `${user ? user.roles.join(',') : '-'} ${filters.from ? 'f' : ''}${filters.to ? 't' : ''}${filters.userIds?.length ? 'u' : ''}${filters.lineIds?.length ? 'l' : ''}${options.signedEvidence ? ' s' : ''}`;
   let shape = listShapes.get(key);
   if (!shape) {
     const where: (SQL | undefined)[] = [
@@ -284,15 +320,20 @@ function listShape(user: AuthUser | null, filters: VideoFilters): CompiledQuery 
     if (filters.to) where.push(lte(videos.timestamp, value.to));
     if (filters.userIds?.length) where.push(anyOf(videos.userId, value.userIds));
     if (filters.lineIds?.length) where.push(anyOf(videos.lineClearanceId, value.lineIds));
-    shape = compile(listQuery(and(...where)));
+    shape = compile(listQuery(and(...where), options));
     listShapes.set(key, shape);
   }
   return shape;
 }
 
 /** The videos the user may see that match the filters, newest first. */
-const listRows = (db: Db, user: AuthUser | null, filters: VideoFilters) =>
-  preparedCompiled(db, listShape(user, filters), {
+const listRows = (
+  db: Db,
+  user: AuthUser | null,
+  filters: VideoFilters,
+  options: ListOptions = {},
+) =>
+  preparedCompiled(db, listShape(user, filters, options), {
     user: user?.id,
     from: filters.from,
     to: filters.to,
@@ -317,8 +358,9 @@ export async function listVideosJson(
   db: Db,
   user: AuthUser | null,
   filters: VideoFilters = {},
+  options: ListOptions = {},
 ): Promise<Buffer> {
-  return writeJson(parseListed(await listRows(db, user, filters)));
+  return writeJson(parseListed(await listRows(db, user, filters, options)));
 }
 
 export async function getVideo(db: Db, user: AuthUser, id: string): Promise<Video> {

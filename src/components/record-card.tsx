@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useId } from 'react';
 
 export interface RecordCardProps {
   title: ReactNode;
@@ -75,9 +75,17 @@ export interface RecordAction {
   label: string;
   onClick: () => void;
   variant?: 'secondary' | 'danger' | 'success';
+  /**
+   * Why the server would refuse the action: the button stays in the tab order but does nothing
+   * (`aria-disabled`), and this reason shows beside it as its description.
+   */
+  unavailable?: string | null;
 }
 
-/** A card's buttons, each named with the record ('Delete Line 1') so they differ for screen readers. */
+/**
+ * A card's buttons, each named with the record ('Delete Line 1') so they differ for screen readers.
+ * An unavailable one is announced as dimmed with its reason, which also shows after the buttons.
+ */
 export function RecordActions({
   name,
   actions,
@@ -85,19 +93,30 @@ export function RecordActions({
   name: string;
   actions: readonly RecordAction[];
 }) {
+  const id = useId();
   return (
     <>
-      {actions.map((action) => (
+      {actions.map((action, i) => (
         <button
           key={action.label}
           type="button"
           className={`btn btn-${action.variant ?? 'secondary'}`}
           aria-label={`${action.label} ${name}`}
-          onClick={action.onClick}
+          aria-disabled={action.unavailable ? true : undefined}
+          aria-describedby={action.unavailable ? `${id}-${i}` : undefined}
+          onClick={action.unavailable ? undefined : action.onClick}
         >
           {action.label}
         </button>
       ))}
+      {actions.map(
+        (action, i) =>
+          action.unavailable && (
+            <p key={action.label} id={`${id}-${i}`} className="muted action-note">
+              {action.unavailable}
+            </p>
+          ),
+      )}
     </>
   );
 }

@@ -36,6 +36,7 @@ export type {
   InspectionCreate,
   InspectionCreated,
   InspectionStatus,
+  ListedInspection,
 } from '../../server/schemas/inspections.ts';
 export type {
   LineClearance,
@@ -69,6 +70,7 @@ export type {
   UserUpdate,
 } from '../../server/schemas/users.ts';
 export type {
+  AdminVideo,
   Video,
   VideoDeleteResponse as VideoDeletion,
   VideoStatus,

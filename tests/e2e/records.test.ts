@@ -32,6 +32,7 @@ interface Video {
   id: string;
   status: string;
   relatedData: { predictions: number };
+  signedEvidence: boolean;
 }
 interface AuditEntry {
   actorEmail: string | null;
@@ -44,6 +45,7 @@ interface Inspection {
   videoId?: string | null;
   status?: string;
   reviewNotes?: string;
+  approvalBlocker?: string | null;
 }
 
 async function dashboardAs(role: Role, path: string): Promise<Page> {
@@ -179,23 +181,32 @@ describe.concurrent('records', () => {
     const cardOf = (id: string) =>
       page.getByRole('article').filter({ has: page.locator(`a[href="/video/${id}"]`) });
 
-    // A signed inspection's video is its evidence: the server refuses, and says why.
+    // A signed inspection's video is its evidence: the card says so before anyone clicks, its
+    // Delete is unavailable (focusable, described by the note), and the server still refuses.
     const signed = inspections.find((i) => i.status === 'approved' && i.videoId)?.videoId;
     if (!signed) throw new Error('the demo data has no approved inspection with a video');
-    await acceptConfirm(page, () =>
-      cardOf(signed)
-        .getByRole('button', { name: /^Delete / })
-        .click(),
+    expect(videos.find((candidate) => candidate.id === signed)?.signedEvidence).toBe(true);
+    const note = cardOf(signed).getByText(
+      'Signed evidence: kept (the video of an approved or rejected inspection)',
     );
-    await page
-      .locator('.toast.toast-error')
-      .filter({ hasText: /Failed to delete video: The video is evidence of a signed inspection/ })
-      .waitFor();
+    await note.waitFor();
+    const keptDelete = cardOf(signed).getByRole('button', { name: /^Delete / });
+    expect(await keptDelete.getAttribute('aria-disabled')).toBe('true');
+    expect(await keptDelete.getAttribute('aria-describedby')).toBe(await note.getAttribute('id'));
+    const refused = await fetch(`${e2e.server.baseUrl}/api/admin/videos/${signed}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${e2e.admin.token}` },
+    });
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { message: string }).message).toMatch(
+      /^The video is evidence of a signed inspection \(approved .*\); it cannot be deleted$/,
+    );
     await cardOf(signed).waitFor();
 
     // The video of the inspection still being analysed (pending, so not signed) can go.
     const video = videos.find((candidate) => candidate.status === 'processing');
     if (!video) throw new Error('the demo data has no video being analysed');
+    expect(video.signedEvidence).toBe(false);
     const videoCard = cardOf(video.id);
     const question = await acceptConfirm(page, () =>
       videoCard.getByRole('button', { name: /^Delete / }).click(),
@@ -256,14 +267,15 @@ describe.concurrent('records', () => {
       (inspection) => inspection.status === 'pending' && mine.has(inspection.lineClearanceId),
     );
     let pending: Inspection | undefined;
+    let blocked: Inspection | undefined;
     for (const candidate of candidates) {
       const { approvalBlocker } = await manager.get<{ approvalBlocker: string | null }>(
         `/api/reports/${candidate._id}`,
       );
-      if (review.decision === 'Reject' || !approvalBlocker) {
-        pending = candidate;
-        break;
-      }
+      // The list tells the card what the report tells the signing dialog.
+      expect(candidate.approvalBlocker).toBe(approvalBlocker);
+      if (approvalBlocker) blocked ??= candidate;
+      if (!pending && (review.decision === 'Reject' || !approvalBlocker)) pending = candidate;
     }
     if (!pending) throw new Error(`${review.email} has no pending inspection in the demo data`);
 
@@ -275,6 +287,20 @@ describe.concurrent('records', () => {
     await page.goto('/lc-manager');
     await landedOn(page, '/lc-manager');
     await page.getByRole('tab', { name: 'Inspections' }).click();
+    if (blocked) {
+      // An approval the server would refuse is unavailable on the card, which says why.
+      const blockedCard = page
+        .getByRole('article')
+        .filter({ has: page.locator(`a[href="/inspection-report/${blocked._id}"]`) });
+      const note = blockedCard.getByText(`${blocked.approvalBlocker}: it can only be rejected.`);
+      await note.waitFor();
+      const approve = blockedCard.getByRole('button', { name: /^Approve / });
+      expect(await approve.getAttribute('aria-disabled')).toBe('true');
+      expect(await approve.getAttribute('aria-describedby')).toBe(await note.getAttribute('id'));
+    } else if (review.decision === 'Reject') {
+      // Blister Line 1's pending inspection is still being analysed (see the Approve case).
+      throw new Error(`${review.email} has no pending inspection that only a rejection can close`);
+    }
     const button = page.getByRole('button', {
       name: new RegExp(`^${review.decision} .* ${pending._id}$`),
     });

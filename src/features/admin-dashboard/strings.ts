@@ -50,6 +50,8 @@ export const adminStrings = {
   confirmDeleteVideo:
     'Are you sure you want to delete this video? Its predictions, reports, floorplans, keyframes and results will also be deleted.',
   videoDeleted: 'Video deleted successfully.',
+  /** Beside a disabled Delete: the video of an approved or rejected inspection is kept. */
+  signedEvidenceKept: 'Signed evidence: kept (the video of an approved or rejected inspection)',
   deletedPrefix: 'Deleted:',
   unlock: 'Unlock',
   locked: 'Locked',

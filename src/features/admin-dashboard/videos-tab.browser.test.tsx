@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { page } from 'vitest/browser';
+import { page, userEvent } from 'vitest/browser';
 import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
 import { Toaster } from '../../components/toaster.tsx';
 import { signIn, signOut } from '../../stores/session.ts';
@@ -52,5 +52,62 @@ describe('Videos tab: deleting', () => {
     // Nothing was deleted: the list is not read again.
     expect(fake.calls.filter((call) => call === 'GET /api/admin/videos')).toHaveLength(1);
     await expect.element(page.getByRole('heading', { name: /^Unknown Line – / })).toBeVisible();
+  });
+});
+
+describe('Videos tab: signed evidence', () => {
+  const line = (_id: string, name: string) => ({
+    _id,
+    name,
+    description: '',
+    location: '',
+    status: 'active' as const,
+    managerId: null,
+    assignedOperators: [],
+  });
+  const lines = [
+    line('c00000000000000000000001', 'Open Line'),
+    line('c00000000000000000000002', 'Signed Line'),
+  ];
+  const open = { ...video, lineClearanceId: lines[0]?._id, signedEvidence: false };
+  const kept = {
+    ...video,
+    _id: 'eeeeeeeeeeeeeeeeeeeeeeee',
+    id: 'eeeeeeeeeeeeeeeeeeeeeeee',
+    filename: 'k.mp4',
+    lineClearanceId: lines[1]?._id,
+    signedEvidence: true,
+  };
+
+  it('offers no working Delete for a signed inspection’s video and says why', async () => {
+    signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles: ['admin'] });
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    const fake = fakeFetch({ 'GET /api/admin/videos': { body: [open, kept] } });
+    vi.stubGlobal('fetch', fake.fetchImpl);
+    await render(<VideosTab lineClearances={lines} users={[]} devices={[]} />);
+
+    const note = 'Signed evidence: kept (the video of an approved or rejected inspection)';
+    const keptDelete = page.getByRole('button', { name: /^Delete Signed Line – / });
+    await expect.element(keptDelete).toHaveAttribute('aria-disabled', 'true');
+    await expect.element(keptDelete).toHaveAccessibleDescription(note);
+    await expect.element(page.getByText(note)).toBeVisible();
+    expect(page.getByText(note).all()).toHaveLength(1);
+    // Still reachable by keyboard, so a screen reader announces it with its reason; it does nothing.
+    const button = keptDelete.element() as HTMLButtonElement;
+    expect(button.disabled).toBe(false);
+    button.focus();
+    expect(document.activeElement).toBe(button);
+    await userEvent.keyboard('{Enter}');
+    // A click dispatched as is: Playwright's own click waits for the button to become enabled.
+    button.click();
+    expect(confirm).not.toHaveBeenCalled();
+
+    // The video of a pending inspection keeps its working Delete, which asks first.
+    const openDelete = page.getByRole('button', { name: /^Delete Open Line – / });
+    await expect.element(openDelete).not.toHaveAttribute('aria-disabled');
+    await expect.element(openDelete).not.toHaveAccessibleDescription();
+    await userEvent.click(openDelete);
+    expect(confirm).toHaveBeenCalledTimes(1);
+    expect(fake.calls).toEqual(['GET /api/admin/videos']);
   });
 });

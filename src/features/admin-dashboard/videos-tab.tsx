@@ -9,7 +9,7 @@ import { localTime } from '../../lib/record-time.ts';
 import { confirmThenRun } from '../../lib/run-action.ts';
 import { videoDuration, videoIdOf, videoSize } from '../../lib/video.ts';
 import { toastError, toastLife } from '../../stores/toasts.ts';
-import type { Device, LineClearance, User, Video } from '../../types/api.ts';
+import type { AdminVideo, Device, LineClearance, User } from '../../types/api.ts';
 import { deleteAdminVideo } from './api/delete-admin-video.ts';
 import { getAdminVideos } from './api/get-admin-videos.ts';
 import { adminStrings as s } from './strings.ts';
@@ -46,7 +46,7 @@ export function VideosTab({ lineClearances, users, devices }: VideosTabProps) {
   );
   const deviceName = new Map(devices.map((device) => [device._id, device.name]));
 
-  const remove = async (video: Video) => {
+  const remove = async (video: AdminVideo) => {
     const id = videoIdOf(video);
     if (!id) {
       toastError(s.invalidVideoId);
@@ -96,7 +96,15 @@ export function VideosTab({ lineClearances, users, devices }: VideosTabProps) {
                 )}
                 <RecordActions
                   name={title}
-                  actions={[{ label: s.delete, variant: 'danger', onClick: () => remove(video) }]}
+                  actions={[
+                    {
+                      label: s.delete,
+                      variant: 'danger',
+                      onClick: () => remove(video),
+                      // The server keeps a signed inspection's video (409): say so before a click.
+                      unavailable: video.signedEvidence ? s.signedEvidenceKept : null,
+                    },
+                  ]}
                 />
               </>
             }

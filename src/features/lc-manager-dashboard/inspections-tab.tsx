@@ -8,18 +8,18 @@ import { StatusTag } from '../../components/tag.tsx';
 import { inspectionReportPath } from '../../config/paths.ts';
 import { type DateRange, inRange } from '../../lib/date-range.ts';
 import { localTime } from '../../lib/record-time.ts';
-import type { Inspection } from '../../types/api.ts';
+import type { ListedInspection } from '../../types/api.ts';
 import { lcStrings as s } from './strings.ts';
 
 export interface InspectionsTabProps {
-  inspections: readonly Inspection[] | null;
+  inspections: readonly ListedInspection[] | null;
   loading: boolean;
   lineName: (id: string) => string | undefined;
   operatorName: (id: string) => string;
   reload: () => void;
 }
 
-function startOf(inspection: Inspection): Date | null {
+function startOf(inspection: ListedInspection): Date | null {
   const date = inspection.startTime ? new Date(inspection.startTime) : null;
   return date && !Number.isNaN(date.getTime()) ? date : null;
 }
@@ -89,6 +89,10 @@ export function InspectionsTab({
                           label: s.approve,
                           variant: 'success',
                           onClick: () => setSigning({ id: inspection._id, decision: 'approve' }),
+                          // The server refuses this approval (409); a rejection can still be signed.
+                          unavailable:
+                            inspection.approvalBlocker &&
+                            s.onlyRejectable(inspection.approvalBlocker),
                         },
                         {
                           label: s.reject,

@@ -159,6 +159,42 @@ describe('LC manager dashboard', () => {
     expect(calls.filter((call) => call === 'GET /api/inspections')).toHaveLength(2);
   });
 
+  it('disables Approve on a card whose approval the server refuses, says why, keeps Reject', async () => {
+    const blocker = 'No video: nothing was recorded or submitted for this inspection';
+    const blocked = {
+      ...inspection('d00000000000000000000004', mine._id, 'pending', '2026-03-10T09:00:00'),
+      approvalBlocker: blocker,
+    };
+    const open = { ...pending, approvalBlocker: null };
+    await showDashboard({ 'GET /api/inspections': { body: [blocked, open] } });
+    await userEvent.click(page.getByRole('tab', { name: 'Inspections' }));
+    const note = `${blocker}: it can only be rejected.`;
+    const approve = page.getByRole('button', { name: 'Approve My Line d00000000000000000000004' });
+    await expect.element(approve).toHaveAttribute('aria-disabled', 'true');
+    await expect.element(approve).toHaveAccessibleDescription(note);
+    await expect.element(page.getByText(note)).toBeVisible();
+    // Focusable, so the keyboard reaches it and hears why; neither a key nor a click opens a dialog.
+    const button = approve.element() as HTMLButtonElement;
+    button.focus();
+    expect(document.activeElement).toBe(button);
+    await userEvent.keyboard('{Enter}');
+    button.click();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // (An approval dialog would also read the report: an unlisted request fails the test.)
+    expect(page.getByRole('dialog').query()).toBeNull();
+
+    // The other pending card's Approve works as before.
+    const other = page.getByRole('button', { name: 'Approve My Line d00000000000000000000001' });
+    await expect.element(other).not.toHaveAttribute('aria-disabled');
+    await expect.element(other).not.toHaveAccessibleDescription();
+
+    // A rejection can be signed: Reject opens its dialog.
+    await userEvent.click(
+      page.getByRole('button', { name: 'Reject My Line d00000000000000000000004' }),
+    );
+    await expect.element(page.getByRole('dialog', { name: 'Reject inspection' })).toBeVisible();
+  });
+
   it('filters inspections by whole days and clears the filter', async () => {
     await showDashboard();
     await userEvent.click(page.getByRole('tab', { name: 'Inspections' }));

@@ -14,6 +14,8 @@ export const lcStrings = {
   view: 'View',
   approve: 'Approve',
   reject: 'Reject',
+  /** Beside a disabled Approve, as the report page words it. */
+  onlyRejectable: (blocker: string) => `${blocker}: it can only be rejected.`,
   save: 'Create',
   noDescription: 'No description',
   noLocation: 'No location specified',

@@ -1,4 +1,5 @@
 import { api } from '../../../lib/api-client.ts';
-import type { Inspection } from '../../../types/api.ts';
+import type { ListedInspection } from '../../../types/api.ts';
 
-export const getInspections = () => api.get<Inspection[]>('/api/inspections');
+/** Each inspection says what blocks its approval (`approvalBlocker`), if anything. */
+export const getInspections = () => api.get<ListedInspection[]>('/api/inspections');
