@@ -1,20 +1,55 @@
-import { cloneElement, type ReactElement, useId } from 'react';
+import { cloneElement, type ReactElement, type Ref, useId } from 'react';
+import './field.css';
 
-/** A label tied to its one control by id, so every input is named for screen readers. */
+/** What Field gives its control: the id its label names, and the required and error state. */
+interface FieldControlProps {
+  id?: string;
+  required?: boolean;
+  'aria-required'?: boolean;
+  'aria-invalid'?: boolean;
+  'aria-describedby'?: string;
+}
+
+/**
+ * A label tied to its one control by id, so every input is named for screen readers. A required
+ * field is marked (an asterisk for the eye, `required` for assistive technology); an error shows
+ * under the control, which it describes and marks invalid.
+ */
 export function Field({
   label,
+  required = false,
+  error = null,
   children,
 }: {
   label: string;
-  children: ReactElement<{ id?: string }>;
+  required?: boolean;
+  /** Shown under the control while not null. */
+  error?: string | null;
+  children: ReactElement<FieldControlProps>;
 }) {
   const id = useId();
+  const errorId = `${id}-error`;
   return (
     <div className="field">
       <label className="field-label" htmlFor={id}>
         {label}
+        {required && (
+          <span className="field-required" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
       </label>
-      {cloneElement(children, { id })}
+      {cloneElement(children, {
+        id,
+        ...(required ? { required: true, 'aria-required': true } : {}),
+        ...(error ? { 'aria-invalid': true, 'aria-describedby': errorId } : {}),
+      })}
+      {error && (
+        <p id={errorId} className="field-error">
+          {error}
+        </p>
+      )}
     </div>
   );
 }
@@ -27,6 +62,10 @@ export interface TextFieldProps {
   autoComplete?: string;
   /** Rows for a multi-line text area; a single-line input when absent. */
   rows?: number;
+  required?: boolean;
+  error?: string | null;
+  /** The single-line input, e.g. to move focus to it after a failed check. */
+  inputRef?: Ref<HTMLInputElement>;
 }
 
 export function TextField({
@@ -36,13 +75,17 @@ export function TextField({
   type = 'text',
   autoComplete,
   rows,
+  required,
+  error,
+  inputRef,
 }: TextFieldProps) {
   return (
-    <Field label={label}>
+    <Field label={label} required={required} error={error}>
       {rows ? (
         <textarea rows={rows} value={value} onChange={(event) => onChange(event.target.value)} />
       ) : (
         <input
+          ref={inputRef}
           type={type}
           autoComplete={autoComplete}
           value={value}

@@ -104,8 +104,12 @@ describe('operator capture', () => {
       await page.getByRole('link', { name: `Start Inspection: ${LINE}` }).click();
       await page.getByLabel('Product leaving the line').waitFor();
       await page.getByRole('button', { name: 'Start Recording' }).click();
-      // A blank required field warns and stays on the step.
-      await page.locator('.toast-warn').first().waitFor();
+      // A blank required field is named under it, takes the focus, and the step stays.
+      await page.getByText('Product leaving the line is required').waitFor();
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-invalid'))).toBe(
+        'true',
+      );
+      await page.getByText('Step 1 of 3').waitFor();
       await fillBefore(page);
       await page.getByRole('button', { name: 'Start Recording' }).click();
       await page.getByRole('button', { name: 'Record' }).click({ timeout: 30_000 });

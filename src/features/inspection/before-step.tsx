@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Field, TextField } from '../../components/field.tsx';
-import { warnIfBlank } from '../../lib/run-action.ts';
 import type { Device, MyLineDetail } from '../../types/api.ts';
 import { inspectionStrings as s } from './strings.ts';
 
@@ -13,35 +13,56 @@ export interface BeforeEntries {
 }
 
 const REQUIRED = ['productLeaving', 'batchLeaving', 'productComing', 'batchComing'] as const;
+type RequiredKey = (typeof REQUIRED)[number];
 
+export const emptyEntries: BeforeEntries = {
+  productLeaving: '',
+  batchLeaving: '',
+  productComing: '',
+  batchComing: '',
+  deviceId: null,
+};
+
+/**
+ * Step 1: product and batch (required) and the device. A start with a blank field marks each
+ * blank one under it and moves focus to the first: no toast, which on a phone would cover the
+ * Start button. `initial` brings back what was typed when the operator comes back from step 2.
+ */
 export function BeforeStep({
   detail,
   devices,
+  initial = emptyEntries,
   onStart,
 }: {
   detail: MyLineDetail;
   devices: readonly Device[];
+  initial?: BeforeEntries;
   onStart: (entries: BeforeEntries) => void;
 }) {
-  const [entries, setEntries] = useState<BeforeEntries>({
-    productLeaving: '',
-    batchLeaving: '',
-    productComing: '',
-    batchComing: '',
-    deviceId: null,
-  });
+  const [entries, setEntries] = useState<BeforeEntries>(initial);
+  // Errors show once a start was tried, and go as each field is filled.
+  const [checked, setChecked] = useState(false);
+  const inputs = useRef<Partial<Record<RequiredKey, HTMLInputElement | null>>>({});
   const set = (key: keyof BeforeEntries) => (value: string) =>
     setEntries((old) => ({ ...old, [key]: value }));
+  const blank = REQUIRED.filter((key) => !entries[key].trim());
   const { tags, hotZones, floorplanConfigId } = detail.checklist;
 
   const start = () => {
-    if (warnIfBlank(s.requiredWarning, ...REQUIRED.map((key) => entries[key]))) return;
+    const first = blank[0];
+    if (first) {
+      // Rendered first, so the focused field already names its error to a screen reader.
+      flushSync(() => setChecked(true));
+      inputs.current[first]?.focus();
+      return;
+    }
     onStart(entries);
   };
 
   return (
     <form
       className="form capture-step"
+      noValidate
       onSubmit={(event) => {
         event.preventDefault();
         start();
@@ -49,7 +70,17 @@ export function BeforeStep({
     >
       <div className="capture-fields">
         {REQUIRED.map((key) => (
-          <TextField key={key} label={s[key]} value={entries[key]} onChange={set(key)} />
+          <TextField
+            key={key}
+            label={s[key]}
+            value={entries[key]}
+            onChange={set(key)}
+            required
+            error={checked && blank.includes(key) ? s.required(s[key]) : null}
+            inputRef={(input) => {
+              inputs.current[key] = input;
+            }}
+          />
         ))}
         {devices.length > 0 && (
           <Field label={s.device}>

@@ -11,7 +11,7 @@ import { discardRecording, queueRecording, uploadQueue } from '../../lib/capture
 import { session } from '../../stores/session.ts';
 import type { MyLineDetail } from '../../types/api.ts';
 import { getMyLine } from './api/get-my-line.ts';
-import { BeforeStep } from './before-step.tsx';
+import { type BeforeEntries, BeforeStep, emptyEntries } from './before-step.tsx';
 import { RecordStep } from './record-step.tsx';
 import { ReviewStep } from './review-step.tsx';
 import { inspectionStrings as s } from './strings.ts';
@@ -28,6 +28,8 @@ export default function InspectionPage() {
   const [problem, setProblem] = useState<string | null>(null);
   const [step, setStep] = useState<Step>('before');
   const [recording, setRecording] = useState<LocalRecording | null>(null);
+  // What step 1 held when Start was tapped, shown again when the operator comes back to it.
+  const [entries, setEntries] = useState<BeforeEntries>(emptyEntries);
   const devices = useLoad(getMyDevices, 'Failed to load devices');
   const queue = useSnapshot(uploadQueue);
 
@@ -61,18 +63,20 @@ export default function InspectionPage() {
       <BeforeStep
         detail={detail}
         devices={devices.data ?? []}
-        onStart={(entries) => {
+        initial={entries}
+        onStart={(typed) => {
+          setEntries(typed);
           setRecording(
             newRecording({
               id: crypto.randomUUID(),
               userId,
               lineId: detail.line._id,
               lineName: detail.line.name,
-              productLeaving: entries.productLeaving.trim(),
-              batchLeaving: entries.batchLeaving.trim(),
-              productComing: entries.productComing.trim(),
-              batchComing: entries.batchComing.trim(),
-              deviceId: entries.deviceId || null,
+              productLeaving: typed.productLeaving.trim(),
+              batchLeaving: typed.batchLeaving.trim(),
+              productComing: typed.productComing.trim(),
+              batchComing: typed.batchComing.trim(),
+              deviceId: typed.deviceId || null,
               checklist: detail.checklist,
             }),
           );
@@ -88,6 +92,11 @@ export default function InspectionPage() {
         onStopped={(stopped) => {
           setRecording({ ...stopped });
           setStep('review');
+        }}
+        onBack={() => {
+          // Not saved on the device until Record is tapped: nothing to discard.
+          setRecording(null);
+          setStep('before');
         }}
       />
     );

@@ -29,10 +29,13 @@ export function RecordStep({
   detail,
   recording,
   onStopped,
+  onBack,
 }: {
   detail: MyLineDetail;
   recording: LocalRecording;
   onStopped: (recording: LocalRecording) => void;
+  /** Back to step 1, before anything was recorded (what was typed there is kept). */
+  onBack: () => void;
 }) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const [phase, setPhase] = useState<Phase>('ready');
@@ -212,6 +215,17 @@ export function RecordStep({
         {phase === 'ready' && camera.status === 'ready' && (
           <button type="button" className="btn btn-danger btn-large" onClick={record}>
             {s.record}
+          </button>
+        )}
+        {phase === 'ready' && camera.status === 'failed' && (
+          <button type="button" className="btn btn-primary btn-large" onClick={camera.retry}>
+            {s.retryCamera}
+          </button>
+        )}
+        {/* Nothing is recorded yet: going back loses nothing. */}
+        {phase === 'ready' && (
+          <button type="button" className="btn btn-secondary btn-large" onClick={onBack}>
+            {s.backToBefore}
           </button>
         )}
         {recordingNow && (

@@ -15,7 +15,7 @@ export const inspectionStrings = {
   batchComing: 'Batch coming next',
   device: 'Device used',
   noDevice: 'This phone (not registered)',
-  requiredWarning: 'Please fill in the product and batch leaving and coming',
+  required: (label: string) => `${label} is required`,
   checkpoints: 'Checkpoints to scan',
   areas: 'Areas to walk through',
   noConfiguration:
@@ -39,6 +39,8 @@ export const inspectionStrings = {
   noRecorder: 'This browser cannot record video (no MediaRecorder with WebM or MP4).',
   motionRefused: 'Motion sensors were not allowed: the path will rely on the QR scans only.',
   recordingFailed: 'Recording failed',
+  retryCamera: 'Retry',
+  backToBefore: 'Back to product and batch',
   // Review
   duration: 'Duration',
   size: 'Size',

@@ -1,0 +1,194 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { page, userEvent } from 'vitest/browser';
+import { Route, Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
+import { paths } from '../../config/paths.ts';
+import { signIn, signOut } from '../../stores/session.ts';
+import { toasts } from '../../stores/toasts.ts';
+import type { MyLineDetail } from '../../types/api.ts';
+import InspectionPage from './inspection-page.tsx';
+
+afterEach(async () => {
+  await cleanup();
+  signOut();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  toasts.items = [];
+});
+
+const lineId = 'a'.repeat(24);
+const detail: MyLineDetail = {
+  line: {
+    _id: lineId,
+    name: 'Blister Line 1',
+    description: '',
+    location: '',
+    status: 'active',
+    managerId: null,
+    assignedOperators: [],
+  },
+  checklist: { floorplanConfigId: null, tags: [], hotZones: [] },
+  otherLineTags: [],
+};
+
+const fields = [
+  ['Product leaving the line', 'Aspirin 500 mg'],
+  ['Batch leaving the line', 'B-1001'],
+  ['Product coming next', 'Ibuprofen 200 mg'],
+  ['Batch coming next', 'B-2002'],
+] as const;
+
+let painting: ReturnType<typeof setInterval> | undefined;
+afterEach(() => clearInterval(painting));
+
+/** A camera that fails to open with these errors, one per attempt, then opens (a canvas). */
+function cameraFailing(...errors: string[]) {
+  const canvas = document.createElement('canvas');
+  canvas.width = 64;
+  canvas.height = 48;
+  // Painted again and again: a stream hands over frames (and the preview plays) only then.
+  let shade = 0;
+  painting = setInterval(() => {
+    const context = canvas.getContext('2d');
+    if (!context) return;
+    shade = (shade + 8) % 256;
+    context.fillStyle = `rgb(${shade} 0 0)`;
+    context.fillRect(0, 0, 64, 48);
+  }, 100);
+  return vi.spyOn(navigator.mediaDevices, 'getUserMedia').mockImplementation(async () => {
+    const name = errors.shift();
+    if (name) throw new DOMException('camera', name);
+    return canvas.captureStream(5);
+  });
+}
+
+async function visit() {
+  const { fetchImpl } = fakeFetch({
+    [`GET /api/my/lines/${lineId}`]: { body: detail },
+    'GET /api/my/devices': { body: [] },
+  });
+  vi.stubGlobal('fetch', fetchImpl);
+  signIn('token', { id: 'u1', name: 'Olga', email: 'o@example.com', roles: ['operator'] });
+  const memory = memoryLocation({ path: `/inspection/${lineId}` });
+  await render(
+    <Router hook={memory.hook}>
+      <Route path={paths.inspection}>
+        <InspectionPage />
+      </Route>
+    </Router>,
+  );
+}
+
+const start = () => page.getByRole('button', { name: 'Start Recording' }).click();
+
+/** Fills in step 1 and starts: step 2 opens the camera. */
+async function fillAndStart() {
+  for (const [label, value] of fields) await page.getByLabelText(label).fill(value);
+  await start();
+}
+
+describe('inspection screen, step 1', () => {
+  it('marks the four product and batch fields required', async () => {
+    await visit();
+    for (const [label] of fields) {
+      const input = page.getByLabelText(label);
+      await expect.element(input).toBeRequired();
+      await expect.element(input).toHaveAttribute('aria-required', 'true');
+    }
+    // The device is optional.
+    await expect.element(page.getByText('Start Recording')).toBeVisible();
+  });
+
+  it('an empty start names each blank field under it and focuses the first, without a toast', async () => {
+    await visit();
+    await page.getByLabelText('Product leaving the line').fill('Aspirin 500 mg');
+    await start();
+    const batch = page.getByLabelText('Batch leaving the line');
+    await expect.element(batch).toHaveFocus();
+    await expect.element(batch).toHaveAttribute('aria-invalid', 'true');
+    await expect.element(batch).toHaveAccessibleDescription('Batch leaving the line is required');
+    await expect
+      .element(page.getByLabelText('Batch coming next'))
+      .toHaveAccessibleDescription('Batch coming next is required');
+    // The filled field carries no error.
+    await expect
+      .element(page.getByLabelText('Product leaving the line'))
+      .not.toHaveAttribute('aria-invalid');
+    expect(page.getByText('Product leaving the line is required').query()).toBeNull();
+    expect(toasts.items).toEqual([]);
+    // Still on step 1; typing clears that field's error.
+    await expect.element(page.getByText('Step 1 of 3')).toBeVisible();
+    await batch.fill('B-1001');
+    await expect.element(batch).not.toHaveAttribute('aria-invalid');
+    expect(page.getByText('Batch leaving the line is required').query()).toBeNull();
+  });
+
+  it('a blank of spaces counts as empty', async () => {
+    await visit();
+    for (const [label, value] of fields) await page.getByLabelText(label).fill(value);
+    await page.getByLabelText('Product coming next').fill('   ');
+    await userEvent.keyboard('{Enter}');
+    await expect.element(page.getByLabelText('Product coming next')).toHaveFocus();
+    await expect.element(page.getByText('Step 1 of 3')).toBeVisible();
+  });
+});
+
+describe('inspection screen, step 2 without a camera', () => {
+  it('says what to do, retries the camera, and goes back to step 1 with what was typed', async () => {
+    const getUserMedia = cameraFailing('NotFoundError', 'NotReadableError', 'NotFoundError');
+    await visit();
+    await fillAndStart();
+
+    await expect.element(page.getByText('Step 2 of 3')).toBeVisible();
+    await expect
+      .element(page.getByRole('alert'))
+      .toHaveTextContent(
+        'No camera was found on this device. Use a phone or tablet with a camera (or connect one), then try again.',
+      );
+    // Retry opens the camera again: this time another app holds it.
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await expect
+      .element(page.getByRole('alert'))
+      .toHaveTextContent('The camera is in use by another app or browser tab. Close it');
+    expect(getUserMedia).toHaveBeenCalledTimes(2);
+
+    await page.getByRole('button', { name: 'Back to product and batch' }).click();
+    await expect.element(page.getByText('Step 1 of 3')).toBeVisible();
+    for (const [label, value] of fields) {
+      await expect.element(page.getByLabelText(label)).toHaveValue(value);
+    }
+
+    // Started again, the camera is asked for afresh; the third attempt fails, the fourth opens.
+    await start();
+    await expect.element(page.getByRole('alert')).toHaveTextContent('No camera was found');
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await expect.element(page.getByRole('button', { name: 'Record' })).toBeVisible();
+    expect(page.getByRole('alert').query()).toBeNull();
+    expect(page.getByRole('button', { name: 'Retry' }).query()).toBeNull();
+    expect(getUserMedia).toHaveBeenCalledTimes(4);
+  });
+
+  it('tells the operator to allow the camera when access was refused', async () => {
+    cameraFailing('NotAllowedError');
+    await visit();
+    await fillAndStart();
+    await expect
+      .element(page.getByRole('alert'))
+      .toHaveTextContent('Camera access was refused. Allow the camera for this site');
+    await expect.element(page.getByRole('button', { name: 'Retry' })).toBeVisible();
+  });
+
+  it('on a page opened over plain http:// on the LAN, says the camera needs HTTPS', async () => {
+    cameraFailing('SecurityError');
+    vi.stubGlobal('isSecureContext', false);
+    await visit();
+    await fillAndStart();
+    await expect
+      .element(page.getByRole('alert'))
+      .toHaveTextContent('Open the app at its https:// address');
+    await expect
+      .element(page.getByRole('button', { name: 'Back to product and batch' }))
+      .toBeVisible();
+  });
+});
