@@ -224,6 +224,38 @@ describe('an LC manager manages the operators of its own lines only', () => {
     expect(grab.statusCode).toBe(403);
   });
 
+  it('changes a shared operator’s lines among its own only: the other manager’s stay', async () => {
+    const shared = (
+      await post(u.admin.auth, { ...person('shared-op'), lineClearanceIds: [lineOfLc, lineOfLc2] })
+    ).json();
+    // lc removes its own line, sending none: lc2's line stays, and lc no longer manages it.
+    const removed = await put(u.lc.auth, shared._id, { ...shared, lineClearanceIds: [] });
+    expect(removed.statusCode).toBe(200);
+    expect(removed.json().lineClearanceIds).toEqual([lineOfLc2]);
+    expect((await put(u.lc.auth, shared._id, { ...shared, name: 'x' })).statusCode).toBe(403);
+    // lc2 adds lc's line back: refused, and nothing changed.
+    const grab = await put(u.lc2.auth, shared._id, {
+      ...shared,
+      lineClearanceIds: [lineOfLc2, lineOfLc],
+    });
+    expect(grab.statusCode).toBe(403);
+    const refusal = await t.app.inject({
+      url: `/api/audit-log?action=authorization.denied&actor=${u.lc2.id}&limit=1`,
+      headers: u.audit.auth,
+    });
+    expect(refusal.json()[0].newValue).toMatchObject({
+      reason: 'may only assign the lines this manager manages',
+    });
+    const after = await t.app.inject({ url: '/api/users', headers: u.admin.auth });
+    const row = after.json().find((user: { _id: string }) => user._id === shared._id);
+    expect(row.lineClearanceIds).toEqual([lineOfLc2]);
+    // An admin puts lc's line back; lc2 sends only its own line and keeps lc's.
+    await put(u.admin.auth, shared._id, { ...shared, lineClearanceIds: [lineOfLc, lineOfLc2] });
+    const own = await put(u.lc2.auth, shared._id, { ...shared, lineClearanceIds: [lineOfLc2] });
+    expect(own.statusCode).toBe(200);
+    expect(own.json().lineClearanceIds).toEqual([lineOfLc, lineOfLc2]);
+  });
+
   it('a user named in an inspection is deactivated, never deleted', async () => {
     const op = (
       await post(u.admin.auth, { ...person('evidence'), lineClearanceIds: [lineOfLc] })

@@ -99,8 +99,10 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   /**
-   * An LC manager changes an account's lines only among the lines it manages (the others stay as
-   * they were); others set them freely.
+   * An LC manager changes an account's lines only among the lines it manages: the request says
+   * which of its own lines the account works on, and the account's other lines stay as they were
+   * (left out of the request or not); adding another manager's line is refused. Others set them
+   * freely.
    */
   async function linesAfterChange(
     request: FastifyRequest,
@@ -111,14 +113,11 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const next = requested === undefined ? old : [...new Set(requested)];
     if (seesAllLines(currentUser(request))) return next;
     const mine = new Set(lines.map((line) => line.id));
-    const changed = [
-      ...next.filter((id) => !old.includes(id)),
-      ...old.filter((id) => !next.includes(id)),
-    ];
-    if (changed.some((id) => !mine.has(id))) {
+    if (next.some((id) => !mine.has(id) && !old.includes(id))) {
       await denied(request, 'may only assign the lines this manager manages');
     }
-    return next;
+    const kept = old.filter((id) => !mine.has(id) || next.includes(id));
+    return [...kept, ...next.filter((id) => mine.has(id) && !kept.includes(id))];
   }
 
   app.get(
