@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../db/schema.ts';
 import { build, type TestApp } from '../test/build.ts';
@@ -64,6 +64,30 @@ describe('sign-in lockout', () => {
     for (let i = 0; i < 5; i++) await login(user.email, 'wrong-password');
     const locks = (await auditOf(user.id)).filter((e) => e.action === 'account.locked');
     expect(locks.map((e) => e.newValue?.seconds)).toEqual([LOCK_SECONDS, 2 * LOCK_SECONDS]);
+  });
+
+  it('audits each failure before the lock or address block it causes', async () => {
+    const { db, passwords, config } = t.services.ctx;
+    const inOrder = async (where: ReturnType<typeof eq>) =>
+      (await db.select().from(auditLog).where(where).orderBy(asc(auditLog.id))).map(
+        (row) => row.action,
+      );
+    const user = await fresh();
+    for (let i = 0; i < 5; i++) await login(user.email, 'wrong-password');
+    expect(await inOrder(eq(auditLog.entityId, user.id))).toEqual([
+      ...Array(5).fill('login.failed'),
+      'account.locked',
+    ]);
+    // An address over its limit (two here) is blocked after the failure that reached it.
+    const guard = createCredentialGuard(db, passwords, { ...config, loginRateLimit: 2 });
+    const request = { ip: '192.0.2.77', user: null } as never;
+    for (let i = 0; i < 2; i++)
+      await guard.check(request, { email: 'x@nowhere.example' }, 'x', 'login');
+    expect(await inOrder(eq(auditLog.ip, '192.0.2.77'))).toEqual([
+      'login.failed',
+      'login.failed',
+      'login.address-blocked',
+    ]);
   });
 
   it('an admin unlocks from the users list, audited', async () => {

@@ -227,8 +227,8 @@ export function createCredentialGuard(
           : locked
             ? 'account locked'
             : 'wrong password';
-      await countAddressFailure(request, time);
-      if (user && reason === 'wrong password') await countAccountFailure(request, user, time);
+      // The failure is audited before what it causes (a lock, an address block), so the trail
+      // reads in causal order.
       await audit(db, request, {
         action: FAILED_ACTION[purpose],
         entity: 'user',
@@ -236,6 +236,8 @@ export function createCredentialGuard(
         actorEmail: 'email' in who ? who.email : (user?.email ?? null),
         newValue: { reason },
       });
+      await countAddressFailure(request, time);
+      if (user && reason === 'wrong password') await countAccountFailure(request, user, time);
       return { ok: false, status: 401 };
     },
 
