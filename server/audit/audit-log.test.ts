@@ -78,6 +78,15 @@ describe('audit log', () => {
     expect(rows[0]?.whole).toBe(rows[0]?.entries);
   });
 
+  it('numbers entries consecutively: each draws one id, under the chain’s lock', async () => {
+    const { rows } = (await t.services.ctx.db.execute(
+      sql`select min(id)::int as first, max(id)::int as last, count(*)::int as n from audit_log`,
+    )) as unknown as { rows: { first: number; last: number; n: number }[] };
+    const range = rows[0];
+    expect(range?.n).toBeGreaterThanOrEqual(3);
+    expect((range?.last ?? 0) - (range?.first ?? 0) + 1).toBe(range?.n);
+  });
+
   it('rejects UPDATE, DELETE and TRUNCATE in the database itself', async () => {
     const { db } = t.services.ctx;
     // The trigger's own refusal (migration 0001), not just any SQL error: Drizzle wraps the

@@ -19,6 +19,7 @@ import type { AnalysisSummary, DetectorInfo, VideoCalibration } from '../schemas
 import type { ChecklistSnapshot, MotionSamples, QrScan } from '../schemas/capture.ts';
 import type { Role } from '../schemas/common.ts';
 import type { FloorplanConfiguration } from '../schemas/floorplan-configs.ts';
+import type { KeptAtSigning } from '../schemas/signatures.ts';
 
 const id = () => text('id').primaryKey();
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -209,23 +210,35 @@ export const reportSummaries = pgTable(
  * The electronic signature of an inspection's review (21 CFR 11.50): one per inspection (a signed
  * record cannot be signed again), with the signer's printed name and a hash of what was signed.
  */
-export const signatures = pgTable('signatures', {
-  inspectionId: text('inspection_id')
-    .primaryKey()
-    .references(() => inspections.id, { onDelete: 'restrict' }),
-  signerId: text('signer_id').notNull(),
-  /** The name as printed when signing; a later rename of the user does not change it. */
-  signerName: text('signer_name').notNull(),
-  signerEmail: text('signer_email').notNull(),
-  /** 'approved' or 'rejected'. */
-  meaning: text('meaning').notNull(),
-  /** The meaning in words, as the signer saw it in the signing dialog. */
-  statement: text('statement').notNull(),
-  notes: text('notes').notNull().default(''),
-  signedAt: timestamp('signed_at', { withTimezone: true }).notNull(),
-  /** SHA-256 (hex) of the canonical record that was signed (server/services/signing.ts). */
-  recordHash: text('record_hash').notNull(),
-});
+export const signatures = pgTable(
+  'signatures',
+  {
+    inspectionId: text('inspection_id')
+      .primaryKey()
+      .references(() => inspections.id, { onDelete: 'restrict' }),
+    signerId: text('signer_id').notNull(),
+    /** The name as printed when signing; a later rename of the user does not change it. */
+    signerName: text('signer_name').notNull(),
+    signerEmail: text('signer_email').notNull(),
+    /** 'approved' or 'rejected'. */
+    meaning: text('meaning').notNull(),
+    /** The meaning in words, as the signer saw it in the signing dialog. */
+    statement: text('statement').notNull(),
+    notes: text('notes').notNull().default(''),
+    signedAt: timestamp('signed_at', { withTimezone: true }).notNull(),
+    /** SHA-256 (hex) of the canonical record that was signed (server/reports/record.ts). */
+    recordHash: text('record_hash').notNull(),
+    /**
+     * The operator's and line's names and the floor-plan layout as the record showed them when
+     * signed (server/reports/layout.ts); null for signatures made before they were kept.
+     */
+    kept: jsonb('kept').$type<KeptAtSigning>(),
+  },
+  // A kept floor-plan image is served and protected while a signature names it.
+  (t) => [
+    index('signatures_kept_image_idx').on(sql`(${t.kept}->'layout'->'floorplan'->>'imageKey')`),
+  ],
+);
 
 /** A reviewer's decision on one detection (prediction) of an inspection's video. */
 export const dispositions = pgTable(

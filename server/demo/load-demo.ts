@@ -15,16 +15,17 @@ import {
   inspections,
   lineClearances,
   predictions,
-  signatures,
   users,
   videos,
 } from '../db/schema.ts';
 import { newId } from '../ids.ts';
-import { readRecord, recordHash, signatureStatements } from '../reports/record.ts';
+import { readRecord, signatureStatements } from '../reports/record.ts';
 import { summarizeMissing } from '../reports/report.ts';
+import { writeSignature } from '../reports/signing.ts';
 import type { SignatureMeaning } from '../schemas/signatures.ts';
 import { sniffImage } from '../services/image-type.ts';
 import { insertUser } from '../services/users.ts';
+import type { Storage } from '../storage/storage.ts';
 import type { DemoDataset, DemoInspection } from './dataset-types.ts';
 
 export const DEMO_PASSWORD = 'demo-password';
@@ -63,7 +64,7 @@ function demoReviewedAt(dataset: DemoDataset, inspection: DemoInspection): Date 
 }
 
 /** A reviewed demo inspection carries its reviewer's e-signature, as one signed in the app would. */
-async function signReviewed(tx: Tx, inspectionId: string): Promise<void> {
+async function signReviewed(tx: Tx, storage: Storage, inspectionId: string): Promise<void> {
   const record = await readRecord(tx, inspectionId);
   const { status, reviewerId, reviewNotes, reviewedAt } = record.inspection;
   if ((status !== 'approved' && status !== 'rejected') || !reviewerId || !reviewedAt) return;
@@ -78,12 +79,7 @@ async function signReviewed(tx: Tx, inspectionId: string): Promise<void> {
     notes: reviewNotes ?? '',
     signedAt: reviewedAt.toISOString(),
   };
-  await tx.insert(signatures).values({
-    ...fields,
-    inspectionId,
-    signedAt: reviewedAt,
-    recordHash: recordHash(record, fields),
-  });
+  await writeSignature({ db: tx, storage }, record, fields);
 }
 
 export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: string) {
@@ -251,7 +247,7 @@ export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: 
     if (videoRows.length) await tx.insert(videos).values(videoRows);
     if (predictionRows.length) await tx.insert(predictions).values(predictionRows);
     if (inspectionRows.length) await tx.insert(inspections).values(inspectionRows);
-    for (const row of inspectionRows) await signReviewed(tx, row.id);
+    for (const row of inspectionRows) await signReviewed(tx, ctx.storage, row.id);
     await audit(tx, null, {
       action: 'demo.load',
       entity: 'system',

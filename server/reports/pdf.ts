@@ -21,7 +21,7 @@ import type { AppContext } from '../context.ts';
 import { videos } from '../db/schema.ts';
 import type { Coverage, InspectionReport, ReportDetection } from '../schemas/reports.ts';
 import { sniffImage } from '../services/image-type.ts';
-import type { Storage } from '../storage/storage.ts';
+import { readWhole, type Storage } from '../storage/storage.ts';
 
 const PAGE = { width: 595.28, height: 841.89 };
 const MARGIN = 50;
@@ -147,8 +147,8 @@ const flagDecisionText = { confirmed: 'confirmed finding', dismissed: 'dismissed
 const secondsText = (value: number | null) => (value === null ? '—' : `${value.toFixed(2)} s`);
 
 async function embedStored(doc: Doc, storage: Storage, key: string): Promise<PDFImage | null> {
-  if (!(await storage.stat(key))) return null;
-  const bytes = Buffer.concat(await storage.read(key).toArray());
+  const bytes = await readWhole(storage, key);
+  if (!bytes) return null;
   const type = sniffImage(bytes);
   try {
     if (type?.ext === 'png') return await doc.embedPng(bytes);
@@ -163,7 +163,11 @@ function drawCoverage(w: Writer, coverage: Coverage, image: PDFImage | null): vo
   const scale = Math.min(CONTENT_WIDTH / coverage.width, 300 / coverage.height);
   const width = coverage.width * scale;
   const height = coverage.height * scale;
-  w.room(height + 10);
+  // The caption goes on the picture's page: room for both first.
+  w.room(height + 30);
+  w.text('Coverage: the path in blue; visited zones outlined green, unvisited zones filled red.', {
+    color: muted,
+  });
   w.y -= height + 6;
   const x = MARGIN;
   const top = w.y + height;
@@ -325,12 +329,6 @@ export async function reportPdf(
     );
   }
   if (report.coverage) {
-    w.text(
-      'Coverage: the path in blue; visited zones outlined green, unvisited zones filled red.',
-      {
-        color: muted,
-      },
-    );
     const plan = report.coverage.imageUrl
       ? await embedStored(
           doc,

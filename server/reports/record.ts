@@ -1,16 +1,24 @@
 // What an e-signature signs (docs/reports.md, "The record hash"): the inspection as recorded, the
-// video's SHA-256 and analysis version, and every detection disposition, plus the signature's own
-// fields. The hash is SHA-256 over canonical JSON, so re-reading the same record gives the same
+// video's SHA-256 and analysis version, every detection disposition, the operator's and line's
+// names and the floor-plan layout the record shows (layout.ts), plus the signature's own fields. The hash is SHA-256 over canonical JSON, so re-reading the same record gives the same
 // hash and any later change to it gives another.
 import { createHash } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
-import { dispositions, inspections, signatures, videos } from '../db/schema.ts';
+import {
+  dispositions,
+  inspections,
+  lineClearances,
+  signatures,
+  users,
+  videos,
+} from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { iso } from '../ids.ts';
 import type { Disposition } from '../schemas/reports.ts';
-import type { Signature, SignatureMeaning } from '../schemas/signatures.ts';
+import type { KeptAtSigning, Signature, SignatureMeaning } from '../schemas/signatures.ts';
 import { canonicalJson } from './canonical-json.ts';
+import type { LayoutDigest } from './layout.ts';
 
 export type InspectionRow = typeof inspections.$inferSelect;
 export type VideoRow = typeof videos.$inferSelect;
@@ -48,6 +56,8 @@ export interface InspectionRecord {
   video: VideoRow | null;
   dispositions: Disposition[];
   signature: Signature | null;
+  /** What the signature kept as it was (null: unsigned, or signed before anything was kept). */
+  kept: KeptAtSigning | null;
 }
 
 /** Reads the parts of the record that a signature covers (in the caller's transaction if any). */
@@ -71,7 +81,21 @@ export async function readRecord(db: Db | Tx, inspectionId: string): Promise<Ins
     video: video ?? null,
     dispositions: dispositionRows.map(toDisposition),
     signature: signature ? toSignature(signature) : null,
+    kept: signature?.kept ?? null,
   };
+}
+
+/** The operator's and the line's names as they are now (a signature keeps them as they were). */
+export async function currentNames(db: Db | Tx, inspection: InspectionRow) {
+  const [operator] = await db
+    .select({ name: users.name })
+    .from(users)
+    .where(eq(users.id, inspection.operatorId));
+  const [line] = await db
+    .select({ name: lineClearances.name })
+    .from(lineClearances)
+    .where(eq(lineClearances.id, inspection.lineClearanceId));
+  return { operatorName: operator?.name ?? 'Unknown', lineName: line?.name ?? 'Unknown Line' };
 }
 
 /** The signed content: everything the operator recorded and the reviewer decided before signing. */
@@ -106,8 +130,22 @@ function signedContent(record: InspectionRecord) {
 
 export type SignatureFields = Omit<Signature, 'recordHash'>;
 
-/** SHA-256 (hex) of the record with the signature's fields (or none, before signing). */
-export function recordHash(record: InspectionRecord, signature: SignatureFields | null): string {
+/** What the hash covers of what a signature keeps: the names and the layout's digest. */
+export interface KeptDigest {
+  operatorName: string;
+  lineName: string;
+  layout: LayoutDigest;
+}
+
+/**
+ * SHA-256 (hex) of the record with the signature's fields (or none, before signing) and the names
+ * and layout it shows (none for signatures made before they were kept, whose hashes stay as signed).
+ */
+export function recordHash(
+  record: InspectionRecord,
+  signature: SignatureFields | null,
+  kept: KeptDigest | null,
+): string {
   const signed = signature && {
     signerId: signature.signerId,
     signerName: signature.signerName,
@@ -116,7 +154,6 @@ export function recordHash(record: InspectionRecord, signature: SignatureFields 
     notes: signature.notes,
     signedAt: signature.signedAt,
   };
-  return createHash('sha256')
-    .update(canonicalJson({ record: signedContent(record), signature: signed }))
-    .digest('hex');
+  const content = { record: signedContent(record), signature: signed, ...(kept && { kept }) };
+  return createHash('sha256').update(canonicalJson(content)).digest('hex');
 }

@@ -4,16 +4,13 @@
 import { asc, eq, isNull } from 'drizzle-orm';
 import { imageSizeFromHeader } from '../../workers/image-header.ts';
 import type { AppContext, AuthUser } from '../context.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import {
   captures,
-  floorplanConfigs,
-  floorplans,
   inspections,
   lineClearances,
   predictions,
   reportSummaries,
-  users,
 } from '../db/schema.ts';
 import { iso } from '../ids.ts';
 import type { FloorplanConfiguration, Importance } from '../schemas/floorplan-configs.ts';
@@ -28,14 +25,21 @@ import type {
   ReportRules,
 } from '../schemas/reports.ts';
 import { hasRole, managesLine } from '../services/access.ts';
-import type { Storage } from '../storage/storage.ts';
+import { readWhole } from '../storage/storage.ts';
 import {
   keyframeImageNames,
   type PathChecklist,
   pathChecklist,
   pathMessages,
 } from './path-checklist.ts';
-import { type InspectionRecord, readRecord, recordHash, type VideoRow } from './record.ts';
+import { floorplanImageUrl, layoutDigest, recordLayout } from './layout.ts';
+import {
+  currentNames,
+  type InspectionRecord,
+  readRecord,
+  recordHash,
+  type VideoRow,
+} from './record.ts';
 
 /** The review-by-exception thresholds (docs/reports.md): one set for every line for now. */
 export const reportRules: ReportRules = {
@@ -49,31 +53,13 @@ export const reportRules: ReportRules = {
 
 const importanceRank: Record<Importance, number> = { critical: 0, high: 1, medium: 2, low: 3 };
 
-async function readStored(storage: Storage, key: string): Promise<Buffer | null> {
-  if (!(await storage.stat(key))) return null;
-  return Buffer.concat(await storage.read(key).toArray());
-}
-
-interface LineSetup {
-  lineName: string;
-  managerId: string | null;
-  configuration: FloorplanConfiguration | null;
-  imageKey: string | null;
-}
-
-async function lineSetup(db: Db, lineId: string): Promise<LineSetup> {
-  const [line] = await db.select().from(lineClearances).where(eq(lineClearances.id, lineId));
-  const [config] = await db
-    .select()
-    .from(floorplanConfigs)
-    .where(eq(floorplanConfigs.lineClearanceId, lineId));
-  const [plan] = await db.select().from(floorplans).where(eq(floorplans.lineId, lineId));
-  return {
-    lineName: line?.name ?? 'Unknown Line',
-    managerId: line?.managerId ?? null,
-    configuration: config?.configuration ?? null,
-    imageKey: plan?.imageKey ?? null,
-  };
+/** The line's LC manager: with the admins and factory managers, the one who signs its records. */
+export async function lineManager(db: Db | Tx, lineId: string): Promise<string | null> {
+  const [line] = await db
+    .select({ managerId: lineClearances.managerId })
+    .from(lineClearances)
+    .where(eq(lineClearances.id, lineId));
+  return line?.managerId ?? null;
 }
 
 /** The checklist items: the inspection's snapshot, else the line's configuration as it is now. */
@@ -184,11 +170,8 @@ export async function buildReport(
 ): Promise<InspectionReport> {
   const { db, storage } = ctx;
   const { inspection, video } = record;
-  const line = await lineSetup(db, inspection.lineClearanceId);
-  const [operator] = await db
-    .select({ name: users.name })
-    .from(users)
-    .where(eq(users.id, inspection.operatorId));
+  // A signed record shows the names it was signed with; a later rename does not change it.
+  const names = record.kept ?? (await currentNames(db, inspection));
   const [capture] = await db
     .select({ scans: captures.scans })
     .from(captures)
@@ -200,20 +183,21 @@ export async function buildReport(
         .where(eq(predictions.videoId, video.id))
         .orderBy(asc(predictions.filename))
     : [];
-  const items = checklistItems(record, line.configuration);
+  const layout = await recordLayout(ctx, record);
+  const configuration = layout.config?.configuration ?? null;
+  const items = checklistItems(record, configuration);
 
-  const keyframes = video?.keyframesKey ? await readStored(storage, video.keyframesKey) : null;
-  const imageBytes = line.imageKey ? await readStored(storage, line.imageKey) : null;
-  const imageSize = imageBytes ? imageSizeFromHeader(imageBytes) : null;
+  const keyframes = video?.keyframesKey ? await readWhole(storage, video.keyframesKey) : null;
+  const imageSize = layout.imageBytes ? imageSizeFromHeader(layout.imageBytes) : null;
   let path: PathChecklist | null = null;
   let pathMessage: string | null = null;
   if (!video) pathMessage = 'No video was recorded for this inspection.';
   else if (!keyframes) pathMessage = pathMessages.noKeyframes;
-  else if (!line.configuration) pathMessage = pathMessages.missingConfiguration;
+  else if (!configuration) pathMessage = pathMessages.missingConfiguration;
   else {
     const answer = await pathChecklist({
       keyframes,
-      configuration: line.configuration,
+      configuration,
       imageSize,
       tags: items.tags,
       zones: items.zones,
@@ -278,7 +262,7 @@ export async function buildReport(
   const blocker = approvalBlocker(record);
   const flags = reportFlags({ tags, zones, detections, path, pathMessage, record, blocker });
   const coverage = path && {
-    imageUrl: line.imageKey ? `/api/floorplans/${line.imageKey.split('/').pop()}` : null,
+    imageUrl: layout.floorplan ? floorplanImageUrl(layout.floorplan.imageKey) : null,
     width: path.image.width,
     height: path.image.height,
     path: path.coveragePath,
@@ -300,15 +284,27 @@ export async function buildReport(
   };
 
   const signature = record.signature;
-  const currentHash = recordHash(record, signature);
-  const rules = signRules(user, record, line.managerId);
+  // A signature made before names and layouts were kept signed neither: checked without them.
+  const legacySignature = signature !== null && record.kept === null;
+  const currentHash = recordHash(
+    record,
+    signature,
+    legacySignature
+      ? null
+      : {
+          operatorName: names.operatorName,
+          lineName: names.lineName,
+          layout: layoutDigest(layout),
+        },
+  );
+  const rules = signRules(user, record, await lineManager(db, inspection.lineClearanceId));
   await saveSummary(db, inspection.id, { flags, tags, zones, detections });
   return {
     inspectionId: inspection.id,
     lineClearanceId: inspection.lineClearanceId,
-    lineName: line.lineName,
+    lineName: names.lineName,
     operatorId: inspection.operatorId,
-    operatorName: operator?.name ?? 'Unknown',
+    operatorName: names.operatorName,
     status: inspection.status as InspectionStatus,
     startTime: iso(inspection.startTime),
     endTime: inspection.endTime ? iso(inspection.endTime) : null,
@@ -438,6 +434,8 @@ function reportFlags({
     .map((flag) => ({ decision: null, ...flag }))
     .sort(
       (a, b) =>
+        // What blocks an approval comes first: it explains the flags after it (no path, no scans).
+        Number(b.kind === 'no-video') - Number(a.kind === 'no-video') ||
         importanceRank[a.severity] - importanceRank[b.severity] ||
         (a.time ?? Number.POSITIVE_INFINITY) - (b.time ?? Number.POSITIVE_INFINITY),
     );

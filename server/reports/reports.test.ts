@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdfPages } from '../../tests/support/pdf-text.ts';
+import { pdfPageImageCounts, pdfPages } from '../../tests/support/pdf-text.ts';
 import { auditLog, inspections, lineClearances, users, videos } from '../db/schema.ts';
 import type { DemoDataset } from '../demo/dataset-types.ts';
 import { DEMO_PASSWORD, loadDemo } from '../demo/load-demo.ts';
@@ -96,6 +96,16 @@ describe('the inspection report', () => {
     expect(r.canSign).toBe(true);
     expect(r.signature).toBeNull();
     expect(r.unchangedSinceSigning).toBeNull();
+  });
+
+  it('names what blocks an approval first: an inspection without a video', async () => {
+    const r = await report('lcmanager2', 'insp-lc2-3');
+    expect(r.video).toBeNull();
+    expect(r.flags[0]).toMatchObject({
+      kind: 'no-video',
+      severity: 'critical',
+      text: 'No video: nothing was recorded or submitted for this inspection',
+    });
   });
 
   it('answers 404 outside the caller’s scope and tells the UI who may sign', async () => {
@@ -232,14 +242,24 @@ describe('approve and reject as e-signatures', () => {
   });
 
   it('requires notes to reject, and refuses the operator and other lines’ managers', async () => {
-    // The spec's note names the signer's role, not a reason.
-    for (const notes of [undefined, ' ', 'Rejected by LC Manager', ' rejected by lc manager. ']) {
+    // The spec's notes name the signer's role, not a reason; a word or two says nothing either.
+    for (const notes of [
+      undefined,
+      ' ',
+      'ok',
+      'not ok',
+      'Rejected by LC Manager',
+      ' rejected by lc manager. ',
+      'Approved by LC Manager',
+    ]) {
       const refused = await sign('lcmanager', 'insp-lc1-3', 'reject', {
         notes,
         password: DEMO_PASSWORD,
       });
       expect(refused.statusCode).toBe(400);
-      expect(refused.json().message).toBe('body.notes must give the reason for a rejection');
+      expect(refused.json().message).toBe(
+        'body.notes must give the reason for a rejection (at least 3 different words)',
+      );
     }
     expect(
       (await sign('lcmanager', 'insp-lc2-2', 'approve', { password: DEMO_PASSWORD })).statusCode,
@@ -275,14 +295,14 @@ describe('approve and reject as e-signatures', () => {
     expect(r.approvalExceptions).toMatch(
       /^\d+ critical or high flags are open \(2 detections confirmed as findings\)$/,
     );
-    for (const notes of [undefined, '', 'Approved by LC Manager']) {
+    for (const notes of [undefined, '', 'ok', 'ok ok ok', 'Approved by LC Manager']) {
       const refused = await sign('lcmanager2', 'insp-lc2-2', 'approve', {
         notes,
         password: DEMO_PASSWORD,
       });
       expect(refused.statusCode).toBe(400);
       expect(refused.json().message).toBe(
-        `body.notes must say why the line is clear: ${r.approvalExceptions}`,
+        `body.notes must say why the line is clear (at least 3 different words): ${r.approvalExceptions}`,
       );
     }
     expect((await report('lcmanager2', 'insp-lc2-2')).status).toBe('pending');
@@ -371,6 +391,10 @@ describe('the PDF', () => {
       expect(page).toContain(`Page ${i + 1} of ${pages.length}`);
       expect(page).toMatch(/Printed \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
     });
+    // The coverage picture (the report's first image) is on its caption's page.
+    const captionPage = pages.findIndex((page) => page.includes('Coverage: the path in blue'));
+    const images = await pdfPageImageCounts(res.rawPayload);
+    expect(images.findIndex((count) => count > 0)).toBe(captionPage);
   });
 
   it('says so when the record changed after signing', async () => {

@@ -6,16 +6,32 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.ts';
 import { refuseCheck } from '../auth/credentials.ts';
 import type { AppContext, AuthUser } from '../context.ts';
-import { inspections, lineClearances, signatures, users } from '../db/schema.ts';
+import { inspections, signatures, users } from '../db/schema.ts';
 import { denied } from '../http/auth-hook.ts';
 import { badRequest, conflict, HttpError, notFound } from '../http/errors.ts';
 import { iso } from '../ids.ts';
-import { givesReason } from '../schemas/review-notes.ts';
+import { givesReason, MIN_REASON_WORDS } from '../schemas/review-notes.ts';
 import type { SignatureMeaning, SignBody } from '../schemas/signatures.ts';
-import { type InspectionRecord, readRecord, recordHash, signatureStatements } from './record.ts';
-import { approvalBlocker, approvalExceptions, buildReport, signRules } from './report.ts';
+import type { Tx } from '../db/client.ts';
+import { currentLayout, keepLayout, lockLayout } from './layout.ts';
+import {
+  currentNames,
+  type InspectionRecord,
+  readRecord,
+  recordHash,
+  type SignatureFields,
+  signatureStatements,
+} from './record.ts';
+import {
+  approvalBlocker,
+  approvalExceptions,
+  buildReport,
+  lineManager,
+  signRules,
+} from './report.ts';
 
 export const WRONG_PASSWORD = 'The password is incorrect; nothing was signed';
+const reasonRule = `at least ${MIN_REASON_WORDS} different words`;
 
 /**
  * Checks the signer's password through the credential guard, so a wrong one counts toward the
@@ -49,14 +65,6 @@ async function checkSignerPassword(
   refuseCheck(reply, check, new HttpError(403, WRONG_PASSWORD));
 }
 
-async function lineManager(ctx: Pick<AppContext, 'db'>, lineId: string): Promise<string | null> {
-  const [line] = await ctx.db
-    .select({ managerId: lineClearances.managerId })
-    .from(lineClearances)
-    .where(eq(lineClearances.id, lineId));
-  return line?.managerId ?? null;
-}
-
 /**
  * Refuses, audit-logged, whatever the signing rules refuse (403); another line's record is not found
  * (404) and a signed one a conflict (409). Called
@@ -67,7 +75,7 @@ export async function checkSigner(
   user: AuthUser,
   record: InspectionRecord,
 ): Promise<void> {
-  const managerId = await lineManager(request.server.ctx, record.inspection.lineClearanceId);
+  const managerId = await lineManager(request.server.ctx.db, record.inspection.lineClearanceId);
   const rules = signRules(user, record, managerId);
   if (rules.refusal === 'signed') throw conflict(rules.reason ?? 'Already signed');
   // Another manager's line is outside the caller's scope: the record does not exist for it.
@@ -83,6 +91,30 @@ const reviewFields = (row: InspectionRecord['inspection']) => ({
   reviewedAt: row.reviewedAt ? iso(row.reviewedAt) : null,
 });
 
+/**
+ * Writes the signature row: the fields, the names and layout the record shows now (kept with it,
+ * so the signed record shows them as signed) and the hash over all of it. Answers the hash.
+ */
+export async function writeSignature(
+  ctx: Pick<AppContext, 'storage'> & { db: Tx },
+  record: InspectionRecord,
+  fields: SignatureFields,
+): Promise<string> {
+  await lockLayout(ctx.db, record.inspection.lineClearanceId, 'share');
+  const drawn = await currentLayout(ctx, record.inspection.lineClearanceId, record.video);
+  const { kept, digest } = keepLayout(drawn);
+  const names = await currentNames(ctx.db, record.inspection);
+  const hash = recordHash(record, fields, { ...names, layout: digest });
+  await ctx.db.insert(signatures).values({
+    ...fields,
+    inspectionId: record.inspection.id,
+    signedAt: new Date(fields.signedAt),
+    recordHash: hash,
+    kept: { ...names, layout: kept },
+  });
+  return hash;
+}
+
 export async function signInspection(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -95,15 +127,15 @@ export async function signInspection(
   const notes = (body.notes ?? '').trim();
   const current = await readRecord(ctx.db, inspectionId);
   await checkSigner(request, user, current);
-  if (meaning === 'rejected' && !givesReason(notes, meaning)) {
-    throw badRequest('body.notes must give the reason for a rejection');
+  if (meaning === 'rejected' && !givesReason(notes)) {
+    throw badRequest(`body.notes must give the reason for a rejection (${reasonRule})`);
   }
   if (meaning === 'approved') {
     const blocker = approvalBlocker(current);
     if (blocker) throw conflict(`${blocker}; it cannot be approved as clear, only rejected`);
     const exceptions = approvalExceptions((await buildReport(ctx, user, current)).flags);
-    if (exceptions && !givesReason(notes, meaning)) {
-      throw badRequest(`body.notes must say why the line is clear: ${exceptions}`);
+    if (exceptions && !givesReason(notes)) {
+      throw badRequest(`body.notes must say why the line is clear (${reasonRule}): ${exceptions}`);
     }
   }
   await checkSignerPassword(request, reply, user, inspectionId, meaning, body.password);
@@ -131,13 +163,7 @@ export async function signInspection(
       notes,
       signedAt: iso(signedAt),
     };
-    const hash = recordHash(record, fields);
-    await tx.insert(signatures).values({
-      ...fields,
-      inspectionId,
-      signedAt,
-      recordHash: hash,
-    });
+    const hash = await writeSignature({ db: tx, storage: ctx.storage }, record, fields);
     const [row] = await tx
       .update(inspections)
       .set({ status: meaning, reviewerId: user.id, reviewNotes: notes, reviewedAt: signedAt })

@@ -1,15 +1,16 @@
 // Floor-plan configurations (spec §7): one per line clearance, read by video, by floor plan or by
 // line clearance; saving replaces the line's configuration (the audit log keeps the old one).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { audit } from '../audit/audit.ts';
-import { floorplanConfigs, floorplans, videos } from '../db/schema.ts';
+import { floorplanConfigs, floorplans, inspections, signatures, videos } from '../db/schema.ts';
 import { currentUser, denied } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { iso, newId } from '../ids.ts';
+import { withVideoCalibration } from '../reports/layout.ts';
 import { Id } from '../schemas/common.ts';
 import {
   FloorplanConfig,
@@ -58,10 +59,19 @@ export const floorplanConfigRoutes: FastifyPluginAsyncTypebox = async (app) => {
         currentUser(request),
         eq(videos.id, request.params.videoId),
       );
+      // A signed inspection's video is drawn on the layout its signature kept (docs/reports.md).
+      const [kept] = await db
+        .select({ kept: signatures.kept })
+        .from(signatures)
+        .innerJoin(inspections, eq(inspections.id, signatures.inspectionId))
+        .where(and(eq(inspections.videoId, video.id), isNotNull(signatures.kept)))
+        .limit(1);
+      if (kept?.kept) {
+        if (!kept.kept.layout.config) throw notFound('Floor plan configuration');
+        return kept.kept.layout.config;
+      }
       const config = await byLine(video.lineClearanceId);
-      // An analysed video's own calibration (its path's frame) replaces the line's point pairs.
-      if (!video.calibration) return config;
-      return { ...config, configuration: { ...config.configuration, ...video.calibration } };
+      return { ...config, configuration: withVideoCalibration(config.configuration, video) };
     },
   );
 

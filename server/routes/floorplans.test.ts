@@ -18,7 +18,13 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const GIF = Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(20, 1)]);
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(20, 2)]);
+/** SOI, a 16-byte APP0 segment, then a baseline frame header: 640 × 480. */
+const JPEG = Buffer.concat([
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
+  Buffer.alloc(14, 2),
+  Buffer.from([0xff, 0xc0, 0x00, 0x11, 0x08, 0x01, 0xe0, 0x02, 0x80, 0x03]),
+  Buffer.alloc(9, 1),
+]);
 
 const upload = (
   auth: { authorization: string },
@@ -90,6 +96,22 @@ describe('floor plans', () => {
     );
     expect(text.statusCode).toBe(400);
     expect(text.json().message).toBe('image must be a PNG, JPEG or GIF file');
+    // Files that only start like images: a bare PNG signature, a JPEG with no frame header.
+    const bare = await upload(
+      f.auth.admin,
+      { lineID: lineA },
+      { bytes: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), name: 'x.png' },
+    );
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json().message).toBe('image is not a readable PNG file: its header gives no size');
+    const headless = await upload(
+      f.auth.admin,
+      { lineID: lineA },
+      { bytes: JPEG.subarray(0, 22), name: 'x.jpg' },
+    );
+    expect(headless.json().message).toBe(
+      'image is not a readable JPEG file: its header gives no size',
+    );
     expect((await upload(f.auth.admin, { lineID: lineA })).json().message).toBe(
       'image is required',
     );

@@ -14,8 +14,9 @@ import { sendStored } from '../http/send-file.ts';
 import { iso, newId } from '../ids.ts';
 import { ErrorResponse, IdParams, MessageResponse } from '../schemas/common.ts';
 import { Floorplan } from '../schemas/floorplans.ts';
+import { isKeptFloorplanImage, lockLayout, releaseFloorplanImage } from '../reports/layout.ts';
 import { managesLine } from '../services/access.ts';
-import { sniffImage } from '../services/image-type.ts';
+import { headerSize, sniffImage } from '../services/image-type.ts';
 import { findLine } from './line-clearances.ts';
 
 type Row = typeof floorplans.$inferSelect;
@@ -93,8 +94,9 @@ export const floorplanRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const key = `floorplans/${request.params.file}`;
       const [row] = await db.select().from(floorplans).where(eq(floorplans.imageKey, key));
-      if (!row) throw notFound('Floor plan image');
-      return sendStored(request, reply, storage, row.imageKey, 'Floor plan image');
+      // A plan since replaced is still served while a signed record was drawn on it.
+      if (!row && !(await isKeptFloorplanImage(db, key))) throw notFound('Floor plan image');
+      return sendStored(request, reply, storage, key, 'Floor plan image');
     },
   );
 
@@ -119,6 +121,11 @@ export const floorplanRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!managesLine(user, line)) await denied(request, 'not the manager of this line clearance');
       const type = sniffImage(upload.image);
       if (!type) throw badRequest('image must be a PNG, JPEG or GIF file');
+      if (!headerSize(upload.image, type)) {
+        throw badRequest(
+          `image is not a readable ${type.contentType.slice(6).toUpperCase()} file: its header gives no size`,
+        );
+      }
       const id = newId();
       const imageKey = `floorplans/${newId()}.${type.ext}`;
       await storage.put(imageKey, upload.image);
@@ -126,6 +133,7 @@ export const floorplanRoutes: FastifyPluginAsyncTypebox = async (app) => {
       let created: Row | undefined;
       try {
         await db.transaction(async (tx) => {
+          await lockLayout(tx, line.id, 'update');
           [replaced] = await tx
             .delete(floorplans)
             .where(eq(floorplans.lineId, line.id))
@@ -157,7 +165,7 @@ export const floorplanRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await storage.delete(imageKey);
         throw error;
       }
-      if (replaced) await storage.delete(replaced.imageKey);
+      if (replaced) await releaseFloorplanImage(app.ctx, replaced.imageKey);
       if (!created) throw new Error('insert returned no row');
       return reply.status(201).send(toFloorplan(created));
     },
@@ -181,6 +189,7 @@ export const floorplanRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await denied(request, 'not the manager of this line clearance');
       }
       await db.transaction(async (tx) => {
+        await lockLayout(tx, row.lineId, 'update');
         await tx.delete(floorplans).where(eq(floorplans.id, row.id));
         await tx
           .update(floorplanConfigs)
@@ -193,7 +202,7 @@ export const floorplanRoutes: FastifyPluginAsyncTypebox = async (app) => {
           oldValue: toFloorplan(row),
         });
       });
-      await storage.delete(row.imageKey);
+      await releaseFloorplanImage(app.ctx, row.imageKey);
       return { message: 'Floor plan deleted' };
     },
   );

@@ -4,8 +4,8 @@
 export type ReviewMeaning = 'approved' | 'rejected';
 
 /**
- * The notes spec §4 writes for each decision. They name the signer's role, not a reason, so they
- * do not count as one where a reason is required (a rejection; an approval over open flags).
+ * The notes spec §4 writes for each decision. They name the signer's role, not a reason, so
+ * neither counts as one where a reason is required (a rejection; an approval over open flags).
  */
 export const specNotes: Record<ReviewMeaning, string> = {
   approved: 'Approved by LC Manager',
@@ -20,6 +20,12 @@ const bare = (notes: string) =>
     .trim()
     .toLowerCase();
 
-/** Whether the notes give a reason: not blank, and not only the spec's note for the decision. */
-export const givesReason = (notes: string, meaning: ReviewMeaning) =>
-  bare(notes) !== '' && bare(notes) !== bare(specNotes[meaning]);
+/** A reason takes at least this many different words: 'ok' or '-' says nothing an auditor can check. */
+export const MIN_REASON_WORDS = 3;
+
+const words = (notes: string) => new Set(notes.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+
+/** Whether the notes give a reason: three different words or more, and not a spec note. */
+export const givesReason = (notes: string) =>
+  words(notes).size >= MIN_REASON_WORDS &&
+  !Object.values(specNotes).some((note) => bare(note) === bare(notes));

@@ -1,6 +1,7 @@
 // The e-signature of an inspection's review (21 CFR 11.50, 11.200; docs/reports.md).
 import { type Static, Type } from 'typebox';
 import { Id } from './common.ts';
+import type { FloorplanConfig } from './floorplan-configs.ts';
 
 export const SignatureMeaning = Type.Union([Type.Literal('approved'), Type.Literal('rejected')]);
 export type SignatureMeaning = Static<typeof SignatureMeaning>;
@@ -29,3 +30,23 @@ export const SignBody = Type.Object({
   password: Type.String({ minLength: 1, maxLength: 1000 }),
 });
 export type SignBody = Static<typeof SignBody>;
+
+/**
+ * What a signed record was drawn on (server/reports/layout.ts): the line's floor-plan
+ * configuration as the report used it (the video's own calibration merged in, the image path
+ * naming the kept file) and the floor-plan image with its SHA-256. Null parts: the line had none.
+ */
+export interface SignedLayout {
+  config: FloorplanConfig | null;
+  floorplan: { imageKey: string; contentType: string; sha256: string } | null;
+}
+
+/**
+ * What a signature keeps as it was when signed, because the record shows it and it lives
+ * elsewhere: the operator's and the line's names as printed, and the layout.
+ */
+export interface KeptAtSigning {
+  operatorName: string;
+  lineName: string;
+  layout: SignedLayout;
+}

@@ -44,3 +44,9 @@ export function assertKey(key: string): void {
 export function assertPrefix(prefix: string): void {
   assertKey(`${prefix}/x`);
 }
+
+/** A small object's bytes in one buffer (a floor plan, a keyframes file); null when absent. */
+export async function readWhole(storage: Storage, key: string): Promise<Buffer | null> {
+  if (!(await storage.stat(key))) return null;
+  return Buffer.concat(await storage.read(key).toArray());
+}

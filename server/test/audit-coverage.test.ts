@@ -251,7 +251,7 @@ describe('every write route leaves the audit row of its change', () => {
       // Approve and reject are e-signatures: the signer's password is asked again.
       payload: { notes, password: DEMO_PASSWORD },
     });
-    await audited('lcmanager', 200, review(onA ?? '', 'approve', 'Line clear'), {
+    await audited('lcmanager', 200, review(onA ?? '', 'approve', 'Line walked and clear'), {
       action: 'approve',
       entity: 'inspection',
       entityId: onA,

@@ -6,9 +6,12 @@ import type { DemoDataset, DemoRole } from '../demo/dataset-types.ts';
 import { DEMO_PASSWORD, loadDemo } from '../demo/load-demo.ts';
 import type { TestApp } from './build.ts';
 
+/** A PNG signature and header (64 × 48) as the floor-plan upload reads them, then filler. */
 export const PNG = Buffer.concat([
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-  Buffer.alloc(64, 7),
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+  Buffer.from('IHDR'),
+  Buffer.from([0, 0, 0, 64, 0, 0, 0, 48]),
+  Buffer.alloc(48, 7),
 ]);
 /** 2000 distinct-ish bytes standing in for an MP4 (range tests compare exact slices). */
 export const VIDEO_BYTES = Buffer.from(Array.from({ length: 2000 }, (_, i) => (i * 31) % 256));

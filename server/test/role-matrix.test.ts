@@ -500,7 +500,7 @@ const matrix: Row[] = [
       route: `/api/inspections/{id}/${verb}`,
       request: async () => ({
         url: `/api/inspections/${await freshInspection()}/${verb}`,
-        payload: { notes: 'x', password: DEMO_PASSWORD },
+        payload: { notes: 'Checked on the line', password: DEMO_PASSWORD },
       }),
       ok: 200,
       allowed: MANAGE_LINE_A,

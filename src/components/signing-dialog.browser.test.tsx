@@ -24,11 +24,19 @@ const flag = (over: Partial<Flag>): Flag => ({
   ...over,
 });
 
-async function open(decision: 'approve' | 'reject', report: object | null) {
-  const fake = fakeFetch(report ? { [`GET /api/reports/${id}`]: { body: report } } : {});
+async function open(
+  decision: 'approve' | 'reject',
+  report: object | null,
+  routes: Parameters<typeof fakeFetch>[0] = {},
+  onSigned: () => void = () => {},
+) {
+  const fake = fakeFetch({
+    ...(report ? { [`GET /api/reports/${id}`]: { body: report } } : {}),
+    ...routes,
+  });
   vi.stubGlobal('fetch', fake.fetchImpl);
   await render(
-    <SigningDialog inspectionId={id} decision={decision} onClose={() => {}} onSigned={() => {}} />,
+    <SigningDialog inspectionId={id} decision={decision} onClose={() => {}} onSigned={onSigned} />,
   );
   return fake.calls;
 }
@@ -117,10 +125,18 @@ describe('SigningDialog', () => {
     const notes = dialog.getByLabelText('Notes (required)');
     await expect.element(notes).toHaveValue('');
     await dialog.getByLabelText('Password').fill('demo-password');
-    for (const typed of ['', 'Rejected by LC Manager', 'rejected by lc manager.']) {
+    for (const typed of [
+      '',
+      'ok',
+      'not ok!',
+      'Rejected by LC Manager',
+      'approved by lc manager.',
+    ]) {
       await notes.fill(typed);
       await dialog.getByRole('button', { name: 'Sign and reject' }).click();
-      await expect.poll(lastWarning).toBe('Please give the reason for the rejection');
+      await expect
+        .poll(lastWarning)
+        .toBe('Please give the reason for the rejection, in a few words');
       toasts.items = [];
     }
     expect(calls).toEqual([]);
@@ -155,10 +171,13 @@ describe('SigningDialog', () => {
     // The spec's note, shown while the report loads, gives way to an empty field.
     await expect.element(dialog.getByLabelText('Notes (required)')).toHaveValue('');
     await dialog.getByLabelText('Password').fill('demo-password');
+    await dialog.getByLabelText('Notes (required)').fill('ok');
     await dialog.getByRole('button', { name: 'Sign and approve' }).click();
     await expect
       .poll(lastWarning)
-      .toBe('Please say in the notes why the line is clear despite the open flags');
+      .toBe(
+        'Please say in the notes, in a few words, why the line is clear despite the open flags',
+      );
     expect(calls).toEqual([`GET /api/reports/${id}`]);
   });
 
@@ -167,5 +186,64 @@ describe('SigningDialog', () => {
     await expect
       .element(page.getByRole('dialog').getByLabelText('Notes', { exact: true }))
       .toHaveValue('Approved by LC Manager');
+  });
+
+  it('after a refused signature says why in the dialog, clears the password and focuses it', async () => {
+    const signed = vi.fn();
+    const wrongPassword = {
+      status: 403,
+      body: { message: 'The password is incorrect; nothing was signed' },
+    };
+    const calls = await open(
+      'reject',
+      null,
+      { [`PATCH /api/inspections/${id}/reject`]: wrongPassword },
+      signed,
+    );
+    const dialog = page.getByRole('dialog', { name: 'Reject inspection' });
+    await dialog.getByLabelText('Notes (required)').fill('Loose tablets under the feeder');
+    const password = dialog.getByLabelText('Password');
+    await password.fill('wrong-password');
+    // With the mouse, as QA did: the disabled submit button used to drop focus to <body>.
+    await dialog.getByRole('button', { name: 'Sign and reject' }).click();
+
+    const said = 'Failed to reject inspection: The password is incorrect; nothing was signed';
+    await expect.element(dialog.getByRole('alert')).toHaveTextContent(said);
+    // The spec's toast is still shown.
+    expect(toasts.items.map((toast) => toast.detail)).toEqual([said]);
+    await expect.element(password).toHaveValue('');
+    await expect.element(password).toHaveFocus();
+    // The notes stay, and the dialog stays open for another try.
+    await expect
+      .element(dialog.getByLabelText('Notes (required)'))
+      .toHaveValue('Loose tablets under the feeder');
+    expect(signed).not.toHaveBeenCalled();
+    expect(calls).toEqual([`PATCH /api/inspections/${id}/reject`]);
+
+    // The next try clears the old message: here it stops at the emptied password.
+    await dialog.getByRole('button', { name: 'Sign and reject' }).click();
+    await expect.poll(lastWarning).toBe('Please enter your password to sign');
+    expect(dialog.getByRole('alert').query()).toBeNull();
+    expect(calls).toHaveLength(1);
+  });
+
+  it('shows the approval failure the server gives, in the dialog too', async () => {
+    await open(
+      'approve',
+      { approvalBlocker: null, approvalExceptions: null, flags: [] },
+      {
+        [`PATCH /api/inspections/${id}/approve`]: {
+          status: 409,
+          body: { message: 'Inspection is already approved' },
+        },
+      },
+    );
+    const dialog = page.getByRole('dialog', { name: 'Approve inspection' });
+    await dialog.getByLabelText('Password').fill('demo-password');
+    await dialog.getByRole('button', { name: 'Sign and approve' }).click();
+    await expect
+      .element(dialog.getByRole('alert'))
+      .toHaveTextContent('Failed to approve inspection: Inspection is already approved');
+    await expect.element(dialog.getByLabelText('Password')).toHaveFocus();
   });
 });

@@ -1,10 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { givesReason, specNotes } from '../../server/schemas/review-notes.ts';
 import { getReport } from '../api/get-reports.ts';
 import { type ReviewDecision, signInspection } from '../api/sign-inspection.ts';
 import { localTime } from '../lib/record-time.ts';
-import { runAction, warnIfBlank } from '../lib/run-action.ts';
+import { failureText, runAction, warnIfBlank } from '../lib/run-action.ts';
 import { session } from '../stores/session.ts';
 import { toastWarning } from '../stores/toasts.ts';
 import type { Inspection, InspectionReport, Signature } from '../types/api.ts';
@@ -139,10 +139,13 @@ export function SigningDialog({
     decision === 'reject' || Boolean(known?.approvalExceptions);
   const [notes, setNotes] = useState(() => (reasonDue(given) ? '' : text.notes));
   const [password, setPassword] = useState('');
+  // Why the last signature failed, shown in the dialog beside the spec's toast.
+  const [failure, setFailure] = useState<string | null>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
   const [fetched, setReport] = useState<InspectionReport | null>(null);
   const report = given ?? fetched;
   const needsReason = reasonDue(report);
-  const reasonGiven = givesReason(notes, decision === 'approve' ? 'approved' : 'rejected');
+  const reasonGiven = givesReason(notes);
 
   // An approval shows what it would sign over; the server refuses what it must refuse anyway.
   useEffect(() => {
@@ -163,24 +166,39 @@ export function SigningDialog({
   }, [decision, inspectionId, given]);
 
   const submit = async () => {
+    setFailure(null);
     if (needsReason && !reasonGiven) {
       toastWarning(
         decision === 'reject'
-          ? 'Please give the reason for the rejection'
-          : 'Please say in the notes why the line is clear despite the open flags',
+          ? 'Please give the reason for the rejection, in a few words'
+          : 'Please say in the notes, in a few words, why the line is clear despite the open flags',
       );
       return false;
     }
     if (warnIfBlank('Please enter your password to sign', password)) return false;
     let signed: Inspection | null = null;
+    let refusal: unknown = null;
     const done = await runAction(
       async () => {
-        signed = await signInspection(inspectionId, decision, notes, password);
+        try {
+          signed = await signInspection(inspectionId, decision, notes, password);
+        } catch (error) {
+          refusal = error;
+          throw error;
+        }
       },
       text.success,
       text.failure,
     );
     if (done && signed) onSigned(signed);
+    // Spec §8's toast shows outside the modal for 3 s; the dialog says it too, where the signer
+    // is looking, and asks for the password again (after a 401 the app has signed out).
+    const said = done ? null : failureText(text.failure, refusal);
+    if (said) {
+      setFailure(said);
+      setPassword('');
+      passwordInput.current?.focus();
+    }
     return done;
   };
 
@@ -212,7 +230,13 @@ export function SigningDialog({
         autoComplete="current-password"
         value={password}
         onChange={setPassword}
+        inputRef={passwordInput}
       />
+      {failure && (
+        <p className="form-error" role="alert">
+          {failure}
+        </p>
+      )}
     </FormDialog>
   );
 }

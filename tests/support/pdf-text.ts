@@ -1,17 +1,17 @@
-// A PDF's text, page by page, as pdfjs-dist reads it (the report tests check every printed field).
+// A PDF's text and images, page by page, as pdfjs-dist reads them (the report tests check every
+// printed field).
 import { fileURLToPath } from 'node:url';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { getDocument, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 const standardFontDataUrl = fileURLToPath(
   new URL('../../node_modules/pdfjs-dist/standard_fonts/', import.meta.url),
 );
 
+const open = (bytes: Uint8Array) =>
+  getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, standardFontDataUrl }).promise;
+
 export async function pdfPages(bytes: Uint8Array): Promise<string[]> {
-  const pdf = await getDocument({
-    data: new Uint8Array(bytes),
-    isEvalSupported: false,
-    standardFontDataUrl,
-  }).promise;
+  const pdf = await open(bytes);
   const pages: string[] = [];
   for (let n = 1; n <= pdf.numPages; n++) {
     const content = await (await pdf.getPage(n)).getTextContent();
@@ -19,4 +19,16 @@ export async function pdfPages(bytes: Uint8Array): Promise<string[]> {
   }
   await pdf.destroy();
   return pages;
+}
+
+/** How many images each page paints (pdfjs's paintImageXObject operations), page by page. */
+export async function pdfPageImageCounts(bytes: Uint8Array): Promise<number[]> {
+  const pdf = await open(bytes);
+  const counts: number[] = [];
+  for (let n = 1; n <= pdf.numPages; n++) {
+    const { fnArray } = await (await pdf.getPage(n)).getOperatorList();
+    counts.push(fnArray.filter((fn) => fn === OPS.paintImageXObject).length);
+  }
+  await pdf.destroy();
+  return counts;
 }

@@ -1,0 +1,267 @@
+// What a signature keeps (docs/reports.md): a signed record is redrawn on the floor plan and
+// configuration it was signed on, and prints the operator's and line's names it was signed with,
+// however they change later; the kept image is served and never deleted; a change to what was kept,
+// behind the server's back, shows as a change since signing; and an analysed video's own
+// calibration maps the report's path as the path player maps it.
+import fs from 'node:fs';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdfPages } from '../../tests/support/pdf-text.ts';
+import { inspections, lineClearances, signatures, users, videos } from '../db/schema.ts';
+import type { DemoDataset } from '../demo/dataset-types.ts';
+import { DEMO_PASSWORD, loadDemo } from '../demo/load-demo.ts';
+import type { FloorplanConfig } from '../schemas/floorplan-configs.ts';
+import type { InspectionReport } from '../schemas/reports.ts';
+import { build, type TestApp } from '../test/build.ts';
+import { multipartBody } from '../test/multipart.ts';
+import { readRecord, recordHash } from './record.ts';
+
+const dataset = JSON.parse(
+  fs.readFileSync(new URL('../demo/dataset.json', import.meta.url), 'utf8'),
+) as DemoDataset;
+const files = new URL('../demo/files/', import.meta.url).pathname;
+const otherPlan = fs.readFileSync(
+  new URL('../demo/files/floorplans/bottling-line-2.png', import.meta.url),
+);
+
+let t: TestApp;
+const auth: Record<string, { authorization: string }> = {};
+
+beforeAll(async () => {
+  t = await build();
+  await loadDemo(t.services.ctx, dataset, files);
+  for (const who of ['lcmanager', 'lcmanager2', 'audit']) {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: `${who}@example.com`, password: DEMO_PASSWORD },
+    });
+    auth[who] = { authorization: `Bearer ${res.json().token}` };
+  }
+});
+afterAll(() => t.close());
+
+const get = (url: string, who = 'audit') => t.app.inject({ url, headers: auth[who] });
+const reportOf = async (id: string) => (await get(`/api/reports/${id}`)).json() as InspectionReport;
+/** The checklist and coverage as drawn: what must not move once signed. */
+const drawn = (r: InspectionReport) => ({ checklist: r.checklist, coverage: r.coverage });
+
+async function lineByName(name: string) {
+  const [line] = await t.services.ctx.db
+    .select()
+    .from(lineClearances)
+    .where(eq(lineClearances.name, name));
+  if (!line) throw new Error(`no line ${name}`);
+  return line;
+}
+
+/** A line's inspection with a video, in the given status. */
+async function inspectionOf(lineId: string, status: string) {
+  const rows = await t.services.ctx.db
+    .select()
+    .from(inspections)
+    .where(eq(inspections.lineClearanceId, lineId));
+  const row = rows.find((r) => r.status === status && r.videoId);
+  if (!row?.videoId) throw new Error(`no ${status} inspection with a video`);
+  return { id: row.id, videoId: row.videoId };
+}
+
+describe('the layout a signature keeps', () => {
+  it('redraws a signed record on the plan it was signed on after the line’s plan changes', async () => {
+    const line = await lineByName('Blister Line 1');
+    const signed = await inspectionOf(line.id, 'approved');
+    const before = await reportOf(signed.id);
+    expect(before.unchangedSinceSigning).toBe(true);
+    const keptUrl = before.coverage?.imageUrl;
+    expect(keptUrl).toMatch(/^\/api\/floorplans\/[0-9a-f]{24}\.png$/);
+    const keptBytes = (await get(keptUrl ?? '')).rawPayload;
+    const keptConfig = (await get(`/api/floorplan-configs/${signed.videoId}`)).json();
+    expect(keptConfig.configuration.floorplanImage).toBe(keptUrl);
+
+    // The manager replaces the plan and moves every zone and tag and the calibration.
+    const body = multipartBody(
+      { name: 'New plan', lineID: line.id },
+      { field: 'image', filename: 'new.png', contentType: 'image/png', bytes: otherPlan },
+    );
+    const replaced = await t.app.inject({
+      method: 'POST',
+      url: '/api/floorplans',
+      headers: { ...auth.lcmanager, ...body.headers },
+      payload: body.payload,
+    });
+    expect(replaced.statusCode).toBe(201);
+    const current = (await get(`/api/floorplan-configs/line-clearance/${line.id}`)).json();
+    const { configuration } = current as FloorplanConfig;
+    const moved = {
+      ...configuration,
+      floorplanImage: replaced.json().imagePath,
+      slamPoints: configuration.slamPoints?.map(([x, y]) => [y, x]),
+      hotZones: configuration.hotZones.map((z) => ({ ...z, x: z.x + 150, y: z.y + 90 })),
+      tags: configuration.tags.map((tag) => ({ ...tag, x: tag.x + 150 })),
+    };
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: '/api/floorplan-configs',
+      headers: auth.lcmanager,
+      payload: {
+        lineClearanceId: line.id,
+        floorplanId: replaced.json()._id,
+        name: 'Moved',
+        configuration: moved,
+      },
+    });
+    expect(saved.statusCode).toBeLessThan(300);
+
+    const after = await reportOf(signed.id);
+    expect(after.unchangedSinceSigning).toBe(true);
+    expect(drawn(after)).toEqual(drawn(before));
+    const image = await get(keptUrl ?? '');
+    expect(image.statusCode).toBe(200);
+    expect(image.rawPayload.equals(keptBytes)).toBe(true);
+    expect((await get(`/api/floorplan-configs/${signed.videoId}`)).json()).toEqual(keptConfig);
+
+    // A record not yet signed is drawn on the plan as it is now.
+    const pending = await reportOf((await inspectionOf(line.id, 'pending')).id);
+    if (pending.coverage) expect(pending.coverage.imageUrl).toBe(replaced.json().imagePath);
+    const pdf = await get(`/api/reports/${signed.id}/pdf`);
+    expect(pdf.statusCode).toBe(200);
+
+    // Deleting the plan keeps the image a signature names and removes the one none does.
+    const gone = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/floorplans/${replaced.json()._id}`,
+      headers: auth.lcmanager,
+    });
+    expect(gone.statusCode).toBe(200);
+    expect((await get(replaced.json().imagePath)).statusCode).toBe(404);
+    expect((await get(keptUrl ?? '')).statusCode).toBe(200);
+    expect(drawn(await reportOf(signed.id))).toEqual(drawn(before));
+  });
+
+  it('shows a kept layout changed behind the server’s back as a change since signing', async () => {
+    const line = await lineByName('Bottling Line 2');
+    const signed = await inspectionOf(line.id, 'approved');
+    const r = await reportOf(signed.id);
+    expect(r.unchangedSinceSigning).toBe(true);
+    const key = `floorplans/${r.coverage?.imageUrl?.split('/').pop()}`;
+    const { storage, db } = t.services.ctx;
+    const original = Buffer.concat(await storage.read(key).toArray());
+
+    await storage.put(key, Buffer.concat([original, Buffer.from([0])]));
+    expect((await reportOf(signed.id)).unchangedSinceSigning).toBe(false);
+    await storage.put(key, original);
+    expect((await reportOf(signed.id)).unchangedSinceSigning).toBe(true);
+
+    const [row] = await db.select().from(signatures).where(eq(signatures.inspectionId, signed.id));
+    await db.execute(
+      sql`update signatures set kept = jsonb_set(kept, '{layout,config,configuration,displaySize,width}', '640')
+          where inspection_id = ${signed.id}`,
+    );
+    expect((await reportOf(signed.id)).unchangedSinceSigning).toBe(false);
+    await db
+      .update(signatures)
+      .set({ kept: row?.kept })
+      .where(eq(signatures.inspectionId, signed.id));
+    expect((await reportOf(signed.id)).unchangedSinceSigning).toBe(true);
+  });
+
+  it('checks a signature made before layouts were kept without one', async () => {
+    const line = await lineByName('Blister Line 1');
+    const signed = await inspectionOf(line.id, 'rejected');
+    const { db } = t.services.ctx;
+    const record = await readRecord(db, signed.id);
+    const fields = record.signature;
+    if (!fields) throw new Error('the demo inspection is signed');
+    await db
+      .update(signatures)
+      .set({ kept: null, recordHash: recordHash(record, fields, null) })
+      .where(eq(signatures.inspectionId, signed.id));
+    const r = await reportOf(signed.id);
+    expect(r.signature?.recordHash).toBe(recordHash(record, fields, null));
+    expect(r.unchangedSinceSigning).toBe(true);
+  });
+});
+
+describe('the names a signature keeps', () => {
+  it('prints the operator and line as signed after either is renamed', async () => {
+    const line = await lineByName('Bottling Line 2');
+    const signed = await inspectionOf(line.id, 'approved');
+    const pending = await inspectionOf(line.id, 'pending');
+    const before = await reportOf(signed.id);
+    const { db } = t.services.ctx;
+    const [row] = await db.select().from(inspections).where(eq(inspections.id, signed.id));
+    const [operator] = await db
+      .select()
+      .from(users)
+      .where(eq(users.id, row?.operatorId ?? ''));
+    if (!operator) throw new Error('the demo inspection has an operator');
+    await db.update(users).set({ name: 'Renamed Operator' }).where(eq(users.id, operator.id));
+    await db
+      .update(lineClearances)
+      .set({ name: 'Renamed Line' })
+      .where(eq(lineClearances.id, line.id));
+
+    const after = await reportOf(signed.id);
+    expect([after.operatorName, after.lineName]).toEqual([before.operatorName, before.lineName]);
+    expect(after.unchangedSinceSigning).toBe(true);
+    const text = (await pdfPages((await get(`/api/reports/${signed.id}/pdf`)).rawPayload)).join(
+      '\n',
+    );
+    expect(text).toContain(before.lineName);
+    expect(text).not.toContain('Renamed Line');
+    expect(text).not.toContain('Renamed Operator');
+    // A record not yet signed shows the names as they are now.
+    expect((await reportOf(pending.id)).lineName).toBe('Renamed Line');
+
+    // The kept names are hashed: an edit behind the server's back shows.
+    await db.execute(
+      sql`update signatures set kept = jsonb_set(kept, '{operatorName}', '"Someone Else"')
+          where inspection_id = ${signed.id}`,
+    );
+    const forged = await reportOf(signed.id);
+    expect(forged.operatorName).toBe('Someone Else');
+    expect(forged.unchangedSinceSigning).toBe(false);
+    await db.update(users).set({ name: operator.name }).where(eq(users.id, operator.id));
+    await db.update(lineClearances).set({ name: line.name }).where(eq(lineClearances.id, line.id));
+  });
+});
+
+describe('the report’s path', () => {
+  it('is mapped with the analysed video’s own calibration, as the path player maps it', async () => {
+    const line = await lineByName('Bottling Line 2');
+    const pending = await inspectionOf(line.id, 'pending');
+    const before = await reportOf(pending.id);
+    const config = (await get(`/api/floorplan-configs/line-clearance/${line.id}`)).json();
+    const { slamPoints, floorplanPoints, forceAffine, yAxisFlip } = (config as FloorplanConfig)
+      .configuration;
+    if (!slamPoints || !floorplanPoints || !before.coverage) throw new Error('a calibrated path');
+    // The video's calibration: the line's pairs with every plan point 7 px right and 5 px down.
+    const calibration = {
+      slamPoints,
+      floorplanPoints: floorplanPoints.map(([x, y]) => [(x ?? 0) + 7, (y ?? 0) + 5]),
+      forceAffine,
+      yAxisFlip,
+    };
+    await t.services.ctx.db
+      .update(videos)
+      .set({ calibration })
+      .where(eq(videos.id, pending.videoId));
+    const after = await reportOf(pending.id);
+    const served = (await get(`/api/floorplan-configs/${pending.videoId}`)).json();
+    expect(served.configuration.floorplanPoints).toEqual(calibration.floorplanPoints);
+    const shifts = (after.coverage?.path ?? []).map(([x, y], i) => {
+      const [bx, by] = before.coverage?.path[i] ?? [Number.NaN, Number.NaN];
+      return [(x ?? 0) - (bx ?? 0), (y ?? 0) - (by ?? 0)];
+    });
+    expect(shifts.length).toBeGreaterThan(10);
+    const moved = shifts.filter(
+      ([dx, dy]) => Math.abs((dx ?? 0) - 7) < 1e-6 && Math.abs((dy ?? 0) - 5) < 1e-6,
+    );
+    // Points clamped at the plan's edge move less; the others move exactly with the calibration.
+    expect(moved.length).toBeGreaterThan(shifts.length / 2);
+    await t.services.ctx.db
+      .update(videos)
+      .set({ calibration: null })
+      .where(eq(videos.id, pending.videoId));
+  });
+});
