@@ -19,14 +19,22 @@ export async function runAction<T>(
   try {
     result = await action();
   } catch (error) {
-    // A 401 has already signed out and gone to /login.
-    if (error instanceof ApiError && error.status === 401) return false;
-    const reason = error instanceof ApiError ? error.serverMessage : null;
-    toastError(reason ? `${failure}: ${reason}` : failure);
+    const text = failureText(failure, error);
+    if (text) toastError(text);
     return false;
   }
   toastSuccess(typeof success === 'string' ? success : success(result), successLife);
   return true;
+}
+
+/**
+ * The error toast's text for a failed call: the spec's text, then the server's message when it
+ * gave one. Null for a 401, which has already signed out and gone to /login.
+ */
+export function failureText(failure: string, error: unknown): string | null {
+  if (error instanceof ApiError && error.status === 401) return null;
+  const reason = error instanceof ApiError ? error.serverMessage : null;
+  return reason ? `${failure}: ${reason}` : failure;
 }
 
 /** Spec §5: every delete asks the browser for confirmation first. */
