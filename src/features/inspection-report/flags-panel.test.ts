@@ -23,6 +23,30 @@ describe('the flags heading', () => {
   it('says a missed zone’s or tag’s time is the path’s closest approach', () => {
     expect(flagTimeText({ ...flag(null), kind: 'zone', time: 1.125 })).toBe('closest at 1.13 s');
     expect(flagTimeText({ ...flag(null), kind: 'tag', time: 4 })).toBe('closest at 4.00 s');
-    expect(flagTimeText(flag(null))).toBe('2.00 s');
+  });
+
+  it('does not repeat a time the flag’s text already says (a detection’s, a gap’s start)', () => {
+    expect(flagTimeText(flag(null))).toBeNull();
+    expect(
+      flagTimeText({
+        ...flag(null),
+        kind: 'gap',
+        severity: 'medium',
+        text: 'Gap in the path: no position for 6.00 s from 12.50 s',
+        time: 12.5,
+        ref: null,
+      }),
+    ).toBeNull();
+    // A short video's text gives its length, not a moment: the start it goes to is shown.
+    expect(
+      flagTimeText({
+        ...flag(null),
+        kind: 'short-video',
+        text: 'Video shorter than the minimum: 12.00 s (minimum 30.00 s)',
+        time: 0,
+        ref: null,
+      }),
+    ).toBe('0.00 s');
+    expect(flagTimeText({ ...flag(null), kind: 'no-path', time: null, ref: null })).toBeNull();
   });
 });

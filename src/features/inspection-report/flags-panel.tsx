@@ -25,9 +25,24 @@ export function flagCount(flags: readonly Flag[]): string {
   return dismissed ? `${flags.length - dismissed} open, ${dismissed} dismissed` : `${flags.length}`;
 }
 
-/** Where 'Next flag' goes: a missed zone or tag has no time of its own, so the path's closest approach. */
-export const flagTimeText = (flag: Flag) =>
-  `${flag.kind === 'zone' || flag.kind === 'tag' ? 'closest at ' : ''}${flag.time?.toFixed(2)} s`;
+/** Flags whose text already names their time ('Detection: debris 81% at 8.87 s', a gap's 'from'). */
+const timeInText: ReadonlySet<Flag['kind']> = new Set(['detection', 'gap']);
+
+/**
+ * The time beside a flag, where 'Next flag' goes, unless its text already says it (null then, and
+ * for a flag without a time): a missed zone or tag has no time of its own, so the path's closest
+ * approach.
+ */
+export function flagTimeText(flag: Flag): string | null {
+  if (flag.time === null || timeInText.has(flag.kind)) return null;
+  const closest = flag.kind === 'zone' || flag.kind === 'tag' ? 'closest at ' : '';
+  return `${closest}${flag.time.toFixed(2)} s`;
+}
+
+function FlagTime({ flag }: { flag: Flag }) {
+  const time = flagTimeText(flag);
+  return time ? <span className="muted">{time}</span> : null;
+}
 
 export function FlagsPanel({ flags, clock }: FlagsPanelProps) {
   const [current, setCurrent] = useState(-1);
@@ -102,7 +117,7 @@ export function FlagsPanel({ flags, clock }: FlagsPanelProps) {
                 {flag.decision && (
                   <span className="report-flag-decision">{decisionLabel[flag.decision]}</span>
                 )}
-                {flag.time !== null && <span className="muted">{flagTimeText(flag)}</span>}
+                <FlagTime flag={flag} />
               </button>
             </li>
           ))}
