@@ -4,9 +4,12 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { DemoDataset, DemoVideo } from '../server/demo/dataset-types.ts';
+import { anchorsFor } from '../server/analysis/anchors.ts';
+import type { DemoCapture, DemoDataset, DemoVideo } from '../server/demo/dataset-types.ts';
 import { mapAndClampReference } from '../tests/reference/mapping.ts';
 import { selectTransformReference } from '../tests/reference/select-transform.ts';
+import { reconstructPath } from '../workers/path-reconstruction.ts';
+import { SCAN_DISTANCE_PX } from './lib/demo-capture.ts';
 import { buildDemo } from './lib/demo-dataset.ts';
 import { CLASS_BODY_COLOR, DETECTION_CLASSES } from './lib/demo-scene.ts';
 import { crc32, decodePng, encodePng } from './lib/png.ts';
@@ -41,7 +44,11 @@ interface KeyframeLine {
   image: string | undefined;
 }
 
+/** The videos that arrive with analysis results (the pending one's analysis is queued). */
+const completedVideos = committed.videos.filter((v) => v.status === 'completed');
+
 function readKeyframes(video: DemoVideo): KeyframeLine[] {
+  if (!video.keyframesFile) throw new Error(`${video.key} has no keyframes file`);
   const text = readFileSync(join(filesDir, video.keyframesFile), 'utf8');
   const pattern = /^(\d+) (-?\d+\.\d{3}) (-?\d+\.\d{3}) (\d+\.\d{3})(?: (\d+\.\d{3}\.png))?$/;
   return text
@@ -196,10 +203,68 @@ describe('dataset references', () => {
     expect(statuses).toContain('approved');
     expect(statuses).toContain('rejected');
   });
+
+  it('each inspection ends when its recording does (or minutes after it began, without one)', () => {
+    for (const inspection of committed.inspections) {
+      const video = inspection.videoKey ? videos.get(inspection.videoKey) : undefined;
+      const end = Date.parse(inspection.endTime);
+      if (video) {
+        expect(end, inspection.key).toBe(Date.parse(video.timestamp) + video.duration * 1000);
+        expect(Date.parse(video.timestamp), inspection.key).toBeGreaterThanOrEqual(
+          Date.parse(inspection.startTime),
+        );
+      } else {
+        const minutes = (end - Date.parse(inspection.startTime)) / 60_000;
+        expect(minutes, inspection.key).toBeGreaterThanOrEqual(2);
+        expect(minutes, inspection.key).toBeLessThanOrEqual(30);
+      }
+    }
+  });
+
+  it('names products and batches, each coming batch the next changeover’s leaving one', () => {
+    for (const line of committed.lineClearances) {
+      const changeovers = committed.inspections
+        .filter((i) => i.lineKey === line.key)
+        .sort((a, b) => Date.parse(a.startTime) - Date.parse(b.startTime));
+      changeovers.forEach((inspection, i) => {
+        for (const product of [inspection.productLeaving, inspection.productComing]) {
+          expect(product, inspection.key).toMatch(/^[A-Z][a-z]+ \d+ mg(\/5 mL)? \S/);
+        }
+        for (const batch of [inspection.batchLeaving, inspection.batchComing]) {
+          expect(batch, inspection.key).toMatch(/^[A-Z]{2}\d{4}-\d{3}$/);
+        }
+        expect(inspection.productComing, inspection.key).not.toBe(inspection.productLeaving);
+        const next = changeovers[i + 1];
+        if (next) {
+          expect([next.productLeaving, next.batchLeaving], next.key).toEqual([
+            inspection.productComing,
+            inspection.batchComing,
+          ]);
+        }
+      });
+    }
+  });
 });
 
 describe('keyframes, images and predictions', () => {
-  for (const video of committed.videos) {
+  it('completed videos name who made their results; a pending one has none yet', () => {
+    expect(completedVideos.length).toBeGreaterThanOrEqual(4);
+    for (const video of committed.videos) {
+      const analysed = video.status === 'completed';
+      expect(video.analysisVersion !== null, video.key).toBe(analysed);
+      expect(video.detector !== null, video.key).toBe(analysed);
+      expect(video.keyframesFile !== null && video.keyframeImagesDir !== null, video.key).toBe(
+        analysed,
+      );
+      if (!analysed) expect(video.predictions, video.key).toEqual([]);
+      for (const p of video.predictions) {
+        for (const conf of p.confs) expect(conf).toBeGreaterThanOrEqual(video.detector!.threshold);
+      }
+    }
+    expect(committed.videos.filter((v) => v.status === 'pending')).toHaveLength(1);
+  });
+
+  for (const video of completedVideos) {
     it(`${video.key}: keyframes follow the format and name their images`, () => {
       const keyframes = readKeyframes(video);
       expect(keyframes.length).toBeGreaterThanOrEqual(2000);
@@ -212,23 +277,21 @@ describe('keyframes, images and predictions', () => {
       expect(Number(keyframes.at(-1)!.timestamp)).toBeLessThanOrEqual(video.duration);
       const images = keyframes.filter((k) => k.image !== undefined).map((k) => k.image!);
       expect(images.length).toBeGreaterThanOrEqual(20);
-      expect(readdirSync(join(filesDir, video.keyframeImagesDir)).sort()).toEqual(images.sort());
+      expect(readdirSync(join(filesDir, video.keyframeImagesDir!)).sort()).toEqual(images.sort());
     });
 
     it(`${video.key}: predictions name keyframe images and their boxes land on the objects`, () => {
       const images = new Set(readKeyframes(video).flatMap((k) => (k.image ? [k.image] : [])));
       const filenames = video.predictions.map((p) => p.filename);
       expect(filenames).toEqual([...new Set(filenames)]);
-      if (video.status === 'completed') {
-        expect(video.predictions.length).toBeGreaterThan(0);
-        expect(video.predictions.length).toBeLessThan(images.size);
-      }
+      expect(video.predictions.length).toBeGreaterThan(0);
+      expect(video.predictions.length).toBeLessThan(images.size);
       for (const p of video.predictions) {
         expect(images.has(p.filename)).toBe(true);
         expect(p.subfolder).toBe(video.keyframeImagesDir);
         expect(p.confs.length).toBe(p.class_labels.length);
         expect(p.boxes_normalized.length).toBe(p.class_labels.length);
-        const image = decodePng(readFileSync(join(filesDir, video.keyframeImagesDir, p.filename)));
+        const image = decodePng(readFileSync(join(filesDir, video.keyframeImagesDir!, p.filename)));
         p.class_labels.forEach((label, i) => {
           expect(DETECTION_CLASSES).toContain(label);
           expect(p.confs[i]).toBeGreaterThanOrEqual(0);
@@ -289,7 +352,7 @@ describe('path alignment with the floor plan', () => {
     it(`${config.name}: each walk stays on the plan and passes most, not all, tags`, () => {
       const scale = floorplan.width / c.displaySize.width;
       const tags = c.tags.map((t): Point => [t.x * scale, t.y * scale]);
-      const lineVideos = committed.videos.filter((v) => v.lineKey === config.lineKey);
+      const lineVideos = completedVideos.filter((v) => v.lineKey === config.lineKey);
       expect(lineVideos.length).toBeGreaterThan(0);
       const scannedCounts = lineVideos.map((video) => {
         const nearest = tags.map(() => Number.POSITIVE_INFINITY);
@@ -311,7 +374,7 @@ describe('path alignment with the floor plan', () => {
 
     if (c.yAxisFlip) {
       it(`${config.name}: the y flip matters (unflipped, the path leaves the image)`, () => {
-        const video = committed.videos.find((v) => v.lineKey === config.lineKey)!;
+        const video = completedVideos.find((v) => v.lineKey === config.lineKey)!;
         const outside = readKeyframes(video).filter((k) => {
           const [, y] = applyTransform(matrix, [k.x, k.y]);
           return y < 0 || y >= floorplan.height;
@@ -327,7 +390,7 @@ describe('path alignment with the floor plan', () => {
       const floorplan = committed.floorplans.find((f) => f.key === config.floorplanKey)!;
       const image = { width: floorplan.width, height: floorplan.height };
       const transform = selectTransformReference(c, image);
-      for (const video of committed.videos.filter((v) => v.lineKey === config.lineKey)) {
+      for (const video of completedVideos.filter((v) => v.lineKey === config.lineKey)) {
         const keyframes = readKeyframes(video);
         const mapped = mapAndClampReference(
           transform.matrix,
@@ -383,6 +446,83 @@ describe('demo videos', () => {
       // mvhd version 0: timescale at +20, duration at +24.
       const seconds = bytes.readUInt32BE(mvhdAt + 24) / bytes.readUInt32BE(mvhdAt + 20);
       expect(seconds).toBeCloseTo(video.duration, 1);
+    });
+  }
+});
+
+describe('the phone capture of the queued video', () => {
+  const captured = committed.inspections.filter((i) => i.captureFile !== null);
+
+  it('comes with the inspection whose video waits for the server’s analysis, and only that', () => {
+    expect(captured.length).toBeGreaterThan(0);
+    for (const inspection of committed.inspections) {
+      const video = committed.videos.find((v) => v.key === inspection.videoKey);
+      expect(inspection.captureFile !== null, inspection.key).toBe(video?.status === 'pending');
+    }
+  });
+
+  for (const inspection of captured) {
+    const capture = JSON.parse(
+      readFileSync(join(filesDir, inspection.captureFile!), 'utf8'),
+    ) as DemoCapture;
+    const video = committed.videos.find((v) => v.key === inspection.videoKey)!;
+    const walk = built.videos.find((v) => v.plan.key === video.key)!.walk;
+    const config = committed.floorplanConfigs.find((c) => c.lineKey === inspection.lineKey)!;
+    const c = config.configuration;
+    const imagePerDisplay = c.coordinateSystem.sourceImageWidth / c.displaySize.width;
+
+    it(`${inspection.key}: a scan of each tag the walk passes, at its closest approach`, () => {
+      for (const scan of capture.scans) {
+        const tag = c.tags.find((t) => t.qrCode === scan.code);
+        if (!tag) throw new Error(`${scan.code} is not a tag of ${config.name}`);
+        expect(scan.videoTime).toBeGreaterThanOrEqual(0);
+        expect(scan.videoTime).toBeLessThanOrEqual(video.duration);
+        expect(Date.parse(scan.at)).toBe(
+          Date.parse(video.timestamp) + Math.round(scan.videoTime * 1000),
+        );
+        const [x, y] = walk.position(scan.videoTime);
+        const distance = Math.hypot(x - tag.x * imagePerDisplay, y - tag.y * imagePerDisplay);
+        expect(distance, scan.code).toBeLessThanOrEqual(SCAN_DISTANCE_PX);
+      }
+      // All tags but the far one (the QC bench, 90+ px from the route) are scanned.
+      expect(new Set(capture.scans.map((s) => s.code)).size).toBe(c.tags.length - 1);
+      const times = capture.scans.map((s) => s.videoTime);
+      expect(times).toEqual([...times].sort((a, b) => a - b));
+    });
+
+    it(`${inspection.key}: the analysis's path from the scans and motion follows the walk`, () => {
+      const motion = capture.motion!;
+      for (const column of [motion.ax, motion.ay, motion.az, motion.alpha, motion.beta]) {
+        expect(column).toHaveLength(motion.t.length);
+      }
+      expect(motion.t.at(-1)).toBeLessThanOrEqual(video.duration);
+      // What server/analysis/pipeline.ts does with them: anchors at the tags, dead reckoning.
+      const checklist = {
+        floorplanConfigId: null,
+        tags: c.tags.map((tag, index) => ({ ...tag, index })),
+        hotZones: [],
+      };
+      const scans = capture.scans.map((scan) => ({
+        ...scan,
+        tagIndex: c.tags.findIndex((tag) => tag.qrCode === scan.code),
+      }));
+      const anchors = anchorsFor(scans, checklist, {
+        pixelsPerMeter: c.coordinateSystem.pixelsPerMeter,
+        imagePerDisplay,
+      });
+      if (typeof anchors === 'string') throw new Error(anchors);
+      const path = reconstructPath(anchors, motion, { duration: video.duration, interval: 0.1 });
+      if (!path.ok) throw new Error(path.reason);
+      expect([path.method, path.note]).toEqual(['motion', null]);
+      // Metres of the plan image (pixels ÷ pixels per metre), the frame the anchors are in.
+      const errors = Array.from(path.t, (t, i) => {
+        const [x, y] = walk.position(t);
+        const ppm = c.coordinateSystem.pixelsPerMeter;
+        return Math.hypot(path.x[i]! - x / ppm, path.y[i]! - y / ppm);
+      }).sort((a, b) => a - b);
+      const mean = errors.reduce((sum, e) => sum + e, 0) / errors.length;
+      expect(mean).toBeLessThan(0.4);
+      expect(errors[Math.floor(errors.length * 0.95)]).toBeLessThan(1);
     });
   }
 });

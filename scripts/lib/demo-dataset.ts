@@ -3,11 +3,13 @@
 // seeded, so the generator and the tests get identical output.
 import type {
   DemoDataset,
+  DemoDetector,
   DemoFloorplanConfig,
   DemoInspection,
   DemoPrediction,
   DemoVideo,
 } from '../../server/demo/dataset-types.ts';
+import { buildCapture } from './demo-capture.ts';
 import { blisterLine, bottlingLine, drawFloorplan, type LineLayout } from './demo-floorplans.ts';
 import {
   DETECTION_CLASSES,
@@ -28,6 +30,20 @@ const KEYFRAME_IMAGE_SIZE = { width: 320, height: 180 } as const;
 /** The calibrator shows the floor plan scaled to fit 800 on its longer side (spec §9). */
 const CALIBRATOR_FIT = 800;
 const PIXELS_PER_METER = 50;
+/** Confidences of the demo's detections are drawn from here up to 0.98. */
+const MIN_CONFIDENCE = 0.55;
+/**
+ * Who made the completed videos' results (their analysisVersion and the predictions' detector):
+ * this generator, standing in for an external SLAM and detector whose results were ingested.
+ */
+export const DEMO_ANALYSIS_VERSION = 'lc-demo-generator/1';
+export const DEMO_DETECTOR: DemoDetector = {
+  name: 'lc-demo-generator',
+  version: '1',
+  threshold: MIN_CONFIDENCE,
+};
+/** How long an inspection without a video took (its end time). */
+const NO_VIDEO_MINUTES = 12;
 
 export interface VideoPlan {
   key: string;
@@ -37,18 +53,19 @@ export interface VideoPlan {
   userKey: string;
   deviceKey: string;
   timestamp: string;
-  status: DemoVideo['status'];
   /** Seconds; a whole number of frames at VIDEO_FPS. */
   duration: number;
   route: Point[];
   /** Indices into the line's tags where the operator stops for 1.5 s. */
   pauseAtTags: number[];
-  keyframeLines: number;
-  /** Every Nth keyframe line names a keyframe image. */
-  imageEvery: number;
+  /**
+   * The results the video arrives with (status `completed`): keyframe lines, every Nth naming a
+   * keyframe image. Null: none yet (status `pending`, its analysis queued).
+   */
+  results: { keyframeLines: number; imageEvery: number } | null;
   objectCount: number;
-  /** Predictions exist only once the analysis has finished. */
-  analysed: boolean;
+  /** Whether the operator's phone recorded QR scans and motion beside the video. */
+  capture: boolean;
   seed: number;
 }
 
@@ -60,14 +77,12 @@ const videoPlans: VideoPlan[] = [
     userKey: 'operator',
     deviceKey: 'hc-01',
     timestamp: '2026-11-03T08:15:00.000Z',
-    status: 'completed',
     duration: 40,
     route: blisterLine.route,
     pauseAtTags: [0, 2, 4],
-    keyframeLines: 3000,
-    imageEvery: 100,
+    results: { keyframeLines: 3000, imageEvery: 100 },
     objectCount: 7,
-    analysed: true,
+    capture: false,
     seed: 11,
   },
   {
@@ -77,7 +92,6 @@ const videoPlans: VideoPlan[] = [
     userKey: 'operator2',
     deviceKey: 'tablet-02',
     timestamp: '2026-11-10T14:05:00.000Z',
-    status: 'completed',
     duration: 30,
     // Front aisle out and back only: the rear of the line was never walked.
     route: [
@@ -88,10 +102,9 @@ const videoPlans: VideoPlan[] = [
       [60, 370],
     ],
     pauseAtTags: [1],
-    keyframeLines: 2400,
-    imageEvery: 80,
+    results: { keyframeLines: 2400, imageEvery: 80 },
     objectCount: 9,
-    analysed: true,
+    capture: false,
     seed: 23,
   },
   {
@@ -101,14 +114,12 @@ const videoPlans: VideoPlan[] = [
     userKey: 'operator2',
     deviceKey: 'hc-01',
     timestamp: '2026-11-12T06:30:00.000Z',
-    status: 'completed',
     duration: 34,
     route: bottlingLine.route,
     pauseAtTags: [1, 3],
-    keyframeLines: 6800,
-    imageEvery: 200,
+    results: { keyframeLines: 6800, imageEvery: 200 },
     objectCount: 6,
-    analysed: true,
+    capture: false,
     seed: 37,
   },
   {
@@ -118,14 +129,12 @@ const videoPlans: VideoPlan[] = [
     userKey: 'operator',
     deviceKey: 'tablet-02',
     timestamp: '2026-11-18T22:15:00.000Z',
-    status: 'completed',
     duration: 32,
     route: bottlingLine.route,
     pauseAtTags: [2],
-    keyframeLines: 2600,
-    imageEvery: 80,
+    results: { keyframeLines: 2600, imageEvery: 80 },
     objectCount: 10,
-    analysed: true,
+    capture: false,
     seed: 41,
   },
   {
@@ -135,14 +144,13 @@ const videoPlans: VideoPlan[] = [
     userKey: 'operator',
     deviceKey: 'hc-01',
     timestamp: '2026-11-20T10:10:00.000Z',
-    status: 'processing',
     duration: 38,
     route: blisterLine.route,
     pauseAtTags: [3, 5],
-    keyframeLines: 2900,
-    imageEvery: 100,
+    // Uploaded and verified; the server's own analysis is queued (the runner takes it on start).
+    results: null,
     objectCount: 4,
-    analysed: false,
+    capture: true,
     seed: 53,
   },
 ];
@@ -151,6 +159,7 @@ export const paths = {
   floorplan: (layout: LineLayout) => `floorplans/${layout.imageName}`,
   video: (plan: VideoPlan) => `videos/${plan.base}.mp4`,
   keyframes: (plan: VideoPlan) => `keyframes/${plan.base}.txt`,
+  capture: (plan: VideoPlan) => `captures/${plan.base}.json`,
   keyframeImage: (plan: VideoPlan, timestamp: string) => `${plan.base}/${timestamp}.png`,
 };
 
@@ -251,20 +260,66 @@ function buildVideo(
   const walk = new Walk({ route, duration: plan.duration, pauses, seed: plan.seed });
   const scene = sceneSet(plan.layout, route, placeObjects(route, plan.objectCount, prng));
   const toMap = imageToMap(plan.layout);
+  const results =
+    plan.results && buildResults(plan, plan.results, walk, scene, toMap, prng, images);
+  if (results) textFiles.set(paths.keyframes(plan), results.keyframes);
+  if (plan.capture) {
+    const capture = buildCapture({
+      layout: plan.layout,
+      walk,
+      timestamp: plan.timestamp,
+      duration: plan.duration,
+      toMetres: (p) => applyTransform(toMap, p),
+      seed: plan.seed,
+    });
+    textFiles.set(paths.capture(plan), `${JSON.stringify(capture)}\n`);
+  }
+  const row: DemoVideo = {
+    key: plan.key,
+    filename: `${plan.base}.mp4`,
+    lineKey: plan.layout.lineKey,
+    userKey: plan.userKey,
+    deviceKey: plan.deviceKey,
+    timestamp: plan.timestamp,
+    status: results ? 'completed' : 'pending',
+    duration: plan.duration,
+    file: paths.video(plan),
+    keyframesFile: results ? paths.keyframes(plan) : null,
+    keyframeImagesDir: results ? plan.base : null,
+    analysisVersion: results ? DEMO_ANALYSIS_VERSION : null,
+    detector: results ? DEMO_DETECTOR : null,
+    predictions: results?.predictions ?? [],
+  };
+  return { row, build: { plan, walk, scene } };
+}
+
+/**
+ * A completed video's results: the keyframes text (the walk in map units, as a SLAM writes it),
+ * its keyframe images and the predictions on them.
+ */
+function buildResults(
+  plan: VideoPlan,
+  { keyframeLines, imageEvery }: { keyframeLines: number; imageEvery: number },
+  walk: Walk,
+  scene: SceneSet,
+  toMap: Matrix3,
+  prng: Prng,
+  images: Map<string, Raster>,
+): { keyframes: string; predictions: DemoPrediction[] } {
   const flip = plan.layout.yAxisFlip ? -1 : 1;
   const lines: string[] = [];
   const predictions: DemoPrediction[] = [];
-  const step = plan.duration / (plan.keyframeLines - 1);
-  for (let i = 0; i < plan.keyframeLines; i++) {
+  const step = plan.duration / (keyframeLines - 1);
+  for (let i = 0; i < keyframeLines; i++) {
     // SLAM keyframes are not evenly spaced: jitter inside the step keeps them strictly increasing.
-    const jitter = i === 0 || i === plan.keyframeLines - 1 ? 0 : prng.range(-0.25, 0.25) * step;
+    const jitter = i === 0 || i === keyframeLines - 1 ? 0 : prng.range(-0.25, 0.25) * step;
     const t = round(i * step + jitter, 3);
     const timestamp = t.toFixed(3);
     const [px, py] = walk.position(t);
     const noisy: Point = [px + prng.range(-0.3, 0.3), py + prng.range(-0.3, 0.3)];
     const [mx, my] = applyTransform(toMap, noisy);
     const fields = [String(i), round(mx, 3).toFixed(3), round(flip * my, 3).toFixed(3), timestamp];
-    if (i % plan.imageEvery === 0) {
+    if (i % imageEvery === 0) {
       fields.push(`${timestamp}.png`);
       const { frame, visible } = renderScene(
         scene,
@@ -273,34 +328,19 @@ function buildVideo(
         KEYFRAME_IMAGE_SIZE.height,
       );
       images.set(paths.keyframeImage(plan, timestamp), frame);
-      if (plan.analysed && visible.length > 0) {
+      if (visible.length > 0) {
         predictions.push({
           filename: `${timestamp}.png`,
           subfolder: plan.base,
           class_labels: visible.map((v) => v.label),
-          confs: visible.map(() => round(prng.range(0.55, 0.98), 3)),
+          confs: visible.map(() => round(prng.range(MIN_CONFIDENCE, 0.98), 3)),
           boxes_normalized: visible.map((v) => v.box),
         });
       }
     }
     lines.push(fields.join(' '));
   }
-  textFiles.set(paths.keyframes(plan), `${lines.join('\n')}\n`);
-  const row: DemoVideo = {
-    key: plan.key,
-    filename: `${plan.base}.mp4`,
-    lineKey: plan.layout.lineKey,
-    userKey: plan.userKey,
-    deviceKey: plan.deviceKey,
-    timestamp: plan.timestamp,
-    status: plan.status,
-    duration: plan.duration,
-    file: paths.video(plan),
-    keyframesFile: paths.keyframes(plan),
-    keyframeImagesDir: plan.base,
-    predictions,
-  };
-  return { row, build: { plan, walk, scene } };
+  return { keyframes: `${lines.join('\n')}\n`, predictions };
 }
 
 /** One frame of a video: the same scene the keyframe images show, at VIDEO_SIZE. */
@@ -310,16 +350,33 @@ export function renderVideoFrame(video: VideoBuild, frame: number): Raster {
     .frame;
 }
 
-const inspections: DemoInspection[] = [
+/** An inspection as planned; its end time and capture file follow from its video's plan. */
+type InspectionPlan = Omit<DemoInspection, 'endTime' | 'captureFile'>;
+
+const products = {
+  paracetamolTablets: 'Paracetamol 500 mg tablets',
+  ibuprofenTablets: 'Ibuprofen 400 mg film-coated tablets',
+  cetirizineTablets: 'Cetirizine 10 mg film-coated tablets',
+  guaifenesinSolution: 'Guaifenesin 100 mg/5 mL oral solution',
+  paracetamolSuspension: 'Paracetamol 250 mg/5 mL oral suspension',
+  ibuprofenSuspension: 'Ibuprofen 100 mg/5 mL oral suspension',
+};
+
+// Each changeover's coming batch is the next one's leaving batch on the same line.
+const inspectionPlans: InspectionPlan[] = [
   {
     key: 'insp-lc1-1',
     lineKey: blisterLine.lineKey,
     operatorKey: 'operator',
     videoKey: 'video-lc1-1',
     startTime: '2026-11-03T08:10:00.000Z',
+    productLeaving: products.paracetamolTablets,
+    batchLeaving: 'PA2611-014',
+    productComing: products.ibuprofenTablets,
+    batchComing: 'IB2611-022',
     status: 'approved',
     operatorNotes:
-      'Changeover from batch B2611-014. Removed one leftover label at the sealing station.',
+      'Changeover from batch PA2611-014. Removed one leftover label at the sealing station.',
     reviewerKey: 'lcmanager',
     reviewNotes:
       'The leftover label was removed at the sealing station, as the video shows; the flagged cartons are outside the line.',
@@ -330,6 +387,10 @@ const inspections: DemoInspection[] = [
     operatorKey: 'operator2',
     videoKey: 'video-lc1-2',
     startTime: '2026-11-10T14:00:00.000Z',
+    productLeaving: products.ibuprofenTablets,
+    batchLeaving: 'IB2611-022',
+    productComing: products.cetirizineTablets,
+    batchComing: 'CE2611-007',
     status: 'rejected',
     operatorNotes: 'Front aisle checked; rear access was blocked by a pallet.',
     reviewerKey: 'lcmanager',
@@ -342,8 +403,12 @@ const inspections: DemoInspection[] = [
     operatorKey: 'operator2',
     videoKey: 'video-lc2-1',
     startTime: '2026-11-12T06:25:00.000Z',
+    productLeaving: products.guaifenesinSolution,
+    batchLeaving: 'GU2611-203',
+    productComing: products.paracetamolSuspension,
+    batchComing: 'PS2611-118',
     status: 'approved',
-    operatorNotes: 'Line clear after batch C2611-203. Caps chute emptied.',
+    operatorNotes: 'Line clear after batch GU2611-203. Caps chute emptied.',
     reviewerKey: 'lcmanager2',
     reviewNotes:
       'Flagged detections checked on the video: reflections on the capper guard; the line is clear.',
@@ -354,6 +419,10 @@ const inspections: DemoInspection[] = [
     operatorKey: 'operator',
     videoKey: 'video-lc2-2',
     startTime: '2026-11-18T22:10:00.000Z',
+    productLeaving: products.paracetamolSuspension,
+    batchLeaving: 'PS2611-118',
+    productComing: products.ibuprofenSuspension,
+    batchComing: 'IS2611-054',
     status: 'pending',
     operatorNotes: 'Night shift changeover. Two cartons found near the case packer and removed.',
     reviewerKey: null,
@@ -365,8 +434,12 @@ const inspections: DemoInspection[] = [
     operatorKey: 'operator',
     videoKey: 'video-lc1-3',
     startTime: '2026-11-20T10:05:00.000Z',
+    productLeaving: products.cetirizineTablets,
+    batchLeaving: 'CE2611-007',
+    productComing: products.paracetamolTablets,
+    batchComing: 'PA2611-041',
     status: 'pending',
-    operatorNotes: 'Changeover to batch B2611-031.',
+    operatorNotes: 'Changeover to batch PA2611-041.',
     reviewerKey: null,
     reviewNotes: null,
   },
@@ -376,12 +449,35 @@ const inspections: DemoInspection[] = [
     operatorKey: 'operator2',
     videoKey: null,
     startTime: '2026-11-21T07:00:00.000Z',
+    productLeaving: products.ibuprofenSuspension,
+    batchLeaving: 'IS2611-054',
+    productComing: products.guaifenesinSolution,
+    batchComing: 'GU2611-219',
     status: 'pending',
     operatorNotes: 'Walk done; the video upload is waiting for Wi-Fi.',
     reviewerKey: null,
     reviewNotes: null,
   },
 ];
+
+/** Ends with its recording (else NO_VIDEO_MINUTES after the start); the phone's capture if any. */
+function inspectionRecord(inspection: InspectionPlan): DemoInspection {
+  const plan = videoPlans.find((p) => p.key === inspection.videoKey);
+  const end = plan
+    ? Date.parse(plan.timestamp) + plan.duration * 1000
+    : Date.parse(inspection.startTime) + NO_VIDEO_MINUTES * 60_000;
+  const { key, lineKey, operatorKey, videoKey, startTime, ...rest } = inspection;
+  return {
+    key,
+    lineKey,
+    operatorKey,
+    videoKey,
+    startTime,
+    endTime: new Date(end).toISOString(),
+    ...rest,
+    captureFile: plan?.capture ? paths.capture(plan) : null,
+  };
+}
 
 export function buildDemo(): DemoBuild {
   const textFiles = new Map<string, string>();
@@ -475,7 +571,7 @@ export function buildDemo(): DemoBuild {
       floorplanConfig(bottlingLine, 'Bottling Line 2'),
     ],
     videos: built.map((b) => b.row),
-    inspections,
+    inspections: inspectionPlans.map(inspectionRecord),
   };
   return { dataset, textFiles, images, videos: built.map((b) => b.build) };
 }

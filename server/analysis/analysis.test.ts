@@ -10,6 +10,7 @@ import { auditLog, predictions, reportSummaries, videos } from '../db/schema.ts'
 import { createLine, createRecordedInspection, jobsOf } from '../test/analysis-fixtures.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { createRoleUsers, type RoleUsers } from '../test/fixtures.ts';
+import { replaceResults } from './outputs.ts';
 import { PIPELINE_VERSION } from './runner.ts';
 
 let t: TestApp;
@@ -200,6 +201,59 @@ describe('the analysis of a recorded inspection', () => {
     expect(video?.statusReason).toMatch(/fewer than two scans.*\(1\): no path/);
     expect(video?.keyframesKey).toBeNull();
     expect(video?.keyframeImagesPrefix).toMatch(/^analysis\//);
+  });
+});
+
+describe('a re-run that cannot place a path', () => {
+  it('fails at once and leaves the path, images and detections the video has', async () => {
+    // A recording without capture data whose results were made elsewhere (as ingested).
+    const { videoId } = await createRecordedInspection(t, {
+      lineId,
+      operatorId: people.operator.id,
+      file: video80,
+    });
+    const { db, storage } = t.services.ctx;
+    const keyframesKey = `ingest/${videoId}/slam/keyframes.txt`;
+    await storage.put(keyframesKey, Buffer.from('0 1.000 2.000 0.000\n1 1.500 2.000 1.000\n'));
+    await storage.put(`ingest/${videoId}/slam/images/1.000.png`, Buffer.from('png'));
+    await db.transaction((tx) =>
+      replaceResults(tx, videoId, {
+        keyframesKey,
+        imagesPrefix: `ingest/${videoId}/slam/images`,
+        calibration: null,
+        predictions: [
+          { filename: '1.000.png', classLabels: ['tool'], confs: [0.9], boxesNormalized: [] },
+        ],
+        detector: { name: 'external', version: '2', threshold: 0.5 },
+        analysisVersion: 'slam-x/2',
+        statusReason: null,
+      }),
+    );
+
+    const job = await analyse(videoId);
+    expect(job).toMatchObject({ state: 'failed', attempts: 1, summary: null });
+    expect(job.error).toBe(
+      'fewer than two scans of tags with a known floor-plan position (0): no path; this run ' +
+        'replaced nothing: the video keeps its earlier path, keyframe images and detections',
+    );
+    expect(await videoRow(videoId)).toMatchObject({
+      status: 'completed',
+      statusReason: job.error,
+      keyframesKey,
+      keyframeImagesPrefix: `ingest/${videoId}/slam/images`,
+      analysisVersion: 'slam-x/2',
+    });
+    expect(await storage.stat(keyframesKey)).not.toBeNull();
+    expect(await storage.stat(`ingest/${videoId}/slam/images/1.000.png`)).not.toBeNull();
+    expect(
+      await db.select().from(predictions).where(eq(predictions.videoId, videoId)),
+    ).toHaveLength(1);
+    expect(fs.existsSync(path.join(t.dataDir, 'files', 'analysis', videoId))).toBe(false);
+    const [failed] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'analysis.fail'), eq(auditLog.entityId, videoId)));
+    expect(failed?.newValue).toMatchObject({ reason: job.error });
   });
 });
 

@@ -8,7 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline as pipe } from 'node:stream/promises';
 import { eq } from 'drizzle-orm';
-import { type PathResult, reconstructPath } from '../../workers/path-reconstruction.ts';
+import {
+  checkAnchors,
+  type PathResult,
+  reconstructPath,
+} from '../../workers/path-reconstruction.ts';
 import type { AnalysisConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { captures, floorplanConfigs, inspections, videos } from '../db/schema.ts';
@@ -24,6 +28,19 @@ export const PATH_INTERVAL_S = 0.1;
 
 /** A failure no retry can fix (not a video, bad capture data): the job fails at once. */
 export class PermanentError extends Error {}
+
+/**
+ * A run that could make no path for a video that has one (results ingested from an external SLAM,
+ * or from an earlier run on capture data since lost): it fails before doing any work and the video
+ * keeps its results, since replacing them would silently drop the path (docs/analysis.md).
+ */
+export class PathWouldBeLostError extends PermanentError {
+  constructor(reason: string) {
+    super(
+      `${reason}; this run replaced nothing: the video keeps its earlier path, keyframe images and detections`,
+    );
+  }
+}
 
 export interface PipelineDeps {
   db: Db;
@@ -85,6 +102,10 @@ export async function runPipeline(
     stepMs[name] = Math.round(performance.now() - stepStart);
   };
 
+  const capture = await readCapture(db, video.id, video.lineClearanceId);
+  const cannotPlace = noPathReason(capture.anchors);
+  if (cannotPlace && video.keyframesKey) throw new PathWouldBeLostError(cannotPlace);
+
   const work = await fs.mkdtemp(path.join(os.tmpdir(), `lc-analysis-${job.id}-`));
   try {
     if (deps.claimedAt !== undefined) stepMs.start = Math.round(performance.now() - deps.claimedAt);
@@ -104,7 +125,6 @@ export async function runPipeline(
     }
     done('probe');
 
-    const capture = await readCapture(db, video.id, video.lineClearanceId);
     const scanTimes = capture.scanTimes.filter((t) => t <= probed.duration);
 
     await step('keyframes', 0.1);
@@ -230,6 +250,13 @@ export function keyframesText(
     lines.push(`${i} ${x} ${y} ${t.toFixed(3)}${name ? ` ${name}` : ''}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** Why the capture can place no path (the path step's own anchor check), or null. */
+function noPathReason(anchors: CaptureInput['anchors']): string | null {
+  if (typeof anchors === 'string') return anchors;
+  const checked = checkAnchors(anchors);
+  return typeof checked === 'string' ? checked : null;
 }
 
 interface CaptureInput {

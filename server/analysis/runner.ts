@@ -13,7 +13,7 @@ import type { Detector } from './detectors/detector.ts';
 import { locateFfmpeg } from './ffmpeg.ts';
 import { JobQueue, type JobRow } from './job-queue.ts';
 import { commitRun, removeReplaced } from './outputs.ts';
-import { PermanentError, runPipeline, runPrefix } from './pipeline.ts';
+import { PathWouldBeLostError, PermanentError, runPipeline, runPrefix } from './pipeline.ts';
 
 /** Recorded with every run: bump it when the pipeline's outputs change. */
 export const PIPELINE_VERSION = 'lc-analysis/1';
@@ -245,6 +245,8 @@ export class AnalysisService {
       const reason = (error as Error).message || String(error);
       const signed = error instanceof SignedEvidenceError;
       const permanent = signed || error instanceof PermanentError;
+      // Results that stand: a signed record's, or a path this run could not make again.
+      const keepResults = signed || error instanceof PathWouldBeLostError;
       this.log.error(`analysis of video ${job.videoId} failed: ${reason}`);
       const outcome = await this.queue
         .fail(
@@ -254,7 +256,7 @@ export class AnalysisService {
           !permanent,
           (tx, final) =>
             this.auditJob(tx, job, final ? 'analysis.fail' : 'analysis.retry', null, { reason }),
-          signed,
+          keepResults,
         )
         .catch((e: Error) => this.log.error(`analysis: cannot record the failure: ${e.message}`));
       if (outcome === 'failed') await this.resultsChanged(job.videoId);

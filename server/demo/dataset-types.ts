@@ -1,6 +1,7 @@
 // The demo dataset's shape: scripts/generate-demo-assets.ts writes server/demo/dataset.json and the
 // files under server/demo/files/; the server's demo loader reads them into the database and storage.
 // Entities refer to each other by `key` (stable, human-readable); the loader assigns real ids.
+import type { MotionSamples } from '../schemas/capture.ts';
 
 export type DemoRole = 'admin' | 'factory_manager' | 'lc_manager' | 'audit' | 'operator';
 
@@ -104,6 +105,18 @@ export interface DemoPrediction {
   boxes_normalized: [number, number, number, number][];
 }
 
+/** Which detector made a video's predictions (stored on each prediction, as the analysis does). */
+export interface DemoDetector {
+  name: string;
+  version: string;
+  threshold: number;
+}
+
+/**
+ * A video arrives verified (hashed) in one of two states: `completed` with analysis results made
+ * before the demo (keyframes, images, predictions; stored as the ingestion API stores results),
+ * or `pending` with no results and an analysis job queued, which the server's runner then takes.
+ */
 export interface DemoVideo {
   key: string;
   filename: string;
@@ -111,15 +124,29 @@ export interface DemoVideo {
   userKey: string;
   deviceKey: string;
   timestamp: string;
-  status: 'completed' | 'processing' | 'pending' | 'error';
+  status: 'completed' | 'pending';
   /** Seconds. */
   duration: number;
   /** Paths under server/demo/files/. */
   file: string;
-  keyframesFile: string;
-  /** Folder under server/demo/files/ holding `${timestamp}.png` keyframe images; also the subfolder name. */
-  keyframeImagesDir: string;
+  /** Null for a pending video: its analysis has not run yet. */
+  keyframesFile: string | null;
+  /**
+   * Folder under server/demo/files/ holding `${timestamp}.png` keyframe images (null for a pending
+   * video); its name is the video's subfolder, else the file's base name is.
+   */
+  keyframeImagesDir: string | null;
+  /** The system and version that made the results (the video's analysisVersion); null if pending. */
+  analysisVersion: string | null;
+  detector: DemoDetector | null;
   predictions: DemoPrediction[];
+}
+
+/** What the operator's phone recorded beside the video (server/schemas/capture.ts). */
+export interface DemoCapture {
+  /** The server decides each scan's tag from the inspection's checklist, as capture does. */
+  scans: { code: string; videoTime: number; at: string }[];
+  motion: MotionSamples | null;
 }
 
 export interface DemoInspection {
@@ -128,10 +155,19 @@ export interface DemoInspection {
   operatorKey: string;
   videoKey: string | null;
   startTime: string;
+  /** When the inspection ended: its recording's end, or a few minutes after the start without one. */
+  endTime: string;
+  /** Product and batch leaving the line and coming next, as the operator enters them. */
+  productLeaving: string;
+  batchLeaving: string;
+  productComing: string;
+  batchComing: string;
   status: 'pending' | 'approved' | 'rejected';
   operatorNotes: string;
   reviewerKey: string | null;
   reviewNotes: string | null;
+  /** JSON file (a DemoCapture) under server/demo/files/ with the phone's scans and motion, if any. */
+  captureFile: string | null;
 }
 
 export interface DemoDataset {

@@ -1,11 +1,24 @@
 // Loads the real demo dataset (server/demo/dataset.json + files/) and checks that every demo
 // account logs in and sees exactly what its role allows, that every video's media is served and
-// verified by its SHA-256, and that every demo e-signature comes after its recording.
+// verified by its SHA-256, that every demo e-signature comes after its recording, that the records
+// are complete as captured ones are, and that the analysis runner takes the queued video and keeps
+// the path of an analysed one it cannot place again.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inspections, signatures, videos as videoTable } from '../db/schema.ts';
+import { PIPELINE_VERSION } from '../analysis/runner.ts';
+import {
+  analysisJobs,
+  auditLog,
+  captures,
+  floorplanConfigs,
+  inspections,
+  predictions as predictionTable,
+  signatures,
+  videos as videoTable,
+} from '../db/schema.ts';
+import type { AnalysisRow } from '../schemas/analysis.ts';
 import type { InspectionReport } from '../schemas/reports.ts';
 import { build, type TestApp } from '../test/build.ts';
 import type { DemoDataset } from './dataset-types.ts';
@@ -88,7 +101,9 @@ describe.runIf(hasDataset)('the demo dataset', () => {
       });
       expect(file.statusCode).toBe(206);
       const keyframes = await get(admin, video.path.keyframesData);
-      expect(keyframes.body.trim().split('\n').length).toBeGreaterThan(1);
+      // A pending video's analysis is queued: no keyframes until the runner has made them.
+      if (demo.status === 'pending') expect(keyframes.statusCode, demo.key).toBe(404);
+      else expect(keyframes.body.trim().split('\n').length).toBeGreaterThan(1);
       const predictions = (await get(admin, `/api/predictions/${video._id}`)).json() as {
         filename: string;
         subfolder: string;
@@ -169,4 +184,157 @@ describe.runIf(hasDataset)('the demo dataset', () => {
       expect(image.statusCode).toBe(200);
     }
   });
+  const db = () => t.services.ctx.db;
+  /** The demo inspection's row (found by its start time) and its video's row. */
+  async function rowsOf(key: string) {
+    const demo = dataset.inspections.find((i) => i.key === key);
+    if (!demo) throw new Error(`no demo inspection ${key}`);
+    const [inspection] = await db()
+      .select()
+      .from(inspections)
+      .where(eq(inspections.startTime, new Date(demo.startTime)));
+    if (!inspection) throw new Error(`missing ${key}`);
+    const [video] = inspection.videoId
+      ? await db().select().from(videoTable).where(eq(videoTable.id, inspection.videoId))
+      : [];
+    return { demo, inspection, video };
+  }
+  const reportOf = async (who: string, inspectionId: string) =>
+    (await get(who, `/api/reports/${inspectionId}`)).json() as InspectionReport;
+  const queuedDemo = () => {
+    const video = dataset.videos.find((v) => v.status === 'pending');
+    const inspection = dataset.inspections.find((i) => i.videoKey === video?.key);
+    if (!video || !inspection) throw new Error('the demo has no queued video with an inspection');
+    return inspection.key;
+  };
+
+  it('every inspection has its end, products, batches and checklist; analysed videos their version', async () => {
+    for (const demo of dataset.inspections) {
+      const { inspection, video } = await rowsOf(demo.key);
+      const report = await reportOf('admin', inspection.id);
+      expect(report, demo.key).toMatchObject({
+        startTime: demo.startTime,
+        endTime: demo.endTime,
+        productLeaving: demo.productLeaving,
+        batchLeaving: demo.batchLeaving,
+        productComing: demo.productComing,
+        batchComing: demo.batchComing,
+      });
+      // The line's tags and hot zones when it began, as capture snapshots them.
+      const [config] = await db()
+        .select()
+        .from(floorplanConfigs)
+        .where(eq(floorplanConfigs.lineClearanceId, inspection.lineClearanceId));
+      expect(inspection.checklist, demo.key).toEqual({
+        floorplanConfigId: config?.id,
+        tags: config?.configuration.tags.map((tag, index) => ({ ...tag, index })),
+        hotZones: config?.configuration.hotZones.map((zone, index) => ({ ...zone, index })),
+      });
+      const demoVideo = dataset.videos.find((v) => v.key === demo.videoKey);
+      expect(report.video?.analysisVersion ?? null, demo.key).toBe(
+        demoVideo?.analysisVersion ?? null,
+      );
+      if (demoVideo?.status !== 'completed' || !video) continue;
+      expect(report.video?.analysisVersion, demo.key).toMatch(/\S+\/\d+/);
+      expect(video).toMatchObject({ status: 'completed', statusReason: null });
+      const made = await db()
+        .select({ detector: predictionTable.detector })
+        .from(predictionTable)
+        .where(eq(predictionTable.videoId, video.id));
+      expect(made.length, demo.key).toBe(demoVideo.predictions.length);
+      for (const p of made) expect(p.detector).toEqual(demoVideo.detector);
+    }
+  });
+
+  it('the pending video is verified and queued through the job runner, its capture beside it', async () => {
+    const { inspection, video } = await rowsOf(queuedDemo());
+    if (!video) throw new Error('the queued demo inspection has no video');
+    expect(video).toMatchObject({ status: 'pending', keyframesKey: null, analysisVersion: null });
+    expect(video.sha256).toMatch(/^[0-9a-f]{64}$/);
+    const jobs = await db().select().from(analysisJobs).where(eq(analysisJobs.videoId, video.id));
+    expect(jobs).toMatchObject([
+      { state: 'queued', attempts: 0, requestedBy: inspection.operatorId },
+    ]);
+    const rows = (await get('admin', '/api/analysis')).json() as AnalysisRow[];
+    expect(rows.find((row) => row.videoId === video.id)?.job?.state).toBe('queued');
+    const enqueued = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'analysis.enqueue'), eq(auditLog.entityId, video.id)));
+    expect(enqueued).toHaveLength(1);
+    // The scans name the snapshot's tags, as PUT /api/inspections/{id}/capture records them.
+    const [capture] = await db()
+      .select()
+      .from(captures)
+      .where(eq(captures.inspectionId, inspection.id));
+    const codes = inspection.checklist?.tags.map((tag) => tag.qrCode) ?? [];
+    expect(capture?.scans.length).toBeGreaterThan(2);
+    for (const scan of capture?.scans ?? []) expect(scan.tagIndex).toBe(codes.indexOf(scan.code));
+    expect(capture?.motion?.t.length).toBeGreaterThan(video.duration * 40);
+  });
+
+  it('the runner analyses the queued video from its QR scans and motion', async () => {
+    const { inspection, video } = await rowsOf(queuedDemo());
+    if (!video) throw new Error('the queued demo inspection has no video');
+    const [job] = await db().select().from(analysisJobs).where(eq(analysisJobs.videoId, video.id));
+    await t.services.ctx.analysis.start(t.services.ctx.dbKind);
+    const done = await t.services.ctx.analysis.settled(job?.id ?? '');
+    expect(done.state, done.error ?? '').toBe('completed');
+    const [capture] = await db()
+      .select()
+      .from(captures)
+      .where(eq(captures.inspectionId, inspection.id));
+    expect(done.summary).toMatchObject({
+      path: 'motion',
+      pathNote: null,
+      anchors: capture?.scans.length,
+    });
+    const report = await reportOf('lcmanager', inspection.id);
+    expect(report.video?.analysisVersion).toBe(PIPELINE_VERSION);
+    expect(report.pathMessage).toBeNull();
+    expect(report.approvalBlocker).toBeNull();
+    const byQr = report.checklist.tags.filter((tag) => tag.source === 'qr');
+    expect(byQr.length).toBe(new Set(capture?.scans.map((scan) => scan.code)).size);
+  }, 120_000);
+
+  it('re-running an analysed video it cannot place again fails, keeping path and detections', async () => {
+    const key = dataset.inspections.find(
+      (i) =>
+        i.status === 'pending' &&
+        dataset.videos.find((v) => v.key === i.videoKey)?.status === 'completed',
+    )?.key;
+    const { inspection, video: before } = await rowsOf(key ?? '');
+    if (!before?.keyframesKey) throw new Error(`${key} has no analysed video`);
+    const reportBefore = await reportOf('admin', inspection.id);
+    expect(reportBefore.pathMessage).toBeNull();
+    const run = await t.app.inject({
+      method: 'POST',
+      url: `/api/analysis/videos/${before.id}/run`,
+      headers: tokens.get('admin'),
+    });
+    expect(run.statusCode, run.body).toBe(202);
+    // The analysed demo videos had no job before: this is the re-run's.
+    const [job] = await db().select().from(analysisJobs).where(eq(analysisJobs.videoId, before.id));
+    const done = await t.services.ctx.analysis.settled(job?.id ?? '');
+    expect(done).toMatchObject({ state: 'failed', attempts: 1 });
+    expect(done.error).toBe(
+      'fewer than two scans of tags with a known floor-plan position (0): no path; this run ' +
+        'replaced nothing: the video keeps its earlier path, keyframe images and detections',
+    );
+    const [after] = await db().select().from(videoTable).where(eq(videoTable.id, before.id));
+    expect(after).toMatchObject({
+      status: 'completed',
+      statusReason: done.error,
+      keyframesKey: before.keyframesKey,
+      keyframeImagesPrefix: before.keyframeImagesPrefix,
+      analysisVersion: before.analysisVersion,
+    });
+    expect(await t.services.ctx.storage.stat(before.keyframesKey)).not.toBeNull();
+    const reportAfter = await reportOf('admin', inspection.id);
+    expect(reportAfter.pathMessage).toBeNull();
+    expect(reportAfter.approvalBlocker).toBeNull();
+    expect(reportAfter.checklist).toEqual(reportBefore.checklist);
+    expect(reportAfter.detections).toEqual(reportBefore.detections);
+    expect(reportAfter.flags).toEqual(reportBefore.flags);
+  }, 120_000);
 });

@@ -1,20 +1,23 @@
 // Loads the demo dataset (server/demo/dataset.json + files/) into an empty database and storage.
 // Entities refer to each other by key; every key is resolved before anything is written, and the
-// rows go in one transaction after the files are stored.
+// rows go in one transaction after the files are stored. The records come out as the product
+// writes them: videos verified, results switched in as the analysis and ingestion switch them,
+// the pending video's analysis queued, inspections with their checklist snapshot and capture.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
+import { type AnalysisResults, replaceResults } from '../analysis/outputs.ts';
 import { audit } from '../audit/audit.ts';
 import type { AppContext } from '../context.ts';
 import type { Tx } from '../db/client.ts';
 import {
+  captures,
   devices,
   floorplanConfigs,
   floorplans,
   inspections,
   lineClearances,
-  predictions,
   users,
   videos,
 } from '../db/schema.ts';
@@ -22,11 +25,13 @@ import { newId } from '../ids.ts';
 import { readRecord, signatureStatements } from '../reports/record.ts';
 import { summarizeMissing } from '../reports/report.ts';
 import { writeSignature } from '../reports/signing.ts';
+import type { CaptureData, ChecklistSnapshot } from '../schemas/capture.ts';
 import type { SignatureMeaning } from '../schemas/signatures.ts';
+import { checkCapture, checklistFor } from '../services/capture.ts';
 import { sniffImage } from '../services/image-type.ts';
 import { insertUser } from '../services/users.ts';
 import type { Storage } from '../storage/storage.ts';
-import type { DemoDataset, DemoInspection } from './dataset-types.ts';
+import type { DemoCapture, DemoDataset, DemoInspection } from './dataset-types.ts';
 
 export const DEMO_PASSWORD = 'demo-password';
 
@@ -48,19 +53,13 @@ class KeyMap {
 
 const SAFE_SEGMENT = /^[A-Za-z0-9_-]{1,100}$/;
 
-/** How long after the recording ends a demo reviewer signs; fixed, so nothing depends on the clock. */
+/** How long after an inspection ends a demo reviewer signs; fixed, so nothing depends on the clock. */
 const DEMO_REVIEW_DELAY_MS = 25 * 60 * 1000;
 
-/** When a reviewed demo inspection was signed: after its video ends (or its start, without one). */
-function demoReviewedAt(dataset: DemoDataset, inspection: DemoInspection): Date | null {
+/** When a reviewed demo inspection was signed: a while after it ended. */
+function demoReviewedAt(inspection: DemoInspection): Date | null {
   if (inspection.status === 'pending') return null;
-  const video = inspection.videoKey
-    ? dataset.videos.find((v) => v.key === inspection.videoKey)
-    : undefined;
-  const end = video
-    ? Date.parse(video.timestamp) + Math.round(video.duration * 1000)
-    : Date.parse(inspection.startTime);
-  return new Date(end + DEMO_REVIEW_DELAY_MS);
+  return new Date(Date.parse(inspection.endTime) + DEMO_REVIEW_DELAY_MS);
 }
 
 /** A reviewed demo inspection carries its reviewer's e-signature, as one signed in the app would. */
@@ -128,14 +127,19 @@ export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: 
     });
   }
 
+  // Each video arrives as a verified upload (pending); a completed one's results are then switched
+  // in as the analysis and the ingestion API switch theirs, a pending one's analysis is queued.
   const videoRows: (typeof videos.$inferInsert)[] = [];
-  const predictionRows: (typeof predictions.$inferInsert)[] = [];
+  const results = new Map<string, AnalysisResults>();
   for (const video of dataset.videos) {
     const id = videoIds.add(video.key);
-    const subfolder = path.basename(video.keyframeImagesDir);
+    const where = `video '${video.key}'`;
+    const subfolder = video.keyframeImagesDir
+      ? path.basename(video.keyframeImagesDir)
+      : path.basename(video.file, path.extname(video.file));
     if (!SAFE_SEGMENT.test(subfolder)) {
       throw new Error(
-        `Demo dataset: keyframe folder name '${subfolder}' must be letters, digits, _ or -`,
+        `Demo dataset: subfolder name '${subfolder}' must be letters, digits, _ or -`,
       );
     }
     const ext = path.extname(video.file).toLowerCase();
@@ -144,41 +148,49 @@ export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: 
     const { size } = await ctx.storage.put(storageKey, videoBytes);
     // Verified as a tus upload's finish() verifies one: the SHA-256 of the bytes stored.
     const sha256 = createHash('sha256').update(videoBytes).digest('hex');
-    const keyframesKey = `keyframes/${id}.txt`;
-    await ctx.storage.put(keyframesKey, await fs.readFile(file(video.keyframesFile)));
-    const keyframeImagesPrefix = `keyframe-images/${subfolder}`;
-    for (const name of await fs.readdir(file(video.keyframeImagesDir))) {
-      if (!name.endsWith('.png')) continue;
-      const bytes = await fs.readFile(path.join(file(video.keyframeImagesDir), name));
-      await ctx.storage.put(`${keyframeImagesPrefix}/${name}`, bytes);
-    }
     videoRows.push({
       id,
       filename: video.filename,
       storageKey,
-      keyframesKey,
-      keyframeImagesPrefix,
       subfolder,
-      userId: userIds.get(video.userKey, `video '${video.key}'`),
-      deviceId: deviceIds.get(video.deviceKey, `video '${video.key}'`),
-      lineClearanceId: lineIds.get(video.lineKey, `video '${video.key}'`),
+      userId: userIds.get(video.userKey, where),
+      deviceId: deviceIds.get(video.deviceKey, where),
+      lineClearanceId: lineIds.get(video.lineKey, where),
       timestamp: new Date(video.timestamp),
-      status: video.status,
+      status: 'pending',
       size,
       sha256,
       duration: video.duration,
     });
-    for (const p of video.predictions) {
-      predictionRows.push({
-        id: newId(),
-        videoId: id,
+    if (video.status === 'pending') continue;
+    if (!video.keyframesFile || !video.keyframeImagesDir || !video.analysisVersion) {
+      throw new Error(
+        `Demo dataset: completed ${where} needs keyframesFile, keyframeImagesDir and analysisVersion`,
+      );
+    }
+    const keyframesKey = `keyframes/${id}.txt`;
+    await ctx.storage.put(keyframesKey, await fs.readFile(file(video.keyframesFile)));
+    const imagesPrefix = `keyframe-images/${subfolder}`;
+    for (const name of await fs.readdir(file(video.keyframeImagesDir))) {
+      if (!name.endsWith('.png')) continue;
+      const bytes = await fs.readFile(path.join(file(video.keyframeImagesDir), name));
+      await ctx.storage.put(`${imagesPrefix}/${name}`, bytes);
+    }
+    results.set(id, {
+      keyframesKey,
+      imagesPrefix,
+      // The path is in the line's map units: the line's own calibration maps it.
+      calibration: null,
+      predictions: video.predictions.map((p) => ({
         filename: p.filename,
-        subfolder: p.subfolder,
         classLabels: p.class_labels,
         confs: p.confs,
         boxesNormalized: p.boxes_normalized,
-      });
-    }
+      })),
+      detector: video.detector,
+      analysisVersion: video.analysisVersion,
+      statusReason: null,
+    });
   }
 
   const configRows = dataset.floorplanConfigs.map((config) => {
@@ -204,14 +216,25 @@ export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: 
       operatorId: userIds.get(inspection.operatorKey, where),
       videoId: inspection.videoKey ? videoIds.get(inspection.videoKey, where) : null,
       startTime: new Date(inspection.startTime),
+      endTime: new Date(inspection.endTime),
+      productLeaving: inspection.productLeaving,
+      batchLeaving: inspection.batchLeaving,
+      productComing: inspection.productComing,
+      batchComing: inspection.batchComing,
       status: inspection.status,
       operatorNotes: inspection.operatorNotes,
       reviewerId: inspection.reviewerKey ? userIds.get(inspection.reviewerKey, where) : null,
       reviewNotes: inspection.reviewNotes,
       // The signature (signReviewed) takes this time as its signedAt, so both agree.
-      reviewedAt: demoReviewedAt(dataset, inspection),
+      reviewedAt: demoReviewedAt(inspection),
     };
   });
+  const captureData = new Map<string, DemoCapture>();
+  for (const [i, inspection] of dataset.inspections.entries()) {
+    if (!inspection.captureFile) continue;
+    const data = JSON.parse(await fs.readFile(file(inspection.captureFile), 'utf8')) as DemoCapture;
+    captureData.set(inspectionRows[i]?.id ?? '', data);
+  }
 
   await ctx.db.transaction(async (tx) => {
     for (const user of dataset.users) {
@@ -245,8 +268,31 @@ export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: 
     if (planRows.length) await tx.insert(floorplans).values(planRows);
     if (configRows.length) await tx.insert(floorplanConfigs).values(configRows);
     if (videoRows.length) await tx.insert(videos).values(videoRows);
-    if (predictionRows.length) await tx.insert(predictions).values(predictionRows);
-    if (inspectionRows.length) await tx.insert(inspections).values(inspectionRows);
+    for (const row of videoRows) {
+      const done = results.get(row.id);
+      if (done) await replaceResults(tx, row.id, done);
+      else await ctx.analysis.enqueue(row.id, row.userId ?? null, tx);
+    }
+    // Each inspection is checked against its line's checklist as it stood when it began.
+    const checklists = new Map<string, ChecklistSnapshot>();
+    for (const line of lineRows) checklists.set(line.id, await checklistFor(tx, line.id));
+    const rows = inspectionRows.map((row) => ({
+      ...row,
+      checklist: checklists.get(row.lineClearanceId) ?? null,
+    }));
+    if (rows.length) await tx.insert(inspections).values(rows);
+    for (const row of rows) {
+      const data = captureData.get(row.id);
+      if (!data || !row.checklist) continue;
+      const duration = videoRows.find((v) => v.id === row.videoId)?.duration ?? 0;
+      // Scans get their tag from the checklist, checked as PUT /api/inspections/{id}/capture does.
+      const capture: CaptureData = checkCapture(
+        { scans: data.scans.map((scan) => ({ ...scan, tagIndex: null })), motion: data.motion },
+        row.checklist,
+        duration,
+      );
+      await tx.insert(captures).values({ inspectionId: row.id, ...capture });
+    }
     for (const row of inspectionRows) await signReviewed(tx, ctx.storage, row.id);
     await audit(tx, null, {
       action: 'demo.load',
@@ -259,6 +305,8 @@ export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: 
       },
     });
   });
+  // The queued analysis starts once the runner does (or now, if it already runs).
+  ctx.analysis.wake();
   // The demo's reports, built once so /reports shows their flags from the first start.
   await summarizeMissing(ctx);
 }

@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simulateWalk } from '../../tests/support/simulated-walk.ts';
 import { makeTestVideo } from '../../tests/support/test-video.ts';
 import { analysisJobs, auditLog, inspections, predictions, videos } from '../db/schema.ts';
 import { newId } from '../ids.ts';
@@ -82,12 +83,17 @@ const putResults = (videoId: string, version = 'external-slam 2.1') =>
     payload: results(version),
   });
 
-/** A pending inspection whose verified video has been analysed (keyframes, images, a detection). */
-async function analysedInspection() {
+/**
+ * A pending inspection whose verified video has been analysed (keyframes, images, a detection);
+ * `scanned`: with the phone's QR scans, so that a re-run can place its path again and runs through.
+ */
+async function analysedInspection(scanned = false) {
   const recorded = await createRecordedInspection(t, {
     lineId,
     operatorId: people.operator.id,
     file,
+    walk: scanned ? simulateWalk() : null,
+    motion: false,
   });
   expect((await putResults(recorded.videoId)).statusCode).toBe(200);
   await t.services.ctx.db
@@ -361,7 +367,7 @@ describe('the job runner', () => {
   });
 
   it('does not commit a run whose inspection was signed while it ran', async () => {
-    const { videoId, inspectionId } = await analysedInspection();
+    const { videoId, inspectionId } = await analysedInspection(true);
     let release: () => void = () => {};
     gate = new Promise((resolve) => {
       release = resolve;

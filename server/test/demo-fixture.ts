@@ -124,6 +124,8 @@ export const fixtureDataset: DemoDataset = {
     file: `videos/${k}.mp4`,
     keyframesFile: `keyframes/${k}.txt`,
     keyframeImagesDir: `frames-${k}`,
+    analysisVersion: 'fixture-slam/1',
+    detector: { name: 'fixture-detector', version: '1', threshold: 0.5 },
     predictions: ['10.png', '1.5.png', '2.25.png'].map((filename) => ({
       filename,
       subfolder: `frames-${k}`,
@@ -138,10 +140,16 @@ export const fixtureDataset: DemoDataset = {
     operatorKey: k === 'a' ? 'operator' : 'operator2',
     videoKey: `video-${k}`,
     startTime: '2026-11-03T08:15:00.000Z',
+    endTime: '2026-11-03T08:15:40.000Z',
+    productLeaving: 'Product A',
+    batchLeaving: 'A-001',
+    productComing: 'Product B',
+    batchComing: 'B-001',
     status: 'pending' as const,
     operatorNotes: 'done',
     reviewerKey: null,
     reviewNotes: null,
+    captureFile: null,
   })),
 };
 

@@ -2,8 +2,9 @@
 // the bench: a ground-truth route (around the machines, past the tags), the motion samples a phone
 // held up to film would record on it (step bounces, compass heading with an unknown offset, drift
 // and noise) and the QR scans at the tags it stops at. Seeded: the same walk on every run.
-import type { Anchor, MotionColumns } from '../../workers/path-reconstruction.ts';
+import { phoneMotion } from '../../scripts/lib/phone-motion.ts';
 import { Prng } from '../../scripts/lib/prng.ts';
+import type { Anchor, MotionColumns } from '../../workers/path-reconstruction.ts';
 
 /** Blister Line 1: display 800×500, image 1200×750, 50 px/m → metres = display px × 0.03. */
 export const METRES_PER_DISPLAY_PX = 1200 / 800 / 50;
@@ -41,13 +42,6 @@ export interface SimulatedWalk {
   scans: { tagIndex: number; videoTime: number }[];
   /** Ground truth (metres, floor frame) at time t. */
   truth(t: number): [number, number];
-}
-
-const G = 9.81;
-
-function gaussian(rng: Prng): number {
-  const u = Math.max(1e-12, rng.next());
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.next());
 }
 
 /**
@@ -125,44 +119,15 @@ export function simulateWalk(options: WalkOptions = {}): SimulatedWalk {
     return [a.x + f * (b.x - a.x), a.y + f * (b.y - a.y)];
   };
 
-  // Motion: a step every ~0.55 s while moving (vertical bounce peaking at the step), heading from
-  // the direction of travel turned into compass angles, the phone held upright (beta ≈ 90°).
-  const n = Math.floor(duration * rate) + 1;
-  const columns = {
-    t: new Array<number>(n),
-    ax: new Array<number>(n),
-    ay: new Array<number>(n),
-    az: new Array<number>(n),
-    alpha: new Array<number>(n),
-    beta: new Array<number>(n),
-    gamma: new Array<number>(n),
-  };
-  let phase = 0;
-  let heading = 0;
-  for (let i = 0; i < n; i++) {
-    const time = i / rate;
-    const [x0, y0] = truth(time);
-    const [x1, y1] = truth(time + 1 / rate);
-    const vx = (x1 - x0) * rate;
-    const vy = (y1 - y0) * rate;
-    const speed = Math.hypot(vx, vy);
-    if (speed > 0.05) {
-      heading = Math.atan2(vy, vx); // floor frame (x right, y down)
-      phase += speed / 0.65 / rate; // cadence from speed at a 0.65 m stride
-    }
-    // Floor direction → (east, south) by the plan's rotation → (east, north) → W3C alpha.
-    const east = Math.cos(heading + planRotation);
-    const north = -Math.sin(heading + planRotation);
-    const alpha = Math.atan2(-east, north) + drift * time + headingNoise * gaussian(rng);
-    const bounce = speed > 0.05 ? 3 * Math.cos(Math.PI * phase) ** 2 - 1.5 : 0;
-    columns.t[i] = time;
-    columns.ax[i] = accelNoise * gaussian(rng);
-    columns.ay[i] = G + bounce + accelNoise * gaussian(rng); // upright: gravity along the device's y
-    columns.az[i] = 0.3 * bounce + accelNoise * gaussian(rng);
-    columns.alpha[i] = ((((alpha * 180) / Math.PI) % 360) + 360) % 360;
-    columns.beta[i] = 88 + 2 * gaussian(rng);
-    columns.gamma[i] = 2 * gaussian(rng);
-  }
+  // Motion: a step every ~0.55 s while moving (a 0.65 m stride), the phone held upright.
+  const motion = phoneMotion(truth, duration, rng, {
+    rate,
+    drift,
+    headingNoise,
+    accelNoise,
+    planRotation,
+    stride: 0.65,
+  });
 
   const anchors: Anchor[] = [];
   const scans: { tagIndex: number; videoTime: number }[] = [];
@@ -171,7 +136,7 @@ export function simulateWalk(options: WalkOptions = {}): SimulatedWalk {
     anchors.push({ t: stop.t, x: x * METRES_PER_DISPLAY_PX, y: y * METRES_PER_DISPLAY_PX });
     scans.push({ tagIndex: stop.tag, videoTime: stop.t });
   }
-  return { duration, motion: columns, anchors, scans, truth };
+  return { duration, motion, anchors, scans, truth };
 }
 
 /** Mean and 95th-percentile distance (metres) of a path from the walk's ground truth. */
