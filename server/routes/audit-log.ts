@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { and, desc, eq, gte, ilike, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { Type } from 'typebox';
+import { auditReason } from '../audit/reason.ts';
 import { verifyTrail } from '../audit/verify-trail.ts';
 import type { Db } from '../db/client.ts';
 import { auditLog } from '../db/schema.ts';
@@ -37,7 +38,7 @@ async function readTrail(db: Db, query: AuditQuery, limit: number): Promise<Audi
     .where(and(...filters))
     .orderBy(desc(auditLog.id))
     .limit(limit);
-  return rows.map((row) => ({ ...row, at: iso(row.at) }));
+  return rows.map((row) => ({ ...row, at: iso(row.at), reason: auditReason(row.newValue) }));
 }
 
 /**
@@ -98,6 +99,7 @@ export const auditLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'entity id',
           'old value',
           'new value',
+          'reason',
           'ip',
           'prev hash',
           'hash',
@@ -112,6 +114,7 @@ export const auditLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
           r.entityId,
           json(r.oldValue),
           json(r.newValue),
+          r.reason,
           r.ip,
           r.prevHash,
           r.hash,

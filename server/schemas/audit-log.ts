@@ -12,6 +12,11 @@ export const AuditEntry = Type.Object({
   oldValue: Type.Unknown(),
   newValue: Type.Unknown(),
   ip: Type.Union([Type.String(), Type.Null()]),
+  /**
+   * The reason the entry records, where one was given (a refusal, a dismissal, a signature's
+   * notes; `auditReason`); derived from `newValue`, not a column of the chain.
+   */
+  reason: Type.Union([Type.String(), Type.Null()]),
   /** The hash chain (docs/audit-trail.md): the previous entry's hash and this entry's. */
   prevHash: Type.Union([Type.String(), Type.Null()]),
   hash: Type.Union([Type.String(), Type.Null()]),

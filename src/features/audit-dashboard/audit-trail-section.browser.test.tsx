@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { page } from 'vitest/browser';
+import { page, userEvent } from 'vitest/browser';
 import { cleanup, render } from '../../../tests/web/render.tsx';
 import { signIn, signOut } from '../../stores/session.ts';
 import type { AuditEntry } from '../../types/api.ts';
-import { AuditTrailSection, changes, reasonOf } from './audit-trail-section.tsx';
+import { AuditTrailSection, changes } from './audit-trail-section.tsx';
 
 const approval: AuditEntry = {
   id: 7,
@@ -16,11 +16,31 @@ const approval: AuditEntry = {
   oldValue: { status: 'pending' },
   newValue: { status: 'approved' },
   ip: '127.0.0.1',
+  reason: null,
   prevHash: 'c'.repeat(64),
   hash: 'd'.repeat(64),
 };
 
-const entry = (newValue: unknown): AuditEntry => ({ ...approval, oldValue: null, newValue });
+/** A signature's value: longer than a line, with the record hash at its end. */
+const signature = {
+  notes: 'The line was seen clear after the debris was removed',
+  meaning: 'approved',
+  signedAt: '2026-11-20T10:35:00.125Z',
+  signerId: 'a'.repeat(24),
+  statement: 'Approved: the line is clear for the next batch',
+  signerName: 'Lena Manager',
+  recordHash: 'e'.repeat(64),
+};
+const signedApproval: AuditEntry = {
+  ...approval,
+  id: 8,
+  oldValue: { status: 'pending', reviewedAt: null },
+  newValue: { status: 'approved', reviewedAt: '2026-11-20T10:35:00.125Z', signature },
+  reason: signature.notes,
+};
+
+const lines = (oldValue: unknown, newValue: unknown) =>
+  changes(oldValue, newValue).map((change) => change.line);
 
 /** Answers the trail's calls and keeps each query the section sent. */
 function stubTrail() {
@@ -33,7 +53,7 @@ function stubTrail() {
         ? { actions: ['approve', 'create', 'login'], entities: ['inspection', 'user'] }
         : url.pathname === '/api/audit-log'
           ? url.searchParams.get('action')
-            ? [approval]
+            ? [signedApproval, approval]
             : []
           : null;
     return new Response(JSON.stringify(body), {
@@ -51,31 +71,36 @@ afterEach(async () => {
 });
 
 describe('the audit trail viewer', () => {
-  it('shows old → new for each changed field only', () => {
+  it('shows old → new for each changed field only, with one mark for no value', () => {
     expect(
-      changes(
-        { status: 'pending', reviewerId: null, notes: 'same' },
-        { status: 'approved', reviewerId: 'u1', notes: 'same' },
+      lines(
+        { status: 'pending', reviewerId: null, notes: 'same', cleared: '' },
+        { status: 'approved', reviewerId: 'u1', notes: 'same', cleared: null, signature: '' },
       ),
-    ).toEqual(['status: pending → approved', 'reviewerId: null → u1']);
+    ).toEqual(['status: pending → approved', 'reviewerId: — → u1']);
+    expect(lines({ a: null }, { b: { x: 1 } })).toEqual(['b: — → {"x":1}']);
     // A record created or removed reads as its fields, the empty ones left out.
-    expect(changes(null, { name: 'Line 1', reason: 'x', note: null, tags: ['a'] })).toEqual([
+    expect(lines(null, { name: 'Line 1', reason: 'x', note: null, tags: ['a'] })).toEqual([
       'name: Line 1',
       'tags: ["a"]',
     ]);
-    expect(changes({ name: 'Line 1' }, null)).toEqual(['name: Line 1 → —']);
-    expect(changes(null, 'logged in')).toEqual(['logged in']);
-    expect(changes(null, null)).toEqual([]);
-    expect(changes({ a: 'x'.repeat(300) }, { a: 'y' })[0]).toMatch(/^a: x{160}… → y$/);
+    expect(lines({ name: 'Line 1' }, null)).toEqual(['name: Line 1 → —']);
+    expect(lines(null, 'logged in')).toEqual(['logged in']);
+    expect(lines(null, null)).toEqual([]);
+    expect(lines({ a: 'x'.repeat(300) }, { a: 'y' })[0]).toMatch(/^a: x{160}… → y$/);
   });
 
-  it('finds the reason where the entry gives one', () => {
-    expect(reasonOf(entry({ reason: 'wrong password' }))).toBe('wrong password');
-    expect(reasonOf(entry({ signature: { notes: 'Approved by LC Manager' } }))).toBe(
-      'Approved by LC Manager',
-    );
-    expect(reasonOf(entry({ status: 'approved' }))).toBeNull();
-    expect(reasonOf(entry('text'))).toBeNull();
+  it('keeps the whole value of a line it cuts', () => {
+    expect(changes({ a: 'x' }, { a: 'y' })[0]?.full).toBeNull();
+    expect(changes({ a: 'x'.repeat(300) }, { a: 'y' })[0]?.full).toEqual({
+      old: 'x'.repeat(300),
+      new: 'y',
+    });
+    const [created] = changes(null, { signature });
+    expect(created?.line).toMatch(/^signature: \{"notes":.*…$/);
+    expect(created?.full).toEqual({ new: JSON.stringify(signature, null, 2) });
+    const [signed] = changes({ status: 'pending' }, { status: 'pending', signature });
+    expect(signed?.full).toEqual({ old: '—', new: JSON.stringify(signature, null, 2) });
   });
 
   it('offers the actions and object types the trail holds, and filters by the one chosen', async () => {
@@ -96,9 +121,45 @@ describe('the audit trail viewer', () => {
     await action.selectOptions('approve');
     await expect.poll(() => queries.at(-1)?.get('action')).toBe('approve');
     // The record's clock (the test browser runs in UTC, so no local time beside it).
-    await expect.element(page.getByRole('rowheader')).toHaveTextContent('2026-11-20 10:35:00 UTC');
-    await expect.element(page.getByText('status: pending → approved')).toBeVisible();
+    await expect
+      .element(page.getByRole('rowheader').first())
+      .toHaveTextContent('2026-11-20 10:35:00 UTC');
+    await expect.element(page.getByText('status: pending → approved').first()).toBeVisible();
     await action.selectOptions('All actions');
     await expect.poll(() => queries.at(-1)?.has('action')).toBe(false);
+  });
+
+  it('opens a cut value whole from the keyboard, and shows the entry’s reason', async () => {
+    signIn('token', {
+      id: 'u1',
+      name: 'Ada Auditor',
+      email: 'audit@example.com',
+      roles: ['audit'],
+    });
+    stubTrail();
+    await render(<AuditTrailSection />);
+    await page.getByLabelText('Action').selectOptions('approve');
+    const row = page.getByRole('row').filter({ hasText: 'signature:' });
+    await expect.element(row).toBeVisible();
+    // Nothing of the hash on screen until the value is opened.
+    const hash = row.getByText(signature.recordHash, { exact: false });
+    await expect.element(hash).not.toBeVisible();
+    await expect.element(row.getByText('reviewedAt: — → 2026-11-20T10:35:00.125Z')).toBeVisible();
+    expect(row.element().textContent).not.toMatch(/null/);
+    await expect.element(row.getByRole('cell', { name: signature.notes })).toBeVisible();
+    // The disclosure is a focusable summary: Enter opens it with the whole JSON, Enter closes it.
+    const summary = row.getByText(/^signature: — → /);
+    (summary.element() as HTMLElement).focus();
+    expect(document.activeElement?.tagName).toBe('SUMMARY');
+    await userEvent.keyboard('{Enter}');
+    await expect.element(hash).toBeVisible();
+    await expect
+      .element(row.getByText('"signerName": "Lena Manager"', { exact: false }))
+      .toBeVisible();
+    await userEvent.keyboard('{Enter}');
+    await expect.element(hash).not.toBeVisible();
+    // An entry without a reason shows the one mark for no value.
+    const plain = page.getByRole('row').filter({ hasText: 'status: pending → approved' }).last();
+    await expect.element(plain.getByRole('cell').last()).toHaveTextContent('—');
   });
 });

@@ -20,42 +20,97 @@ interface TrailFilters {
 
 const noFilters: TrailFilters = { actor: '', action: '', entity: '', entityId: '', range: null };
 
-const short = (value: unknown) => {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return text === undefined ? '—' : text.length > 160 ? `${text.slice(0, 160)}…` : text;
-};
+/** How the trail writes "no value": a field absent, null or empty. */
+export const NO_VALUE = '—';
+/** Longer values are cut on the line; the whole value is a click (or Enter) away. */
+const LINE_LIMIT = 160;
+
+const isEmpty = (value: unknown) => value === undefined || value === null || value === '';
+
+/** A value on one line: text as is, anything else as JSON. */
+const inline = (value: unknown) =>
+  isEmpty(value) ? NO_VALUE : typeof value === 'string' ? value : JSON.stringify(value);
+
+/** A value in full: text as is, anything else as indented JSON. */
+const whole = (value: unknown) =>
+  isEmpty(value) ? NO_VALUE : typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+
+const cut = (text: string) => (text.length > LINE_LIMIT ? `${text.slice(0, LINE_LIMIT)}…` : text);
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** A record's fields as lines, leaving out the empty ones and the reason (it has its column). */
-const fieldLines = (value: Record<string, unknown>, suffix = '') =>
-  Object.entries(value)
-    .filter(([key, field]) => field != null && field !== '' && key !== 'reason')
-    .map(([key, field]) => `${key}: ${short(field)}${suffix}`);
-
 /**
- * Old → new as readable lines: each field that changed; a record created or removed as its
- * fields; the whole value when not objects.
+ * One changed field: `line` reads it on one line (long values cut); `full` is set when something
+ * was cut, with each side whole (`old` absent where the line shows no old side).
  */
-export function changes(oldValue: unknown, newValue: unknown): string[] {
-  if (oldValue == null && newValue == null) return [];
-  if (oldValue == null && isObject(newValue)) return fieldLines(newValue);
-  if (isObject(oldValue) && newValue == null) return fieldLines(oldValue, ' → —');
-  if (!isObject(oldValue) || !isObject(newValue)) {
-    return [`${oldValue == null ? '' : `${short(oldValue)} → `}${short(newValue)}`];
-  }
-  return [...new Set([...Object.keys(oldValue), ...Object.keys(newValue)])]
-    .filter((key) => JSON.stringify(oldValue[key]) !== JSON.stringify(newValue[key]))
-    .map((key) => `${key}: ${short(oldValue[key])} → ${short(newValue[key])}`);
+export interface Change {
+  line: string;
+  full: { old?: string; new: string } | null;
 }
 
-/** The reason the entry records, where one was given (a refusal, a dismissal, a signature's notes). */
-export function reasonOf(entry: AuditEntry): string | null {
-  const value = isObject(entry.newValue) ? entry.newValue : null;
-  const signature = value && isObject(value.signature) ? value.signature : null;
-  const reason = value?.reason ?? signature?.notes;
-  return typeof reason === 'string' && reason ? reason : null;
+function change(key: string | null, sides: { old?: unknown; new: unknown }): Change {
+  const texts = [...('old' in sides ? [inline(sides.old)] : []), inline(sides.new)];
+  const line = `${key === null ? '' : `${key}: `}${texts.map(cut).join(' → ')}`;
+  const wasCut = texts.some((text) => text.length > LINE_LIMIT);
+  return {
+    line,
+    full: wasCut
+      ? { ...('old' in sides ? { old: whole(sides.old) } : {}), new: whole(sides.new) }
+      : null,
+  };
+}
+
+/** A record's fields, leaving out the empty ones and the reason (it has its column). */
+const fieldChanges = (value: Record<string, unknown>, removed: boolean) =>
+  Object.entries(value)
+    .filter(([key, field]) => !isEmpty(field) && key !== 'reason')
+    .map(([key, field]) => change(key, removed ? { old: field, new: null } : { new: field }));
+
+/**
+ * Old → new per field that changed; a record created or removed as its fields; the whole value
+ * when not objects. Absent, null and empty all read '—', and a field that goes from one of them
+ * to another did not change.
+ */
+export function changes(oldValue: unknown, newValue: unknown): Change[] {
+  if (isEmpty(oldValue) && isEmpty(newValue)) return [];
+  if (isEmpty(oldValue) && isObject(newValue)) return fieldChanges(newValue, false);
+  if (isObject(oldValue) && isEmpty(newValue)) return fieldChanges(oldValue, true);
+  if (!isObject(oldValue) || !isObject(newValue)) {
+    return [change(null, isEmpty(oldValue) ? { new: newValue } : { old: oldValue, new: newValue })];
+  }
+  return [...new Set([...Object.keys(oldValue), ...Object.keys(newValue)])]
+    .filter((key) => !(isEmpty(oldValue[key]) && isEmpty(newValue[key])))
+    .filter((key) => JSON.stringify(oldValue[key]) !== JSON.stringify(newValue[key]))
+    .map((key) => change(key, { old: oldValue[key], new: newValue[key] }));
+}
+
+/** One change: its line, and where a value was cut a disclosure with the whole values. */
+function ChangeItem({ item }: { item: Change }) {
+  if (!item.full) return <li>{item.line}</li>;
+  return (
+    <li>
+      <details className="audit-change">
+        <summary>
+          {item.line} <span className="muted audit-whole-hint">(whole value)</span>
+        </summary>
+        <dl className="audit-whole">
+          {item.full.old !== undefined && (
+            <>
+              <dt>Old</dt>
+              <dd>
+                <pre>{item.full.old}</pre>
+              </dd>
+            </>
+          )}
+          <dt>New</dt>
+          <dd>
+            <pre>{item.full.new}</pre>
+          </dd>
+        </dl>
+      </details>
+    </li>
+  );
 }
 
 /** The audit trail viewer: filters, entries with old → new, paging, CSV and the chain check. */
@@ -202,12 +257,12 @@ export function AuditTrailSection() {
                   </td>
                   <td>
                     <ul className="audit-changes">
-                      {changes(entry.oldValue, entry.newValue).map((line) => (
-                        <li key={line}>{line}</li>
+                      {changes(entry.oldValue, entry.newValue).map((item) => (
+                        <ChangeItem key={item.line} item={item} />
                       ))}
                     </ul>
                   </td>
-                  <td>{reasonOf(entry) ?? '—'}</td>
+                  <td>{entry.reason ?? NO_VALUE}</td>
                 </tr>
               ))}
             </tbody>
