@@ -3,6 +3,7 @@
 // however they change later; the kept image is served and never deleted; a change to what was kept,
 // behind the server's back, shows as a change since signing; and an analysed video's own
 // calibration maps the report's path as the path player maps it.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,6 +76,10 @@ describe('the layout a signature keeps', () => {
     const keptUrl = before.coverage?.imageUrl;
     expect(keptUrl).toMatch(/^\/api\/floorplans\/[0-9a-f]{24}\.png$/);
     const keptBytes = (await get(keptUrl ?? '')).rawPayload;
+    expect(before.coverage).toMatchObject({
+      asSigned: true,
+      floorplanSha256: createHash('sha256').update(keptBytes).digest('hex'),
+    });
     const keptConfig = (await get(`/api/floorplan-configs/${signed.videoId}`)).json();
     expect(keptConfig.configuration.floorplanImage).toBe(keptUrl);
 
@@ -122,9 +127,17 @@ describe('the layout a signature keeps', () => {
 
     // A record not yet signed is drawn on the plan as it is now.
     const pending = await reportOf((await inspectionOf(line.id, 'pending')).id);
-    if (pending.coverage) expect(pending.coverage.imageUrl).toBe(replaced.json().imagePath);
+    if (pending.coverage) {
+      expect(pending.coverage).toMatchObject({
+        imageUrl: replaced.json().imagePath,
+        asSigned: false,
+        floorplanSha256: createHash('sha256').update(otherPlan).digest('hex'),
+      });
+    }
     const pdf = await get(`/api/reports/${signed.id}/pdf`);
-    expect(pdf.statusCode).toBe(200);
+    expect((await pdfPages(pdf.rawPayload)).join(' ').replace(/\s+/g, ' ')).toContain(
+      `Drawn on the floor plan kept with the signature (image SHA-256 ${before.coverage?.floorplanSha256}).`,
+    );
 
     // Deleting the plan keeps the image a signature names and removes the one none does.
     const gone = await t.app.inject({

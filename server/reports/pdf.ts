@@ -20,6 +20,7 @@ import {
 import type { AppContext } from '../context.ts';
 import { videos } from '../db/schema.ts';
 import type { Coverage, InspectionReport, ReportDetection } from '../schemas/reports.ts';
+import { coverageSource } from '../schemas/coverage-source.ts';
 import { sniffImage } from '../services/image-type.ts';
 import { readWhole, type Storage } from '../storage/storage.ts';
 
@@ -165,9 +166,10 @@ function drawCoverage(w: Writer, coverage: Coverage, image: PDFImage | null): vo
   const height = coverage.height * scale;
   // The caption goes on the picture's page: room for both first.
   w.room(height + 30);
-  w.text('Coverage: the path in blue; visited zones outlined green, unvisited zones filled red.', {
-    color: muted,
-  });
+  w.text(
+    `Coverage: the path in blue; visited zones outlined green, unvisited zones filled red. ${coverageSource(coverage)}`,
+    { color: muted },
+  );
   w.y -= height + 6;
   const x = MARGIN;
   const top = w.y + height;

@@ -261,8 +261,11 @@ export async function buildReport(
 
   const blocker = approvalBlocker(record);
   const flags = reportFlags({ tags, zones, detections, path, pathMessage, record, blocker });
+  const drawnOn = layoutDigest(layout);
   const coverage = path && {
     imageUrl: layout.floorplan ? floorplanImageUrl(layout.floorplan.imageKey) : null,
+    floorplanSha256: drawnOn.floorplanSha256,
+    asSigned: record.kept !== null,
     width: path.image.width,
     height: path.image.height,
     path: path.coveragePath,
@@ -294,7 +297,7 @@ export async function buildReport(
       : {
           operatorName: names.operatorName,
           lineName: names.lineName,
-          layout: layoutDigest(layout),
+          layout: drawnOn,
         },
   );
   const rules = signRules(user, record, await lineManager(db, inspection.lineClearanceId));

@@ -103,6 +103,10 @@ export type ReportDetection = Static<typeof ReportDetection>;
 export const Coverage = Type.Object({
   /** The floor-plan image as the API serves it; null when the line has none. */
   imageUrl: Nullable(Type.String()),
+  /** SHA-256 of that image's bytes as read now ('missing' when its file is gone). */
+  floorplanSha256: Nullable(Type.String()),
+  /** Drawn on the layout the signature kept (docs/reports.md), not on the line's plan as it is now. */
+  asSigned: Type.Boolean(),
   width: Type.Number(),
   height: Type.Number(),
   /** The path, thinned for drawing, as [x, y] pairs. */

@@ -1,3 +1,4 @@
+import { coverageSource } from '../../../server/schemas/coverage-source.ts';
 import { TableScroll } from '../../components/table-scroll.tsx';
 import { segment } from '../../lib/api-client.ts';
 import type { Coverage, InspectionReport } from '../../types/api.ts';
@@ -50,7 +51,9 @@ function CoveragePicture({ coverage }: { coverage: Coverage }) {
           </circle>
         ))}
       </svg>
-      <figcaption className="muted">{s.coverageLegend}</figcaption>
+      <figcaption className="muted">
+        {s.coverageLegend} {coverageSource(coverage)}
+      </figcaption>
     </figure>
   );
 }
