@@ -83,6 +83,35 @@ export interface RecordAction {
 }
 
 /**
+ * One action's button. An unavailable one stays in the tab order, does nothing and is described by
+ * the note with id `noteId` (which the caller shows, e.g. with the `action-note` class), so a
+ * keyboard reaches it and a screen reader reads it as dimmed with its reason.
+ */
+export function ActionButton({
+  action,
+  name,
+  noteId,
+}: {
+  action: RecordAction;
+  /** The button's accessible name, when the label alone would not tell it from others. */
+  name?: string;
+  noteId: string;
+}) {
+  return (
+    <button
+      type="button"
+      className={`btn btn-${action.variant ?? 'secondary'}`}
+      aria-label={name}
+      aria-disabled={action.unavailable ? true : undefined}
+      aria-describedby={action.unavailable ? noteId : undefined}
+      onClick={action.unavailable ? undefined : action.onClick}
+    >
+      {action.label}
+    </button>
+  );
+}
+
+/**
  * A card's buttons, each named with the record ('Delete Line 1') so they differ for screen readers.
  * An unavailable one is announced as dimmed with its reason, which also shows after the buttons.
  */
@@ -97,17 +126,12 @@ export function RecordActions({
   return (
     <>
       {actions.map((action, i) => (
-        <button
+        <ActionButton
           key={action.label}
-          type="button"
-          className={`btn btn-${action.variant ?? 'secondary'}`}
-          aria-label={`${action.label} ${name}`}
-          aria-disabled={action.unavailable ? true : undefined}
-          aria-describedby={action.unavailable ? `${id}-${i}` : undefined}
-          onClick={action.unavailable ? undefined : action.onClick}
-        >
-          {action.label}
-        </button>
+          action={action}
+          name={`${action.label} ${name}`}
+          noteId={`${id}-${i}`}
+        />
       ))}
       {actions.map(
         (action, i) =>

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { page } from 'vitest/browser';
+import { page, userEvent } from 'vitest/browser';
 import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
 import { paths } from '../../config/paths.ts';
 import { signIn, signOut } from '../../stores/session.ts';
+import type { InspectionReport } from '../../types/api.ts';
 import InspectionReportPage from './inspection-report-page.tsx';
 
 afterEach(async () => {
@@ -43,5 +44,80 @@ describe('inspection report: an id that names no inspection', () => {
     });
     await expect.element(page.getByRole('alert')).toHaveTextContent('Inspection not found');
     expect(calls).toEqual([`GET /api/reports/${id}`]);
+  });
+});
+
+const inspectionId = 'd00000000000000000000001';
+
+/** A pending report the signed-in LC manager may sign; no video, so nothing else is fetched. */
+const pendingReport = (approvalBlocker: string | null): InspectionReport => ({
+  inspectionId,
+  lineClearanceId: 'a00000000000000000000001',
+  lineName: 'Blister Line 1',
+  operatorId: 'b00000000000000000000001',
+  operatorName: 'Omar',
+  status: 'pending',
+  startTime: '2026-11-20T10:10:00.000Z',
+  endTime: null,
+  productLeaving: null,
+  batchLeaving: null,
+  productComing: null,
+  batchComing: null,
+  operatorNotes: '',
+  video: null,
+  checklist: { tags: [], zones: [] },
+  pathMessage: null,
+  coverage: null,
+  detections: [],
+  flags: [],
+  rules: { confidenceThreshold: 0.7, gapSeconds: 5, minVideoSeconds: 30 },
+  signature: null,
+  recordHash: 'f'.repeat(64),
+  unchangedSinceSigning: null,
+  canSign: true,
+  cannotSignReason: null,
+  approvalBlocker,
+  approvalExceptions: null,
+});
+
+describe('inspection report: Approve while the server would refuse it', () => {
+  const blocker = 'No video: nothing was recorded or submitted for this inspection';
+  const note = `${blocker}: it can only be rejected.`;
+
+  it('is unavailable but reachable by keyboard, says why, and opens nothing; Reject still works', async () => {
+    await visit(inspectionId, {
+      [`GET /api/reports/${inspectionId}`]: { body: pendingReport(blocker) },
+    });
+    const approve = page.getByRole('button', { name: 'Approve', exact: true });
+    await expect.element(approve).toHaveAttribute('aria-disabled', 'true');
+    // Not the `disabled` attribute, which takes a button out of the tab order.
+    expect((approve.element() as HTMLButtonElement).disabled).toBe(false);
+    await expect.element(approve).toHaveAccessibleDescription(note);
+    await expect.element(page.getByText(note)).toBeVisible();
+
+    // Tab from the PDF link reaches it (a disabled button would be skipped).
+    (page.getByRole('link', { name: 'Download PDF' }).element() as HTMLElement).focus();
+    await userEvent.keyboard('{Tab}');
+    expect(document.activeElement).toBe(approve.element());
+    await userEvent.keyboard('{Enter}');
+    await userEvent.click(approve, { force: true });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(page.getByRole('dialog').query()).toBeNull();
+
+    await userEvent.click(page.getByRole('button', { name: 'Reject', exact: true }));
+    await expect.element(page.getByRole('dialog', { name: 'Reject inspection' })).toBeVisible();
+  });
+
+  it('is an ordinary button when nothing blocks the approval', async () => {
+    await visit(inspectionId, {
+      [`GET /api/reports/${inspectionId}`]: { body: pendingReport(null) },
+    });
+    const approve = page.getByRole('button', { name: 'Approve', exact: true });
+    await expect.element(approve).toBeVisible();
+    await expect.element(approve).not.toHaveAttribute('aria-disabled');
+    await expect.element(approve).not.toHaveAccessibleDescription();
+    expect(page.getByText(/it can only be rejected/).query()).toBeNull();
+    await userEvent.click(approve);
+    await expect.element(page.getByRole('dialog', { name: 'Approve inspection' })).toBeVisible();
   });
 });

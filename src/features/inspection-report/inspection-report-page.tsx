@@ -4,6 +4,7 @@ import { getReport, isInspectionId, reportPdfUrl } from '../../api/get-reports.t
 import { getVideo } from '../../api/get-video.ts';
 import type { ReviewDecision } from '../../api/sign-inspection.ts';
 import { BreadcrumbBar } from '../../components/breadcrumb-bar.tsx';
+import { ActionButton } from '../../components/record-card.tsx';
 import { SigningDialog } from '../../components/signing-dialog.tsx';
 import { createPlaybackClock } from '../../components/video-review/playback-clock.ts';
 import { VideoWorkspace } from '../../components/video-review/video-workspace.tsx';
@@ -17,6 +18,8 @@ import { reportStrings as s } from './strings.ts';
 import '../../components/video-review/video-review.css';
 import '../../components/report-table.css';
 import './inspection-report.css';
+
+const approvalNoteId = 'report-approval-blocker';
 
 /** What the page says when the report does not load: an id naming no inspection reads so. */
 function loadError(failure: unknown): string {
@@ -98,15 +101,17 @@ export default function InspectionReportPage() {
             </a>
             {report.canSign && (
               <>
-                <button
-                  type="button"
-                  className="btn btn-success"
-                  disabled={Boolean(report.approvalBlocker)}
-                  aria-describedby={report.approvalBlocker ? 'report-approval-blocker' : undefined}
-                  onClick={() => setSigning('approve')}
-                >
-                  {s.approve}
-                </button>
+                {/* Refused by the server (409) while blocked: unavailable as on the LC manager's
+                    cards, reachable by keyboard with its reason; a rejection can still be signed. */}
+                <ActionButton
+                  action={{
+                    label: s.approve,
+                    variant: 'success',
+                    onClick: () => setSigning('approve'),
+                    unavailable: report.approvalBlocker && s.onlyRejectable(report.approvalBlocker),
+                  }}
+                  noteId={approvalNoteId}
+                />
                 <button
                   type="button"
                   className="btn btn-danger"
@@ -117,8 +122,8 @@ export default function InspectionReportPage() {
               </>
             )}
             {report.canSign && report.approvalBlocker && (
-              <p className="muted" id="report-approval-blocker">
-                {report.approvalBlocker}: it can only be rejected.
+              <p className="muted action-note" id={approvalNoteId}>
+                {s.onlyRejectable(report.approvalBlocker)}
               </p>
             )}
             {!report.canSign && report.status === 'pending' && report.cannotSignReason && (

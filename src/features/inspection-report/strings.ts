@@ -7,6 +7,8 @@ export const reportStrings = {
   downloadPdf: 'Download PDF',
   approve: 'Approve',
   reject: 'Reject',
+  /** Under an unavailable Approve, as the LC manager's cards word it. */
+  onlyRejectable: (blocker: string) => `${blocker}: it can only be rejected.`,
   record: 'Record',
   signature: 'Electronic signature',
   notSigned: 'Not signed: the review is pending.',
