@@ -286,6 +286,47 @@ describe('the media cookie', () => {
     });
   });
 
+  it('an expired cookie opens no file; the renewal the app makes (GET /api/me) gives a fresh one', async () => {
+    const { bearer } = await signIn();
+    const { id, tv, sid, sub } = decode(bearer);
+    const key = new TextEncoder().encode(fs.readFileSync(`${t.dataDir}/jwt-secret`, 'utf8').trim());
+    const now = Math.floor(Date.now() / 1000);
+    /** A media token of this session, as the server signs one, issued and expiring when told. */
+    const mediaToken = (iat: number, exp: number) =>
+      new SignJWT({ id, tv, sid })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(String(sub))
+        .setIssuer('line-clearance')
+        .setAudience('media')
+        .setIssuedAt(iat)
+        .setExpirationTime(exp)
+        .sign(key);
+    const file = (token: string) =>
+      t.app.inject({ url: '/api/videos/not-there.mp4', headers: { cookie: `lc_media=${token}` } });
+    // Control: the same token, still within its life, opens the route (404: no such file).
+    expect((await file(await mediaToken(now - 60, now + 60))).statusCode).toBe(404);
+    // Issued 16 minutes ago: past its 15 minutes, as on a page left idle.
+    const expired = await mediaToken(now - 16 * 60, now - 60);
+    expect((await file(expired)).statusCode).toBe(401);
+
+    const renewal = await t.app.inject({
+      url: '/api/me',
+      headers: {
+        authorization: `Bearer ${bearer}`,
+        cookie: `lc_media=${expired}`,
+        'sec-fetch-site': 'same-origin',
+      },
+    });
+    expect(renewal.statusCode).toBe(200);
+    const renewed = mediaCookie(renewal);
+    expect(renewed.header).toContain(`Max-Age=${t.services.ctx.config.mediaTokenTtlSeconds}`);
+    expect(decode(renewed.token)).toMatchObject({ aud: 'media', sid, sub });
+    expect(Number(decode(renewed.token).exp)).toBeGreaterThanOrEqual(
+      now + t.services.ctx.config.mediaTokenTtlSeconds,
+    );
+    expect((await file(renewed.token)).statusCode).toBe(404);
+  });
+
   it('logout revokes the session: its bearer and media tokens stop working at once', async () => {
     const { bearer, token } = await signIn();
     const other = await signIn();

@@ -4,6 +4,7 @@ import { inspectionReportPath, routeRoles } from '../config/paths.ts';
 import { localTime } from '../lib/record-time.ts';
 import { hasAnyRole } from '../lib/roles.ts';
 import type { ReportRow } from '../types/api.ts';
+import { MediaLink } from './media-link.tsx';
 import { TableScroll } from './table-scroll.tsx';
 import { StatusTag } from './tag.tsx';
 import './report-table.css';
@@ -68,14 +69,13 @@ export function ReportTable({ rows, roles, caption }: ReportTableProps) {
                       Open
                     </Link>
                   )}
-                  <a
+                  <MediaLink
                     className="btn btn-secondary"
                     href={reportPdfUrl(row.inspectionId)}
-                    download
                     aria-label={`PDF of report ${name}`}
                   >
                     PDF
-                  </a>
+                  </MediaLink>
                 </td>
               </tr>
             );

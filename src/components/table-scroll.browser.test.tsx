@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { cleanup, render } from '../../tests/web/render.tsx';
-import type { ReportRow } from '../types/api.ts';
+import { reportRow } from '../../tests/web/report-row.ts';
 import { ReportTable } from './report-table.tsx';
 import { TableScroll } from './table-scroll.tsx';
 
@@ -12,19 +12,7 @@ afterEach(async () => {
 
 const hint = 'Scroll sideways for more columns';
 
-const row: ReportRow = {
-  inspectionId: '0123456789abcdef01234567',
-  lineClearanceId: '0123456789abcdef01234568',
-  lineName: 'Bottling Line 2',
-  operatorId: '0123456789abcdef01234569',
-  operatorName: 'Priya Nair',
-  startTime: '2026-11-21T07:00:00.000Z',
-  status: 'approved',
-  flags: 3,
-  criticalFlags: 1,
-  signerName: 'Sofia Lindqvist',
-  signedAt: '2026-11-21T09:00:00.000Z',
-};
+const row = reportRow;
 
 function NarrowTable() {
   return (

@@ -241,6 +241,17 @@ describe('an auditor finds the record', () => {
           .every((line) => line.includes(',approved,')),
       ).toBe(true);
 
+      // The media cookie gone, as on a page left idle past its 15 minutes: the PDF link renews
+      // it before it downloads (it answered 401 and the download failed without a word).
+      await page.context().clearCookies();
+      const [pdf] = await Promise.all([
+        page.waitForEvent('download'),
+        row.getByRole('link', { name: /^PDF of report/ }).click(),
+      ]);
+      const pdfFile = path.join(scratch, 'auditor.pdf');
+      await pdf.saveAs(pdfFile);
+      expect(fs.readFileSync(pdfFile).subarray(0, 5).toString()).toBe('%PDF-');
+
       await page.goto('/audit');
       await page.getByRole('heading', { level: 1, name: 'Audit Dashboard' }).waitFor();
       // The actions the trail holds are the filter's choices.

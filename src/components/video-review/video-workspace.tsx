@@ -2,6 +2,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { backJumpSeconds, type VideoShortcutAction } from '../../config/video-shortcuts.ts';
 import { useLatest } from '../../hooks/use-latest.ts';
 import { setLiveText } from '../../lib/live-text.ts';
+import { keepMediaCookieFresh } from '../../lib/media-session.ts';
 import { applyDuration, clampTime, type TimeBounds } from '../../lib/path-client.ts';
 import { videoIdOf } from '../../lib/video.ts';
 import type { Video } from '../../types/api.ts';
@@ -91,6 +92,9 @@ function useKeyframeImages(videoId: string) {
 export function VideoWorkspace({ video, clock }: VideoWorkspaceProps) {
   const videoId = videoIdOf(video) ?? video.filename;
   const mediaRef = useRef<HTMLVideoElement>(null);
+  // The player's range requests and the keyframe images go by the media cookie: kept fresh
+  // while the workspace is open, however long the reviewer stays.
+  useEffect(keepMediaCookieFresh, []);
 
   // Spec §4 time bounds: from the keyframes, the maximum replaced by the duration once known.
   const [keyframeBounds, setKeyframeBounds] = useState<TimeBounds>(noKeyframes);

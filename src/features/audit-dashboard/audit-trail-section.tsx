@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { DateRangePicker } from '../../components/date-range-picker.tsx';
 import { Field, TextField } from '../../components/field.tsx';
+import { MediaLink } from '../../components/media-link.tsx';
 import { Select } from '../../components/select.tsx';
 import { TableScroll } from '../../components/table-scroll.tsx';
 import type { DateRange } from '../../lib/date-range.ts';
@@ -222,9 +223,9 @@ export function AuditTrailSection() {
           <button type="button" className="btn btn-secondary" onClick={() => change(noFilters)}>
             Clear Filters
           </button>
-          <a className="btn btn-secondary" href={auditCsvUrl(query)} download>
+          <MediaLink className="btn btn-secondary" href={auditCsvUrl(query)}>
             Export CSV
-          </a>
+          </MediaLink>
         </div>
       </search>
       {entries?.length === 0 && <p>No entries match these filters.</p>}

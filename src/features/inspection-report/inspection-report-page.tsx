@@ -4,6 +4,7 @@ import { getReport, isInspectionId, reportPdfUrl } from '../../api/get-reports.t
 import { getVideo } from '../../api/get-video.ts';
 import type { ReviewDecision } from '../../api/sign-inspection.ts';
 import { BreadcrumbBar } from '../../components/breadcrumb-bar.tsx';
+import { MediaLink } from '../../components/media-link.tsx';
 import { ActionButton } from '../../components/record-card.tsx';
 import { SigningDialog } from '../../components/signing-dialog.tsx';
 import { createPlaybackClock } from '../../components/video-review/playback-clock.ts';
@@ -96,9 +97,9 @@ export default function InspectionReportPage() {
         </div>
         {report && (
           <div className="report-title-actions">
-            <a className="btn btn-secondary" href={reportPdfUrl(report.inspectionId)} download>
+            <MediaLink className="btn btn-secondary" href={reportPdfUrl(report.inspectionId)}>
               {s.downloadPdf}
-            </a>
+            </MediaLink>
             {report.canSign && (
               <>
                 {/* Refused by the server (409) while blocked: unavailable as on the LC manager's

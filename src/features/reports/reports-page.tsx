@@ -6,6 +6,7 @@ import { getUsers } from '../../api/get-users.ts';
 import { BreadcrumbBar } from '../../components/breadcrumb-bar.tsx';
 import { DateRangePicker } from '../../components/date-range-picker.tsx';
 import { Field } from '../../components/field.tsx';
+import { MediaLink } from '../../components/media-link.tsx';
 import { ReportTable } from '../../components/report-table.tsx';
 import { useLoad } from '../../hooks/use-load.ts';
 import type { DateRange } from '../../lib/date-range.ts';
@@ -158,9 +159,9 @@ export default function ReportsPage() {
           <button type="button" className="btn btn-secondary" onClick={() => change(noFilters)}>
             Clear Filters
           </button>
-          <a className="btn btn-secondary" href={reportsCsvUrl(query)} download>
+          <MediaLink className="btn btn-secondary" href={reportsCsvUrl(query)}>
             Export CSV
-          </a>
+          </MediaLink>
         </div>
       </search>
       {failed && (

@@ -1,0 +1,39 @@
+import { type MouseEvent, type ReactNode, useEffect, useRef } from 'react';
+import { downloadMediaLink, keepMediaCookieFresh } from '../lib/media-session.ts';
+
+export interface MediaLinkProps {
+  /** An /api file the server sends as a download (a report's PDF, a CSV export). */
+  href: string;
+  className?: string;
+  'aria-label'?: string;
+  children: ReactNode;
+}
+
+/**
+ * A download link to a file behind the media cookie. A plain click renews the cookie first and
+ * then downloads (lib/media-session.ts), so the link works on a page left idle past the cookie's
+ * life, and an ended session says so. While the link is shown the cookie is kept fresh, so a
+ * link opened in a new tab or saved with the context menu works too.
+ */
+export function MediaLink({ href, className, 'aria-label': label, children }: MediaLinkProps) {
+  useEffect(keepMediaCookieFresh, []);
+  const busy = useRef(false);
+  const follow = (event: MouseEvent<HTMLAnchorElement>) => {
+    // Another tab or window, or a link some other handler took: the browser's own way.
+    const plain =
+      event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+    if (!plain || event.defaultPrevented) return;
+    event.preventDefault();
+    // A second click while the first still renews would download the file twice.
+    if (busy.current) return;
+    busy.current = true;
+    void downloadMediaLink(href).finally(() => {
+      busy.current = false;
+    });
+  };
+  return (
+    <a className={className} href={href} download aria-label={label} onClick={follow}>
+      {children}
+    </a>
+  );
+}
