@@ -112,7 +112,7 @@ function pixel(canvas: HTMLCanvasElement, point: { x: number; y: number }): numb
   return Array.from(ctx.getImageData(point.x * ratio, point.y * ratio, 1, 1).data);
 }
 
-const readout = () => page.getByText(/^Keyframe /);
+const readout = () => page.getByText(/^Path point /);
 
 /** Moves the clock and waits for the frame showing the keyframe nearest to it. */
 async function seek(shown: Shown, time: number, keyframeText: string) {
@@ -162,12 +162,12 @@ describe('path player: drawing', () => {
     const info = vi.mocked(shown.props.onLoaded).mock.lastCall?.[0];
     expect(await info?.keyframeImageNames?.()).toEqual(['3.000.png']);
     expect((await shown.calls()).filter((call) => call === keyframesRoute)).toHaveLength(1);
-    await expect.element(readout()).toHaveTextContent('Keyframe 1000 · 0.00 s');
+    await expect.element(readout()).toHaveTextContent('Path point 1000 · 0.00 s');
     const { path, floor } = shown.canvases();
     expect([floor.width, floor.height]).toEqual([700, 500]);
 
     // Time 4.5: keyframes 0..4 are drawn; 4 and 5 are equally near, the earlier is current.
-    await seek(shown, 4.5, 'Keyframe 1004 · 4.00 s');
+    await seek(shown, 4.5, 'Path point 1004 · 4.00 s');
     await expect.poll(() => pixel(path, keyframeAt(2))).toEqual([...BLUE, 255]);
     await expect.poll(() => pixel(path, keyframeAt(4))).toEqual([...BLUE, 255]);
     await expect.poll(() => pixel(path, keyframeAt(7))[3]).toBe(0);
@@ -175,7 +175,7 @@ describe('path player: drawing', () => {
     expect(marker('highlight')).toBeNull();
 
     // Scrubbing back takes points away again.
-    await seek(shown, 1, 'Keyframe 1001 · 1.00 s');
+    await seek(shown, 1, 'Path point 1001 · 1.00 s');
     await expect.poll(() => pixel(path, keyframeAt(1))).toEqual([...BLUE, 255]);
     await expect.poll(() => pixel(path, keyframeAt(2))[3]).toBe(0);
     expect(marker('current')).toMatchObject(keyframeAt(1));
@@ -186,11 +186,11 @@ describe('path player: drawing', () => {
     await loaded(shown);
     const { path } = shown.canvases();
     // At time 0 keyframe 0 is due (t ≤ time) and drawn; before it, only its current marker.
-    await expect.element(readout()).toHaveTextContent('Keyframe 1000 · 0.00 s');
+    await expect.element(readout()).toHaveTextContent('Path point 1000 · 0.00 s');
     await expect.poll(() => pixel(path, keyframeAt(0))).toEqual([...BLUE, 255]);
     shown.clock.time = -3;
     await expect.poll(() => pixel(path, keyframeAt(0))[3]).toBe(0);
-    await expect.element(readout()).toHaveTextContent('Keyframe 1000 · 0.00 s');
+    await expect.element(readout()).toHaveTextContent('Path point 1000 · 0.00 s');
     expect(marker('current')).toMatchObject(keyframeAt(0));
   });
 
@@ -202,7 +202,7 @@ describe('path player: drawing', () => {
     );
     await loaded(shown);
     // Time 6.4: the current keyframe is 6 (x 80); kept 0 and 3 are drawn before it.
-    await seek(shown, 6.4, 'Keyframe 1006 · 6.00 s');
+    await seek(shown, 6.4, 'Path point 1006 · 6.00 s');
     // A click is answered by the worker's hit test: wait for each answer.
     await clickAt({ x: 60, y: 50 }); // nearer kept 3 (x 65) than kept 0 (x 50); point 2 is not kept
     await expect.poll(() => openedKeyframes(shown)).toEqual([{ time: 3, index: 1003 }]);
@@ -218,7 +218,7 @@ describe('path player: drawing', () => {
   it('rings the point nearest the highlighted time with radius 18', async () => {
     const shown = await show(await fixtureRoutes(), { highlightTime: 7.2 });
     await loaded(shown);
-    await seek(shown, 2, 'Keyframe 1002 · 2.00 s');
+    await seek(shown, 2, 'Path point 1002 · 2.00 s');
     await expect
       .poll(() => marker('highlight'))
       .toEqual({ ...keyframeAt(7), radius: HIGHLIGHT_RADIUS });
@@ -229,7 +229,7 @@ describe('path player: drawing', () => {
     vi.stubGlobal('devicePixelRatio', 2);
     const shown = await show(await fixtureRoutes());
     await loaded(shown);
-    await seek(shown, 3, 'Keyframe 1003 · 3.00 s');
+    await seek(shown, 3, 'Path point 1003 · 3.00 s');
     const { path, tags, floor } = shown.canvases();
     expect([path.width, path.height]).toEqual([1400, 1000]);
     expect([tags.width, tags.height]).toEqual([1400, 1000]);
@@ -397,7 +397,7 @@ describe('path player: interaction', () => {
   it('a click on a drawn path point opens that keyframe; on the current marker the current one', async () => {
     const shown = await show(await fixtureRoutes());
     await loaded(shown);
-    await seek(shown, 6, 'Keyframe 1006 · 6.00 s');
+    await seek(shown, 6, 'Path point 1006 · 6.00 s');
     const kf3 = { time: 3, index: 1003 };
     const kf6 = { time: 6, index: 1006 };
     await clickAt({ x: keyframeAt(3).x + 4, y: keyframeAt(3).y + 3 });
@@ -416,7 +416,7 @@ describe('path player: interaction', () => {
   it('a click on a tag opens it, even where the path runs over it', async () => {
     const shown = await show(await fixtureRoutes());
     await loaded(shown);
-    await seek(shown, 9, 'Keyframe 1009 · 9.00 s');
+    await seek(shown, 9, 'Path point 1009 · 9.00 s');
     const [onPath, farAway] = configuration.tags;
     await clickAt({ x: 600, y: 400 });
     await expect.poll(() => openedTags(shown)).toEqual([farAway]);
@@ -431,7 +431,7 @@ describe('path player: interaction', () => {
   it('works from the keyboard: Enter on the canvas opens the current keyframe; tags are buttons', async () => {
     const shown = await show(await fixtureRoutes());
     await loaded(shown);
-    await seek(shown, 2.2, 'Keyframe 1002 · 2.00 s');
+    await seek(shown, 2.2, 'Path point 1002 · 2.00 s');
     const surface = page.getByRole('img', { name: 'Floor plan with the inspection path' });
     surface.element().focus();
     await userEvent.keyboard('{Enter}');
@@ -501,6 +501,6 @@ describe('path player: interaction', () => {
     select(video);
     await expect.poll(() => onLoaded.mock.calls, loadBudget).toEqual([[bounds(0, 9)]]);
     clock.time = 5;
-    await expect.element(readout()).toHaveTextContent('Keyframe 1005 · 5.00 s');
+    await expect.element(readout()).toHaveTextContent('Path point 1005 · 5.00 s');
   });
 });

@@ -31,8 +31,8 @@ export const pathPlayerStrings = {
   canvasHelp:
     'Click a path point to open its keyframe; the large dot is the current keyframe. ' +
     'Press Enter to open the current keyframe. Tags are listed below.',
-  noKeyframe: 'Keyframe – · – s',
-  keyframe: (index: number, seconds: number) => `Keyframe ${index} · ${seconds.toFixed(2)} s`,
+  noKeyframe: 'Path point – · – s',
+  keyframe: (index: number, seconds: number) => `Path point ${index} · ${seconds.toFixed(2)} s`,
   transform: (transform: TransformResult) => {
     const worst = Math.max(0, ...transform.pointErrorsPx);
     const points = transform.pointErrorsPx.length;
