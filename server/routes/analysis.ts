@@ -79,6 +79,7 @@ export const analysisRoutes: FastifyPluginAsyncTypebox = async (app) => {
           duration: video.duration,
           videoStatus: video.status,
           statusReason: video.statusReason,
+          analysisVersion: video.analysisVersion,
           lineClearanceId: video.lineClearanceId,
           lineName,
           operatorId: video.userId,

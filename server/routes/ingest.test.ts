@@ -261,6 +261,14 @@ describe('posting analysis results', () => {
     expect(config.json().configuration).toMatchObject(good().calibration);
     const list = await t.app.inject({ url: '/api/videos', headers: auth });
     expect(list.json().find((v: { id: string }) => v.id === videoId)?.status).toBe('completed');
+    // /analysis names what made the results.
+    const queue: AnalysisRow[] = (
+      await t.app.inject({ url: '/api/analysis', headers: auth })
+    ).json();
+    expect(queue.find((row) => row.videoId === videoId)).toMatchObject({
+      videoStatus: 'completed',
+      analysisVersion: 'external-slam 2.1',
+    });
     const [entry] = await t.services.ctx.db
       .select()
       .from(auditLog)

@@ -78,6 +78,8 @@ export const AnalysisRow = Type.Object({
   duration: Type.Number(),
   videoStatus: Type.String(),
   statusReason: Nullable(Type.String()),
+  /** What made the video's current results (a pipeline run, or an ingesting system); null: none. */
+  analysisVersion: Nullable(Type.String()),
   lineClearanceId: Nullable(Id),
   lineName: Nullable(Type.String()),
   operatorId: Nullable(Id),

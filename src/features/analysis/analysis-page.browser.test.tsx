@@ -41,6 +41,7 @@ const row = (videoId: string, extra: Partial<AnalysisRow>): AnalysisRow => ({
   duration: 78,
   videoStatus: 'completed',
   statusReason: null,
+  analysisVersion: 'lc-analysis/1',
   lineClearanceId: 'c00000000000000000000001',
   lineName: 'Blister Line 1',
   operatorId: 'b00000000000000000000001',
@@ -125,6 +126,11 @@ describe('/analysis', () => {
       .element(page.getByText('85 keyframe images, path from motion and QR scans, no detector'))
       .toBeVisible();
     await expect.element(page.getByText('30 s', { exact: true })).toBeVisible();
+    // A finished job, completed or failed, says when it ended (the test browser's clock is UTC).
+    const ended = page.getByText('at 2026-11-20 08:10 UTC', { exact: true });
+    await expect.element(ended.first()).toBeVisible();
+    expect(ended.all()).toHaveLength(2);
+    expect(page.getByText('not queued').query()).toBeNull();
     await expect
       .element(page.getByText('not a readable video file (ffmpeg: moov atom not found)'))
       .toBeVisible();
@@ -180,9 +186,73 @@ describe('/analysis', () => {
     expect(fake.calls.filter((call) => call === 'GET /api/analysis')).toHaveLength(1);
   });
 
-  it('says when a video marked as being analysed has no job', async () => {
-    await show(['admin'], [row('a00000000000000000000009', { videoStatus: 'processing' })]);
-    await expect.element(page.getByText('no job (video processing)')).toBeVisible();
+  it('says what a video without a job here is: results from elsewhere, a file to come, or nothing', async () => {
+    const ingested = row('a00000000000000000000007', { analysisVersion: 'lc-demo-generator/1' });
+    const uploading = row('a00000000000000000000008', { videoStatus: 'pending' });
+    const stuck = row('a00000000000000000000009', { videoStatus: 'processing' });
+    await show(['operator'], [ingested, uploading, stuck]);
+    const cells = (videoId: string) =>
+      page
+        .getByRole('row')
+        .filter({ has: page.getByRole('link', { name: /^Open video/ }) })
+        .nth([ingested, uploading, stuck].findIndex((r) => r.videoId === videoId));
+    const first = cells(ingested.videoId);
+    await expect.element(first.getByText('completed', { exact: true })).toBeVisible();
+    await expect
+      .element(first.getByText('results from lc-demo-generator/1; no run recorded here'))
+      .toBeVisible();
+    await expect.element(cells(uploading.videoId)).toHaveTextContent(/waiting for the file/);
+    await expect
+      .element(cells(uploading.videoId))
+      .toHaveTextContent(
+        /has not finished uploading.+Pending uploads.+starts when the file arrives/,
+      );
+    await expect.element(cells(stuck.videoId)).toHaveTextContent(/not analysed/);
+    await expect
+      .element(cells(stuck.videoId))
+      .toHaveTextContent(
+        'No analysis has run or is queued for this video. An admin can start one here (Re-run).',
+      );
+    // Nothing contradicts itself: no 'no job' beside a 'processing'.
+    expect(page.getByText(/no job|not queued|processing/).query()).toBeNull();
+  });
+
+  it('tells an admin Re-run starts the missing analysis, and a signed one without results is kept as is', async () => {
+    const stuck = row('a00000000000000000000009', { videoStatus: 'processing' });
+    const signedStuck = row('a0000000000000000000000a', {
+      videoStatus: 'processing',
+      signed: true,
+    });
+    const uploading = row('a0000000000000000000000b', { videoStatus: 'pending' });
+    await show(['admin'], [stuck, signedStuck, { ...completed, signed: true }, uploading]);
+    await expect
+      .element(
+        page.getByText('No analysis has run or is queued for this video. Re-run starts one.'),
+      )
+      .toBeVisible();
+    await expect
+      .element(
+        page.getByText('Signed: not analysed again (the inspection was signed without results)'),
+      )
+      .toBeVisible();
+    // Only the video with results says they are kept.
+    expect(page.getByText('Signed: results kept as evidence').all()).toHaveLength(1);
+    // Re-run for the one with nothing; not before a recording's file has arrived.
+    const buttons = page.getByRole('button', { name: /^Re-run/ });
+    expect(buttons.all()).toHaveLength(2);
+    await expect.element(buttons.first()).toBeEnabled();
+    await expect.element(buttons.last()).toBeDisabled();
+  });
+
+  it('lines each row’s actions up with its other cells', async () => {
+    await show(['admin'], [completed, running, failed]);
+    await expect.element(page.getByRole('button', { name: /^Re-run/ }).first()).toBeVisible();
+    for (const tr of page.getByRole('row').all().slice(1)) {
+      const cells = [...tr.element().children] as HTMLElement[];
+      const bottoms = cells.map((cell) => Math.round(cell.getBoundingClientRect().bottom));
+      expect(new Set(bottoms).size, bottoms.join(' ')).toBe(1);
+      expect(getComputedStyle(cells.at(-1) as HTMLElement).display).toBe('table-cell');
+    }
   });
 
   it('says when there is nothing yet', async () => {

@@ -39,21 +39,40 @@ function timeTaken(job: Job | null): string {
   return job.state === 'running' ? `${text} so far` : text || '—';
 }
 
-/** The job's state and, while it runs, its step and progress. */
+/** Results the video has now (a run's or ingested), whatever its latest job says. */
+const hasResults = (row: AnalysisRow) => row.videoStatus === 'completed';
+
+/** A recording whose file has not arrived: nothing to analyse yet (its job comes with the file). */
+const awaitsFile = (row: AnalysisRow) => !row.job && row.videoStatus === 'pending';
+
+/**
+ * A video without a job here: results that came some other way (ingested, the demo), a
+ * recording whose file has not arrived (its job is queued when it does), or nothing at all.
+ */
+function noJobState(row: AnalysisRow): { tag: string | null; label: string } {
+  if (hasResults(row)) return { tag: 'completed', label: s.resultsFrom(row.analysisVersion) };
+  if (awaitsFile(row)) return { tag: null, label: s.awaitingFile };
+  return { tag: null, label: s.notAnalysed };
+}
+
+/** The job's state and, while it runs, its step and progress; once it ended, when. */
 function JobState({ row }: { row: AnalysisRow }) {
   const job = row.job;
   if (!job) {
-    // A video marked as being analysed with no job here (as the demo's is) says so, not just 'not queued'.
+    const state = noJobState(row);
     return (
-      <span className="muted">
-        {row.videoStatus === 'completed' ? s.notQueued : s.noJob(row.videoStatus)}
-      </span>
+      <div className="analysis-state">
+        {state.tag && <StatusTag status={state.tag} />}
+        <span className={state.tag ? 'muted' : undefined}>{state.label}</span>
+      </div>
     );
   }
   const percent = Math.round(job.progress * 100);
+  const finished = (job.state === 'completed' || job.state === 'failed') && job.finishedAt;
   return (
     <div className="analysis-state">
       <StatusTag status={job.state} />
+      {finished && <span className="muted">{s.finishedAt(localTime(finished) ?? s.unknown)}</span>}
       {job.state === 'running' && (
         <>
           <span>{(job.step && stepLabels[job.step]) ?? job.step}</span>
@@ -72,9 +91,18 @@ function JobState({ row }: { row: AnalysisRow }) {
   );
 }
 
+/** Without a job and without results: why, and what to do. */
+function noJobNote(row: AnalysisRow, isAdmin: boolean): string {
+  if (awaitsFile(row)) return s.awaitingFileNote;
+  const why = row.statusReason ?? s.noJobNote;
+  if (row.signed) return why;
+  return `${why} ${isAdmin ? s.adminMayRun : s.askAdmin}`;
+}
+
 /** Why it failed, or what the run made (path, keyframes, detections). */
-function Details({ row }: { row: AnalysisRow }) {
+function Details({ row, isAdmin }: { row: AnalysisRow; isAdmin: boolean }) {
   const job = row.job;
+  if (!job && !hasResults(row)) return <span>{noJobNote(row, isAdmin)}</span>;
   const reason = job?.state === 'failed' || job?.state === 'queued' ? job.error : null;
   if (reason) return <span className="analysis-error">{reason}</span>;
   const summary = job?.state === 'completed' ? job.summary : null;
@@ -161,37 +189,43 @@ export default function AnalysisPage() {
                     </td>
                     <td>{timeTaken(row.job)}</td>
                     <td>
-                      <Details row={row} />
+                      <Details row={row} isAdmin={isAdmin} />
                     </td>
-                    <td className="analysis-actions">
-                      <Link
-                        href={videoPath(row.videoId)}
-                        className="btn btn-secondary"
-                        aria-label={`${s.openVideo}: ${name}`}
-                      >
-                        {s.openVideo}
-                      </Link>
-                      {row.inspectionId && (
+                    <td>
+                      <div className="analysis-actions">
                         <Link
-                          href={inspectionReportPath(row.inspectionId)}
+                          href={videoPath(row.videoId)}
                           className="btn btn-secondary"
-                          aria-label={`${s.openReport}: ${name}`}
+                          aria-label={`${s.openVideo}: ${name}`}
                         >
-                          {s.openReport}
+                          {s.openVideo}
                         </Link>
-                      )}
-                      {isAdmin && row.signed && <span className="muted">{s.signedEvidence}</span>}
-                      {isAdmin && !row.signed && (
-                        <button
-                          type="button"
-                          className="btn btn-secondary"
-                          disabled={isOpen(row.job)}
-                          onClick={() => rerun(row, name)}
-                          aria-label={`${s.rerun}: ${name}`}
-                        >
-                          {s.rerun}
-                        </button>
-                      )}
+                        {row.inspectionId && (
+                          <Link
+                            href={inspectionReportPath(row.inspectionId)}
+                            className="btn btn-secondary"
+                            aria-label={`${s.openReport}: ${name}`}
+                          >
+                            {s.openReport}
+                          </Link>
+                        )}
+                        {isAdmin && row.signed && (
+                          <span className="muted">
+                            {hasResults(row) ? s.signedEvidence : s.signedNoResults}
+                          </span>
+                        )}
+                        {isAdmin && !row.signed && (
+                          <button
+                            type="button"
+                            className="btn btn-secondary"
+                            disabled={isOpen(row.job) || awaitsFile(row)}
+                            onClick={() => rerun(row, name)}
+                            aria-label={`${s.rerun}: ${name}`}
+                          >
+                            {s.rerun}
+                          </button>
+                        )}
+                      </div>
                     </td>
                   </tr>
                 );

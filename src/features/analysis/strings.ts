@@ -16,11 +16,24 @@ export const analysisStrings = {
   actions: 'Actions',
   unknown: 'Unknown',
   unknownLine: 'Unknown Line',
-  notQueued: 'not queued',
-  noJob: (videoStatus: string) => `no job (video ${videoStatus})`,
+  /** A finished job's end (its state is the tag beside it). */
+  finishedAt: (time: string) => `at ${time}`,
+  /** Results that came without a job here (the ingestion API, the demo loader). */
+  resultsFrom: (version: string | null) =>
+    version ? `results from ${version}; no run recorded here` : 'no run recorded here',
+  /** A recording whose file has not arrived: its job is queued when the upload completes. */
+  awaitingFile: 'waiting for the file',
+  awaitingFileNote:
+    'The recording has not finished uploading. The upload goes on from the recording device’s Operator Dashboard (Pending uploads); the analysis starts when the file arrives.',
+  notAnalysed: 'not analysed',
+  noJobNote: 'No analysis has run or is queued for this video.',
+  adminMayRun: 'Re-run starts one.',
+  askAdmin: 'An admin can start one here (Re-run).',
   openVideo: 'Open video',
   openReport: 'Inspection report',
   signedEvidence: 'Signed: results kept as evidence',
+  /** A signed inspection's video is never analysed again; this one has no results to keep. */
+  signedNoResults: 'Signed: not analysed again (the inspection was signed without results)',
   rerun: 'Re-run',
   rerunDone: 'Analysis queued',
   rerunFailed: 'Failed to queue the analysis',
