@@ -125,6 +125,27 @@ describe('the start page route', () => {
     const { location } = await visit('/', { 'GET /api/me': { body: me(['audit', 'admin']) } });
     await expect.poll(() => location()).toBe('/audit');
   });
+
+  it("takes an auditor from the start page's Dashboard to the Audit Dashboard, not away", async () => {
+    localStorage.setItem(accessTokenKey, 'stored-token');
+    // Reached inside the app (here: sent back from /admin), / shows the Quick Actions.
+    const { location } = await visit('/admin', {
+      'GET /api/me': { body: me(['audit']) },
+      'GET /api/reports': { body: { rows: [], next: null } },
+      'GET /api/audit-log/facets': { body: { actions: [], entities: [] } },
+      'GET /api/audit-log': { body: [] },
+    });
+    const dashboard = page
+      .getByRole('region', { name: 'Quick Actions' })
+      .getByRole('link', { name: 'Dashboard' });
+    await expect.element(dashboard).toBeVisible();
+    toasts.items = [];
+    await dashboard.click();
+    await expect.element(page.getByRole('heading', { name: 'Audit Dashboard' })).toBeVisible();
+    expect(location()).toBe('/audit');
+    // No 'Your role does not give access to that page' on the way.
+    expect(toasts.items).toEqual([]);
+  });
 });
 
 describe('a URL outside the route table', () => {

@@ -3,8 +3,11 @@ import { page } from 'vitest/browser';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { cleanup, render } from '../../../tests/web/render.tsx';
+import { paths, routeRoles } from '../../config/paths.ts';
+import { roles as allRoles } from '../../lib/roles.ts';
 import { signIn, signOut } from '../../stores/session.ts';
 import StartPage from './start-page.tsx';
+import { mainActionByRole } from './strings.ts';
 
 afterEach(async () => {
   await cleanup();
@@ -46,16 +49,32 @@ describe('start page', () => {
   it.each([
     [['operator'], ['Start Inspection /operator', 'Recent Inspections /analysis']],
     [['lc_manager'], ['Review Reports /reports', 'Area Management /floorplans']],
+    // Not /admin, which the route table keeps a factory manager out of: the same page.
+    [['factory_manager'], ['Factory Overview /factory-manager', 'Area Management /floorplans']],
     [
       ['factory_manager', 'admin'],
-      ['Factory Overview /admin', 'Area Management /floorplans'],
+      ['Factory Overview /factory-manager', 'Area Management /floorplans'],
     ],
     [['admin'], ['Admin Dashboard /admin']],
-    [['audit'], ['Dashboard /user']],
+    // Not /user, which the route table keeps auditors out of: their own dashboard.
+    [['audit'], ['Dashboard /audit']],
     [['user'], ['Dashboard /user']],
   ])('signed in as %j: quick actions %j and Sign Out', async (roles, actions) => {
     await show(roles);
     await expect.element(page.getByRole('button', { name: 'Sign Out' })).toBeVisible();
     expect(actionNames()).toEqual(actions);
+  });
+
+  it('gives each role a main action to a page the route table lets that role enter', () => {
+    const rolesOf = (href: string) => {
+      const key = Object.keys(routeRoles).find(
+        (name) => paths[name as keyof typeof paths] === href,
+      );
+      return key ? routeRoles[key as keyof typeof routeRoles] : [];
+    };
+    for (const role of allRoles) {
+      const { label, href } = mainActionByRole[role];
+      expect(rolesOf(href), `${role}: ${label} ${href}`).toContain(role);
+    }
   });
 });

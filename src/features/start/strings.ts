@@ -1,3 +1,4 @@
+import { paths } from '../../config/paths.ts';
 import type { Role } from '../../lib/roles.ts';
 
 /** Start page strings (spec §2). */
@@ -44,14 +45,20 @@ export const welcomeByRole: Record<Role | 'default', { welcome: string; descript
   },
 };
 
-/** Spec §2: the main quick action by primary role. */
+/**
+ * Spec §2: the main quick action by primary role, each to a page the route table opens to that
+ * role (docs/web-app.md, Decisions). §2 sends "any other role 'Dashboard' to /user" and the
+ * factory manager's 'Factory Overview' to /admin, which the same table keeps the auditor and the
+ * factory manager out of: the auditor's goes to /audit, its own dashboard, and the factory
+ * manager's to /factory-manager, which shows the same admin page.
+ */
 export const mainActionByRole: Record<Role | 'default', { label: string; href: string }> = {
-  operator: { label: 'Start Inspection', href: '/operator' },
-  lc_manager: { label: 'Review Reports', href: '/reports' },
-  factory_manager: { label: 'Factory Overview', href: '/admin' },
-  admin: { label: 'Admin Dashboard', href: '/admin' },
-  audit: { label: 'Dashboard', href: '/user' },
-  default: { label: 'Dashboard', href: '/user' },
+  operator: { label: 'Start Inspection', href: paths.operator },
+  lc_manager: { label: 'Review Reports', href: paths.reports },
+  factory_manager: { label: 'Factory Overview', href: paths.factoryManager },
+  admin: { label: 'Admin Dashboard', href: paths.admin },
+  audit: { label: 'Dashboard', href: paths.audit },
+  default: { label: 'Dashboard', href: paths.user },
 };
 
 /** Spec §1/§2 feature grid for signed-out visitors. */
