@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { MIN_PASSWORD_LENGTH } from './schemas/password-rule.ts';
 
 export interface Config {
   port: number;
@@ -129,8 +130,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (adminEmail !== null && !/^[^\s@]+@[^\s@]+$/.test(adminEmail)) {
     problems.push('ADMIN_EMAIL must be an email address');
   }
-  if (adminPassword !== null && adminPassword.length < 8) {
-    problems.push('ADMIN_PASSWORD must be at least 8 characters');
+  if (adminPassword !== null && adminPassword.length < MIN_PASSWORD_LENGTH) {
+    problems.push(`ADMIN_PASSWORD must be at least ${MIN_PASSWORD_LENGTH} characters`);
   }
   const demoRaw = text('DEMO');
   if (demoRaw !== null && demoRaw !== 'on' && demoRaw !== 'off') {

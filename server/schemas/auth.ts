@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Id, Role } from './common.ts';
+import { MIN_PASSWORD_LENGTH } from './password-rule.ts';
 
 export const LoginBody = Type.Object({
   email: Type.String({ maxLength: 320 }),
@@ -24,7 +25,7 @@ export type TokenClaims = Static<typeof TokenClaims>;
 
 export const ChangePasswordBody = Type.Object({
   currentPassword: Type.String({ minLength: 1, maxLength: 1024 }),
-  newPassword: Type.String({ minLength: 8, maxLength: 1024 }),
+  newPassword: Type.String({ minLength: MIN_PASSWORD_LENGTH, maxLength: 1024 }),
 });
 export type ChangePasswordBody = Static<typeof ChangePasswordBody>;
 

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Id, Role } from './common.ts';
+import { MIN_PASSWORD_LENGTH } from './password-rule.ts';
 
 /** 'deactivated': kept for the records it is named in; cannot sign in. */
 export const UserStatus = Type.Union([Type.Literal('active'), Type.Literal('deactivated')]);
@@ -30,7 +31,7 @@ const RoleInput = Type.Union([Role, Type.Array(Role, { minItems: 1, maxItems: 5 
 export const UserCreate = Type.Object({
   name: Name,
   email: Email,
-  password: Type.String({ minLength: 8, maxLength: 1024 }),
+  password: Type.String({ minLength: MIN_PASSWORD_LENGTH, maxLength: 1024 }),
   role: Type.Optional(RoleInput),
   lineClearanceIds: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
   assignedOperators: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
@@ -44,7 +45,7 @@ export const UserUpdate = Type.Object({
   name: Name,
   email: Email,
   role: Type.Optional(RoleInput),
-  password: Type.Optional(Type.String({ minLength: 8, maxLength: 1024 })),
+  password: Type.Optional(Type.String({ minLength: MIN_PASSWORD_LENGTH, maxLength: 1024 })),
   lineClearanceIds: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
   assignedOperators: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
   status: Type.Optional(UserStatus),

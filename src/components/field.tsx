@@ -12,23 +12,29 @@ interface FieldControlProps {
 
 /**
  * A label tied to its one control by id, so every input is named for screen readers. A required
- * field is marked (an asterisk for the eye, `required` for assistive technology); an error shows
- * under the control, which it describes and marks invalid.
+ * field is marked (an asterisk for the eye, `required` for assistive technology); a hint (the
+ * rule the value must keep) and an error show under the control, which they describe; an error
+ * also marks it invalid.
  */
 export function Field({
   label,
   required = false,
+  hint,
   error = null,
   children,
 }: {
   label: string;
   required?: boolean;
+  /** Shown under the control, e.g. 'At least 8 characters.' */
+  hint?: string;
   /** Shown under the control while not null. */
   error?: string | null;
   children: ReactElement<FieldControlProps>;
 }) {
   const id = useId();
+  const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
+  const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(' ');
   return (
     <div className="field">
       <label className="field-label" htmlFor={id}>
@@ -43,8 +49,14 @@ export function Field({
       {cloneElement(children, {
         id,
         ...(required ? { required: true, 'aria-required': true } : {}),
-        ...(error ? { 'aria-invalid': true, 'aria-describedby': errorId } : {}),
+        ...(error ? { 'aria-invalid': true } : {}),
+        ...(describedBy ? { 'aria-describedby': describedBy } : {}),
       })}
+      {hint && (
+        <p id={hintId} className="field-hint">
+          {hint}
+        </p>
+      )}
       {error && (
         <p id={errorId} className="field-error">
           {error}
@@ -63,6 +75,7 @@ export interface TextFieldProps {
   /** Rows for a multi-line text area; a single-line input when absent. */
   rows?: number;
   required?: boolean;
+  hint?: string;
   error?: string | null;
   /** The single-line input, e.g. to move focus to it after a failed check. */
   inputRef?: Ref<HTMLInputElement>;
@@ -76,11 +89,12 @@ export function TextField({
   autoComplete,
   rows,
   required,
+  hint,
   error,
   inputRef,
 }: TextFieldProps) {
   return (
-    <Field label={label} required={required} error={error}>
+    <Field label={label} required={required} hint={hint} error={error}>
       {rows ? (
         <textarea rows={rows} value={value} onChange={(event) => onChange(event.target.value)} />
       ) : (

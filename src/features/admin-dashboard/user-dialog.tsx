@@ -5,6 +5,7 @@ import { FormDialog } from '../../components/form-dialog.tsx';
 import { MultiSelect } from '../../components/multi-select.tsx';
 import { Select } from '../../components/select.tsx';
 import { userMessages as messages } from '../../config/entity-messages.ts';
+import { useNewPassword } from '../../hooks/use-new-password.ts';
 import { isRole, type Role, roleLabel, roleList, roles } from '../../lib/roles.ts';
 import { runAction, warnIfBlank } from '../../lib/run-action.ts';
 import { toastWarning } from '../../stores/toasts.ts';
@@ -29,7 +30,7 @@ export function UserDialog({ item, lineClearances, onClose, onSaved }: UserDialo
   const [userRoles, setUserRoles] = useState<Role[]>(
     item ? roleList(item.role).filter(isRole) : ['operator'],
   );
-  const [password, setPassword] = useState(initialUserPassword);
+  const { password, check, field: passwordField } = useNewPassword(initialUserPassword);
   const [lineClearanceIds, setLineClearanceIds] = useState<string[]>([
     ...(item?.lineClearanceIds ?? []),
   ]);
@@ -41,6 +42,7 @@ export function UserDialog({ item, lineClearances, onClose, onSaved }: UserDialo
       toastWarning(s.roleRequired);
       return false;
     }
+    if (!item && !check()) return false;
     // One role is sent as a string, several as a list (spec §3 allows both).
     const role = userRoles.length === 1 ? (userRoles[0] as Role) : userRoles;
     const fields = { name: name.trim(), email: email.trim(), lineClearanceIds, role };
@@ -73,15 +75,7 @@ export function UserDialog({ item, lineClearances, onClose, onSaved }: UserDialo
           placeholder={s.selectRoles}
         />
       </div>
-      {!item && (
-        <TextField
-          label={s.password}
-          value={password}
-          onChange={setPassword}
-          type="text"
-          autoComplete="off"
-        />
-      )}
+      {!item && <TextField label={s.password} {...passwordField} type="text" autoComplete="off" />}
       {item && (
         <div className="field">
           <label className="field-label" htmlFor="user-status">

@@ -1,5 +1,6 @@
+import { newPasswordProblem } from '../../lib/password-rule.ts';
 import type { ToastSeverity } from '../../stores/toasts.ts';
-import { authStrings, minPasswordLength } from './strings.ts';
+import { authStrings } from './strings.ts';
 
 export interface PasswordChange {
   currentPassword: string;
@@ -33,8 +34,8 @@ export function passwordChangeProblem(change: PasswordChange): PasswordProblem |
       detail: authStrings.mismatchDetail,
     };
   }
-  if (newPassword.length < minPasswordLength) {
-    return { severity: 'warn', summary: authStrings.weakTitle, detail: authStrings.weakDetail };
-  }
+  // The one rule for every new password (lib/password-rule.ts), in the spec's words.
+  const weak = newPasswordProblem(newPassword);
+  if (weak) return { severity: 'warn', summary: authStrings.weakTitle, detail: weak };
   return null;
 }

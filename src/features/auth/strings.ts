@@ -28,7 +28,6 @@ export const authStrings = {
   mismatchTitle: 'Password mismatch',
   mismatchDetail: 'New passwords do not match',
   weakTitle: 'Weak password',
-  weakDetail: 'Password should be at least 8 characters',
   changedTitle: 'Password changed',
   changedDetail: 'Your password has been updated',
   changeErrorTitle: 'Error',
@@ -38,6 +37,3 @@ export const authStrings = {
   restoring: 'Restoring your session…',
   notPermitted: 'Your role does not give access to that page',
 } as const;
-
-/** Spec §9. */
-export const minPasswordLength = 8;

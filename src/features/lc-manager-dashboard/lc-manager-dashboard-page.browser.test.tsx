@@ -229,4 +229,40 @@ describe('LC manager dashboard', () => {
     await expect.element(page.getByText('Please fill in all required fields')).toBeVisible();
     expect(calls.filter((call) => call.startsWith('POST'))).toEqual([]);
   });
+
+  it('states the password rule and checks it before sending, in plain words at the field', async () => {
+    const created = { _id: 'b00000000000000000000009', name: 'New Operator' };
+    const { calls, bodies } = await showDashboard({
+      'POST /api/users': { status: 201, body: created },
+    });
+    await userEvent.click(page.getByRole('button', { name: 'Manage Operators' }));
+    await userEvent.click(page.getByRole('button', { name: 'Add New' }));
+    const dialog = page.getByRole('dialog', { name: 'Create New Operator' });
+    const password = dialog.getByLabelText('Password');
+    // The rule is told before it is broken.
+    await expect.element(password).toHaveAccessibleDescription('At least 8 characters.');
+    await userEvent.fill(dialog.getByLabelText('Name'), 'New Operator');
+    await userEvent.fill(dialog.getByLabelText('Email'), 'new@example.com');
+    await userEvent.fill(password, 'short');
+    await userEvent.click(dialog.getByRole('button', { name: 'Create' }));
+
+    const rule = 'Password should be at least 8 characters';
+    await expect.element(dialog.getByText(rule)).toBeVisible();
+    await expect.element(password).toHaveAttribute('aria-invalid', 'true');
+    await expect.element(password).toHaveAccessibleDescription(`${rule} At least 8 characters.`);
+    expect(document.activeElement).toBe(password.element());
+    expect(calls.filter((call) => call.startsWith('POST'))).toEqual([]);
+    expect(page.getByText(/body\.password|Failed to create operator/).query()).toBeNull();
+
+    // Seven characters are still too few; eight are enough, and the error goes as they are typed.
+    await userEvent.fill(password, '1234567');
+    await expect.element(dialog.getByText(rule)).toBeVisible();
+    await userEvent.fill(password, '12345678');
+    expect(dialog.getByText(rule).query()).toBeNull();
+    await userEvent.click(dialog.getByRole('button', { name: 'Create' }));
+    await expect.element(page.getByText('Operator created successfully')).toBeVisible();
+    expect(bodies).toEqual([
+      { name: 'New Operator', email: 'new@example.com', password: '12345678', role: 'operator' },
+    ]);
+  });
 });

@@ -1,0 +1,15 @@
+import { MIN_PASSWORD_LENGTH } from '../../server/schemas/password-rule.ts';
+
+/**
+ * Spec §5's wording ('Weak password' in the profile dialog), also shown under any field that sets
+ * a new password. The length is the server's own rule (spec §9: 8).
+ */
+export const passwordTooShort = `Password should be at least ${MIN_PASSWORD_LENGTH} characters`;
+
+/** The hint under a field that sets a new password, so the rule is known before it is broken. */
+export const newPasswordHint = `At least ${MIN_PASSWORD_LENGTH} characters.`;
+
+/** What is wrong with a new password, in the user's words, or null. Spaces count as characters. */
+export function newPasswordProblem(password: string): string | null {
+  return password.length < MIN_PASSWORD_LENGTH ? passwordTooShort : null;
+}
