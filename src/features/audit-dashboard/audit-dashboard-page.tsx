@@ -35,18 +35,21 @@ function StatusGlance({ status, roles }: { status: InspectionStatus; roles: stri
 export default function AuditDashboardPage() {
   const { roles } = useSnapshot(session);
   const mine = roleList(roles);
+  const readsTrail = hasAnyRole(mine, trailReaders);
   return (
     <section className="audit-page">
       <header>
         <h1>Audit Dashboard</h1>
         <p className="muted">
-          Inspections by review status, and the hash-chained audit trail of every change.
+          {readsTrail
+            ? 'Inspections by review status, and the hash-chained audit trail of every change.'
+            : 'Inspections on the lines you manage, by review status.'}
         </p>
       </header>
       <StatusGlance status="pending" roles={mine} />
       <StatusGlance status="approved" roles={mine} />
       <StatusGlance status="rejected" roles={mine} />
-      {hasAnyRole(mine, trailReaders) && <AuditTrailSection />}
+      {readsTrail && <AuditTrailSection />}
     </section>
   );
 }

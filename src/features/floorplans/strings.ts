@@ -33,6 +33,8 @@ export const wizardStrings = {
   uploadFailed: 'Upload failed',
   alreadyHasFloorplan: (line: string, date: string) =>
     `${line} already has a floor plan (uploaded ${date}). Uploading a new image replaces it; the saved configuration is kept.`,
+  /** The same notice for a user who may only look (nothing to replace with). */
+  hasFloorplan: (line: string, date: string) => `${line} has a floor plan (uploaded ${date}).`,
   continueToConfiguration: 'Continue to Configuration',
   existingFloorplans: 'Floor plans',
   noFloorplans: 'No floor plans yet',

@@ -13,6 +13,7 @@ import type { DateRange } from '../../lib/date-range.ts';
 import { roleList } from '../../lib/roles.ts';
 import { session } from '../../stores/session.ts';
 import type { InspectionStatus, ReportPage, ReportsQuery } from '../../types/api.ts';
+import { linesInReportScope } from './line-scope.ts';
 import './reports.css';
 
 const PAGE_SIZE = 25;
@@ -51,7 +52,7 @@ function toQuery(filters: Filters): ReportsQuery {
 
 /** /reports: every inspection report the caller may see, filtered and paged on the server. */
 export default function ReportsPage() {
-  const { roles } = useSnapshot(session);
+  const { roles, info } = useSnapshot(session);
   const [filters, setFilters] = useState<Filters>(noFilters);
   // Keyset pages: the cursors of the pages before this one, to go back.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
@@ -85,6 +86,14 @@ export default function ReportsPage() {
     setCursors([undefined]);
   };
   const operators = (users.data ?? []).filter((user) => roleList(user.role).includes('operator'));
+  // Only lines whose reports the caller may see: another line would always list nothing.
+  const myId = info?.id ?? null;
+  const myLines = users.data?.find((user) => user._id === myId)?.lineClearanceIds ?? [];
+  const scopedLines = linesInReportScope(
+    lines.data ?? [],
+    roleList(roles),
+    myId === null ? null : { id: myId, lineClearanceIds: myLines },
+  );
 
   return (
     <section className="reports-page">
@@ -105,7 +114,7 @@ export default function ReportsPage() {
             onChange={(event) => change({ lineClearanceId: event.target.value })}
           >
             <option value={ALL}>All lines</option>
-            {(lines.data ?? []).map((line) => (
+            {scopedLines.map((line) => (
               <option key={line._id} value={line._id}>
                 {line.name}
               </option>

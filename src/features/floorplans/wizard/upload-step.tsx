@@ -80,7 +80,7 @@ export function UploadStep(props: UploadStepProps) {
         {line && existing && (
           <div className="notice" role="status">
             <p>
-              {w.alreadyHasFloorplan(
+              {(editable ? w.alreadyHasFloorplan : w.hasFloorplan)(
                 line.name,
                 localTime(existing.createdAt) ?? existing.createdAt,
               )}
