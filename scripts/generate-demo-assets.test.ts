@@ -204,21 +204,32 @@ describe('dataset references', () => {
     expect(statuses).toContain('rejected');
   });
 
-  it('each inspection ends when its recording does (or minutes after it began, without one)', () => {
+  it('each inspection has its video (or the submit’s one not uploaded yet) and ends with it', () => {
     for (const inspection of committed.inspections) {
       const video = inspection.videoKey ? videos.get(inspection.videoKey) : undefined;
+      const declared = inspection.pendingUpload;
+      // A submit creates the video with the inspection: exactly one of the two.
+      expect([video !== undefined, declared !== null], inspection.key).toContain(true);
+      expect(video !== undefined && declared !== null, inspection.key).toBe(false);
       const end = Date.parse(inspection.endTime);
       if (video) {
         expect(end, inspection.key).toBe(Date.parse(video.timestamp) + video.duration * 1000);
         expect(Date.parse(video.timestamp), inspection.key).toBeGreaterThanOrEqual(
           Date.parse(inspection.startTime),
         );
-      } else {
-        const minutes = (end - Date.parse(inspection.startTime)) / 60_000;
-        expect(minutes, inspection.key).toBeGreaterThanOrEqual(2);
-        expect(minutes, inspection.key).toBeLessThanOrEqual(30);
+      }
+      if (declared) {
+        // The submitted recording starts with the inspection; the line was open for it.
+        expect(end, inspection.key).toBe(
+          Date.parse(inspection.startTime) + declared.duration * 1000,
+        );
+        expect(declared.duration, inspection.key).toBeGreaterThan(0);
+        if (declared.deviceKey !== null) expect(devices.has(declared.deviceKey)).toBe(true);
+        expect(lines.get(inspection.lineKey)?.status, inspection.key).toBe('active');
+        expect(inspection.captureFile, inspection.key).toBeNull();
       }
     }
+    expect(committed.inspections.filter((i) => i.pendingUpload !== null)).toHaveLength(1);
   });
 
   it('names products and batches, each coming batch the next changeover’s leaving one', () => {

@@ -42,9 +42,6 @@ export const DEMO_DETECTOR: DemoDetector = {
   version: '1',
   threshold: MIN_CONFIDENCE,
 };
-/** How long an inspection without a video took (its end time). */
-const NO_VIDEO_MINUTES = 12;
-
 export interface VideoPlan {
   key: string;
   /** File base name: the video file, keyframes file and keyframe image folder are named after it. */
@@ -369,6 +366,7 @@ const inspectionPlans: InspectionPlan[] = [
     lineKey: blisterLine.lineKey,
     operatorKey: 'operator',
     videoKey: 'video-lc1-1',
+    pendingUpload: null,
     startTime: '2026-11-03T08:10:00.000Z',
     productLeaving: products.paracetamolTablets,
     batchLeaving: 'PA2611-014',
@@ -386,6 +384,7 @@ const inspectionPlans: InspectionPlan[] = [
     lineKey: blisterLine.lineKey,
     operatorKey: 'operator2',
     videoKey: 'video-lc1-2',
+    pendingUpload: null,
     startTime: '2026-11-10T14:00:00.000Z',
     productLeaving: products.ibuprofenTablets,
     batchLeaving: 'IB2611-022',
@@ -402,6 +401,7 @@ const inspectionPlans: InspectionPlan[] = [
     lineKey: bottlingLine.lineKey,
     operatorKey: 'operator2',
     videoKey: 'video-lc2-1',
+    pendingUpload: null,
     startTime: '2026-11-12T06:25:00.000Z',
     productLeaving: products.guaifenesinSolution,
     batchLeaving: 'GU2611-203',
@@ -418,6 +418,7 @@ const inspectionPlans: InspectionPlan[] = [
     lineKey: bottlingLine.lineKey,
     operatorKey: 'operator',
     videoKey: 'video-lc2-2',
+    pendingUpload: null,
     startTime: '2026-11-18T22:10:00.000Z',
     productLeaving: products.paracetamolSuspension,
     batchLeaving: 'PS2611-118',
@@ -433,6 +434,7 @@ const inspectionPlans: InspectionPlan[] = [
     lineKey: blisterLine.lineKey,
     operatorKey: 'operator',
     videoKey: 'video-lc1-3',
+    pendingUpload: null,
     startTime: '2026-11-20T10:05:00.000Z',
     productLeaving: products.cetirizineTablets,
     batchLeaving: 'CE2611-007',
@@ -448,6 +450,8 @@ const inspectionPlans: InspectionPlan[] = [
     lineKey: bottlingLine.lineKey,
     operatorKey: 'operator2',
     videoKey: null,
+    // Submitted from the tablet (Chrome records WebM); the file waits on the device for Wi-Fi.
+    pendingUpload: { container: 'webm', duration: 36, deviceKey: 'tablet-02' },
     startTime: '2026-11-21T07:00:00.000Z',
     productLeaving: products.ibuprofenSuspension,
     batchLeaving: 'IS2611-054',
@@ -460,18 +464,23 @@ const inspectionPlans: InspectionPlan[] = [
   },
 ];
 
-/** Ends with its recording (else NO_VIDEO_MINUTES after the start); the phone's capture if any. */
+/**
+ * Ends with its recording: its video's, or, for a file not uploaded yet, the one the submit
+ * declared, which started with the inspection. The phone's capture if any.
+ */
 function inspectionRecord(inspection: InspectionPlan): DemoInspection {
   const plan = videoPlans.find((p) => p.key === inspection.videoKey);
-  const end = plan
-    ? Date.parse(plan.timestamp) + plan.duration * 1000
-    : Date.parse(inspection.startTime) + NO_VIDEO_MINUTES * 60_000;
-  const { key, lineKey, operatorKey, videoKey, startTime, ...rest } = inspection;
+  const { key, lineKey, operatorKey, videoKey, pendingUpload, startTime, ...rest } = inspection;
+  let end: number;
+  if (plan) end = Date.parse(plan.timestamp) + plan.duration * 1000;
+  else if (pendingUpload) end = Date.parse(startTime) + pendingUpload.duration * 1000;
+  else throw new Error(`Inspection ${key} has no video: a submit always creates one`);
   return {
     key,
     lineKey,
     operatorKey,
     videoKey,
+    pendingUpload,
     startTime,
     endTime: new Date(end).toISOString(),
     ...rest,

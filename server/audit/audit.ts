@@ -17,7 +17,8 @@ export interface AuditEntryInput {
 
 export async function audit(
   db: Db | Tx,
-  request: Pick<FastifyRequest, 'user' | 'ip'> | null,
+  /** The request, or who acted outside one (the demo loader's submitting operator: no ip). */
+  request: (Pick<FastifyRequest, 'user'> & { ip?: string }) | null,
   entry: AuditEntryInput,
 ): Promise<void> {
   await db.insert(auditLog).values({

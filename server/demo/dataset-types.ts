@@ -149,13 +149,30 @@ export interface DemoCapture {
   motion: MotionSamples | null;
 }
 
+/**
+ * What the operator's submit declared about a recording whose file has not arrived yet
+ * (POST /api/inspections `video` and `deviceId`).
+ */
+export interface DemoPendingUpload {
+  container: 'webm' | 'mp4';
+  /** Seconds of recording. */
+  duration: number;
+  deviceKey: string | null;
+}
+
+/**
+ * An inspection always has its video, as a submit creates them together: either one of `videos`
+ * (videoKey) or, when its file has not arrived, the submit's declaration (pendingUpload), from
+ * which the loader creates the video row as the submit does (pending, no file, no SHA-256).
+ */
 export interface DemoInspection {
   key: string;
   lineKey: string;
   operatorKey: string;
   videoKey: string | null;
+  pendingUpload: DemoPendingUpload | null;
   startTime: string;
-  /** When the inspection ended: its recording's end, or a few minutes after the start without one. */
+  /** When the inspection ended: its recording's end. */
   endTime: string;
   /** Product and batch leaving the line and coming next, as the operator enters them. */
   productLeaving: string;

@@ -1,8 +1,9 @@
 // Loads the real demo dataset (server/demo/dataset.json + files/) and checks that every demo
 // account logs in and sees exactly what its role allows, that every video's media is served and
-// verified by its SHA-256, that every demo e-signature comes after its recording, that the records
-// are complete as captured ones are, and that the analysis runner takes the queued video and keeps
-// the path of an analysed one it cannot place again.
+// verified by its SHA-256, that a submitted video whose file has not arrived is as the submit
+// leaves it, that every demo e-signature comes after its recording, that the records are complete
+// as captured ones are, and that the analysis runner takes the queued video and keeps the path of
+// an analysed one it cannot place again.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { and, eq } from 'drizzle-orm';
@@ -12,10 +13,12 @@ import {
   analysisJobs,
   auditLog,
   captures,
+  devices,
   floorplanConfigs,
   inspections,
   predictions as predictionTable,
   signatures,
+  uploads,
   videos as videoTable,
 } from '../db/schema.ts';
 import type { AnalysisRow } from '../schemas/analysis.ts';
@@ -74,9 +77,22 @@ describe.runIf(hasDataset)('the demo dataset', () => {
   });
 
   it('every account sees exactly the videos and inspections its role allows', async () => {
+    // A video whose file has not arrived is named after its id, as the submit names it.
+    const notArrived = new Map<string, string>();
+    for (const demo of dataset.inspections.filter((i) => i.pendingUpload)) {
+      const { video } = await rowsOf(demo.key);
+      if (!video) throw new Error(`${demo.key} has no video row`);
+      notArrived.set(demo.key, video.filename);
+    }
+    expect(notArrived.size).toBeGreaterThan(0);
     for (const user of dataset.users) {
       const videos = (await get(user.key, '/api/videos')).json() as { filename: string }[];
-      const expectedVideos = visible(user, dataset.videos, (v) => v.userKey).map((v) => v.filename);
+      const expectedVideos = [
+        ...visible(user, dataset.videos, (v) => v.userKey).map((v) => v.filename),
+        ...visible(user, dataset.inspections, (i) => i.operatorKey).flatMap(
+          (i) => notArrived.get(i.key) ?? [],
+        ),
+      ];
       expect(videos.map((v) => v.filename).sort(), user.key).toEqual(expectedVideos.sort());
       const inspections = await get(user.key, '/api/inspections');
       const expectedInspections = visible(user, dataset.inspections, (i) => i.operatorKey);
@@ -120,13 +136,14 @@ describe.runIf(hasDataset)('the demo dataset', () => {
     }
   });
 
-  it('every demo video is verified: its SHA-256 and size are those of the bytes served', async () => {
+  it('every demo video file is verified: its SHA-256 and size are those of the bytes served', async () => {
     const rows = await t.services.ctx.db.select().from(videoTable);
     const listed = (await get('admin', '/api/videos')).json() as {
       _id: string;
       path: { video: string };
     }[];
-    expect(rows).toHaveLength(dataset.videos.length);
+    const notArrived = dataset.inspections.filter((i) => i.pendingUpload).length;
+    expect(rows).toHaveLength(dataset.videos.length + notArrived);
     for (const demo of dataset.videos) {
       const row = rows.find((r) => r.filename === demo.filename);
       const url = listed.find((v) => v._id === row?.id)?.path.video;
@@ -246,6 +263,113 @@ describe.runIf(hasDataset)('the demo dataset', () => {
     }
   });
 
+  /** The demo inspection whose video the operator submitted but whose file has not arrived. */
+  const notArrivedDemo = () => {
+    const inspection = dataset.inspections.find((i) => i.pendingUpload);
+    if (!inspection?.pendingUpload) throw new Error('the demo has no video waiting for its file');
+    return { key: inspection.key, declared: inspection.pendingUpload };
+  };
+  const NOT_ARRIVED = 'No verified video: the file has not arrived from the operator’s device yet';
+
+  it('insp-lc2-3’s video is as the submit left it: pending, no file, no SHA-256, not queued', async () => {
+    const { key, declared } = notArrivedDemo();
+    expect(key).toBe('insp-lc2-3');
+    const { demo, inspection, video } = await rowsOf(key);
+    expect(demo.operatorNotes).toMatch(/upload is waiting/);
+    if (!video) throw new Error(`${key} has no video row`);
+    const [device] = await db()
+      .select()
+      .from(devices)
+      .where(eq(devices.id, video.deviceId ?? ''));
+    expect(device?.name).toBe(dataset.devices.find((d) => d.key === declared.deviceKey)?.name);
+    expect(video).toMatchObject({
+      filename: `${video.id}.${declared.container}`,
+      storageKey: `videos/${video.id}.${declared.container}`,
+      subfolder: video.id,
+      userId: inspection.operatorId,
+      lineClearanceId: inspection.lineClearanceId,
+      timestamp: inspection.startTime,
+      status: 'pending',
+      size: 0,
+      sha256: null,
+      duration: declared.duration,
+      keyframesKey: null,
+      keyframeImagesPrefix: null,
+      analysisVersion: null,
+      statusReason: null,
+      calibration: null,
+    });
+    expect(inspection.endTime?.getTime()).toBe(
+      inspection.startTime.getTime() + declared.duration * 1000,
+    );
+    expect(await t.services.ctx.storage.stat(video.storageKey)).toBeNull();
+    // Nothing of the file has reached the server: no tus upload, no analysis job.
+    expect(await db().select().from(uploads).where(eq(uploads.videoId, video.id))).toEqual([]);
+    expect(
+      await db().select().from(analysisJobs).where(eq(analysisJobs.videoId, video.id)),
+    ).toEqual([]);
+    // The submit's two audit entries, by the operator who submitted.
+    const created = await db()
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'create'))
+      .orderBy(auditLog.id);
+    const operator = dataset.users.find((u) => u.key === demo.operatorKey);
+    expect(
+      created
+        .filter((e) => e.entityId === video.id || e.entityId === inspection.id)
+        .map((e) => [e.entity, e.actorId, e.actorEmail]),
+    ).toEqual([
+      ['video', inspection.operatorId, operator?.email],
+      ['inspection', inspection.operatorId, operator?.email],
+    ]);
+    const videoEntry = created.find((e) => e.entityId === video.id);
+    expect(videoEntry?.newValue).toMatchObject({
+      id: video.id,
+      status: 'pending',
+      size: 0,
+      sha256: null,
+      note: 'file not uploaded yet',
+    });
+  });
+
+  it('insp-lc2-3 is listed and reported as waiting for its file, never as unrecorded', async () => {
+    const { key } = notArrivedDemo();
+    const { inspection, video } = await rowsOf(key);
+    if (!video) throw new Error(`${key} has no video row`);
+    const manager = lineOf(dataset.inspections.find((i) => i.key === key)?.lineKey ?? '')
+      ?.managerKey as string;
+    const report = await reportOf(manager, inspection.id);
+    expect(report.approvalBlocker).toBe(NOT_ARRIVED);
+    expect(report.video).toMatchObject({ id: video.id, filename: video.filename, sha256: null });
+    expect(report.flags.map((f) => f.text)).toContain(NOT_ARRIVED);
+    const listed = (await get(manager, '/api/inspections')).json() as {
+      _id: string;
+      approvalBlocker: string | null;
+    }[];
+    expect(listed.find((i) => i._id === inspection.id)?.approvalBlocker).toBe(NOT_ARRIVED);
+    const operator = dataset.inspections.find((i) => i.key === key)?.operatorKey as string;
+    const mine = (await get(operator, '/api/my/inspections')).json() as {
+      inspection: { _id: string };
+      video: { _id: string; status: string; verified: boolean; size: number } | null;
+    }[];
+    expect(mine.find((m) => m.inspection._id === inspection.id)?.video).toMatchObject({
+      _id: video.id,
+      status: 'pending',
+      verified: false,
+      size: 0,
+    });
+    // Listed with the others; its file answers 404 until the upload verifies.
+    const videos = (await get('admin', '/api/videos')).json() as {
+      _id: string;
+      status: string;
+      path: { video: string };
+    }[];
+    const row = videos.find((v) => v._id === video.id);
+    expect(row?.status).toBe('pending');
+    expect((await get('admin', row?.path.video ?? '/api/videos/none')).statusCode).toBe(404);
+  });
+
   it('the pending video is verified and queued through the job runner, its capture beside it', async () => {
     const { inspection, video } = await rowsOf(queuedDemo());
     if (!video) throw new Error('the queued demo inspection has no video');
@@ -337,4 +461,59 @@ describe.runIf(hasDataset)('the demo dataset', () => {
     expect(reportAfter.detections).toEqual(reportBefore.detections);
     expect(reportAfter.flags).toEqual(reportBefore.flags);
   }, 120_000);
+
+  // Last: it adds an inspection, which the tests above would count.
+  it('insp-lc2-3’s video row and audit entries are those a real submit of it writes', async () => {
+    const { key, declared } = notArrivedDemo();
+    const { demo, inspection, video } = await rowsOf(key);
+    if (!video) throw new Error(`${key} has no video row`);
+    const startTime = new Date(inspection.startTime.getTime() + 3_600_000);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/inspections',
+      headers: tokens.get(demo.operatorKey),
+      payload: {
+        clientRef: 'demo-mirror-0001',
+        lineClearanceId: inspection.lineClearanceId,
+        productLeaving: demo.productLeaving,
+        batchLeaving: demo.batchLeaving,
+        productComing: demo.productComing,
+        batchComing: demo.batchComing,
+        operatorNotes: demo.operatorNotes,
+        startTime: startTime.toISOString(),
+        endTime: new Date(startTime.getTime() + declared.duration * 1000).toISOString(),
+        deviceId: video.deviceId,
+        video: { container: declared.container, duration: declared.duration },
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const submittedId = (res.json() as { videoId: string }).videoId;
+    const [submitted] = await db().select().from(videoTable).where(eq(videoTable.id, submittedId));
+    if (!submitted) throw new Error('the submit made no video row');
+    /** The row with its id, creation time and start taken out. */
+    const shape = (row: typeof video, start: Date) => ({
+      ...row,
+      id: 'ID',
+      filename: row.filename.replace(row.id, 'ID'),
+      storageKey: row.storageKey.replace(row.id, 'ID'),
+      subfolder: row.subfolder.replace(row.id, 'ID'),
+      timestamp: row.timestamp.getTime() - start.getTime(),
+      createdAt: null,
+    });
+    expect(shape(video, inspection.startTime)).toEqual(shape(submitted, startTime));
+    const entries = async (videoId: string) => {
+      const [row] = await db().select().from(inspections).where(eq(inspections.videoId, videoId));
+      const log = await db().select().from(auditLog).orderBy(auditLog.id);
+      return log
+        .filter((e) => e.entityId === videoId || e.entityId === row?.id)
+        .map((e) => ({
+          action: e.action,
+          entity: e.entity,
+          actorId: e.actorId,
+          actorEmail: e.actorEmail,
+          fields: Object.keys(e.newValue as object).sort(),
+        }));
+    };
+    expect(await entries(video.id)).toEqual(await entries(submittedId));
+  });
 });

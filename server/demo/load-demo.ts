@@ -2,7 +2,8 @@
 // Entities refer to each other by key; every key is resolved before anything is written, and the
 // rows go in one transaction after the files are stored. The records come out as the product
 // writes them: videos verified, results switched in as the analysis and ingestion switch them,
-// the pending video's analysis queued, inspections with their checklist snapshot and capture.
+// the pending video's analysis queued, a video whose file has not arrived as the submit creates
+// it, inspections with their checklist snapshot and capture.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -25,9 +26,15 @@ import { newId } from '../ids.ts';
 import { readRecord, signatureStatements } from '../reports/record.ts';
 import { summarizeMissing } from '../reports/report.ts';
 import { writeSignature } from '../reports/signing.ts';
+import { toInspection } from '../routes/inspections.ts';
 import type { CaptureData, ChecklistSnapshot } from '../schemas/capture.ts';
 import type { SignatureMeaning } from '../schemas/signatures.ts';
-import { checkCapture, checklistFor } from '../services/capture.ts';
+import {
+  checkCapture,
+  checklistFor,
+  NOT_UPLOADED_NOTE,
+  submittedVideo,
+} from '../services/capture.ts';
 import { sniffImage } from '../services/image-type.ts';
 import { insertUser } from '../services/users.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -208,14 +215,37 @@ export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: 
     };
   });
 
+  // A video whose file has not arrived is created as the submit creates it (submittedVideo).
+  const submittedRows: ReturnType<typeof submittedVideo>[] = [];
   const inspectionRows = dataset.inspections.map((inspection) => {
     const where = `inspection '${inspection.key}'`;
+    const lineClearanceId = lineIds.get(inspection.lineKey, where);
+    const operatorId = userIds.get(inspection.operatorKey, where);
+    const startTime = new Date(inspection.startTime);
+    const pending = inspection.pendingUpload;
+    let videoId: string;
+    if (inspection.videoKey && !pending) videoId = videoIds.get(inspection.videoKey, where);
+    else if (pending && !inspection.videoKey) {
+      videoId = newId();
+      submittedRows.push(
+        submittedVideo(videoId, {
+          userId: operatorId,
+          deviceId: pending.deviceKey ? deviceIds.get(pending.deviceKey, where) : null,
+          lineClearanceId,
+          startTime,
+          container: pending.container,
+          duration: pending.duration,
+        }),
+      );
+    } else {
+      throw new Error(`Demo dataset: ${where} needs either a videoKey or a pendingUpload`);
+    }
     return {
       id: newId(),
-      lineClearanceId: lineIds.get(inspection.lineKey, where),
-      operatorId: userIds.get(inspection.operatorKey, where),
-      videoId: inspection.videoKey ? videoIds.get(inspection.videoKey, where) : null,
-      startTime: new Date(inspection.startTime),
+      lineClearanceId,
+      operatorId,
+      videoId,
+      startTime,
       endTime: new Date(inspection.endTime),
       productLeaving: inspection.productLeaving,
       batchLeaving: inspection.batchLeaving,
@@ -280,11 +310,38 @@ export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: 
       ...row,
       checklist: checklists.get(row.lineClearanceId) ?? null,
     }));
-    if (rows.length) await tx.insert(inspections).values(rows);
+    // The submitted ones' videos, written and audited as the operator's submit writes them.
+    const byId = new Map(dataset.users.map((user) => [userIds.get(user.key, 'users'), user]));
+    const actor = (userId: string) => {
+      const user = byId.get(userId);
+      return {
+        user: user ? { id: userId, name: user.name, email: user.email, roles: user.roles } : null,
+      };
+    };
+    for (const values of submittedRows) {
+      const [video] = await tx.insert(videos).values(values).returning();
+      await audit(tx, actor(values.userId), {
+        action: 'create',
+        entity: 'video',
+        entityId: values.id,
+        newValue: { ...video, note: NOT_UPLOADED_NOTE },
+      });
+    }
+    const inserted = rows.length ? await tx.insert(inspections).values(rows).returning() : [];
+    for (const row of inserted) {
+      if (!submittedRows.some((video) => video.id === row.videoId)) continue;
+      await audit(tx, actor(row.operatorId), {
+        action: 'create',
+        entity: 'inspection',
+        entityId: row.id,
+        newValue: toInspection(row, null),
+      });
+    }
     for (const row of rows) {
       const data = captureData.get(row.id);
       if (!data || !row.checklist) continue;
-      const duration = videoRows.find((v) => v.id === row.videoId)?.duration ?? 0;
+      const duration =
+        [...videoRows, ...submittedRows].find((v) => v.id === row.videoId)?.duration ?? 0;
       // Scans get their tag from the checklist, checked as PUT /api/inspections/{id}/capture does.
       const capture: CaptureData = checkCapture(
         { scans: data.scans.map((scan) => ({ ...scan, tagIndex: null })), motion: data.motion },
@@ -300,7 +357,7 @@ export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: 
       newValue: {
         users: dataset.users.length,
         lineClearances: lineRows.length,
-        videos: videoRows.length,
+        videos: videoRows.length + submittedRows.length,
         inspections: inspectionRows.length,
       },
     });

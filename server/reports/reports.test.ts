@@ -2,7 +2,7 @@
 // and flags, detection dispositions, approve/reject as e-signatures with their rules, the PDF read
 // back with pdfjs-dist, the /reports list and CSV, and the hash-chained audit trail.
 import fs from 'node:fs';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfPageImageCounts, pdfPages } from '../../tests/support/pdf-text.ts';
 import { auditLog, inspections, lineClearances, users, videos } from '../db/schema.ts';
@@ -69,6 +69,20 @@ const trail = async (action: string, entityId: string) =>
     (row) => row.entityId === entityId,
   );
 
+/** A pending inspection row without a video on the line `where` picks, known by `key` here. */
+async function addInspection(
+  key: string,
+  where: SQL,
+  fields: { operatorId: string; startTime: Date },
+): Promise<void> {
+  const [line] = await t.services.ctx.db.select().from(lineClearances).where(where);
+  const id = newId();
+  await t.services.ctx.db
+    .insert(inspections)
+    .values({ id, lineClearanceId: line?.id ?? '', ...fields });
+  inspectionIds[key] = id;
+}
+
 describe('the inspection report', () => {
   it('builds the checklist from the path, with flags most serious first', async () => {
     const r = await report('lcmanager2', 'insp-lc2-2');
@@ -99,13 +113,26 @@ describe('the inspection report', () => {
   });
 
   it('names what blocks an approval first: an inspection without a video', async () => {
-    const r = await report('lcmanager2', 'insp-lc2-3');
+    // Only a record from before capture lacks a video (a submit always creates one).
+    await addInspection('legacy', eq(lineClearances.name, 'Bottling Line 2'), {
+      operatorId: ids.operator2 ?? '',
+      startTime: new Date('2026-10-28T09:00:00Z'),
+    });
+    const r = await report('lcmanager2', 'legacy');
     expect(r.video).toBeNull();
     expect(r.flags[0]).toMatchObject({
       kind: 'no-video',
       severity: 'critical',
       text: 'No video: nothing was recorded or submitted for this inspection',
     });
+  });
+
+  it('names what blocks an approval first: a submitted video whose file has not arrived', async () => {
+    const r = await report('lcmanager2', 'insp-lc2-3');
+    expect(r.video).toMatchObject({ sha256: null, analysisVersion: null });
+    const notArrived = 'No verified video: the file has not arrived from the operator’s device yet';
+    expect(r.approvalBlocker).toBe(notArrived);
+    expect(r.flags[0]).toMatchObject({ kind: 'no-video', severity: 'critical', text: notArrived });
   });
 
   it('answers 404 outside the caller’s scope and tells the UI who may sign', async () => {
@@ -268,18 +295,10 @@ describe('approve and reject as e-signatures', () => {
       (await sign('operator', 'insp-lc2-2', 'approve', { password: DEMO_PASSWORD })).statusCode,
     ).toBe(403);
     // The second-person rule: a manager who performed the inspection cannot sign it.
-    const own = newId();
-    const [line] = await t.services.ctx.db
-      .select()
-      .from(lineClearances)
-      .where(eq(lineClearances.managerId, ids.lcmanager ?? ''));
-    await t.services.ctx.db.insert(inspections).values({
-      id: own,
-      lineClearanceId: line?.id ?? '',
+    await addInspection('own', eq(lineClearances.managerId, ids.lcmanager ?? ''), {
       operatorId: ids.lcmanager ?? '',
       startTime: new Date('2026-11-21T09:00:00Z'),
     });
-    inspectionIds.own = own;
     const res = await sign('lcmanager', 'own', 'approve', { password: DEMO_PASSWORD });
     expect(res.statusCode).toBe(403);
     const denied = await t.services.ctx.db
@@ -416,8 +435,9 @@ describe('/reports', () => {
   it('lists each role’s scope, filtered, newest first, in keyset pages', async () => {
     const list = async (who: string, query = '') =>
       (await get(who, `/api/reports?${query}`)).json() as ReportPage;
-    expect((await list('admin')).rows).toHaveLength(dataset.inspections.length + 1);
-    expect((await list('audit')).rows).toHaveLength(dataset.inspections.length + 1);
+    // The demo's and the two the tests above added (a legacy one, the manager's own).
+    expect((await list('admin')).rows).toHaveLength(dataset.inspections.length + 2);
+    expect((await list('audit')).rows).toHaveLength(dataset.inspections.length + 2);
     const mine = (await list('operator')).rows;
     expect(mine.every((row) => row.operatorId === ids.operator)).toBe(true);
     const lc2 = (await list('lcmanager2')).rows;

@@ -28,7 +28,14 @@ import type { InspectionStatus } from '../schemas/inspections.ts';
 import { InspectionCreate, InspectionCreated } from '../schemas/inspections.ts';
 import { MyInspection, MyInspectionsQuery, MyLine, MyLineDetail } from '../schemas/operator.ts';
 import type { VideoStatus } from '../schemas/videos.ts';
-import { assignedLines, checkCapture, checklistFor, isAssigned } from '../services/capture.ts';
+import {
+  assignedLines,
+  checkCapture,
+  checklistFor,
+  isAssigned,
+  NOT_UPLOADED_NOTE,
+  submittedVideo,
+} from '../services/capture.ts';
 import { visibleTo } from '../services/scope.ts';
 import { toDevice } from './devices.ts';
 import { toInspection } from './inspections.ts';
@@ -102,22 +109,18 @@ export const captureRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .transaction(async (tx) => {
           const checklist = await checklistFor(tx, line.id);
           const videoId = newId();
-          const filename = `${videoId}.${body.video.container}`;
           const [video] = await tx
             .insert(videos)
-            .values({
-              id: videoId,
-              filename,
-              storageKey: `videos/${filename}`,
-              subfolder: videoId,
-              userId: user.id,
-              deviceId: body.deviceId ?? null,
-              lineClearanceId: line.id,
-              timestamp: startTime,
-              status: 'pending',
-              size: 0,
-              duration: body.video.duration,
-            })
+            .values(
+              submittedVideo(videoId, {
+                userId: user.id,
+                deviceId: body.deviceId ?? null,
+                lineClearanceId: line.id,
+                startTime,
+                container: body.video.container,
+                duration: body.video.duration,
+              }),
+            )
             .returning();
           const [inspection] = await tx
             .insert(inspections)
@@ -145,7 +148,7 @@ export const captureRoutes: FastifyPluginAsyncTypebox = async (app) => {
             action: 'create',
             entity: 'video',
             entityId: videoId,
-            newValue: { ...video, note: 'file not uploaded yet' },
+            newValue: { ...video, note: NOT_UPLOADED_NOTE },
           });
           await audit(tx, request, {
             action: 'create',

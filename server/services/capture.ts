@@ -3,7 +3,7 @@
 import { arrayContains, asc, eq, inArray, or } from 'drizzle-orm';
 import type { AuthUser } from '../context.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { floorplanConfigs, lineClearances, users } from '../db/schema.ts';
+import { floorplanConfigs, lineClearances, users, type videos } from '../db/schema.ts';
 import { badRequest } from '../http/errors.ts';
 import type { CaptureData, ChecklistSnapshot, QrScan } from '../schemas/capture.ts';
 
@@ -45,6 +45,42 @@ export async function checklistFor(db: Db | Tx, lineId: string): Promise<Checkli
     tags: config.configuration.tags.map((tag, index) => ({ ...tag, index })),
     hotZones: config.configuration.hotZones.map((zone, index) => ({ ...zone, index })),
   };
+}
+
+/** What a submit declares about its recording (POST /api/inspections). */
+export interface SubmittedRecording {
+  userId: string;
+  deviceId: string | null;
+  lineClearanceId: string;
+  /** When recording started: the video's timestamp and the inspection's start. */
+  startTime: Date;
+  container: 'webm' | 'mp4';
+  /** Seconds of recording, pauses excluded. */
+  duration: number;
+}
+
+/** The note on a submitted video's `create` audit entry. */
+export const NOT_UPLOADED_NOTE = 'file not uploaded yet';
+
+/**
+ * The video row a submit creates beside its inspection: pending, with no file (size 0, no SHA-256
+ * until the verified upload finishes), named after its id in the declared container.
+ */
+export function submittedVideo(id: string, recording: SubmittedRecording) {
+  const filename = `${id}.${recording.container}`;
+  return {
+    id,
+    filename,
+    storageKey: `videos/${filename}`,
+    subfolder: id,
+    userId: recording.userId,
+    deviceId: recording.deviceId,
+    lineClearanceId: recording.lineClearanceId,
+    timestamp: recording.startTime,
+    status: 'pending',
+    size: 0,
+    duration: recording.duration,
+  } satisfies typeof videos.$inferInsert;
 }
 
 /** The checklist tag whose QR code is `code` (the first, if two share it), or null. */

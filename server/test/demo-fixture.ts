@@ -139,6 +139,7 @@ export const fixtureDataset: DemoDataset = {
     lineKey: `line-${k}`,
     operatorKey: k === 'a' ? 'operator' : 'operator2',
     videoKey: `video-${k}`,
+    pendingUpload: null,
     startTime: '2026-11-03T08:15:00.000Z',
     endTime: '2026-11-03T08:15:40.000Z',
     productLeaving: 'Product A',

@@ -37,11 +37,11 @@ describe('analysis', () => {
     const { key } = await admin.call<{ key: string }>('POST', '/api/service-accounts', {
       name: 'E2E SLAM',
     });
-    const inspections = await admin.call<
-      { _id: string; lineClearanceId: string; videoId: string | null }[]
-    >('GET', '/api/inspections');
-    const inspection = inspections.find((i) => i.videoId === null);
-    if (!inspection) throw new Error('the demo data has an inspection without a video');
+    // Posted for the line alone: every demo inspection has its video (a submit creates it), and
+    // linking one to an inspection is server/routes/ingest.test.ts's.
+    const lines = await admin.call<{ _id: string; name: string }[]>('GET', '/api/line-clearances');
+    const line = lines.find((l) => l.name === 'Bottling Line 2');
+    if (!line) throw new Error('the demo data has no Bottling Line 2');
 
     const file = makeTestVideo(12);
     const { stdout } = await promisify(execFile)(
@@ -53,9 +53,7 @@ describe('analysis', () => {
         '--server',
         server.baseUrl,
         '--line',
-        inspection.lineClearanceId,
-        '--inspection',
-        inspection._id,
+        line._id,
         file,
       ],
       { cwd: repoRoot, env: { ...process.env, LC_API_KEY: key } },

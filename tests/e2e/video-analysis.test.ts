@@ -18,10 +18,13 @@ const slow = 120_000;
 interface ListedVideo {
   id: string;
   filename: string;
+  size: number;
 }
 
 /** Demo video ids by file name without extension (server/demo/dataset.json). */
 let videoIds: Record<string, string> = {};
+/** The newest demo video: submitted, its file not arrived (named after its id, size 0). */
+let notArrivedId = '';
 const idOf = (name: string) => {
   const id = videoIds[name];
   if (!id) throw new Error(`the demo data has no video ${name}`);
@@ -33,6 +36,8 @@ beforeAll(async () => {
   videoIds = Object.fromEntries(
     videos.map((video) => [video.filename.replace(/\.mp4$/, ''), video.id]),
   );
+  notArrivedId = videos.find((video) => video.size === 0)?.id ?? '';
+  if (!notArrivedId) throw new Error('the demo data has no video whose file has not arrived');
 });
 
 const contexts: BrowserContext[] = [];
@@ -105,12 +110,13 @@ describe('video timeline and filters', () => {
       await page
         .getByText('Please select a video from the timeline on the left to begin analysis.')
         .waitFor();
-      await page.getByText('Videos loaded: 5').waitFor();
-      await expect.poll(() => cards(page).count()).toBe(5);
+      await page.getByText('Videos loaded: 6').waitFor();
+      await expect.poll(() => cards(page).count()).toBe(6);
 
       await pick(page, 'Line clearances', ['Bottling Line 2']);
-      await expect.poll(() => cards(page).count()).toBe(2);
+      await expect.poll(() => cards(page).count()).toBe(3);
       expect(await cards(page).allInnerTexts()).toEqual([
+        expect.stringContaining('Bottling Line 2'),
         expect.stringContaining('Bottling Line 2'),
         expect.stringContaining('Bottling Line 2'),
       ]);
@@ -119,7 +125,7 @@ describe('video timeline and filters', () => {
       await card(page, 'Bottling Line 2', '2026-11-18 22:15').waitFor();
 
       await page.getByRole('button', { name: 'Clear Filters' }).click();
-      await expect.poll(() => cards(page).count()).toBe(5);
+      await expect.poll(() => cards(page).count()).toBe(6);
       // Whole days (spec §9): 10 to 12 November keeps 14:05 on the 10th and 06:30 on the 12th.
       await pickDays(page, new Date(2026, 10, 10), new Date(2026, 10, 12));
       await expect.poll(() => cards(page).count()).toBe(2);
@@ -312,14 +318,17 @@ describe('selection by the videoId parameter (spec §4)', () => {
       await expect
         .poll(() => page.locator('video').getAttribute('src'))
         .toBe('/api/videos/lc1-20261103-081500.mp4');
-      expect(await cards(page).count()).toBe(4);
+      expect(await cards(page).count()).toBe(5);
       expect(await currentCard(page).count()).toBe(0);
       await page.unroute('**/api/videos');
 
-      // No such video: the first (newest) one is shown.
+      // No such video: the first (newest) one is shown, here one whose file has not arrived: it
+      // says so, with no player.
       await page.goto('/video/ffffffffffffffffffffffff');
-      await page.waitForURL(`**/video/${idOf('lc1-20261120-101000')}`);
-      await expect.poll(() => currentCard(page).innerText()).toContain('2026-11-20 10:10');
+      await page.waitForURL(`**/video/${notArrivedId}`);
+      await expect.poll(() => currentCard(page).innerText()).toContain('2026-11-21 07:00');
+      await page.getByText('The video file has not arrived yet', { exact: false }).waitFor();
+      expect(await page.locator('video').count()).toBe(0);
     },
     slow,
   );

@@ -49,9 +49,11 @@ export function setUpE2e(): E2eFixture {
     const [lines, inspections, videos] = await Promise.all([
       fixture.admin.get<Identified[]>('/api/line-clearances'),
       fixture.admin.get<Identified[]>('/api/inspections'),
-      fixture.admin.get<(Identified & { id: string })[]>('/api/videos'),
+      fixture.admin.get<(Identified & { id: string; size: number })[]>('/api/videos'),
     ]);
-    const [line, inspection, video] = [lines[0], inspections[0], videos[0]];
+    // A video with its file, so the video page has its player (the demo's newest has not arrived).
+    const withFile = videos.find((candidate) => candidate.size > 0);
+    const [line, inspection, video] = [lines[0], inspections[0], withFile];
     if (!line || !inspection || !video) throw new Error('the demo data did not load');
     fixture.params = { areaId: line._id, inspectionId: inspection._id, videoId: video.id };
     fixture.tokenFor = async (role) =>
