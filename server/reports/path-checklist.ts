@@ -20,6 +20,8 @@ export const pathMessages = {
     'Missing floorplan configuration. Please configure the floorplan mapping first.',
   empty: 'Keyframes file is empty.',
   noPoints: 'No path points loaded.',
+  /** The page's own words for a video whose file has not arrived (nothing analysed yet). */
+  awaitingUpload: 'No path yet: the analysis makes it once the video file has arrived.',
 } as const;
 
 /** The coverage picture keeps points about this fraction of the image's longer side apart. */

@@ -192,6 +192,7 @@ export async function buildReport(
   let path: PathChecklist | null = null;
   let pathMessage: string | null = null;
   if (!video) pathMessage = 'No video was recorded for this inspection.';
+  else if (!keyframes && !video.sha256) pathMessage = pathMessages.awaitingUpload;
   else if (!keyframes) pathMessage = pathMessages.noKeyframes;
   else if (!configuration) pathMessage = pathMessages.missingConfiguration;
   else {
@@ -393,7 +394,8 @@ function reportFlags({
       ref: null,
     });
   }
-  if (pathMessage && record.video) {
+  // A file that has not arrived has no path yet: its critical flag (the blocker) says so already.
+  if (pathMessage && record.video && pathMessage !== pathMessages.awaitingUpload) {
     flags.push({
       kind: 'no-path',
       severity: 'high',

@@ -133,6 +133,11 @@ describe('the inspection report', () => {
     const notArrived = 'No verified video: the file has not arrived from the operator’s device yet';
     expect(r.approvalBlocker).toBe(notArrived);
     expect(r.flags[0]).toMatchObject({ kind: 'no-video', severity: 'critical', text: notArrived });
+    // No path yet, and said once: the critical flag names the cause, no second 'no-path' flag.
+    expect(r.pathMessage).toBe(
+      'No path yet: the analysis makes it once the video file has arrived.',
+    );
+    expect(r.flags.filter((f) => f.kind === 'no-path')).toEqual([]);
   });
 
   it('answers 404 outside the caller’s scope and tells the UI who may sign', async () => {

@@ -323,12 +323,19 @@ describe('selection by the videoId parameter (spec §4)', () => {
       await page.unroute('**/api/videos');
 
       // No such video: the first (newest) one is shown, here one whose file has not arrived: it
-      // says so, with no player.
+      // says so, with no player and no path to fetch.
+      const asked: string[] = [];
+      page.on('request', (request) => asked.push(new URL(request.url()).pathname));
       await page.goto('/video/ffffffffffffffffffffffff');
       await page.waitForURL(`**/video/${notArrivedId}`);
       await expect.poll(() => currentCard(page).innerText()).toContain('2026-11-21 07:00');
       await page.getByText('The video file has not arrived yet', { exact: false }).waitFor();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: 'No path yet: the analysis makes it once the video file has arrived.' })
+        .waitFor();
       expect(await page.locator('video').count()).toBe(0);
+      expect(asked.filter((url) => url.startsWith(`/api/keyframes/${notArrivedId}`))).toEqual([]);
     },
     slow,
   );

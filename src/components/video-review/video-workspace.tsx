@@ -4,7 +4,7 @@ import { useLatest } from '../../hooks/use-latest.ts';
 import { setLiveText } from '../../lib/live-text.ts';
 import { keepMediaCookieFresh } from '../../lib/media-session.ts';
 import { applyDuration, clampTime, type TimeBounds } from '../../lib/path-client.ts';
-import { videoIdOf } from '../../lib/video.ts';
+import { awaitingUpload, videoIdOf } from '../../lib/video.ts';
 import type { Video } from '../../types/api.ts';
 import { getKeyframeNames } from './api/get-keyframe-names.ts';
 import { getPredictions } from './api/get-predictions.ts';
@@ -61,15 +61,17 @@ function useDetections(videoId: string): Detection[] {
 
 /**
  * The keyframe image list, read once it is needed: from the path worker, which already holds the
- * keyframes file the path player downloaded, or, when no path loaded, from the file itself.
+ * keyframes file the path player downloaded, or, when no path loaded, from the file itself; none
+ * while the video's file has not arrived (nothing analysed yet).
  * Spec §8: a failed fetch leaves the list empty (and is logged).
  */
-function useKeyframeImages(videoId: string) {
+function useKeyframeImages(videoId: string, notArrived: boolean) {
   const [images, setImages] = useState<KeyframeImage[] | null>(null);
   const loading = useRef<Promise<KeyframeImage[]> | null>(null);
   const fromPathWorker = useRef<(() => Promise<string[]>) | null>(null);
   const load = useCallback(() => {
-    loading.current ??= (fromPathWorker.current?.() ?? getKeyframeNames(videoId))
+    const fromFile = () => (notArrived ? Promise.resolve<string[]>([]) : getKeyframeNames(videoId));
+    loading.current ??= (fromPathWorker.current?.() ?? fromFile())
       .then(toKeyframeImages)
       .catch((error: unknown) => {
         console.error('Failed to load the keyframe image list', error);
@@ -80,7 +82,7 @@ function useKeyframeImages(videoId: string) {
         return list;
       });
     return loading.current;
-  }, [videoId]);
+  }, [videoId, notArrived]);
   return { images, load, fromPathWorker };
 }
 
@@ -114,7 +116,7 @@ export function VideoWorkspace({ video, clock }: VideoWorkspaceProps) {
     () => aboveThreshold(allDetections, threshold),
     [allDetections, threshold],
   );
-  const keyframes = useKeyframeImages(videoId);
+  const keyframes = useKeyframeImages(videoId, awaitingUpload(video));
   const subfolder = keyframeSubfolder(video, allDetections);
 
   const [frame, setFrame] = useState<KeyframeFrame | null>(null);

@@ -26,6 +26,8 @@ export const adminStrings = {
   line: 'Line',
   duration: 'Duration',
   size: 'Size',
+  /** A submitted recording whose file has not arrived (size 0 until the verified upload). */
+  fileNotUploaded: 'File not uploaded yet',
   relatedData: 'Related data',
   name: 'Name',
   description: 'Description',

@@ -111,3 +111,30 @@ describe('Videos tab: signed evidence', () => {
     expect(fake.calls).toEqual(['GET /api/admin/videos']);
   });
 });
+
+describe('Videos tab: a video whose file has not arrived', () => {
+  it('says the file is not uploaded yet where a size would be, beside a stored one’s size', async () => {
+    signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles: ['admin'] });
+    const submitted = {
+      ...video,
+      _id: 'ffffffffffffffffffffffff',
+      id: 'ffffffffffffffffffffffff',
+      filename: 'ffffffffffffffffffffffff.webm',
+      timestamp: '2026-11-21T07:00:00Z',
+      status: 'pending',
+      size: 0,
+      duration: 36,
+      relatedData: { predictions: 0, reports: 1, floorplanConfigs: 0, floorplans: 0 },
+    };
+    const fake = fakeFetch({ 'GET /api/admin/videos': { body: [submitted, video] } });
+    vi.stubGlobal('fetch', fake.fetchImpl);
+    await render(<VideosTab lineClearances={[]} users={[]} devices={[]} />);
+    // The cards in the answer's order: the submitted one first.
+    const [notArrived, stored] = [0, 1].map((i) => page.getByRole('article').nth(i));
+    if (!notArrived || !stored) throw new Error('two cards expected');
+    await expect.element(notArrived).toHaveTextContent(/SizeFile not uploaded yet/);
+    await expect.element(notArrived).toHaveTextContent(/Duration36 s/);
+    await expect.element(notArrived).not.toHaveTextContent(/Bytes/);
+    await expect.element(stored).toHaveTextContent(/Size1\.5 KB/);
+  });
+});

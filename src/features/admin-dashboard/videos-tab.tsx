@@ -7,7 +7,7 @@ import { useLoad } from '../../hooks/use-load.ts';
 import { formatSize } from '../../lib/format-size.ts';
 import { localTime } from '../../lib/record-time.ts';
 import { confirmThenRun } from '../../lib/run-action.ts';
-import { videoDuration, videoIdOf, videoSize } from '../../lib/video.ts';
+import { awaitingUpload, videoDuration, videoIdOf, videoSize } from '../../lib/video.ts';
 import { toastError, toastLife } from '../../stores/toasts.ts';
 import type { AdminVideo, Device, LineClearance, User } from '../../types/api.ts';
 import { deleteAdminVideo } from './api/delete-admin-video.ts';
@@ -119,7 +119,13 @@ export function VideosTab({ lineClearances, users, devices }: VideosTabProps) {
             <RecordField label={s.duration}>
               {duration == null ? s.unknown : `${duration} s`}
             </RecordField>
-            <RecordField label={s.size}>{size == null ? s.unknown : formatSize(size)}</RecordField>
+            <RecordField label={s.size}>
+              {awaitingUpload(video)
+                ? s.fileNotUploaded
+                : size == null
+                  ? s.unknown
+                  : formatSize(size)}
+            </RecordField>
             <RecordField label={s.relatedData}>
               {relatedKeys.map((key) => (
                 <Tag key={key} severity="secondary">

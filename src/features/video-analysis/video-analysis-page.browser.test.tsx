@@ -284,12 +284,21 @@ describe('selection by the videoId parameter (spec §4)', () => {
 
   it('says a recording still uploading has no file yet, with no player to request it', async () => {
     const uploading = { ...videoD, status: 'pending', size: 0, fileSize: 0 };
-    await showPage(`/video/${ids.d}`, { [`GET /api/videos/${ids.d}`]: { body: uploading } });
+    const { calls } = await showPage(`/video/${ids.d}`, {
+      [`GET /api/videos/${ids.d}`]: { body: uploading },
+    });
     await expect
       .element(page.getByText('The video file has not arrived yet', { exact: false }))
       .toBeVisible();
     // The <video> element is what would request the file.
     expect(document.querySelector('video')).toBeNull();
+    // Nothing is analysed yet: no keyframe list is asked for, and a click finds no image.
+    await page.getByRole('button', { name: 'Path failed' }).click();
+    await page.getByRole('button', { name: 'Path point clicked' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Keyframe image at 1.900 s' });
+    await expect.element(dialog.getByText('No keyframe image for this time.')).toBeVisible();
+    expect(calls.filter((call) => call.startsWith('GET /api/keyframes/'))).toEqual([]);
+    expect(loggedMessages()).not.toContain('Failed to load the keyframe image list');
   });
 
   it('falls back to the first video when the fetch fails', async () => {

@@ -29,11 +29,11 @@ import {
   loadedKeyframeImageNames,
   loadPathView,
 } from '../../../lib/path-client.ts';
-import { videoIdOf } from '../../../lib/video.ts';
+import { awaitingUpload, videoIdOf } from '../../../lib/video.ts';
 import type { FloorplanConfiguration, Video } from '../../../types/api.ts';
 import { downloadKeyframesFile } from './api/get-keyframes-file.ts';
 import { getVideoFloorplanConfig } from './api/get-video-floorplan-config.ts';
-import { pathPlayerMessages as m } from './strings.ts';
+import { pathPlayerMessages as m, pathPlayerStrings as s } from './strings.ts';
 
 /**
  * Marks for the UI bench (bench/ui.bench.ts): the bytes are here; the loaded path is on screen;
@@ -190,7 +190,10 @@ export async function loadPathPlayer(
 ): Promise<PathPlayerLoad> {
   const videoId = videoIdOf(video);
   const keyframesPath = video.path?.keyframesData;
-  const hasKeyframes = typeof keyframesPath === 'string' && keyframesPath.trim() !== '';
+  // A file not uploaded yet has not been analysed: no keyframes to ask for (they would 404).
+  const notArrived = awaitingUpload(video);
+  const hasKeyframes =
+    !notArrived && typeof keyframesPath === 'string' && keyframesPath.trim() !== '';
   const none: PathPlayerLoad = {
     configuration: null,
     image: null,
@@ -200,7 +203,7 @@ export async function loadPathPlayer(
     tags: [],
     configurationMessage: null,
     path: null,
-    pathMessage: m.noKeyframesPath,
+    pathMessage: notArrived ? s.awaitingUpload : m.noKeyframesPath,
   };
   if (videoId === null) return none;
 

@@ -21,7 +21,7 @@ import {
   video,
 } from './path-player.fixtures.ts';
 import { PathPlayer, type PathPlayerProps } from './path-player.tsx';
-import { pathPlayerMessages as m } from './strings.ts';
+import { pathPlayerMessages as m, pathPlayerStrings as s } from './strings.ts';
 import { TAG_SCANNING_EVENT, type TagScanningDetail } from './tag-scanning-event.ts';
 
 const configRoute = `GET /api/floorplan-configs/${VIDEO_ID}`;
@@ -297,6 +297,18 @@ describe('path player: spec §8 messages', () => {
     await loaded(shown);
     await expect.element(message(m.noKeyframesPath)).toBeVisible();
     expect(await shown.calls()).toEqual([]);
+  });
+
+  it('a video whose file has not arrived: no path yet, the keyframes never asked for', async () => {
+    const notArrived: Video = { ...video, status: 'pending', size: 0, fileSize: 0 };
+    const shown = await show(await fixtureRoutes(), { video: notArrived });
+    await loaded(shown);
+    await expect.element(message(s.awaitingUpload)).toBeVisible();
+    expect(await shown.calls()).not.toContain(keyframesRoute);
+    expect(await shown.calls()).toContain(configRoute);
+    expect(shown.props.onLoaded).toHaveBeenCalledWith(null);
+    // The line's floor plan and tags still show.
+    expect(pixel(shown.canvases().floor, { x: 400, y: 250 })).toEqual([226, 232, 240, 255]);
   });
 
   it("'Missing floorplan configuration…' without calibration points; the path falls back to simple scaling", async () => {

@@ -31,6 +31,7 @@ export const pathPlayerStrings = {
   canvasHelp:
     'Click a path point to open its keyframe; the large dot is the current keyframe. ' +
     'Press Enter to open the current keyframe. Tags are listed below.',
+  awaitingUpload: 'No path yet: the analysis makes it once the video file has arrived.',
   noKeyframe: 'Path point – · – s',
   keyframe: (index: number, seconds: number) => `Path point ${index} · ${seconds.toFixed(2)} s`,
   transform: (transform: TransformResult) => {
