@@ -11,6 +11,8 @@ export interface FormDialogProps extends Pick<AppDialogProps, 'title' | 'maxWidt
   onSubmit: () => Promise<boolean>;
   onClose: () => void;
   children: ReactNode;
+  /** Shown after the form's buttons, outside the form: an action of its own (with its own form). */
+  after?: ReactNode;
 }
 
 /** A dialog holding one form with Cancel and a submit button that is disabled while saving. */
@@ -22,6 +24,7 @@ export function FormDialog(props: FormDialogProps) {
     onSubmit,
     onClose,
     children,
+    after,
     ...dialog
   } = props;
   const [busy, setBusy] = useState(false);
@@ -47,6 +50,7 @@ export function FormDialog(props: FormDialogProps) {
           </button>
         </div>
       </form>
+      {after}
     </AppDialog>
   );
 }

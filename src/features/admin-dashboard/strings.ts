@@ -61,6 +61,23 @@ export const adminStrings = {
   accountStatus: 'Account status',
   userUnlocked: 'Account unlocked successfully',
   unlockFailed: 'Failed to unlock account',
+  passwordSection: 'Password',
+  resetPassword: 'Reset password',
+  temporaryPassword: 'New temporary password',
+  /** What a reset does (PUT /api/users/{id} with a password revokes every token of the user). */
+  resetExplained: (name: string) =>
+    `Sets it at once, not on Save. Every session of ${name} ends: ${name} is signed out on every device, signs in with this password and then changes it in Profile.`,
+  resetWhileLocked:
+    'The account is locked after failed sign-ins: Unlock it on its card too, or signing in fails until the lock ends.',
+  confirmReset: 'Confirm reset',
+  resetQuestion: (name: string) =>
+    `Reset the password of ${name}? Every session of ${name} ends now.`,
+  back: 'Back',
+  cancel: 'Cancel',
+  passwordReset: 'Password reset successfully',
+  passwordResetDone: (name: string) =>
+    `Password reset. ${name} is signed out everywhere and signs in with the new password.`,
+  ownPasswordInProfile: 'Your own password is changed in Profile, with your current one.',
 } as const;
 
 /** PUT /api/users status values with their labels; a deactivated account cannot sign in. */

@@ -90,3 +90,131 @@ describe('Create New User: the password', () => {
     expect(bodies).toMatchObject([{ password: 'ChangeMe-2026' }]);
   });
 });
+
+const priya: User = {
+  _id: 'b'.repeat(24),
+  id: 'b'.repeat(24),
+  name: 'Priya Nair',
+  email: 'priya@example.com',
+  role: ['operator'],
+  lineClearanceIds: [],
+  assignedOperators: [],
+  status: 'active',
+  lockedUntil: null,
+};
+const PUT = `PUT /api/users/${priya._id}`;
+
+describe('Edit User: Reset password', () => {
+  it('sets a temporary password after the rule and a confirmation that says the sessions end', async () => {
+    const { calls, bodies, onClose } = await open(priya, { [PUT]: { body: priya } });
+    const dialog = page.getByRole('dialog', { name: 'Edit User' });
+    const section = dialog.getByRole('region', { name: 'Password' });
+    await userEvent.click(section.getByRole('button', { name: 'Reset password' }));
+
+    const field = section.getByLabelText('New temporary password');
+    await expect.element(field).toHaveFocus();
+    await expect.element(field).toHaveAccessibleDescription('At least 8 characters.');
+    await expect
+      .element(section.getByText(/Every session of Priya Nair ends: Priya Nair is signed out/))
+      .toBeVisible();
+
+    // The rule of every new password, before anything is sent.
+    await userEvent.fill(field, 'short');
+    await userEvent.keyboard('{Enter}');
+    await expect.element(section.getByText(RULE)).toBeVisible();
+    await expect.element(field).toHaveFocus();
+    expect(calls).toEqual([]);
+
+    // Enter submits the reset's own form (not Edit User's Save) and asks for a confirmation.
+    await userEvent.fill(field, 'Temp-pass-9');
+    await userEvent.keyboard('{Enter}');
+    const confirm = section.getByRole('button', { name: 'Confirm reset' });
+    await expect.element(confirm).toHaveFocus();
+    await expect
+      .element(confirm)
+      .toHaveAccessibleDescription(
+        'Reset the password of Priya Nair? Every session of Priya Nair ends now.',
+      );
+    expect(calls).toEqual([]);
+
+    // Back leaves it unsent; confirming sends the stored user with the password.
+    await userEvent.click(section.getByRole('button', { name: 'Back' }));
+    await expect.element(field).toHaveFocus();
+    expect(calls).toEqual([]);
+    await userEvent.click(section.getByRole('button', { name: 'Reset password' }));
+    await userEvent.click(section.getByRole('button', { name: 'Confirm reset' }));
+
+    await expect.element(page.getByText('Password reset successfully')).toBeVisible();
+    expect(calls).toEqual([PUT]);
+    expect(bodies).toEqual([{ ...priya, password: 'Temp-pass-9' }]);
+    await expect
+      .element(section.getByRole('status'))
+      .toHaveTextContent(
+        'Password reset. Priya Nair is signed out everywhere and signs in with the new password.',
+      );
+    await expect.element(section.getByRole('button', { name: 'Reset password' })).toHaveFocus();
+    expect(section.getByLabelText('New temporary password').query()).toBeNull();
+    // The Edit User dialog stays open: the reset is its own action, apart from Save.
+    expect(onClose).not.toHaveBeenCalled();
+  });
+
+  it('goes back to the first step when the confirmed password is changed', async () => {
+    const { calls } = await open(priya);
+    const section = page.getByRole('region', { name: 'Password' });
+    await userEvent.click(section.getByRole('button', { name: 'Reset password' }));
+    const field = section.getByLabelText('New temporary password');
+    await userEvent.fill(field, 'Temp-pass-9');
+    await userEvent.click(section.getByRole('button', { name: 'Reset password' }));
+    await expect.element(section.getByRole('button', { name: 'Confirm reset' })).toBeVisible();
+    await userEvent.fill(field, 'Other-pass-9');
+    await expect.element(section.getByRole('button', { name: 'Reset password' })).toBeVisible();
+    expect(section.getByRole('button', { name: 'Confirm reset' }).query()).toBeNull();
+    expect(calls).toEqual([]);
+  });
+
+  it('says the server’s refusal after the spec’s failure text and lets the password be retyped', async () => {
+    const message = 'Too many password attempts; try again in a minute';
+    const { calls } = await open(priya, { [PUT]: { status: 429, body: { message } } });
+    const section = page.getByRole('region', { name: 'Password' });
+    await userEvent.click(section.getByRole('button', { name: 'Reset password' }));
+    await userEvent.fill(section.getByLabelText('New temporary password'), 'Temp-pass-9');
+    await userEvent.click(section.getByRole('button', { name: 'Reset password' }));
+    await userEvent.click(section.getByRole('button', { name: 'Confirm reset' }));
+    await expect.element(page.getByText(`Failed to update user: ${message}`)).toBeVisible();
+    expect(calls).toEqual([PUT]);
+    await expect.element(section.getByLabelText('New temporary password')).toHaveFocus();
+    expect(section.getByRole('status').query()).toBeNull();
+  });
+
+  it('warns that a locked account also needs Unlock', async () => {
+    await open({ ...priya, lockedUntil: new Date(Date.now() + 60_000).toISOString() });
+    const section = page.getByRole('region', { name: 'Password' });
+    await userEvent.click(section.getByRole('button', { name: 'Reset password' }));
+    await expect.element(section.getByText(/Unlock it on its card too/)).toBeVisible();
+  });
+
+  it('is offered only where the server allows it: not for one’s own account, not by a factory manager for an admin', async () => {
+    const admin: User = { ...priya, _id: 'c'.repeat(24), id: 'c'.repeat(24), role: ['admin'] };
+    const resetButton = () => page.getByRole('button', { name: 'Reset password' });
+
+    await open(priya, {}, ['factory_manager']);
+    await expect.element(resetButton()).toBeVisible();
+    await cleanup();
+
+    await open(admin, {}, ['factory_manager']);
+    await expect.element(page.getByRole('dialog', { name: 'Edit User' })).toBeVisible();
+    expect(resetButton().query()).toBeNull();
+    await cleanup();
+
+    await open(admin, {}, ['admin']);
+    await expect.element(resetButton()).toBeVisible();
+    await cleanup();
+
+    // One's own password needs the current one: Profile, not here.
+    await open({ ...priya, _id: 'u1', id: 'u1' }, {}, ['admin']);
+    await expect
+      .element(page.getByText('Your own password is changed in Profile, with your current one.'))
+      .toBeVisible();
+    expect(resetButton().query()).toBeNull();
+  });
+});

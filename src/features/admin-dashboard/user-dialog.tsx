@@ -11,6 +11,7 @@ import { runAction, warnIfBlank } from '../../lib/run-action.ts';
 import { toastWarning } from '../../stores/toasts.ts';
 import type { LineClearance, User, UserStatus } from '../../types/api.ts';
 import { updateUser } from './api/update-user.ts';
+import { ResetPassword } from './reset-password.tsx';
 import { accountStatusLabels, initialUserPassword, adminStrings as s } from './strings.ts';
 
 const roleOptions = roles.map((role) => ({ value: role, label: roleLabel(role) }));
@@ -62,7 +63,12 @@ export function UserDialog({ item, lineClearances, onClose, onSaved }: UserDialo
   };
 
   return (
-    <FormDialog title={item ? s.editUser : s.createUser} onSubmit={save} onClose={onClose}>
+    <FormDialog
+      title={item ? s.editUser : s.createUser}
+      onSubmit={save}
+      onClose={onClose}
+      after={item && <ResetPassword user={item} />}
+    >
       <TextField label={s.name} value={name} onChange={setName} />
       <TextField label={s.email} value={email} onChange={setEmail} type="email" />
       <div className="field">

@@ -1,0 +1,156 @@
+import { type FormEvent, useId, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
+import { useSnapshot } from 'valtio';
+import { TextField } from '../../components/field.tsx';
+import { userMessages as messages } from '../../config/entity-messages.ts';
+import { useNewPassword } from '../../hooks/use-new-password.ts';
+import { roleList } from '../../lib/roles.ts';
+import { runAction } from '../../lib/run-action.ts';
+import { session } from '../../stores/session.ts';
+import type { User } from '../../types/api.ts';
+import { updateUser } from './api/update-user.ts';
+import { adminStrings as s } from './strings.ts';
+
+/** The roles whose accounts a factory manager manages (docs/permissions.md). */
+const factoryManagerManages: readonly string[] = ['lc_manager', 'audit', 'operator'];
+
+/**
+ * Whether the signed-in user may set `target`'s password, as the server allows it
+ * (docs/permissions.md "Passwords and emails"): an admin anyone's, a factory manager's only an
+ * account whose roles are all LC manager, audit or operator; an LC manager nobody's. One's own
+ * password is changed in Profile, with the current one.
+ */
+export function mayResetPassword(
+  roles: readonly string[],
+  selfId: string | undefined,
+  target: User,
+): boolean {
+  if (target._id === selfId) return false;
+  if (roles.includes('admin')) return true;
+  const targetRoles = roleList(target.role);
+  return (
+    roles.includes('factory_manager') &&
+    targetRoles.length > 0 &&
+    targetRoles.every((role) => factoryManagerManages.includes(role))
+  );
+}
+
+type Step = 'closed' | 'enter' | 'confirm';
+
+/**
+ * Edit User's 'Reset password': a temporary password (the rule of every new password), then a
+ * confirmation that names what follows, then `PUT /api/users/{id}` with the stored user and the
+ * password. It is its own action, apart from the form's Save: the server revokes every token of
+ * the user, so all of the user's sessions end.
+ */
+export function ResetPassword({ user }: { user: User }) {
+  const { roles, info } = useSnapshot(session);
+  const [step, setStep] = useState<Step>('closed');
+  const [done, setDone] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const { password, check, reset, field } = useNewPassword();
+  const openButton = useRef<HTMLButtonElement>(null);
+  const submitButton = useRef<HTMLButtonElement>(null);
+  const id = useId();
+
+  const heading = <h3 id={`${id}-title`}>{s.passwordSection}</h3>;
+  if (info?.id === user._id) {
+    return (
+      <section className="dialog-section" aria-labelledby={`${id}-title`}>
+        {heading}
+        <p className="muted">{s.ownPasswordInProfile}</p>
+      </section>
+    );
+  }
+  if (!mayResetPassword(roles, info?.id, user)) return null;
+
+  const show = (next: Step, focus: () => HTMLElement | null | undefined) => {
+    flushSync(() => setStep(next));
+    focus()?.focus();
+  };
+  const close = () => {
+    reset();
+    show('closed', () => openButton.current);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (step === 'enter') {
+      if (check()) show('confirm', () => submitButton.current);
+      return;
+    }
+    setBusy(true);
+    const saved = await runAction(
+      () => updateUser(user._id, { ...user, password }),
+      s.passwordReset,
+      messages.updateFailed,
+    );
+    setBusy(false);
+    setDone(saved);
+    if (saved) close();
+    else show('enter', () => field.inputRef.current);
+  };
+
+  return (
+    <section className="dialog-section" aria-labelledby={`${id}-title`}>
+      {heading}
+      {step === 'closed' ? (
+        <>
+          {done && <p role="status">{s.passwordResetDone(user.name)}</p>}
+          <button
+            type="button"
+            ref={openButton}
+            className="btn btn-secondary"
+            onClick={() => {
+              setDone(false);
+              show('enter', () => field.inputRef.current);
+            }}
+          >
+            {s.resetPassword}
+          </button>
+        </>
+      ) : (
+        <form className="form" noValidate onSubmit={submit}>
+          <TextField
+            label={s.temporaryPassword}
+            {...field}
+            // What is confirmed is what is sent: a change goes back to the first step.
+            onChange={(value) => {
+              field.onChange(value);
+              setStep('enter');
+            }}
+            type="text"
+            autoComplete="off"
+          />
+          <p className="muted">{s.resetExplained(user.name)}</p>
+          {user.lockedUntil && <p className="muted">{s.resetWhileLocked}</p>}
+          {step === 'confirm' && (
+            <p id={`${id}-question`} className="form-error">
+              {s.resetQuestion(user.name)}
+            </p>
+          )}
+          <div className="form-actions">
+            <button
+              type="button"
+              className="btn btn-secondary"
+              onClick={
+                step === 'confirm' ? () => show('enter', () => field.inputRef.current) : close
+              }
+            >
+              {step === 'confirm' ? s.back : s.cancel}
+            </button>
+            <button
+              type="submit"
+              ref={submitButton}
+              className="btn btn-danger"
+              disabled={busy}
+              aria-describedby={step === 'confirm' ? `${id}-question` : undefined}
+            >
+              {step === 'confirm' ? s.confirmReset : s.resetPassword}
+            </button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}
