@@ -368,6 +368,16 @@ describe.runIf(hasDataset)('the demo dataset', () => {
     const row = videos.find((v) => v._id === video.id);
     expect(row?.status).toBe('pending');
     expect((await get('admin', row?.path.video ?? '/api/videos/none')).statusCode).toBe(404);
+    // Nothing to analyse yet: a re-run is refused rather than queued to fail.
+    const rerun = await t.app.inject({
+      method: 'POST',
+      url: `/api/analysis/videos/${video.id}/run`,
+      headers: tokens.get('admin'),
+    });
+    expect(rerun.statusCode).toBe(409);
+    expect(rerun.json().message).toBe(
+      'The video file has not arrived yet: the analysis starts when its upload finishes',
+    );
   });
 
   it('the pending video is verified and queued through the job runner, its capture beside it', async () => {

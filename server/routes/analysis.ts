@@ -116,7 +116,8 @@ export const analysisRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['analysis'],
         description:
           'Queues the video for analysis again (e.g. after changing the detector). 409 while a ' +
-          'job for it is open, and for the video of a signed (approved or rejected) inspection.',
+          'job for it is open, before its file has arrived, and for the video of a signed (approved ' +
+          'or rejected) inspection.',
         params: IdParams,
         response: { 202: MessageResponse, ...errors },
       },
@@ -124,6 +125,12 @@ export const analysisRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const user = currentUser(request);
       const video = await findVisibleVideo(db, user, eq(videos.id, request.params.id));
+      // A run reads the stored file: before the upload finishes there is nothing to analyse.
+      if (!(await app.ctx.storage.stat(video.storageKey))) {
+        throw conflict(
+          'The video file has not arrived yet: the analysis starts when its upload finishes',
+        );
+      }
       const queued = await auditSignedEvidence(request, () =>
         db.transaction(async (tx) => {
           // A run replaces keyframes, path and predictions: a signed record's evidence stays.

@@ -9,7 +9,7 @@ import { DEMO_PASSWORD } from '../demo/load-demo.ts';
 import { newId } from '../ids.ts';
 import { build, type TestApp } from './build.ts';
 import { submission, webmBytes } from './capture-fixture.ts';
-import { type DemoKey, loadFixture, PNG } from './demo-fixture.ts';
+import { type DemoKey, loadFixture, PNG, VIDEO_BYTES } from './demo-fixture.ts';
 
 type Who = 'anon' | DemoKey;
 const EVERYONE: DemoKey[] = [
@@ -136,6 +136,8 @@ async function freshVideo() {
     lineClearanceId: s.lineA,
     timestamp: new Date(),
   });
+  // Its file is stored, as an arrived upload's is (a re-run needs one).
+  await t.services.ctx.storage.put(`videos/${id}.mp4`, VIDEO_BYTES);
   return id;
 }
 /** An inspection submitted by "operator" on line A, its video awaiting the file. */
