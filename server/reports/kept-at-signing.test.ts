@@ -1,4 +1,4 @@
-// What a signature keeps (docs/reports.md): a signed record is redrawn on the floor plan and
+// What a signature keeps (docs/signatures.md): a signed record is redrawn on the floor plan and
 // configuration it was signed on, and prints the operator's and line's names it was signed with,
 // however they change later; the kept image is served and never deleted; a change to what was kept,
 // behind the server's back, shows as a change since signing; and an analysed video's own

@@ -1,4 +1,4 @@
-// What a report is drawn on (docs/reports.md, "The layout a signature keeps"): the line's
+// What a report is drawn on (docs/signatures.md, "What a signature keeps"): the line's
 // floor-plan configuration, with the video's own calibration when its analysis made one, and the
 // floor-plan image. A signature keeps both (signatures.kept), so a signed record is redrawn on
 // the plan it was signed on however the line's plan changes later, and the kept image stays in

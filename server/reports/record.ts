@@ -1,4 +1,4 @@
-// What an e-signature signs (docs/reports.md, "The record hash"): the inspection as recorded, the
+// What an e-signature signs (docs/signatures.md, "The record hash"): the inspection as recorded, the
 // video's SHA-256 and analysis version, every detection disposition, the operator's and line's
 // names and the floor-plan layout the record shows (layout.ts), plus the signature's own fields. The hash is SHA-256 over canonical JSON, so re-reading the same record gives the same
 // hash and any later change to it gives another.

@@ -96,7 +96,7 @@ export interface SignRules {
   refusal: 'signer' | 'operator' | 'signed' | null;
 }
 
-/** The signing rules of docs/reports.md, in the order the server checks them. */
+/** The signing rules of docs/signatures.md, in the order the server checks them. */
 export function signRules(
   user: AuthUser,
   record: InspectionRecord,
@@ -131,7 +131,7 @@ export function signRules(
 
 /**
  * Approving signs that the line is clear: without a verified video whose analysis finished there
- * is nothing complete to review, so only a rejection can be signed (docs/reports.md). It reads
+ * is nothing complete to review, so only a rejection can be signed (docs/signatures.md). It reads
  * only the video's file hash, status and reason, so GET /api/inspections can ask it too.
  */
 export function approvalBlocker(record: {

@@ -1,4 +1,4 @@
-// The guard that keeps a signed inspection's evidence as it was signed (docs/reports.md, "Signed
+// The guard that keeps a signed inspection's evidence as it was signed (docs/signatures.md, "Signed
 // evidence stays as it was signed"): analysis runs, ingestion, uploads and deletion all call it.
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';

@@ -1,4 +1,4 @@
-// Approve and reject as electronic signatures (21 CFR 11.50, 11.200; docs/reports.md): the signer
+// Approve and reject as electronic signatures (21 CFR 11.50, 11.200; docs/signatures.md): the signer
 // re-enters the password, the server checks the signing rules, then writes the signature (with the
 // hash of what was signed), the inspection's new status and the audit entry in one transaction.
 import { and, eq } from 'drizzle-orm';

@@ -59,7 +59,7 @@ export const floorplanConfigRoutes: FastifyPluginAsyncTypebox = async (app) => {
         currentUser(request),
         eq(videos.id, request.params.videoId),
       );
-      // A signed inspection's video is drawn on the layout its signature kept (docs/reports.md).
+      // A signed inspection's video is drawn on the layout its signature kept (docs/signatures.md).
       const [kept] = await db
         .select({ kept: signatures.kept })
         .from(signatures)

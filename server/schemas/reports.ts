@@ -105,7 +105,7 @@ export const Coverage = Type.Object({
   imageUrl: Nullable(Type.String()),
   /** SHA-256 of that image's bytes as read now ('missing' when its file is gone). */
   floorplanSha256: Nullable(Type.String()),
-  /** Drawn on the layout the signature kept (docs/reports.md), not on the line's plan as it is now. */
+  /** Drawn on the layout the signature kept (docs/signatures.md), not the line's plan as it is now. */
   asSigned: Type.Boolean(),
   width: Type.Number(),
   height: Type.Number(),

@@ -1,4 +1,4 @@
-// The e-signature of an inspection's review (21 CFR 11.50, 11.200; docs/reports.md).
+// The e-signature of an inspection's review (21 CFR 11.50, 11.200; docs/signatures.md).
 import { type Static, Type } from 'typebox';
 import { Id } from './common.ts';
 import type { FloorplanConfig } from './floorplan-configs.ts';

@@ -47,7 +47,7 @@ export type Video = Static<typeof Video>;
 
 /**
  * GET /api/admin/videos: a video and whether it is evidence of a signed (approved or rejected)
- * inspection, which DELETE /api/admin/videos/{id} refuses (409; docs/reports.md).
+ * inspection, which DELETE /api/admin/videos/{id} refuses (409; docs/signatures.md).
  */
 export const AdminVideo = Type.Object({
   ...Video.properties,

@@ -5,7 +5,7 @@ export type ReviewDecision = 'approve' | 'reject';
 
 /**
  * Spec §7 PATCH /api/inspections/{id}/approve or /reject: the reviewer's notes, plus the password
- * that makes the call an electronic signature (docs/reports.md).
+ * that makes the call an electronic signature (docs/signatures.md).
  */
 export const signInspection = (
   id: string,

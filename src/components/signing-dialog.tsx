@@ -123,7 +123,7 @@ function ApprovalWarnings({ report }: { report: InspectionReport }) {
 
 /**
  * Approve or reject as an electronic signature: the meaning, the notes (required to reject) and
- * the signer's password; the server checks the signing rules and the password (docs/reports.md).
+ * the signer's password; the server checks the signing rules and the password (docs/signatures.md).
  */
 export function SigningDialog({
   inspectionId,
