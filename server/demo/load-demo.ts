@@ -35,6 +35,7 @@ import {
   NOT_UPLOADED_NOTE,
   submittedVideo,
 } from '../services/capture.ts';
+import { floorplanImageUrl, newFloorplanImageKey } from '../services/floorplan-images.ts';
 import { sniffImage } from '../services/image-type.ts';
 import { insertUser } from '../services/users.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -122,7 +123,7 @@ export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: 
     const bytes = await fs.readFile(file(plan.file));
     const type = sniffImage(bytes);
     if (!type) throw new Error(`Demo dataset: ${plan.file} is not a PNG, JPEG or GIF image`);
-    const imageKey = `floorplans/${newId()}.${type.ext}`;
+    const imageKey = newFloorplanImageKey(type);
     await ctx.storage.put(imageKey, bytes);
     planRows.push({
       id: planIds.add(plan.key),
@@ -204,14 +205,16 @@ export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: 
     const plan = planRows.find(
       (row) => row.id === planIds.get(config.floorplanKey, 'floorplanConfigs'),
     );
-    const fileName = plan?.imageKey.slice(plan.imageKey.lastIndexOf('/') + 1);
     return {
       id: newId(),
       lineClearanceId: lineIds.get(config.lineKey, 'floorplanConfigs'),
       floorplanId: plan?.id ?? null,
       name: config.name,
       // The saved configuration points at the image as the API serves it.
-      configuration: { ...config.configuration, floorplanImage: `/api/floorplans/${fileName}` },
+      configuration: {
+        ...config.configuration,
+        floorplanImage: plan ? floorplanImageUrl(plan.imageKey) : undefined,
+      },
     };
   });
 

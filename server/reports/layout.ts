@@ -11,6 +11,7 @@ import { floorplanConfigs, floorplans, lineClearances, signatures } from '../db/
 import { iso } from '../ids.ts';
 import type { FloorplanConfig, FloorplanConfiguration } from '../schemas/floorplan-configs.ts';
 import type { SignedLayout } from '../schemas/signatures.ts';
+import { floorplanImageUrl } from '../services/floorplan-images.ts';
 import { readWhole } from '../storage/storage.ts';
 import type { InspectionRecord, VideoRow } from './record.ts';
 
@@ -20,10 +21,6 @@ export interface Layout {
   /** The image's bytes; null when there is no plan or its file is gone. */
   imageBytes: Buffer | null;
 }
-
-/** The URL the app serves a stored floor-plan image under (spec §7: its key's last segment). */
-export const floorplanImageUrl = (imageKey: string) =>
-  `/api/floorplans/${imageKey.slice(imageKey.lastIndexOf('/') + 1)}`;
 
 /** An analysed video's own calibration (its path's frame) replaces the line's point pairs. */
 export function withVideoCalibration(

@@ -19,8 +19,9 @@ import {
 } from 'pdf-lib';
 import type { AppContext } from '../context.ts';
 import { videos } from '../db/schema.ts';
-import type { Coverage, InspectionReport, ReportDetection } from '../schemas/reports.ts';
 import { coverageSource } from '../schemas/coverage-source.ts';
+import type { Coverage, InspectionReport, ReportDetection } from '../schemas/reports.ts';
+import { floorplanImageKey } from '../services/floorplan-images.ts';
 import { sniffImage } from '../services/image-type.ts';
 import { readWhole, type Storage } from '../storage/storage.ts';
 
@@ -332,11 +333,7 @@ export async function reportPdf(
   }
   if (report.coverage) {
     const plan = report.coverage.imageUrl
-      ? await embedStored(
-          doc,
-          ctx.storage,
-          `floorplans/${report.coverage.imageUrl.split('/').pop()}`,
-        )
+      ? await embedStored(doc, ctx.storage, floorplanImageKey(report.coverage.imageUrl))
       : null;
     drawCoverage(w, report.coverage, plan);
   }

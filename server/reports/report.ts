@@ -25,14 +25,15 @@ import type {
   ReportRules,
 } from '../schemas/reports.ts';
 import { hasRole, managesLine } from '../services/access.ts';
+import { floorplanImageUrl } from '../services/floorplan-images.ts';
 import { readWhole } from '../storage/storage.ts';
+import { layoutDigest, recordLayout } from './layout.ts';
 import {
   keyframeImageNames,
   type PathChecklist,
   pathChecklist,
   pathMessages,
 } from './path-checklist.ts';
-import { floorplanImageUrl, layoutDigest, recordLayout } from './layout.ts';
 import {
   currentNames,
   type InspectionRecord,

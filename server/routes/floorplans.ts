@@ -12,21 +12,24 @@ import { errorResponses } from '../http/error-responses.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { sendStored } from '../http/send-file.ts';
 import { iso, newId } from '../ids.ts';
+import { isKeptFloorplanImage, lockLayout, releaseFloorplanImage } from '../reports/layout.ts';
 import { ErrorResponse, IdParams, MessageResponse } from '../schemas/common.ts';
 import { Floorplan } from '../schemas/floorplans.ts';
-import { isKeptFloorplanImage, lockLayout, releaseFloorplanImage } from '../reports/layout.ts';
 import { managesLine } from '../services/access.ts';
+import {
+  floorplanImageKey,
+  floorplanImageUrl,
+  newFloorplanImageKey,
+} from '../services/floorplan-images.ts';
 import { headerSize, sniffImage } from '../services/image-type.ts';
 import { findLine } from './line-clearances.ts';
 
 type Row = typeof floorplans.$inferSelect;
 
-const fileOf = (row: Row) => row.imageKey.slice(row.imageKey.lastIndexOf('/') + 1);
-
 export const toFloorplan = (row: Row): Floorplan => ({
   _id: row.id,
   name: row.name,
-  imagePath: `/api/floorplans/${fileOf(row)}`,
+  imagePath: floorplanImageUrl(row.imageKey),
   lineID: row.lineId,
   createdAt: iso(row.createdAt),
 });
@@ -92,7 +95,7 @@ export const floorplanRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const key = `floorplans/${request.params.file}`;
+      const key = floorplanImageKey(request.params.file);
       const [row] = await db.select().from(floorplans).where(eq(floorplans.imageKey, key));
       // A plan since replaced is still served while a signed record was drawn on it.
       if (!row && !(await isKeptFloorplanImage(db, key))) throw notFound('Floor plan image');
@@ -127,7 +130,7 @@ export const floorplanRoutes: FastifyPluginAsyncTypebox = async (app) => {
         );
       }
       const id = newId();
-      const imageKey = `floorplans/${newId()}.${type.ext}`;
+      const imageKey = newFloorplanImageKey(type);
       await storage.put(imageKey, upload.image);
       let replaced: Row | undefined;
       let created: Row | undefined;
