@@ -324,12 +324,13 @@ export async function reportPdf(
   if (!report.checklist.zones.length)
     w.text('No hot zones configured.', { color: muted, indent: 10 });
   for (const zone of report.checklist.zones) {
-    w.text(
-      zone.visited
-        ? `Visited: ${zone.name} (${zone.importance}), ${secondsText(zone.secondsInside)} inside`
-        : `NOT visited: ${zone.name} (${zone.importance})`,
-      { indent: 10, color: zone.visited ? ink : danger },
-    );
+    const line =
+      zone.visited === null
+        ? `Not assessable (no path): ${zone.name} (${zone.importance})`
+        : zone.visited
+          ? `Visited: ${zone.name} (${zone.importance}), ${secondsText(zone.secondsInside)} inside`
+          : `NOT visited: ${zone.name} (${zone.importance})`;
+    w.text(line, { indent: 10, color: zone.visited ? ink : danger });
   }
   if (report.coverage) {
     const plan = report.coverage.imageUrl

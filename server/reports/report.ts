@@ -236,7 +236,8 @@ export async function buildReport(
     index: zone.index,
     name: zone.name,
     importance: zone.importance ?? 'medium',
-    visited: path?.zones[i]?.visited ?? false,
+    // Without a path a visit can be neither shown nor ruled out: not assessable, not 'not visited'.
+    visited: path ? (path.zones[i]?.visited ?? false) : null,
     secondsInside: Math.round((path?.zones[i]?.secondsInside ?? 0) * 100) / 100,
     time: path?.zones[i]?.time ?? null,
   }));
@@ -367,7 +368,7 @@ function reportFlags({
 }: FlagInput): Flag[] {
   const flags: RaisedFlag[] = [];
   for (const zone of zones) {
-    if (zone.visited) continue;
+    if (zone.visited !== false) continue;
     flags.push({
       kind: 'zone',
       severity: zone.importance,
@@ -397,10 +398,15 @@ function reportFlags({
   }
   // A file that has not arrived has no path yet: its critical flag (the blocker) says so already.
   if (pathMessage && record.video && pathMessage !== pathMessages.awaitingUpload) {
+    // It stands for the zones it leaves unchecked, so it is as serious as the most important one.
+    const unchecked = zones.filter((zone) => zone.visited === null);
+    const severity = unchecked.some((zone) => zone.importance === 'critical') ? 'critical' : 'high';
     flags.push({
       kind: 'no-path',
-      severity: 'high',
-      text: pathMessage,
+      severity,
+      text: unchecked.length
+        ? `${pathMessage} ${unchecked.length === 1 ? '1 hot zone is' : `${unchecked.length} hot zones are`} not assessable: ${unchecked.map((zone) => zone.name).join(', ')}`
+        : pathMessage,
       time: null,
       ref: null,
     });

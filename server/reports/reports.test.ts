@@ -125,6 +125,44 @@ describe('the inspection report', () => {
       severity: 'critical',
       text: 'No video: nothing was recorded or submitted for this inspection',
     });
+    // Without a path no zone is 'not visited': each is not assessable, and raises no flag of its own.
+    expect(r.checklist.zones.map((zone) => zone.visited)).toEqual([null, null, null, null, null]);
+    expect(r.flags.filter((f) => f.kind === 'zone')).toEqual([]);
+  });
+
+  it('says which hot zones a video without a path leaves unchecked, as seriously as the worst', async () => {
+    await addInspection('no-keyframes', eq(lineClearances.name, 'Bottling Line 2'), {
+      operatorId: ids.operator2 ?? '',
+      startTime: new Date('2026-10-29T09:00:00Z'),
+    });
+    const videoId = newId();
+    await t.services.ctx.db.insert(videos).values({
+      id: videoId,
+      filename: 'no-keyframes.mp4',
+      storageKey: 'videos/no-keyframes.mp4',
+      subfolder: 'no-keyframes',
+      timestamp: new Date('2026-10-29T09:00:00Z'),
+      status: 'completed',
+      duration: 60,
+      sha256: 'a'.repeat(64),
+    });
+    await t.services.ctx.db
+      .update(inspections)
+      .set({ videoId })
+      .where(eq(inspections.id, inspectionIds['no-keyframes'] ?? ''));
+    const r = await report('lcmanager2', 'no-keyframes');
+    expect(r.approvalBlocker).toBeNull();
+    expect(r.checklist.zones.every((zone) => zone.visited === null)).toBe(true);
+    expect(r.flags.filter((f) => f.kind === 'zone')).toEqual([]);
+    expect(r.flags[0]).toMatchObject({
+      kind: 'no-path',
+      severity: 'critical',
+      text: 'No keyframesPath provided. 5 hot zones are not assessable: Filler carousel, Capper, Labeller, Palletizer, Glass breakage kit',
+    });
+    const pdf = await get('lcmanager2', `/api/reports/${inspectionIds['no-keyframes']}/pdf`);
+    expect((await pdfPages(pdf.rawPayload)).join('\n')).toContain(
+      'Not assessable (no path): Filler carousel (critical)',
+    );
   });
 
   it('names what blocks an approval first: a submitted video whose file has not arrived', async () => {
@@ -138,6 +176,7 @@ describe('the inspection report', () => {
       'No path yet: the analysis makes it once the video file has arrived.',
     );
     expect(r.flags.filter((f) => f.kind === 'no-path')).toEqual([]);
+    expect(r.flags.filter((f) => f.kind === 'zone')).toEqual([]);
   });
 
   it('answers 404 outside the caller’s scope and tells the UI who may sign', async () => {
@@ -440,9 +479,9 @@ describe('/reports', () => {
   it('lists each role’s scope, filtered, newest first, in keyset pages', async () => {
     const list = async (who: string, query = '') =>
       (await get(who, `/api/reports?${query}`)).json() as ReportPage;
-    // The demo's and the two the tests above added (a legacy one, the manager's own).
-    expect((await list('admin')).rows).toHaveLength(dataset.inspections.length + 2);
-    expect((await list('audit')).rows).toHaveLength(dataset.inspections.length + 2);
+    // The demo's and the three the tests above added (a legacy one, one without a path, the manager's own).
+    expect((await list('admin')).rows).toHaveLength(dataset.inspections.length + 3);
+    expect((await list('audit')).rows).toHaveLength(dataset.inspections.length + 3);
     const mine = (await list('operator')).rows;
     expect(mine.every((row) => row.operatorId === ids.operator)).toBe(true);
     const lc2 = (await list('lcmanager2')).rows;

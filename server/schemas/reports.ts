@@ -50,7 +50,8 @@ export const ChecklistZone = Type.Object({
   index: Type.Integer(),
   name: Type.String(),
   importance: Importance,
-  visited: Type.Boolean(),
+  /** Null when there is no path to tell (not assessable): the no-path flag names the zone. */
+  visited: Nullable(Type.Boolean()),
   /** Seconds between consecutive path points that are both inside the rectangle. */
   secondsInside: Type.Number(),
   /** The time the path came closest to (or first entered) the zone; null without a path. */

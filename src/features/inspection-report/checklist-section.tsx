@@ -120,7 +120,7 @@ export function ChecklistSection({ report }: { report: InspectionReport }) {
               <tr key={zone.index} className={zone.visited ? undefined : 'row-flagged'}>
                 <th scope="row">{zone.name}</th>
                 <td>{zone.importance}</td>
-                <td>{zone.visited ? 'Yes' : 'No'}</td>
+                <td>{zone.visited === null ? s.notAssessable : zone.visited ? 'Yes' : 'No'}</td>
                 <td>{zone.visited ? secondsText(zone.secondsInside) : '—'}</td>
               </tr>
             ))}

@@ -23,6 +23,8 @@ export const reportStrings = {
   checklist: 'Checklist',
   tags: 'Tags',
   hotZones: 'Hot zones',
+  /** A zone's visit when there is no path to tell (the no-path flag says why). */
+  notAssessable: 'Not assessable (no path)',
   coverage: 'Coverage',
   coverageLegend:
     'The path in blue; visited zones outlined green, unvisited zones filled red; tags green when scanned.',
