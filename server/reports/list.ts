@@ -1,14 +1,14 @@
 // The /reports list (docs/reports.md): inspections in the caller's scope, filtered, newest or oldest
 // first, paged by keyset on (start time, id) so that a page costs the same at 10^3 or 10^5 rows.
-import { and, asc, desc, eq, gt, gte, lte, type SQL, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { and, asc, desc, eq, exists, gt, gte, lte, type SQL, sql } from 'drizzle-orm';
+import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 import type { AuthUser } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { inspections, lineClearances, reportSummaries, signatures, users } from '../db/schema.ts';
 import { toCsv } from '../http/csv.ts';
 import { iso } from '../ids.ts';
 import type { InspectionStatus } from '../schemas/inspections.ts';
-import type { ReportPage, ReportRow, ReportsQuery } from '../schemas/reports.ts';
+import type { ReportFilters, ReportPage, ReportRow, ReportsQuery } from '../schemas/reports.ts';
 import { visibleTo } from '../services/scope.ts';
 
 const DEFAULT_LIMIT = 50;
@@ -92,6 +92,38 @@ export async function listReports(
     ),
     next: rows.length > limit && last ? cursorOf(last) : null,
   };
+}
+
+/**
+ * The Line and Operator filters' choices: the lines and operators of the reports in the caller's
+ * scope, so that no choice lists nothing. One indexed EXISTS probe per line and per user
+ * (`inspections_line_start_idx`, `inspections_operator_start_idx`), not a scan of the reports.
+ */
+export async function reportFilters(db: Db, user: AuthUser): Promise<ReportFilters> {
+  const visible = visibleTo(user, {
+    owner: inspections.operatorId,
+    line: inspections.lineClearanceId,
+  });
+  const anyReport = (column: PgColumn, id: PgColumn) =>
+    exists(
+      db
+        .select({ one: sql`1` })
+        .from(inspections)
+        .where(and(eq(column, id), visible)),
+    );
+  const [lines, operators] = await Promise.all([
+    db
+      .select({ id: lineClearances.id, name: lineClearances.name })
+      .from(lineClearances)
+      .where(anyReport(inspections.lineClearanceId, lineClearances.id))
+      .orderBy(asc(lineClearances.name), asc(lineClearances.id)),
+    db
+      .select({ id: users.id, name: users.name })
+      .from(users)
+      .where(anyReport(inspections.operatorId, users.id))
+      .orderBy(asc(users.name), asc(users.id)),
+  ]);
+  return { lines, operators };
 }
 
 /** The CSV export of a listing, one line per report. */

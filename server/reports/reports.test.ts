@@ -9,7 +9,7 @@ import { auditLog, inspections, lineClearances, users, videos } from '../db/sche
 import type { DemoDataset } from '../demo/dataset-types.ts';
 import { DEMO_PASSWORD, loadDemo } from '../demo/load-demo.ts';
 import { newId } from '../ids.ts';
-import type { InspectionReport, ReportPage } from '../schemas/reports.ts';
+import type { InspectionReport, ReportFilters, ReportPage } from '../schemas/reports.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { createUser, PASSWORD as TEST_PASSWORD } from '../test/fixtures.ts';
 
@@ -512,6 +512,39 @@ describe('/reports', () => {
     const bad = await get('admin', '/api/reports?status=done');
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/^query\.status /);
+  });
+
+  it('offers as filter choices only the lines and operators of the caller’s reports', async () => {
+    // An operator who inspected only the other line: not a choice for Bottling Line 2's manager.
+    const newcomer = await createUser(t, 'filters-newcomer', ['operator']);
+    await addInspection('newcomer', eq(lineClearances.name, 'Blister Line 1'), {
+      operatorId: newcomer.id,
+      startTime: new Date('2026-10-27T09:00:00Z'),
+    });
+    const filters = async (who: string) =>
+      (await get(who, '/api/reports/filters')).json() as ReportFilters;
+    const inScope = async (who: string) =>
+      (await get(who, '/api/reports?limit=200')).json() as ReportPage;
+    for (const who of ['admin', 'audit', 'lcmanager2', 'operator']) {
+      const { rows } = await inScope(who);
+      const choices = await filters(who);
+      const distinct = (pairs: [string, string][]) =>
+        [...new Map(pairs).entries()]
+          .map(([id, name]) => ({ id, name }))
+          .sort((a, b) => a.name.localeCompare(b.name));
+      expect(choices.lines).toEqual(
+        distinct(rows.map((row) => [row.lineClearanceId, row.lineName])),
+      );
+      expect(choices.operators).toEqual(
+        distinct(rows.map((row) => [row.operatorId, row.operatorName])),
+      );
+    }
+    // An LC manager is offered its line and the operators who inspected it, not everyone.
+    const lc2 = await filters('lcmanager2');
+    expect(lc2.lines.map((line) => line.name)).toEqual(['Bottling Line 2']);
+    expect((await filters('admin')).operators.map((o) => o.id)).toContain(newcomer.id);
+    expect(lc2.operators.map((o) => o.id)).not.toContain(newcomer.id);
+    expect((await filters('operator')).operators.map((o) => o.id)).toEqual([ids.operator]);
   });
 
   it('exports CSV per RFC 4180 with formula cells neutralised', async () => {

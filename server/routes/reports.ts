@@ -9,12 +9,12 @@ import { currentUser } from '../http/auth-hook.ts';
 import { sendDownload } from '../http/download.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { notFound } from '../http/errors.ts';
-import { listReports, reportRowsCsv } from '../reports/list.ts';
+import { listReports, reportFilters, reportRowsCsv } from '../reports/list.ts';
 import { reportPdf } from '../reports/pdf.ts';
 import { readRecord } from '../reports/record.ts';
 import { buildReport } from '../reports/report.ts';
 import { IdParams } from '../schemas/common.ts';
-import { InspectionReport, ReportPage, ReportsQuery } from '../schemas/reports.ts';
+import { InspectionReport, ReportFilters, ReportPage, ReportsQuery } from '../schemas/reports.ts';
 import { visibleTo } from '../services/scope.ts';
 
 const readers = ['operator', 'lc_manager', 'audit', 'factory_manager', 'admin'] as const;
@@ -48,6 +48,15 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => listReports(db, currentUser(request), request.query),
+  );
+
+  app.get(
+    '/reports/filters',
+    {
+      config: { access: readers },
+      schema: { tags: ['reports'], response: { 200: ReportFilters, ...errors } },
+    },
+    async (request) => reportFilters(db, currentUser(request)),
   );
 
   // Downloads are plain links (the media cookie authorises them, like a <video src>).

@@ -230,3 +230,12 @@ export const ReportPage = Type.Object({
   next: Nullable(Type.String()),
 });
 export type ReportPage = Static<typeof ReportPage>;
+
+const Choice = Type.Object({ id: Id, name: Type.String() });
+
+/** GET /api/reports/filters: the lines and operators that the caller's reports hold, by name. */
+export const ReportFilters = Type.Object({
+  lines: Type.Array(Choice),
+  operators: Type.Array(Choice),
+});
+export type ReportFilters = Static<typeof ReportFilters>;

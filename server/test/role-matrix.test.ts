@@ -520,7 +520,7 @@ const matrix: Row[] = [
     allowed: MANAGE_LINE_A,
     hidden: ['lcmanager2'],
   },
-  ...['/api/reports', '/api/reports.csv'].map(
+  ...['/api/reports', '/api/reports.csv', '/api/reports/filters'].map(
     (route): Row => ({
       method: 'GET',
       route,

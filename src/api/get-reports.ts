@@ -1,10 +1,13 @@
 import { api, segment } from '../lib/api-client.ts';
 import { queryString } from '../lib/query-string.ts';
-import type { InspectionReport, ReportPage, ReportsQuery } from '../types/api.ts';
+import type { InspectionReport, ReportFilters, ReportPage, ReportsQuery } from '../types/api.ts';
 
 /** GET /api/reports: one keyset page of inspection reports in the caller's scope. */
 export const getReports = (query: ReportsQuery) =>
   api.get<ReportPage>(`/api/reports?${queryString(query)}`);
+
+/** GET /api/reports/filters: the lines and operators of the caller's reports, for the filters. */
+export const getReportFilters = () => api.get<ReportFilters>('/api/reports/filters');
 
 /** The CSV export of the same listing: a plain link (the media cookie authorises it). */
 export const reportsCsvUrl = (query: ReportsQuery) => {

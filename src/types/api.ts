@@ -58,6 +58,7 @@ export type {
   Flag,
   InspectionReport,
   ReportDetection,
+  ReportFilters,
   ReportPage,
   ReportRow,
   ReportsQuery,

@@ -4,8 +4,7 @@ import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
 import { signIn, signOut } from '../../stores/session.ts';
-import type { LineClearance, User } from '../../types/api.ts';
-import { linesInReportScope } from './line-scope.ts';
+import type { ReportFilters } from '../../types/api.ts';
 import ReportsPage from './reports-page.tsx';
 
 afterEach(async () => {
@@ -14,75 +13,48 @@ afterEach(async () => {
   vi.unstubAllGlobals();
 });
 
-const line = (n: number, name: string, managerId: string | null, operators: string[] = []) =>
-  ({
-    _id: `c0000000000000000000000${n}`,
-    name,
-    description: '',
-    location: '',
-    status: 'active',
-    managerId,
-    assignedOperators: operators,
-  }) satisfies LineClearance;
-const blister = line(1, 'Blister Line 1', 'u-lc', ['u-op']);
-const bottling = line(2, 'Bottling Line 2', 'u-lc2');
-const qa = line(3, 'QA Line', null);
-const sachet = line(4, 'Sachet Line 3', 'u-lc');
-const lines = [blister, bottling, qa, sachet];
+const optionTexts = async (label: string, expected: string) => {
+  const select = page.getByLabelText(label);
+  await expect.element(select.getByRole('option', { name: expected })).toBeInTheDocument();
+  return [...(select.element() as HTMLSelectElement).options].map((o) => o.text);
+};
 
-const user = (id: string, role: User['role'], lineClearanceIds: string[] = []): User => ({
-  _id: id,
-  id,
-  name: `User ${id}`,
-  email: `${id}@example.com`,
-  role,
-  lineClearanceIds,
-  assignedOperators: [],
-  status: 'active',
-  lockedUntil: null,
-});
-
-const names = (list: LineClearance[]) => list.map((l) => l.name);
-
-describe('the Line filter of /reports', () => {
-  it('holds the lines in the caller’s scope', () => {
-    const me = (id: string, ids: string[] = []) => ({ id, lineClearanceIds: ids });
-    expect(names(linesInReportScope(lines, ['audit'], me('u-aud')))).toEqual(names(lines));
-    expect(names(linesInReportScope(lines, ['factory_manager'], null))).toEqual(names(lines));
-    expect(names(linesInReportScope(lines, ['lc_manager'], me('u-lc')))).toEqual([
-      'Blister Line 1',
-      'Sachet Line 3',
-    ]);
-    // An operator: the lines it works on, either way round.
-    expect(names(linesInReportScope(lines, ['operator'], me('u-op', [qa._id])))).toEqual([
-      'Blister Line 1',
-      'QA Line',
-    ]);
-    // Several roles: the union.
-    expect(
-      names(linesInReportScope(lines, ['lc_manager', 'operator'], me('u-lc2', [qa._id]))),
-    ).toEqual(['Bottling Line 2', 'QA Line']);
-    expect(linesInReportScope(lines, ['lc_manager'], null)).toEqual([]);
-  });
-
-  it('offers an LC manager only its own lines', async () => {
+describe('the filters of /reports', () => {
+  it('offer the lines and operators the server names for the caller, and filter by them', async () => {
     signIn('token', { id: 'u-lc', name: 'Lena', email: 'u-lc@example.com', roles: ['lc_manager'] });
-    vi.stubGlobal(
-      'fetch',
-      fakeFetch({
-        'GET /api/line-clearances': { body: lines },
-        'GET /api/users': { body: [user('u-op', ['operator'], [blister._id])] },
-        'GET /api/reports': { body: { rows: [], next: null } },
-      }).fetchImpl,
-    );
+    const filters: ReportFilters = {
+      lines: [
+        { id: 'c00000000000000000000001', name: 'Blister Line 1' },
+        { id: 'c00000000000000000000004', name: 'Sachet Line 3' },
+      ],
+      operators: [{ id: 'a00000000000000000000007', name: 'Olga Operator' }],
+    };
+    const { fetchImpl } = fakeFetch({
+      'GET /api/reports/filters': { body: filters },
+      'GET /api/reports': { body: { rows: [], next: null } },
+    });
+    const urls: string[] = [];
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      urls.push(String(input));
+      return fetchImpl(input, init);
+    });
     await render(
       <Router hook={memoryLocation({ path: '/reports' }).hook}>
         <ReportsPage />
       </Router>,
     );
-    const select = page.getByLabelText('Line');
-    await expect.element(select.getByRole('option', { name: 'Sachet Line 3' })).toBeInTheDocument();
-    const options = [...(select.element() as HTMLSelectElement).options].map((o) => o.text);
-    expect(options).toEqual(['All lines', 'Blister Line 1', 'Sachet Line 3']);
+    expect(await optionTexts('Line', 'Sachet Line 3')).toEqual([
+      'All lines',
+      'Blister Line 1',
+      'Sachet Line 3',
+    ]);
+    expect(await optionTexts('Operator', 'Olga Operator')).toEqual([
+      'All operators',
+      'Olga Operator',
+    ]);
+    await page.getByLabelText('Operator').selectOptions('Olga Operator');
+    await expect
+      .poll(() => urls.some((url) => url.includes('operatorId=a00000000000000000000007')))
+      .toBe(true);
   });
 });

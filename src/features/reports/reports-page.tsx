@@ -1,8 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { getLineClearances } from '../../api/get-line-clearances.ts';
-import { getReports, reportsCsvUrl } from '../../api/get-reports.ts';
-import { getUsers } from '../../api/get-users.ts';
+import { getReportFilters, getReports, reportsCsvUrl } from '../../api/get-reports.ts';
 import { BreadcrumbBar } from '../../components/breadcrumb-bar.tsx';
 import { DateRangePicker } from '../../components/date-range-picker.tsx';
 import { Field } from '../../components/field.tsx';
@@ -13,7 +11,6 @@ import type { DateRange } from '../../lib/date-range.ts';
 import { roleList } from '../../lib/roles.ts';
 import { session } from '../../stores/session.ts';
 import type { InspectionStatus, ReportPage, ReportsQuery } from '../../types/api.ts';
-import { linesInReportScope } from './line-scope.ts';
 import './reports.css';
 
 const PAGE_SIZE = 25;
@@ -52,14 +49,13 @@ function toQuery(filters: Filters): ReportsQuery {
 
 /** /reports: every inspection report the caller may see, filtered and paged on the server. */
 export default function ReportsPage() {
-  const { roles, info } = useSnapshot(session);
+  const { roles } = useSnapshot(session);
   const [filters, setFilters] = useState<Filters>(noFilters);
   // Keyset pages: the cursors of the pages before this one, to go back.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const [page, setPage] = useState<ReportPage | null>(null);
   const [failed, setFailed] = useState(false);
-  const lines = useLoad(getLineClearances, 'Failed to load line clearances');
-  const users = useLoad(getUsers, 'Failed to load users');
+  const choices = useLoad(getReportFilters, 'Failed to load the filters');
   const query = toQuery(filters);
   const after = cursors[cursors.length - 1];
 
@@ -85,16 +81,6 @@ export default function ReportsPage() {
     setFilters((previous) => ({ ...previous, ...patch }));
     setCursors([undefined]);
   };
-  const operators = (users.data ?? []).filter((user) => roleList(user.role).includes('operator'));
-  // Only lines whose reports the caller may see: another line would always list nothing.
-  const myId = info?.id ?? null;
-  const myLines = users.data?.find((user) => user._id === myId)?.lineClearanceIds ?? [];
-  const scopedLines = linesInReportScope(
-    lines.data ?? [],
-    roleList(roles),
-    myId === null ? null : { id: myId, lineClearanceIds: myLines },
-  );
-
   return (
     <section className="reports-page">
       <BreadcrumbBar />
@@ -114,8 +100,8 @@ export default function ReportsPage() {
             onChange={(event) => change({ lineClearanceId: event.target.value })}
           >
             <option value={ALL}>All lines</option>
-            {scopedLines.map((line) => (
-              <option key={line._id} value={line._id}>
+            {choices.data?.lines.map((line) => (
+              <option key={line.id} value={line.id}>
                 {line.name}
               </option>
             ))}
@@ -127,8 +113,8 @@ export default function ReportsPage() {
             onChange={(event) => change({ operatorId: event.target.value })}
           >
             <option value={ALL}>All operators</option>
-            {operators.map((user) => (
-              <option key={user._id} value={user._id}>
+            {choices.data?.operators.map((user) => (
+              <option key={user.id} value={user.id}>
                 {user.name}
               </option>
             ))}
