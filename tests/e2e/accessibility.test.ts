@@ -5,8 +5,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright';
 import { describe, expect, test } from 'vitest';
-import { axeViolations } from './support/axe.ts';
-import { landedOn, newContext, type Scheme } from './support/browser.ts';
+import { axeViolationsLightAndDark } from './support/axe.ts';
+import { landedOn, newContext } from './support/browser.ts';
 import type { Role } from './support/demo.ts';
 import { setUpE2e } from './support/fixture.ts';
 import { repoRoot } from './support/web-build.ts';
@@ -119,28 +119,41 @@ async function dataLoaded(page: Page): Promise<void> {
   });
 }
 
-// One context per scheme and role, shared by that role's views (each view opens its own page).
-const contexts = new Map<string, Promise<BrowserContext>>();
-function contextFor(scheme: Scheme, role: Role | null): Promise<BrowserContext> {
-  const key = `${scheme}:${role}`;
-  let context = contexts.get(key);
+// One context per role, shared by that role's views (each view opens its own page).
+const contexts = new Map<Role | null, Promise<BrowserContext>>();
+function contextFor(role: Role | null): Promise<BrowserContext> {
+  let context = contexts.get(role);
   if (!context) {
     context = (async () => {
       const token = role ? await e2e.tokenFor(role) : undefined;
-      return newContext(e2e.browser, { baseUrl: e2e.server.baseUrl, scheme, token });
+      return newContext(e2e.browser, { baseUrl: e2e.server.baseUrl, token });
     })();
-    contexts.set(key, context);
+    contexts.set(role, context);
   }
   return context;
 }
 
-const cases = (['light', 'dark'] as const).flatMap((scheme) =>
-  views.map((view) => ({ scheme, view, name: `${scheme} ${view.name}` })),
-);
+test('the check finds what it is for, in each scheme', async () => {
+  const page = await (await contextFor(null)).newPage();
+  await page.setContent(`<html lang="en"><head><title>Check</title><style>
+    @media (prefers-color-scheme: dark) { p { color: #333; background: #000 } }
+  </style></head><body><main><h1>Check</h1><img src="plan.png">
+    <button aria-label="Close">Open now</button><p>Text</p></main></body></html>`);
+  const found = (await axeViolationsLightAndDark(page)).map((line) => line.split(' (')[0]);
+  await page.close();
+  expect(found).toEqual([
+    'light: image-alt',
+    'light: label-content-name-mismatch',
+    'dark: color-contrast',
+    'dark: image-alt',
+    'dark: label-content-name-mismatch',
+  ]);
+});
 
+// Each view is loaded once and checked in both schemes: the app follows the system scheme live.
 describe.concurrent('accessibility (axe, WCAG 2.2 AA) and screenshots', () => {
-  test.each(cases)('$name', async ({ scheme, view }) => {
-    const page = await (await contextFor(scheme, view.role)).newPage();
+  test.each(views)('light and dark $name', async (view) => {
+    const page = await (await contextFor(view.role)).newPage();
     const url = view.path.replace(/\{(\w+)\}/, (_, name: keyof typeof e2e.params) =>
       encodeURIComponent(e2e.params[name]),
     );
@@ -148,11 +161,12 @@ describe.concurrent('accessibility (axe, WCAG 2.2 AA) and screenshots', () => {
     await landedOn(page, new URL(url, e2e.server.baseUrl).pathname);
     await view.open?.(page);
     await dataLoaded(page);
-    const violations = await axeViolations(page);
-    mkdirSync(path.join(screenshotDir, scheme), { recursive: true });
-    await page.screenshot({
-      path: path.join(screenshotDir, scheme, `${view.name}.png`),
-      fullPage: true,
+    const violations = await axeViolationsLightAndDark(page, async (scheme) => {
+      mkdirSync(path.join(screenshotDir, scheme), { recursive: true });
+      await page.screenshot({
+        path: path.join(screenshotDir, scheme, `${view.name}.png`),
+        fullPage: true,
+      });
     });
     await page.close();
     expect(violations).toEqual([]);

@@ -11,8 +11,8 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chromiumArgs, chromiumPath } from '../support/chromium.ts';
 import { Api } from './support/api.ts';
-import { axeViolations } from './support/axe.ts';
-import { acceptConfirm, newContext, pageSettled, type Scheme } from './support/browser.ts';
+import { axeViolationsLightAndDark } from './support/axe.ts';
+import { acceptConfirm, newContext, pageSettled } from './support/browser.ts';
 import { demoAccount, demoPassword } from './support/demo.ts';
 import { writeQrY4m } from './support/fake-camera.ts';
 import { setUpE2e } from './support/fixture.ts';
@@ -46,13 +46,12 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-async function operatorPage(
-  size: { width: number; height: number },
-  scheme: Scheme = 'light',
-): Promise<{ context: BrowserContext; page: Page }> {
+async function operatorPage(size: {
+  width: number;
+  height: number;
+}): Promise<{ context: BrowserContext; page: Page }> {
   const context = await newContext(camera, {
     baseUrl: e2e.server.baseUrl,
-    scheme,
     token: await e2e.tokenFor('operator'),
   });
   await context.grantPermissions(['camera']);
@@ -62,7 +61,9 @@ async function operatorPage(
 }
 
 async function expectAxeClean(page: Page, view: string) {
-  expect((await axeViolations(page)).map((problem) => `${view}: ${problem}`)).toEqual([]);
+  expect((await axeViolationsLightAndDark(page)).map((problem) => `${view} ${problem}`)).toEqual(
+    [],
+  );
 }
 
 async function fillBefore(page: Page) {
@@ -260,39 +261,36 @@ describe('operator capture', () => {
   }, 180_000);
 
   test('axe: the dashboard and every inspection step, phone and desktop, light and dark', async () => {
-    for (const scheme of ['light', 'dark'] as const) {
-      for (const [sizeName, size] of [
-        ['phone', PHONE],
-        ['desktop', DESKTOP],
-      ] as const) {
-        const { context, page } = await operatorPage(size, scheme);
-        const view = `${scheme} ${sizeName}`;
-        try {
-          await page.goto('/operator');
-          await pageSettled(page);
-          await page.getByRole('heading', { name: 'Recent Inspections' }).waitFor();
-          await expectAxeClean(page, `operator ${view}`);
-          await page.getByRole('button', { name: 'Register Device' }).click();
-          await page.getByRole('dialog', { name: 'Register Device' }).waitFor();
-          await expectAxeClean(page, `register device ${view}`);
-          await page.keyboard.press('Escape');
-          await page.getByRole('link', { name: `Start Inspection: ${LINE}` }).click();
-          await page.getByLabel('Product leaving the line').waitFor();
-          await expectAxeClean(page, `inspection before ${view}`);
-          await fillBefore(page);
-          await page.getByRole('button', { name: 'Start Recording' }).click();
-          await page.getByRole('button', { name: 'Record' }).click({ timeout: 30_000 });
-          await page.getByRole('button', { name: 'Pause' }).waitFor();
-          await expectAxeClean(page, `inspection recording ${view}`);
-          await page.getByRole('button', { name: 'Stop' }).click();
-          await page.getByRole('button', { name: 'Submit' }).waitFor({ timeout: 30_000 });
-          await expectAxeClean(page, `inspection review ${view}`);
-          await acceptConfirm(page, () =>
-            page.getByRole('button', { name: 'Discard recording' }).click(),
-          );
-        } finally {
-          await context.close();
-        }
+    for (const [sizeName, size] of [
+      ['phone', PHONE],
+      ['desktop', DESKTOP],
+    ] as const) {
+      const { context, page } = await operatorPage(size);
+      try {
+        await page.goto('/operator');
+        await pageSettled(page);
+        await page.getByRole('heading', { name: 'Recent Inspections' }).waitFor();
+        await expectAxeClean(page, `operator ${sizeName}`);
+        await page.getByRole('button', { name: 'Register Device' }).click();
+        await page.getByRole('dialog', { name: 'Register Device' }).waitFor();
+        await expectAxeClean(page, `register device ${sizeName}`);
+        await page.keyboard.press('Escape');
+        await page.getByRole('link', { name: `Start Inspection: ${LINE}` }).click();
+        await page.getByLabel('Product leaving the line').waitFor();
+        await expectAxeClean(page, `inspection before ${sizeName}`);
+        await fillBefore(page);
+        await page.getByRole('button', { name: 'Start Recording' }).click();
+        await page.getByRole('button', { name: 'Record' }).click({ timeout: 30_000 });
+        await page.getByRole('button', { name: 'Pause' }).waitFor();
+        await expectAxeClean(page, `inspection recording ${sizeName}`);
+        await page.getByRole('button', { name: 'Stop' }).click();
+        await page.getByRole('button', { name: 'Submit' }).waitFor({ timeout: 30_000 });
+        await expectAxeClean(page, `inspection review ${sizeName}`);
+        await acceptConfirm(page, () =>
+          page.getByRole('button', { name: 'Discard recording' }).click(),
+        );
+      } finally {
+        await context.close();
       }
     }
   }, 300_000);

@@ -7,7 +7,7 @@ import type { Locator, Page } from 'playwright';
 import { describe, expect, test } from 'vitest';
 import { encodePng } from '../../scripts/lib/png.ts';
 import { Api } from './support/api.ts';
-import { axeViolations } from './support/axe.ts';
+import { axeViolationsLightAndDark } from './support/axe.ts';
 import { expectToast, landedOn, newContext } from './support/browser.ts';
 import { demoAccount, demoPassword, type Role } from './support/demo.ts';
 import { setUpE2e } from './support/fixture.ts';
@@ -122,11 +122,7 @@ async function startMode(page: Page, name: string): Promise<void> {
 
 /** axe (WCAG 2.2 AA) finds nothing, in the light and the dark colour scheme. */
 async function expectAccessible(page: Page): Promise<void> {
-  for (const colorScheme of ['dark', 'light'] as const) {
-    await page.emulateMedia({ colorScheme });
-    const violations = await axeViolations(page);
-    expect(violations.map((line) => `${colorScheme} ${line}`)).toEqual([]);
-  }
+  expect(await axeViolationsLightAndDark(page)).toEqual([]);
 }
 
 async function lcManagerApi(): Promise<Api> {

@@ -5,8 +5,8 @@
 // unknown URL, a malformed inspection id.
 import type { BrowserContext, Page } from 'playwright';
 import { describe, expect, test } from 'vitest';
-import { axeViolations } from './support/axe.ts';
-import { landedOn, newContext, type Scheme } from './support/browser.ts';
+import { axeViolationsLightAndDark } from './support/axe.ts';
+import { landedOn, newContext } from './support/browser.ts';
 import type { Role } from './support/demo.ts';
 import { setUpE2e } from './support/fixture.ts';
 
@@ -16,24 +16,22 @@ const phone = { width: 390, height: 844 };
 const hint = 'Scroll sideways for more columns';
 
 const contexts = new Map<string, Promise<BrowserContext>>();
-function contextFor(role: Role, scheme: Scheme = 'light'): Promise<BrowserContext> {
-  const key = `${scheme}:${role}`;
-  let context = contexts.get(key);
+function contextFor(role: Role): Promise<BrowserContext> {
+  let context = contexts.get(role);
   if (!context) {
     context = (async () =>
       newContext(e2e.browser, {
         baseUrl: e2e.server.baseUrl,
-        scheme,
         token: await e2e.tokenFor(role),
       }))();
-    contexts.set(key, context);
+    contexts.set(role, context);
   }
   return context;
 }
 
 /** Opens `url` at phone size and waits for the page's heading and its data. */
-async function openOnPhone(role: Role, url: string, scheme: Scheme = 'light'): Promise<Page> {
-  const page = await (await contextFor(role, scheme)).newPage();
+async function openOnPhone(role: Role, url: string): Promise<Page> {
+  const page = await (await contextFor(role)).newPage();
   await page.setViewportSize(phone);
   await page.goto(url);
   await landedOn(page, new URL(url, e2e.server.baseUrl).pathname);
@@ -156,25 +154,22 @@ describe.concurrent('a 390 px phone', () => {
     },
   );
 
-  test.each(['light', 'dark'] as const)(
-    'axe %s at 390 px with the scroll hints',
-    async (scheme) => {
-      const failures: Record<string, string[]> = {};
-      for (const { role, url } of [
-        { role: 'lc_manager' as const, url: '/reports' },
-        { role: 'audit' as const, url: '/audit' },
-        { role: 'lc_manager' as const, url: '/inspection-report/{inspectionId}' },
-        { role: 'lc_manager' as const, url: '/floorplans' },
-        { role: 'admin' as const, url: '/no-such-page' },
-      ]) {
-        const page = await openOnPhone(role, urlOf(url), scheme);
-        const violations = await axeViolations(page);
-        await page.close();
-        if (violations.length > 0) failures[url] = violations;
-      }
-      expect(failures).toEqual({});
-    },
-  );
+  test('axe light and dark at 390 px with the scroll hints', async () => {
+    const failures: Record<string, string[]> = {};
+    for (const { role, url } of [
+      { role: 'lc_manager' as const, url: '/reports' },
+      { role: 'audit' as const, url: '/audit' },
+      { role: 'lc_manager' as const, url: '/inspection-report/{inspectionId}' },
+      { role: 'lc_manager' as const, url: '/floorplans' },
+      { role: 'admin' as const, url: '/no-such-page' },
+    ]) {
+      const page = await openOnPhone(role, urlOf(url));
+      const violations = await axeViolationsLightAndDark(page);
+      await page.close();
+      if (violations.length > 0) failures[url] = violations;
+    }
+    expect(failures).toEqual({});
+  });
 });
 
 describe.concurrent('ways in and out', () => {

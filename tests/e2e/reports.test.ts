@@ -14,8 +14,8 @@ import type { TrailVerification } from '../../server/schemas/audit-log.ts';
 import type { InspectionReport } from '../../server/schemas/reports.ts';
 import { pdfPages } from '../support/pdf-text.ts';
 import { Api } from './support/api.ts';
-import { axeViolations } from './support/axe.ts';
-import { expectToast, newContext, type Scheme } from './support/browser.ts';
+import { axeViolationsLightAndDark } from './support/axe.ts';
+import { expectToast, newContext } from './support/browser.ts';
 import { demoPassword } from './support/demo.ts';
 import { setUpE2e } from './support/fixture.ts';
 
@@ -54,11 +54,10 @@ afterEach(async () => {
   await Promise.all(contexts.splice(0).map((context) => context.close()));
 });
 
-async function open(api: Api, url: string, scheme: Scheme = 'light'): Promise<Page> {
+async function open(api: Api, url: string): Promise<Page> {
   const context = await newContext(e2e.browser, {
     baseUrl: e2e.server.baseUrl,
     token: api.token,
-    scheme,
     timezoneId: 'UTC',
   });
   contexts.push(context);
@@ -276,25 +275,23 @@ describe('an auditor finds the record', () => {
 });
 
 describe('accessibility and small screens', () => {
-  for (const scheme of ['light', 'dark'] as const) {
-    test(
-      `axe finds no WCAG 2.2 AA violation on the report, /reports and /audit (${scheme})`,
-      async () => {
-        const pages: [Api, string, string][] = [
-          [manager, reportUrl(), 'Inspection Report'],
-          [manager, '/reports', 'Reports'],
-          [auditor, '/audit', 'Audit Dashboard'],
-        ];
-        for (const [api, url, heading] of pages) {
-          const page = await open(api, url, scheme);
-          await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-          await page.getByRole('table').first().waitFor();
-          expect(await axeViolations(page), `${url} (${scheme})`).toEqual([]);
-        }
-      },
-      slow,
-    );
-  }
+  test(
+    'axe finds no WCAG 2.2 AA violation on the report, /reports and /audit, light and dark',
+    async () => {
+      const pages: [Api, string, string][] = [
+        [manager, reportUrl(), 'Inspection Report'],
+        [manager, '/reports', 'Reports'],
+        [auditor, '/audit', 'Audit Dashboard'],
+      ];
+      for (const [api, url, heading] of pages) {
+        const page = await open(api, url);
+        await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+        await page.getByRole('table').first().waitFor();
+        expect(await axeViolationsLightAndDark(page), url).toEqual([]);
+      }
+    },
+    slow,
+  );
 
   test(
     'the report and the video analysis page fit a 390 px phone',

@@ -5,8 +5,8 @@
 import { format } from 'date-fns';
 import type { BrowserContext, Page } from 'playwright';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { axeViolations } from './support/axe.ts';
-import { currentPath, landedOn, newContext, type Scheme } from './support/browser.ts';
+import { axeViolationsLightAndDark } from './support/axe.ts';
+import { currentPath, landedOn, newContext } from './support/browser.ts';
 import { demoAccount, type Role } from './support/demo.ts';
 import { setUpE2e } from './support/fixture.ts';
 
@@ -46,12 +46,11 @@ afterEach(async () => {
 });
 
 /** Opens `path` signed in as `role`, in UTC so the demo dates fall on the days they name. */
-async function open(role: Role, path: string, scheme: Scheme = 'light'): Promise<Page> {
+async function open(role: Role, path: string): Promise<Page> {
   const token = await e2e.tokenFor(role);
   const context = await newContext(e2e.browser, {
     baseUrl: e2e.server.baseUrl,
     token,
-    scheme,
     timezoneId: 'UTC',
   });
   contexts.push(context);
@@ -372,21 +371,21 @@ describe('back button by role (spec §2)', () => {
 });
 
 describe('accessibility (axe, WCAG 2.2 AA)', () => {
-  test.each(['light', 'dark'] as const)(
-    '%s: no violations without and with a video, and with each modal open',
-    async (scheme) => {
-      const page = await open('lc_manager', '/video', scheme);
+  test(
+    'light and dark: no violations without and with a video, and with each modal open',
+    async () => {
+      const page = await open('lc_manager', '/video');
       await page.getByRole('heading', { name: 'No video selected' }).waitFor();
-      expect(await axeViolations(page)).toEqual([]);
+      expect(await axeViolationsLightAndDark(page)).toEqual([]);
 
       await card(page, 'Blister Line 1', '2026-11-03 08:15').click();
       await pathLoaded(page);
       await mainDetections(page).getByRole('listitem').first().waitFor();
-      expect(await axeViolations(page)).toEqual([]);
+      expect(await axeViolationsLightAndDark(page)).toEqual([]);
 
       await detection(page, '8.003').click();
       await page.getByRole('dialog', { name: 'Keyframe image at 8.003 s' }).waitFor();
-      expect(await axeViolations(page)).toEqual([]);
+      expect(await axeViolationsLightAndDark(page)).toEqual([]);
       await page.keyboard.press('Escape');
 
       await page
@@ -394,7 +393,7 @@ describe('accessibility (axe, WCAG 2.2 AA)', () => {
         .first()
         .click();
       await page.getByRole('dialog', { name: /^Tag details: / }).waitFor();
-      expect(await axeViolations(page)).toEqual([]);
+      expect(await axeViolationsLightAndDark(page)).toEqual([]);
     },
     slow,
   );
