@@ -1,6 +1,7 @@
 // Turns schema validation errors into one message that names the field, e.g.
-// "body.email is required" or "querystring.userIds.0 must match pattern ...".
+// "body.email is required" or "query.userIds.0 must be a record id (24 lower-case hex digits)".
 import type { FastifySchemaValidationError } from 'fastify';
+import { patternMeaning } from '../schemas/common.ts';
 
 const CONTEXT_NAMES: Record<string, string> = { querystring: 'query' };
 
@@ -20,5 +21,7 @@ export function validationMessage(errors: FastifySchemaValidationError[], contex
     const extra = (params.additionalProperties ?? [params.additionalProperty]) as unknown[];
     return `${field([extra[0]])} is not allowed`;
   }
-  return `${field()} ${error.message}`;
+  // A pattern says what it requires in words (`Matching`), not as a regular expression.
+  const meaning = error.keyword === 'pattern' ? patternMeaning(String(params.pattern)) : undefined;
+  return `${field()} ${meaning ?? error.message}`;
 }

@@ -13,7 +13,7 @@ import { badRequest, notFound } from '../http/errors.ts';
 import { sendStored } from '../http/send-file.ts';
 import { iso, newId } from '../ids.ts';
 import { isKeptFloorplanImage, lockLayout, releaseFloorplanImage } from '../reports/layout.ts';
-import { ErrorResponse, IdParams, MessageResponse } from '../schemas/common.ts';
+import { ErrorResponse, IdParams, Matching, MessageResponse } from '../schemas/common.ts';
 import { Floorplan } from '../schemas/floorplans.ts';
 import { managesLine } from '../services/access.ts';
 import {
@@ -90,7 +90,9 @@ export const floorplanRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: 'authenticated', media: true },
       schema: {
         tags: ['floorplans'],
-        params: Type.Object({ file: Type.String({ pattern: '^[0-9a-f]{24}\\.(png|jpg|gif)$' }) }),
+        params: Type.Object({
+          file: Matching('^[0-9a-f]{24}\\.(png|jpg|gif)$', 'must be {id}.png, .jpg or .gif'),
+        }),
         response: { 416: ErrorResponse, ...errors },
       },
     },

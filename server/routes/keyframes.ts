@@ -8,7 +8,7 @@ import { currentUser } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { notFound } from '../http/errors.ts';
 import { sendStored } from '../http/send-file.ts';
-import { ErrorResponse } from '../schemas/common.ts';
+import { ErrorResponse, KeyframeImageName, Matching } from '../schemas/common.ts';
 import { findVisibleVideo } from '../services/videos.ts';
 
 const errors = errorResponses;
@@ -23,7 +23,9 @@ export const keyframeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['videos'],
         params: Type.Object({
-          file: Type.String({ pattern: '^[0-9a-f]{24}\\.txt$', description: '{videoId}.txt' }),
+          file: Matching('^[0-9a-f]{24}\\.txt$', 'must be {videoId}.txt', {
+            description: '{videoId}.txt',
+          }),
         }),
         response: { 416: ErrorResponse, ...errors },
       },
@@ -43,8 +45,8 @@ export const keyframeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['videos'],
         params: Type.Object({
-          subfolder: Type.String({ pattern: '^[A-Za-z0-9_-]{1,100}$' }),
-          image: Type.String({ pattern: '^[0-9]{1,20}(\\.[0-9]{1,9})?\\.png$' }),
+          subfolder: Matching('^[A-Za-z0-9_-]{1,100}$', 'must be 1 to 100 letters, digits, _ or -'),
+          image: KeyframeImageName,
         }),
         response: { 416: ErrorResponse, ...errors },
       },

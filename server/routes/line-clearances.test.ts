@@ -46,7 +46,8 @@ describe('line clearances', () => {
   it('400 names the field: empty name, unknown status, unknown manager', async () => {
     const blank = await create(u.admin.auth, { name: '   ' });
     expect(blank.statusCode).toBe(400);
-    expect(blank.json().message).toMatch(/^body\.name /);
+    // In words, not as the pattern's regular expression.
+    expect(blank.json().message).toBe('body.name must not be blank');
     const status = await create(u.admin.auth, { name: 'x', status: 'broken' });
     expect(status.statusCode).toBe(400);
     expect(status.json().message).toMatch(/^body\.status /);
@@ -55,6 +56,14 @@ describe('line clearances', () => {
     expect(manager.json().message).toMatch(/^body\.managerId /);
     const missing = await create(u.admin.auth, {});
     expect(missing.json()).toEqual({ message: 'body.name is required' });
+    const badId = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/line-clearances/42',
+      headers: u.admin.auth,
+    });
+    expect(badId.json()).toEqual({
+      message: 'params.id must be a record id (24 lower-case hex digits)',
+    });
   });
 
   it('operators and auditors cannot create (403, audited)', async () => {

@@ -1,7 +1,7 @@
 // Shapes of the analysis pipeline (docs/analysis.md): the job rows /analysis lists, what a run
 // records, and the ingestion API's body for results made by an external SLAM or detector.
 import { type Static, Type } from 'typebox';
-import { Id } from './common.ts';
+import { Id, KeyframeImageName } from './common.ts';
 import { FloorplanConfiguration } from './floorplan-configs.ts';
 
 /** The per-video calibration laid over the line's configuration (spec §3, §5). */
@@ -113,7 +113,7 @@ export const AnalysisQuery = Type.Object({
 
 /** spec §3 prediction as posted (no id: the server assigns it). */
 export const IngestPrediction = Type.Object({
-  filename: Type.String({ pattern: '^[0-9]{1,20}(\\.[0-9]{1,9})?\\.png$' }),
+  filename: KeyframeImageName,
   class_labels: Type.Array(Type.String({ maxLength: 200 }), { maxItems: 1000 }),
   confs: Type.Array(Type.Number({ minimum: 0, maximum: 1 }), { maxItems: 1000 }),
   boxes_normalized: Type.Array(

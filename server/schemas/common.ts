@@ -1,10 +1,36 @@
 // Shapes shared by several resources. Schema files import only `typebox` so the web app can
 // import their types (type-only) without pulling server code into the browser build.
-import { type Static, Type } from 'typebox';
+import { type Static, type TStringOptions, Type } from 'typebox';
+
+const patternMeanings = new Map<string, string>();
+
+/**
+ * A string that must match `pattern`. The 400 refusing one says `meaning` ('body.email must be an
+ * email address'), not the regular expression (server/http/validation-message.ts).
+ */
+export function Matching(pattern: string, meaning: string, options: TStringOptions = {}) {
+  patternMeanings.set(pattern, meaning);
+  return Type.String({ ...options, pattern });
+}
+
+/** What a `Matching` pattern requires, in words; undefined for any other pattern. */
+export const patternMeaning = (pattern: string): string | undefined => patternMeanings.get(pattern);
+
+/** Text a person types: up to `maxLength` characters, not only spaces. */
+export const NonBlank = (maxLength: number) =>
+  Matching('\\S', 'must not be blank', { minLength: 1, maxLength });
 
 /** Server-generated record id (24 lower-case hex characters). */
-export const Id = Type.String({ pattern: '^[0-9a-f]{24}$', description: 'record id' });
+export const Id = Matching('^[0-9a-f]{24}$', 'must be a record id (24 lower-case hex digits)', {
+  description: 'record id',
+});
 export type Id = Static<typeof Id>;
+
+/** A keyframe image's name (spec §7): its video time in seconds, then `.png`. */
+export const KeyframeImageName = Matching(
+  '^[0-9]{1,20}(\\.[0-9]{1,9})?\\.png$',
+  'must be a keyframe image name ({seconds}.png)',
+);
 
 export const IdParams = Type.Object({ id: Id });
 export type IdParams = Static<typeof IdParams>;

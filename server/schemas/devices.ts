@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id } from './common.ts';
+import { Id, NonBlank } from './common.ts';
 
 export const DeviceType = Type.Union([
   Type.Literal('camera'),
@@ -26,7 +26,7 @@ export const Device = Type.Object({
 });
 export type Device = Static<typeof Device>;
 
-const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+const Name = NonBlank(200);
 
 /** PUT /api/devices/{id}: the whole device; `_id`, `qrCode` and unknown fields are ignored. */
 export const DeviceUpdate = Type.Object({

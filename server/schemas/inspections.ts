@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { ChecklistSnapshot } from './capture.ts';
-import { Id } from './common.ts';
+import { Id, Matching, NonBlank } from './common.ts';
 import { Signature } from './signatures.ts';
 
 export const InspectionStatus = Type.Union([
@@ -47,7 +47,7 @@ export const ListedInspection = Type.Object({
 });
 export type ListedInspection = Static<typeof ListedInspection>;
 
-const Entry = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+const Entry = NonBlank(200);
 
 /**
  * POST /api/inspections: an operator submits a recorded inspection of a line it is assigned to.
@@ -56,7 +56,7 @@ const Entry = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
  * the device's id for the recording: sending it again answers the inspection already created.
  */
 export const InspectionCreate = Type.Object({
-  clientRef: Type.String({ pattern: '^[A-Za-z0-9-]{8,64}$' }),
+  clientRef: Matching('^[A-Za-z0-9-]{8,64}$', 'must be 8 to 64 letters, digits or hyphens'),
   lineClearanceId: Id,
   productLeaving: Entry,
   batchLeaving: Entry,

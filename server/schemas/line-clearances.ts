@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id } from './common.ts';
+import { Id, NonBlank } from './common.ts';
 
 export const LineClearanceStatus = Type.Union([
   Type.Literal('active'),
@@ -20,7 +20,7 @@ export const LineClearance = Type.Object({
 });
 export type LineClearance = Static<typeof LineClearance>;
 
-const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+const Name = NonBlank(200);
 const Text = Type.String({ maxLength: 2000 });
 
 /** POST /api/line-clearances and POST /api/areas. An LC manager always becomes the manager. */

@@ -1,7 +1,7 @@
 // The inspection report (docs/reports.md): the signed GMP record of one inspection, its checklist,
 // flags and detection dispositions, the /reports list and the review calls' bodies.
 import { type Static, Type } from 'typebox';
-import { Id } from './common.ts';
+import { Id, Matching } from './common.ts';
 import { Importance } from './floorplan-configs.ts';
 import { InspectionStatus } from './inspections.ts';
 import { Signature } from './signatures.ts';
@@ -203,7 +203,9 @@ export const ReportsQuery = Type.Object({
   status: Type.Optional(InspectionStatus),
   flagged: Type.Optional(Type.Boolean()),
   sort: Type.Optional(ReportSort),
-  after: Type.Optional(Type.String({ pattern: '^[0-9]{1,16}_[0-9a-f]{24}$' })),
+  after: Type.Optional(
+    Matching('^[0-9]{1,16}_[0-9a-f]{24}$', 'must be the `next` cursor of the previous page'),
+  ),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
 });
 export type ReportsQuery = Static<typeof ReportsQuery>;

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, Role } from './common.ts';
+import { Id, Matching, NonBlank, Role } from './common.ts';
 import { MIN_PASSWORD_LENGTH } from './password-rule.ts';
 
 /** 'deactivated': kept for the records it is named in; cannot sign in. */
@@ -23,8 +23,11 @@ export const User = Type.Object({
 });
 export type User = Static<typeof User>;
 
-const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
-const Email = Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$' });
+const Name = NonBlank(200);
+const Email = Matching('^[^\\s@]+@[^\\s@]+$', 'must be an email address (name@domain)', {
+  minLength: 3,
+  maxLength: 320,
+});
 /** One role or a non-empty list of roles; the default is operator (spec §6). */
 const RoleInput = Type.Union([Role, Type.Array(Role, { minItems: 1, maxItems: 5 })]);
 
