@@ -1,6 +1,7 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { chromiumArgs, chromiumPath } from './tests/support/chromium.ts';
+import { EndToEndFirstSequencer } from './tests/support/e2e-first-sequencer.ts';
 import { workerFetchCommands, workerFetchFixtures } from './tests/support/worker-fetch-server.ts';
 import viteConfig from './vite.config.ts';
 
@@ -40,6 +41,7 @@ export default defineConfig({
     // processes (the e2e server and Chromium) or on PGlite: two at a time fill the idle core.
     // The browser project runs beside them in one more Chromium.
     maxWorkers: 2,
+    sequence: { sequencer: EndToEndFirstSequencer },
     // expect.poll and expect.element wait up to 10 s, not Vitest's 1 s: a render, a worker round
     // trip or a browser action takes that long beside the rest of the suite on two busy cores.
     // A poll that ends early costs nothing; waits that cover more (a path load) say so.
