@@ -39,7 +39,7 @@ export default defineConfig({
   test: {
     // Vitest's default on 2 cores is one node worker, but most node test files wait on child
     // processes (the e2e server and Chromium) or on PGlite: two at a time fill the idle core.
-    // The browser project runs beside them in one more Chromium.
+    // `npm test` runs the browser project first, then this one: side by side took longer.
     maxWorkers: 2,
     sequence: { sequencer: EndToEndFirstSequencer },
     // expect.poll and expect.element wait up to 10 s, not Vitest's 1 s: a render, a worker round
