@@ -2,6 +2,7 @@
 // rule set for every axe check in the end-to-end tests, new screens' included.
 import axe, { type RunOptions } from 'axe-core';
 import type { Page } from 'playwright';
+import type { Scheme } from './browser.ts';
 
 /** The success criteria of WCAG 2.0, 2.1 and 2.2 at levels A and AA, as axe tags its rules. */
 export const WCAG_22_AA_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -59,7 +60,7 @@ export async function axeViolations(page: Page): Promise<string[]> {
  */
 export async function axeViolationsLightAndDark(
   page: Page,
-  inEach?: (scheme: 'light' | 'dark') => Promise<void>,
+  inEach?: (scheme: Scheme) => Promise<void>,
 ): Promise<string[]> {
   const found: string[] = [];
   for (const colorScheme of ['light', 'dark'] as const) {

@@ -12,7 +12,6 @@ export function launchBrowser(): Promise<Browser> {
 
 export interface ContextOptions {
   baseUrl: string;
-  scheme?: Scheme;
   /** Signed in from the start: the token is in local storage before the app's first script. */
   token?: string;
   /** IANA time zone of the page (e.g. 'UTC' for date filters); the machine's when omitted. */
@@ -25,7 +24,8 @@ export async function newContext(
 ): Promise<BrowserContext> {
   const context = await browser.newContext({
     baseURL: options.baseUrl,
-    colorScheme: options.scheme ?? 'light',
+    // Every page starts light; axeViolationsLightAndDark switches a page to dark and back.
+    colorScheme: 'light',
     viewport: { width: 1280, height: 900 },
     timezoneId: options.timezoneId,
   });
