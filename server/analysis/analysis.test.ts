@@ -36,11 +36,9 @@ const videoRow = async (videoId: string) =>
   (await t.services.ctx.db.select().from(videos).where(eq(videos.id, videoId)))[0];
 
 async function analyse(videoId: string) {
-  await t.services.ctx.analysis.enqueue(videoId, people.operator.id);
-  const [job] = (await jobsOf(t, videoId)).filter(
-    (j) => j.state !== 'completed' && j.state !== 'failed',
-  );
-  if (!job) throw new Error('no open job');
+  // The job as queued: the running runner may finish it before a lookup of open jobs.
+  const job = await t.services.ctx.analysis.enqueue(videoId, people.operator.id);
+  if (!job) throw new Error('a job for the video was already open');
   return t.services.ctx.analysis.settled(job.id);
 }
 
