@@ -237,7 +237,7 @@ describe('the operator’s own lists', () => {
     expect(mine).toHaveLength(2);
     expect(mine[0]).toMatchObject({
       lineName: 'Line A',
-      video: { status: 'pending', verified: false, sha256: null },
+      video: { status: 'pending', statusReason: null, verified: false, sha256: null },
     });
     expect(
       (await t.app.inject({ url: '/api/my/inspections', headers: u.operator2.auth })).json(),

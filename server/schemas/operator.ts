@@ -47,6 +47,8 @@ export const MyInspection = Type.Object({
       filename: Type.String(),
       /** Analysis status (spec §3): pending until the analysis takes the job. */
       status: VideoStatus,
+      /** Why the analysis failed (status 'error'), else null. */
+      statusReason: Type.Union([Type.String(), Type.Null()]),
       /** The file arrived and its SHA-256 matched the device's. */
       verified: Type.Boolean(),
       sha256: Type.Union([Type.String(), Type.Null()]),

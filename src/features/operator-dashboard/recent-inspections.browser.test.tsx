@@ -66,4 +66,29 @@ describe('RecentInspections', () => {
       .element(page.getByRole('link', { name: 'Open Blister Line 1 2026-11-20 10:10 UTC' }).first())
       .toBeVisible();
   });
+
+  it('shows the analysis status as a tag, and why an analysis failed', async () => {
+    const video = (status: 'completed' | 'error', statusReason: string | null) => ({
+      _id: '1'.repeat(24),
+      filename: 'walk.webm',
+      status,
+      statusReason,
+      verified: true,
+      sha256: '2'.repeat(64),
+      size: 1024,
+    });
+    const reason = 'the file is not a video ffprobe can read';
+    await render(
+      <RecentInspections
+        loading={false}
+        inspections={[
+          { ...inspection('c'.repeat(24), {}), video: video('completed', null) },
+          { ...inspection('d'.repeat(24), {}), video: video('error', reason) },
+        ]}
+      />,
+    );
+    await expect.element(page.getByText('completed', { exact: true })).toHaveClass(/tag-success/);
+    await expect.element(page.getByText('error', { exact: true })).toHaveClass(/tag-danger/);
+    await expect.element(page.getByText(reason)).toBeVisible();
+  });
 });

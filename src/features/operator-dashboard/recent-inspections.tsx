@@ -60,7 +60,12 @@ export function RecentInspections({
                     <Tag severity="warning">{s.awaitingFile}</Tag>
                   )}
                 </RecordField>
-                <RecordField label={s.analysis}>{video ? video.status : s.unknown}</RecordField>
+                <RecordField label={s.analysis}>
+                  {video ? <StatusTag status={video.status} /> : s.unknown}
+                  {video?.status === 'error' && video.statusReason && (
+                    <span className="muted"> {video.statusReason}</span>
+                  )}
+                </RecordField>
               </RecordCard>
             );
           }}
