@@ -60,6 +60,8 @@ export function setUpE2e(): E2eFixture {
       (await Api.login(fixture.server.baseUrl, demoAccount(role).email, demoPassword)).token;
   }, startTimeoutMs);
   afterAll(async () => {
+    // The next file in this worker shares its module graph (isolate: false): not this timeout.
+    vi.resetConfig();
     await fixture.browser?.close();
     await fixture.server?.stop();
   });
