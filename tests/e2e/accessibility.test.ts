@@ -4,7 +4,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright';
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { Api } from './support/api.ts';
 import { axeViolationsLightAndDark } from './support/axe.ts';
 import { landedOn, newContext } from './support/browser.ts';
 import type { Role } from './support/demo.ts';
@@ -14,6 +15,19 @@ import { repoRoot } from './support/web-build.ts';
 const e2e = setUpE2e();
 
 const screenshotDir = path.join(repoRoot, 'tests/artifacts/screenshots');
+
+/**
+ * An approved inspection on the LC manager's own line: the report with its path, checklist and
+ * signature (the fixture's newest inspection is on another manager's line: 'Inspection not found').
+ */
+let signedInspectionId = '';
+beforeAll(async () => {
+  const manager = new Api(e2e.server.baseUrl, await e2e.tokenFor('lc_manager'));
+  const listed = await manager.get<{ _id: string; status: string }[]>('/api/inspections');
+  const signed = listed.find((inspection) => inspection.status === 'approved');
+  if (!signed) throw new Error('the LC manager sees no approved demo inspection');
+  signedInspectionId = signed._id;
+});
 
 interface View {
   name: string;
@@ -86,7 +100,15 @@ const views: readonly View[] = [
   { name: 'operator', role: 'operator', path: '/operator' },
   { name: 'audit', role: 'audit', path: '/audit' },
   { name: 'inspection', role: 'operator', path: '/inspection/{areaId}' },
-  { name: 'inspection-report', role: 'lc_manager', path: '/inspection-report/{inspectionId}' },
+  {
+    name: 'inspection-report',
+    role: 'lc_manager',
+    path: '/inspection-report/{signedInspectionId}',
+    open: async (page) => {
+      await page.getByRole('heading', { name: 'Electronic signature' }).waitFor();
+      await page.getByRole('heading', { name: 'Checklist' }).waitFor();
+    },
+  },
   { name: 'user', role: 'operator', path: '/user' },
   { name: 'video', role: 'admin', path: '/video' },
   { name: 'video-with-id', role: 'admin', path: '/video/{videoId}' },
@@ -154,8 +176,9 @@ test('the check finds what it is for, in each scheme', async () => {
 describe.concurrent('accessibility (axe, WCAG 2.2 AA) and screenshots', () => {
   test.each(views)('light and dark $name', async (view) => {
     const page = await (await contextFor(view.role)).newPage();
-    const url = view.path.replace(/\{(\w+)\}/, (_, name: keyof typeof e2e.params) =>
-      encodeURIComponent(e2e.params[name]),
+    const params: Record<string, string> = { ...e2e.params, signedInspectionId };
+    const url = view.path.replace(/\{(\w+)\}/, (_, name: string) =>
+      encodeURIComponent(params[name] ?? ''),
     );
     await page.goto(url);
     await landedOn(page, new URL(url, e2e.server.baseUrl).pathname);
