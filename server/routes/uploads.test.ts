@@ -232,6 +232,35 @@ describe('tus uploads', () => {
     expect(retry.statusCode).toBe(201);
   });
 
+  it('keeps the file whose hash it records when two uploads of one video finish at once', async () => {
+    const [first, second] = [webmBytes(20_000), webmBytes(20_000)];
+    const { videoId, videoFilename, location } = await started(first);
+    const other = (await createFor(videoId, second)).headers.location as string;
+    expect(other).toMatch(/^\/api\/uploads\//);
+    const finished = await Promise.all([
+      patch(u.operator, location, 0, first),
+      patch(u.operator, other, 0, second),
+    ]);
+    // One of them is the video's file; the other is refused and nothing of it is kept.
+    expect(finished.map((res) => res.statusCode).sort()).toEqual([204, 409]);
+    const [video] = await t.services.ctx.db.select().from(videos).where(eq(videos.id, videoId));
+    const served = await t.app.inject({
+      url: `/api/videos/${videoFilename}`,
+      headers: u.operator.auth,
+    });
+    expect(served.statusCode).toBe(200);
+    expect(sha256(served.rawPayload)).toBe(video?.sha256);
+    expect([sha256(first), sha256(second)]).toContain(video?.sha256);
+    const left = await t.services.ctx.db.select().from(uploads).where(eq(uploads.videoId, videoId));
+    expect(left.map((row) => row.status)).toEqual(['verified']);
+    const refusedId = [location, other].find((l) => !l.endsWith(left[0]?.id ?? '')) as string;
+    expect(await actions(refusedId.split('/').pop() as string)).toEqual([
+      'upload.create',
+      'upload.complete',
+      'upload.reject',
+    ]);
+  });
+
   it('checks the container by the first bytes (415), and the size limit (413)', async () => {
     const notVideo = Buffer.alloc(5000, 0x41);
     const { location, id } = await started(notVideo);

@@ -6,6 +6,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, type Hash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { Server } from '@tus/server';
 import { DataStore, ERRORS, Upload } from '@tus/utils';
@@ -33,6 +34,10 @@ type UploadRow = typeof uploads.$inferSelect;
 type Container = 'webm' | 'mp4';
 
 const LATE_FILE = 'its file can no longer be added: discard the recording on the device';
+const FILE_TAKEN = 'The video file has already been uploaded and verified';
+
+/** Another upload of the same video committed its file first. */
+class FileTaken extends Error {}
 
 /**
  * Why no file may be added to this video any more (its inspection was signed before the file
@@ -252,23 +257,30 @@ class VideoUploadStore extends DataStore {
     }
     const [video] = await this.ctx.db.select().from(videos).where(eq(videos.id, row.videoId));
     if (!video) throw ERRORS.FILE_NOT_FOUND;
-    if (video.sha256)
-      throw new TusError(409, 'The video file has already been uploaded and verified');
-    const late = await lateFileRefusal(this.ctx.db, video.id);
+    const late = video.sha256 ? FILE_TAKEN : await lateFileRefusal(this.ctx.db, video.id);
     if (late) {
       await this.reject(row, late);
       throw new TusError(409, late);
     }
-    // The file moves first: if the commit below fails, the device still holds its copy and uploads again.
-    await this.ctx.storage.move(row.storageKey, video.storageKey);
+    // The file moves first: if the commit below fails, the device still holds its copy and uploads
+    // again. Its key is this upload's own: another upload of the video finishing at the same time
+    // cannot overwrite it, and only the one the commit names becomes the video's file.
+    const fileKey = `videos/${video.id}/${id}${path.extname(video.storageKey)}`;
+    await this.ctx.storage.move(row.storageKey, fileKey);
     try {
-      await this.commitFile(request, row, video, sha256);
+      await this.commitFile(request, row, video, sha256, fileKey);
     } catch (error) {
-      if (!(error instanceof SignedEvidenceError)) throw error;
-      // Signed meanwhile: the file does not join the record.
-      await this.ctx.storage.delete(video.storageKey);
-      await this.reject(row, error.message);
-      throw new TusError(409, error.message);
+      // Signed meanwhile, or another upload of the video won: this file does not join the record.
+      const refusal =
+        error instanceof SignedEvidenceError
+          ? error.message
+          : error instanceof FileTaken
+            ? FILE_TAKEN
+            : null;
+      if (refusal === null) throw error;
+      await this.ctx.storage.delete(fileKey);
+      await this.reject(row, refusal);
+      throw new TusError(409, refusal);
     }
     this.ctx.caches?.videoLists.invalidate();
     this.ctx.analysis.wake();
@@ -280,6 +292,7 @@ class VideoUploadStore extends DataStore {
     row: UploadRow,
     video: typeof videos.$inferSelect,
     sha256: string,
+    fileKey: string,
   ): Promise<void> {
     const { id } = row;
     await this.ctx.db.transaction(async (tx) => {
@@ -287,18 +300,17 @@ class VideoUploadStore extends DataStore {
       await refuseIfSignedEvidence(tx, video.id, LATE_FILE);
       const [updated] = await tx
         .update(videos)
-        .set({ sha256, size: row.size })
+        .set({ sha256, size: row.size, storageKey: fileKey })
         .where(and(eq(videos.id, video.id), isNull(videos.sha256)))
         .returning();
-      if (!updated)
-        throw new TusError(409, 'The video file has already been uploaded and verified');
+      if (!updated) throw new FileTaken();
       await tx.update(uploads).set({ status: 'verified' }).where(eq(uploads.id, id));
       await audit(tx, request, {
         action: 'verify',
         entity: 'video',
         entityId: video.id,
-        oldValue: { sha256: video.sha256, size: video.size },
-        newValue: { sha256, size: row.size, upload: id },
+        oldValue: { sha256: video.sha256, size: video.size, storageKey: video.storageKey },
+        newValue: { sha256, size: row.size, storageKey: fileKey, upload: id },
       });
       // Queued in the same transaction: a verified video is never left without its analysis.
       await this.ctx.analysis.enqueue(video.id, request.user?.id ?? null, tx);
@@ -377,8 +389,7 @@ async function checkCreate(ctx: AppContext, upload: Upload): Promise<void> {
   if (!video.lineClearanceId || !(await isAssigned(ctx.db, user, video.lineClearanceId))) {
     await denied(request, 'not assigned to the video’s line');
   }
-  if (video.sha256)
-    throw new TusError(409, 'The video file has already been uploaded and verified');
+  if (video.sha256) throw new TusError(409, FILE_TAKEN);
   const late = await lateFileRefusal(ctx.db, video.id);
   if (late) throw new TusError(409, late);
   if (video.status === 'error')
