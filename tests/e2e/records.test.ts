@@ -7,6 +7,7 @@ import { Api } from './support/api.ts';
 import { acceptConfirm, expectToast, landedOn, newContext } from './support/browser.ts';
 import { demoPassword, type Role } from './support/demo.ts';
 import { setUpE2e } from './support/fixture.ts';
+import { demoAnalysisDone } from './support/server.ts';
 
 const e2e = setUpE2e();
 
@@ -55,22 +56,6 @@ async function dashboardAs(role: Role, path: string): Promise<Page> {
   await page.goto(path);
   await landedOn(page, path);
   return page;
-}
-
-/**
- * The video whose analysis the demo queues, once the server's runner has finished it (the runner
- * starts with the server; a 38 s demo video takes seconds).
- */
-async function demoAnalysisDone(): Promise<string> {
-  type Row = { videoId: string; job: { state: string; error: string | null } | null };
-  let row: Row | undefined;
-  for (const end = Date.now() + 120_000; Date.now() < end; ) {
-    row = (await e2e.admin.get<Row[]>('/api/analysis')).find((r) => r.job !== null);
-    if (row?.job?.state === 'completed' || row?.job?.state === 'failed') break;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  expect(row?.job?.state, row?.job?.error ?? 'no demo analysis job').toBe('completed');
-  return row?.videoId ?? '';
 }
 
 /** The card of one record: an article whose heading is exactly `name`. */
@@ -189,7 +174,7 @@ describe.concurrent('records', () => {
   });
 
   test('video: delete from the Videos tab on the admin dashboard', async () => {
-    const analysed = await demoAnalysisDone();
+    const analysed = await demoAnalysisDone(e2e.admin);
     const videos = await e2e.admin.get<Video[]>('/api/admin/videos');
     const inspections = await e2e.admin.get<Inspection[]>('/api/inspections');
     const page = await dashboardAs('admin', '/admin');
@@ -220,7 +205,7 @@ describe.concurrent('records', () => {
     );
     await cardOf(signed).waitFor();
 
-    // The video the server has just analysed (its inspection pending, so not signed) can go.
+    // The video the demo analysed (its inspection pending, so not signed) can go.
     const video = videos.find((candidate) => candidate.id === analysed);
     if (!video) throw new Error('the demo data has no video queued for analysis');
     expect(video.signedEvidence).toBe(false);

@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildOnce, filesUnder, hashFiles, repoRoot } from '../../support/build-once.ts';
+import { Api } from './api.ts';
+import { demoAccount, demoPassword } from './demo.ts';
 import { webBuild } from './web-build.ts';
 
 export interface TestServer {
@@ -132,18 +134,26 @@ function httpsStatus(url: string): Promise<number> {
 function demoDataTemplate(distDir: string): Promise<string> {
   return buildOnce({
     prefix: 'lc-e2e-data-template-',
-    hash: hashFiles([
-      ...filesUnder('server', /\.test\.ts$/),
-      path.join(repoRoot, 'package-lock.json'),
-    ]),
+    // Templates made before the demo analysis was awaited (it ran again in every copy) must go.
+    hash: hashFiles(
+      [...filesUnder('server', /\.test\.ts$/), path.join(repoRoot, 'package-lock.json')],
+      'demo analysis completed',
+    ),
     doneMarker: templateReady,
     timeoutMs: startTimeoutMs,
     make: async (target) => {
       const scratch = `${target}.tmp-${process.pid}`;
       rmSync(scratch, { recursive: true, force: true });
       try {
-        // A clean stop closes the database, so the copies open it as a normal restart would.
-        await (await spawnServer(scratch, distDir)).stop();
+        const server = await spawnServer(scratch, distDir);
+        try {
+          // Finished here, the demo's queued analysis is not run again by every test file's server.
+          const admin = await Api.login(server.baseUrl, demoAccount('admin').email, demoPassword);
+          await demoAnalysisDone(admin);
+        } finally {
+          // A clean stop closes the database, so the copies open it as a normal restart would.
+          await server.stop();
+        }
         writeFileSync(path.join(scratch, templateReady), '');
         renameSync(scratch, target);
       } catch (error) {
@@ -152,6 +162,20 @@ function demoDataTemplate(distDir: string): Promise<string> {
       }
     },
   });
+}
+
+/**
+ * The video whose analysis the demo data queues, once the server's runner has completed it (it
+ * starts with the server; the 38 s demo video takes seconds). Throws if the analysis failed.
+ */
+export async function demoAnalysisDone(admin: Api): Promise<string> {
+  type Row = { videoId: string; job: { state: string; error: string | null } | null };
+  for (const end = Date.now() + startTimeoutMs; Date.now() < end; await sleep(250)) {
+    const row = (await admin.get<Row[]>('/api/analysis')).find((r) => r.job !== null);
+    if (row?.job?.state === 'completed') return row.videoId;
+    if (row?.job?.state === 'failed') throw new Error(`the demo analysis failed: ${row.job.error}`);
+  }
+  throw new Error(`the demo analysis did not finish within ${startTimeoutMs} ms`);
 }
 
 /** A server on a fresh copy of the demo data (deleted again by `stop`), with extra settings. */
