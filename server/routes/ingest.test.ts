@@ -1,7 +1,8 @@
 // Service accounts, the ingestion API and /api/analysis: who may call them, what they store, and
 // bad input answered with a named error and nothing half-written.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulateWalk } from '../../tests/support/simulated-walk.ts';
 import { makeTestVideo } from '../../tests/support/test-video.ts';
@@ -16,6 +17,7 @@ import {
   jobsOf,
 } from '../test/analysis-fixtures.ts';
 import { build, type TestApp } from '../test/build.ts';
+import { submit } from '../test/capture-fixture.ts';
 import { createRoleUsers, type RoleUsers } from '../test/fixtures.ts';
 
 let t: TestApp;
@@ -114,8 +116,79 @@ describe('posting a recording', () => {
     expect(keyframes.statusCode).toBe(200);
   });
 
+  it('gives an inspection the file its phone never uploaded, once; the device then cannot', async () => {
+    const { inspection, videoId } = await submit(t, people.operator, lineId);
+    const file = fs.readFileSync(makeTestVideo(3, { dir: t.dataDir }));
+    const post = () =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/ingest/videos?lineClearanceId=${lineId}&inspectionId=${inspection._id}`,
+        headers: { ...bearer(key), 'content-type': 'video/mp4' },
+        payload: file,
+      });
+    const res = await post();
+    expect(res.statusCode, res.body).toBe(201);
+    const sha256 = createHash('sha256').update(file).digest('hex');
+    expect(res.json()).toEqual({ videoId, sha256, size: file.length });
+    const [video] = await t.services.ctx.db.select().from(videos).where(eq(videos.id, videoId));
+    // Named in the container posted (the phone declared WebM); kept under a key of its own.
+    expect(video).toMatchObject({ filename: `${videoId}.mp4`, sha256, size: file.length });
+    expect(video?.storageKey).toMatch(new RegExp(`^videos/${videoId}/[0-9a-f]{24}\\.mp4$`));
+    const served = await t.app.inject({
+      url: `/api/videos/${videoId}.mp4`,
+      headers: people.operator.auth,
+    });
+    expect(createHash('sha256').update(served.rawPayload).digest('hex')).toBe(sha256);
+    expect(await jobsOf(t, videoId)).toHaveLength(1);
+    const [attached] = await t.services.ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityId, videoId), eq(auditLog.action, 'file.ingest')));
+    expect(attached).toMatchObject({
+      actorEmail: 'service-account:External SLAM',
+      oldValue: { sha256: null, size: 0, filename: `${videoId}.webm` },
+      newValue: { sha256, size: file.length, inspectionId: inspection._id },
+    });
+    // The file is there: neither a second post nor the phone's upload replaces it.
+    const again = await post();
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe('The inspection already has a video');
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: '/api/uploads',
+      headers: {
+        ...people.operator.auth,
+        'tus-resumable': '1.0.0',
+        'upload-length': '100',
+        'upload-metadata': `videoId ${Buffer.from(videoId).toString('base64')},sha256 ${Buffer.from(sha256).toString('base64')},filetype ${Buffer.from('video/mp4').toString('base64')}`,
+      },
+    });
+    expect(upload.statusCode).toBe(409);
+  });
+
+  it('attaches no file to a recording the device gave up', async () => {
+    const { inspection, videoId } = await submit(t, people.operator, lineId);
+    const discarded = await t.app.inject({
+      method: 'POST',
+      url: `/api/videos/${videoId}/discard`,
+      headers: people.operator.auth,
+    });
+    expect(discarded.statusCode, discarded.body).toBe(200);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/ingest/videos?lineClearanceId=${lineId}&inspectionId=${inspection._id}`,
+      headers: { ...bearer(key), 'content-type': 'video/mp4' },
+      payload: fs.readFileSync(makeTestVideo(3, { dir: t.dataDir })),
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe(
+      "The inspection's video was given up (Recording discarded on the device); no file can be attached to it",
+    );
+  });
+
   it('refuses a body over MAX_UPLOAD_BYTES and an empty one, and keeps nothing', async () => {
     const before = await t.services.ctx.db.select({ id: videos.id }).from(videos);
+    const filesBefore = fs.readdirSync(`${t.dataDir}/files/videos`);
     const big = await t.app.inject({
       method: 'POST',
       url: `/api/ingest/videos?lineClearanceId=${lineId}`,
@@ -143,7 +216,7 @@ describe('posting a recording', () => {
     expect(await t.services.ctx.db.select({ id: videos.id }).from(videos)).toHaveLength(
       before.length,
     );
-    expect(fs.readdirSync(`${t.dataDir}/files/videos`).length).toBe(before.length);
+    expect(fs.readdirSync(`${t.dataDir}/files/videos`)).toEqual(filesBefore);
   });
 });
 

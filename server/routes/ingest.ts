@@ -4,11 +4,13 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, ne } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { checkKeyframes } from '../analysis/keyframes-check.ts';
 import { removeReplaced, replaceResults } from '../analysis/outputs.ts';
 import { audit } from '../audit/audit.ts';
+import type { Tx } from '../db/client.ts';
 import { inspections, users, videos } from '../db/schema.ts';
 import { currentUser } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
@@ -41,7 +43,10 @@ const IngestVideoQuery = Type.Object({
   lineClearanceId: Id,
   /** The operator who recorded it (default: none). */
   operatorId: Type.Optional(Id),
-  /** An inspection of the same line without a video yet: its scans and motion anchor the path. */
+  /**
+   * A pending inspection of the same line with no video, or whose video awaits its file (this
+   * becomes that file): its scans and motion anchor the path.
+   */
   inspectionId: Type.Optional(Id),
   recordedAt: Type.Optional(Type.String({ format: 'date-time' })),
 });
@@ -52,8 +57,56 @@ const IngestVideoResponse = Type.Object({
   size: Type.Integer(),
 });
 
+interface IngestedFile {
+  filename: string;
+  storageKey: string;
+  size: number;
+  sha256: string;
+}
+
+/**
+ * Makes the posted file the file of an inspection's video that never got one (a phone's upload
+ * that did not finish), audited. Whichever comes first, this or a verified upload, is the file.
+ */
+async function attachFile(
+  tx: Tx,
+  request: FastifyRequest,
+  video: typeof videos.$inferSelect,
+  file: IngestedFile,
+  inspectionId: string | null,
+): Promise<void> {
+  // Under the inspection's lock: a signature given since the check before the upload wins.
+  await refuseIfSignedEvidence(tx, video.id, 'no file can be attached to it');
+  const [updated] = await tx
+    .update(videos)
+    .set(file)
+    .where(and(eq(videos.id, video.id), isNull(videos.sha256), ne(videos.status, 'error')))
+    .returning({ id: videos.id });
+  if (!updated) throw conflict('The inspection already has a video');
+  const { filename, storageKey, size, sha256 } = video;
+  await audit(tx, request, {
+    action: 'file.ingest',
+    entity: 'video',
+    entityId: video.id,
+    oldValue: { filename, storageKey, size, sha256 },
+    newValue: { ...file, inspectionId },
+  });
+}
+
 export const ingestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, storage, config } = app.ctx;
+
+  /** The inspection's video, if its file has not arrived and it was not given up; else 409. */
+  async function awaitingFile(videoId: string) {
+    const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
+    if (!video || video.sha256 !== null) throw conflict('The inspection already has a video');
+    if (video.status === 'error') {
+      throw conflict(
+        `The inspection's video was given up (${video.statusReason ?? 'error'}); no file can be attached to it`,
+      );
+    }
+    return video;
+  }
   // Recordings arrive as the raw body, streamed to storage (never held in memory).
   app.addContentTypeParser(Object.keys(VIDEO_TYPES), (_request, payload, done) =>
     done(null, payload),
@@ -94,6 +147,8 @@ export const ingestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (!operator) throw badRequest('querystring.operatorId names an unknown user');
       }
       let inspection: typeof inspections.$inferSelect | undefined;
+      /** The inspection's video if its file never arrived (the phone's upload did not finish). */
+      let awaiting: typeof videos.$inferSelect | undefined;
       if (query.inspectionId) {
         [inspection] = await db
           .select()
@@ -103,17 +158,18 @@ export const ingestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (inspection.lineClearanceId !== line.id) {
           throw badRequest('querystring.inspectionId is an inspection of another line clearance');
         }
-        if (inspection.videoId) throw conflict('The inspection already has a video');
         if (inspection.status !== 'pending') {
           // A video linked now would change what was signed (the record hash covers the video).
           const reason = `The inspection is signed (${signedAs(inspection.status, inspection.reviewedAt)}); no video can be attached to it`;
           await app.ctx.refusals.record(request, reason, 'evidence.protected');
           throw conflict(reason);
         }
+        if (inspection.videoId) awaiting = await awaitingFile(inspection.videoId);
       }
 
-      const id = newId();
-      const storageKey = `videos/${id}${ext}`;
+      const id = awaiting?.id ?? newId();
+      // A file for an awaiting video gets a key of its own, as a verified upload does.
+      const storageKey = awaiting ? `videos/${id}/${newId()}${ext}` : `videos/${id}${ext}`;
       const hash = createHash('sha256');
       let size = 0;
       const limit = config.maxUploadBytes;
@@ -135,51 +191,61 @@ export const ingestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       const sha256 = hash.digest('hex');
       const operatorId = query.operatorId ?? inspection?.operatorId ?? null;
-      try {
-        await db.transaction(async (tx) => {
-          const [row] = await tx
-            .insert(videos)
-            .values({
-              id,
-              filename: `${id}${ext}`,
-              storageKey,
-              subfolder: id,
-              userId: operatorId,
-              lineClearanceId: line.id,
-              timestamp: query.recordedAt ? new Date(query.recordedAt) : new Date(),
-              status: 'pending',
-              size,
-              sha256,
-            })
-            .returning();
-          if (inspection) {
-            const linked = await tx
-              .update(inspections)
-              .set({ videoId: id })
-              .where(
-                and(
-                  eq(inspections.id, inspection.id),
-                  isNull(inspections.videoId),
-                  eq(inspections.status, 'pending'),
-                ),
-              )
-              .returning({ id: inspections.id });
-            if (linked.length === 0) {
-              throw conflict('The inspection got a video or was signed meanwhile');
-            }
+      const createVideo = async (tx: Tx) => {
+        const [row] = await tx
+          .insert(videos)
+          .values({
+            id,
+            filename: `${id}${ext}`,
+            storageKey,
+            subfolder: id,
+            userId: operatorId,
+            lineClearanceId: line.id,
+            timestamp: query.recordedAt ? new Date(query.recordedAt) : new Date(),
+            status: 'pending',
+            size,
+            sha256,
+          })
+          .returning();
+        if (inspection) {
+          const linked = await tx
+            .update(inspections)
+            .set({ videoId: id })
+            .where(
+              and(
+                eq(inspections.id, inspection.id),
+                isNull(inspections.videoId),
+                eq(inspections.status, 'pending'),
+              ),
+            )
+            .returning({ id: inspections.id });
+          if (linked.length === 0) {
+            throw conflict('The inspection got a video or was signed meanwhile');
           }
-          await audit(tx, request, {
-            action: 'create',
-            entity: 'video',
-            entityId: id,
-            newValue: {
-              ...row,
-              timestamp: row ? iso(row.timestamp) : null,
-              inspectionId: inspection?.id ?? null,
-            },
-          });
-          await app.ctx.analysis.enqueue(id, user.id, tx);
+        }
+        await audit(tx, request, {
+          action: 'create',
+          entity: 'video',
+          entityId: id,
+          newValue: {
+            ...row,
+            timestamp: row ? iso(row.timestamp) : null,
+            inspectionId: inspection?.id ?? null,
+          },
         });
+      };
+      try {
+        await auditSignedEvidence(request, () =>
+          db.transaction(async (tx) => {
+            if (awaiting) {
+              const file = { filename: `${id}${ext}`, storageKey, size, sha256 };
+              await attachFile(tx, request, awaiting, file, inspection?.id ?? null);
+            } else {
+              await createVideo(tx);
+            }
+            await app.ctx.analysis.enqueue(id, user.id, tx);
+          }),
+        );
       } catch (error) {
         await storage.delete(storageKey);
         throw error;
