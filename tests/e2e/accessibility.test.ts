@@ -1,33 +1,16 @@
 // axe-core (WCAG 2.2 AA, support/axe.ts) on every page, tab and dialog of the web app, in the light
-// and the dark colour scheme, with a full-page screenshot of each written to
-// tests/artifacts/screenshots/.
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
+// and the dark colour scheme, with a full-page screenshot of each (support/screenshots.ts). The
+// video analysis page is checked in video-analysis.test.ts; the inspection report, /reports and
+// /audit in reports.test.ts, where they are in the states those tests build (a signed record).
 import type { BrowserContext, Page } from 'playwright';
-import { beforeAll, describe, expect, test } from 'vitest';
-import { Api } from './support/api.ts';
+import { describe, expect, test } from 'vitest';
 import { axeViolationsLightAndDark } from './support/axe.ts';
 import { landedOn, newContext } from './support/browser.ts';
 import type { Role } from './support/demo.ts';
 import { setUpE2e } from './support/fixture.ts';
-import { repoRoot } from './support/web-build.ts';
+import { screenshotAs } from './support/screenshots.ts';
 
 const e2e = setUpE2e();
-
-const screenshotDir = path.join(repoRoot, 'tests/artifacts/screenshots');
-
-/**
- * An approved inspection on the LC manager's own line: the report with its path, checklist and
- * signature (the fixture's newest inspection is on another manager's line: 'Inspection not found').
- */
-let signedInspectionId = '';
-beforeAll(async () => {
-  const manager = new Api(e2e.server.baseUrl, await e2e.tokenFor('lc_manager'));
-  const listed = await manager.get<{ _id: string; status: string }[]>('/api/inspections');
-  const signed = listed.find((inspection) => inspection.status === 'approved');
-  if (!signed) throw new Error('the LC manager sees no approved demo inspection');
-  signedInspectionId = signed._id;
-});
 
 interface View {
   name: string;
@@ -98,22 +81,9 @@ const views: readonly View[] = [
     },
   },
   { name: 'operator', role: 'operator', path: '/operator' },
-  { name: 'audit', role: 'audit', path: '/audit' },
   { name: 'inspection', role: 'operator', path: '/inspection/{areaId}' },
-  {
-    name: 'inspection-report',
-    role: 'lc_manager',
-    path: '/inspection-report/{signedInspectionId}',
-    open: async (page) => {
-      await page.getByRole('heading', { name: 'Electronic signature' }).waitFor();
-      await page.getByRole('heading', { name: 'Checklist' }).waitFor();
-    },
-  },
   { name: 'user', role: 'operator', path: '/user' },
-  { name: 'video', role: 'admin', path: '/video' },
-  { name: 'video-with-id', role: 'admin', path: '/video/{videoId}' },
   { name: 'floorplans', role: 'admin', path: '/floorplans' },
-  { name: 'reports', role: 'audit', path: '/reports' },
   { name: 'analysis', role: 'operator', path: '/analysis' },
   {
     name: 'user-guide-dialog',
@@ -176,21 +146,14 @@ test('the check finds what it is for, in each scheme', async () => {
 describe.concurrent('accessibility (axe, WCAG 2.2 AA) and screenshots', () => {
   test.each(views)('light and dark $name', async (view) => {
     const page = await (await contextFor(view.role)).newPage();
-    const params: Record<string, string> = { ...e2e.params, signedInspectionId };
-    const url = view.path.replace(/\{(\w+)\}/, (_, name: string) =>
-      encodeURIComponent(params[name] ?? ''),
+    const url = view.path.replace(/\{(\w+)\}/, (_, name: keyof typeof e2e.params) =>
+      encodeURIComponent(e2e.params[name]),
     );
     await page.goto(url);
     await landedOn(page, new URL(url, e2e.server.baseUrl).pathname);
     await view.open?.(page);
     await dataLoaded(page);
-    const violations = await axeViolationsLightAndDark(page, async (scheme) => {
-      mkdirSync(path.join(screenshotDir, scheme), { recursive: true });
-      await page.screenshot({
-        path: path.join(screenshotDir, scheme, `${view.name}.png`),
-        fullPage: true,
-      });
-    });
+    const violations = await axeViolationsLightAndDark(page, screenshotAs(page, view.name));
     await page.close();
     expect(violations).toEqual([]);
   });

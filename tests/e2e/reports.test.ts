@@ -18,6 +18,7 @@ import { axeViolationsLightAndDark } from './support/axe.ts';
 import { expectToast, newContext } from './support/browser.ts';
 import { demoPassword } from './support/demo.ts';
 import { setUpE2e } from './support/fixture.ts';
+import { screenshotAs } from './support/screenshots.ts';
 
 const e2e = setUpE2e();
 const slow = 120_000;
@@ -278,16 +279,16 @@ describe('accessibility and small screens', () => {
   test(
     'axe finds no WCAG 2.2 AA violation on the report, /reports and /audit, light and dark',
     async () => {
-      const pages: [Api, string, string][] = [
-        [manager, reportUrl(), 'Inspection Report'],
-        [manager, '/reports', 'Reports'],
-        [auditor, '/audit', 'Audit Dashboard'],
+      const pages: [Api, string, string, string][] = [
+        [manager, reportUrl(), 'Inspection Report', 'inspection-report'],
+        [manager, '/reports', 'Reports', 'reports'],
+        [auditor, '/audit', 'Audit Dashboard', 'audit'],
       ];
-      for (const [api, url, heading] of pages) {
+      for (const [api, url, heading, view] of pages) {
         const page = await open(api, url);
         await page.getByRole('heading', { level: 1, name: heading }).waitFor();
         await page.getByRole('table').first().waitFor();
-        expect(await axeViolationsLightAndDark(page), url).toEqual([]);
+        expect(await axeViolationsLightAndDark(page, screenshotAs(page, view)), url).toEqual([]);
       }
     },
     slow,

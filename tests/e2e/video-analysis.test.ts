@@ -9,6 +9,7 @@ import { axeViolationsLightAndDark } from './support/axe.ts';
 import { currentPath, landedOn, newContext } from './support/browser.ts';
 import { demoAccount, type Role } from './support/demo.ts';
 import { setUpE2e } from './support/fixture.ts';
+import { screenshotAs } from './support/screenshots.ts';
 
 const e2e = setUpE2e();
 
@@ -376,12 +377,14 @@ describe('accessibility (axe, WCAG 2.2 AA)', () => {
     async () => {
       const page = await open('lc_manager', '/video');
       await page.getByRole('heading', { name: 'No video selected' }).waitFor();
-      expect(await axeViolationsLightAndDark(page)).toEqual([]);
+      expect(await axeViolationsLightAndDark(page, screenshotAs(page, 'video'))).toEqual([]);
 
       await card(page, 'Blister Line 1', '2026-11-03 08:15').click();
       await pathLoaded(page);
       await mainDetections(page).getByRole('listitem').first().waitFor();
-      expect(await axeViolationsLightAndDark(page)).toEqual([]);
+      expect(await axeViolationsLightAndDark(page, screenshotAs(page, 'video-with-id'))).toEqual(
+        [],
+      );
 
       await detection(page, '8.003').click();
       await page.getByRole('dialog', { name: 'Keyframe image at 8.003 s' }).waitFor();
