@@ -10,7 +10,7 @@ import {
   listRecordings,
   saveRecording,
 } from './recording-db.ts';
-import { startUploadQueue, uploadQueue } from './upload-queue.ts';
+import { discardRecording, startUploadQueue, uploadQueue } from './upload-queue.ts';
 
 interface FakeUpload {
   length: number;
@@ -138,5 +138,36 @@ describe('the upload queue after a reload', () => {
       ['interrupted-1', 'recorded', 'Recording interrupted'],
     ]);
     expect(uploadQueue.recordings.map((r) => r.id)).toEqual(['interrupted-1']);
+  });
+});
+
+describe('discarding a recording', () => {
+  const submitted = async (id: string) => {
+    const recording = startedRecording(id, 'user-1');
+    Object.assign(recording, { state: 'failed', videoId: 'c'.repeat(24) });
+    await saveRecording(recording);
+  };
+  const serverAnswers = (status: number, message: string) => {
+    const calls: string[] = [];
+    vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
+      calls.push(`${init?.method ?? 'GET'} ${url}`);
+      return Response.json({ statusCode: status, message }, { status });
+    });
+    return calls;
+  };
+
+  it('forgets the copy once the server has a verified file of its own for the video', async () => {
+    await submitted('taken-1');
+    const calls = serverAnswers(409, 'The video file has arrived and been verified');
+    await discardRecording('taken-1');
+    expect(calls).toEqual([`POST /api/videos/${'c'.repeat(24)}/discard`]);
+    expect(await listRecordings()).toEqual([]);
+  });
+
+  it('keeps the copy when the server could not record the discard', async () => {
+    await submitted('kept-1');
+    serverAnswers(503, 'Service unavailable');
+    await expect(discardRecording('kept-1')).rejects.toThrow();
+    expect((await listRecordings()).map((r) => r.id)).toEqual(['kept-1']);
   });
 });

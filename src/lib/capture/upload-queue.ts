@@ -121,7 +121,8 @@ export async function resumeRecording(id: string): Promise<void> {
 /**
  * Forgets a recording on this device. If the server already knew it (its inspection was
  * created), the server records the discard (audit) first; without the network that fails and the
- * recording stays.
+ * recording stays. A 409 says the video already has a verified file (another upload, or one
+ * posted through the ingestion API): the record does not need this copy, so it goes.
  */
 export async function discardRecording(id: string): Promise<void> {
   const recording = await loadRecording(id);
@@ -130,7 +131,11 @@ export async function discardRecording(id: string): Promise<void> {
     await current.upload?.abort();
   }
   if (recording.videoId) {
-    await api.post(`/api/videos/${segment(recording.videoId)}/discard`);
+    try {
+      await api.post(`/api/videos/${segment(recording.videoId)}/discard`);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 409)) throw error;
+    }
   }
   await deleteRecording(id);
   uploadQueue.recordings = uploadQueue.recordings.filter((r) => r.id !== id);
