@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, lineClearances, uploads, videos } from '../db/schema.ts';
@@ -259,6 +260,17 @@ describe('tus uploads', () => {
       'upload.complete',
       'upload.reject',
     ]);
+    // Deleting the video leaves no empty folder of its own behind.
+    const folder = `${t.dataDir}/files/videos/${videoId}`;
+    expect(fs.readdirSync(folder)).toHaveLength(1);
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/videos/${videoId}`,
+      headers: u.admin.auth,
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(fs.existsSync(folder)).toBe(false);
+    expect(fs.existsSync(`${t.dataDir}/files/videos`)).toBe(true);
   });
 
   it('checks the container by the first bytes (415), and the size limit (413)', async () => {

@@ -62,10 +62,26 @@ export class LocalStorage implements Storage {
     const file = this.resolve(key);
     try {
       await fsp.unlink(file);
-      return true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
       throw error;
+    }
+    await this.removeEmptyFolders(key);
+    return true;
+  }
+
+  /**
+   * Removes the folders below the key's top-level one that its deletion left empty (a verified
+   * upload's `videos/<video>/<upload>.webm`): an object store has no folders to leave behind.
+   */
+  private async removeEmptyFolders(key: string): Promise<void> {
+    const segments = key.split('/');
+    for (let depth = segments.length - 1; depth > 1; depth--) {
+      try {
+        await fsp.rmdir(this.resolve(segments.slice(0, depth).join('/')));
+      } catch {
+        return; // Not empty (or already gone): the folders above are not empty either.
+      }
     }
   }
 
