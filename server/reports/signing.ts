@@ -6,13 +6,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.ts';
 import { refuseCheck } from '../auth/credentials.ts';
 import type { AppContext, AuthUser } from '../context.ts';
+import type { Tx } from '../db/client.ts';
 import { inspections, signatures, users } from '../db/schema.ts';
 import { denied } from '../http/auth-hook.ts';
 import { badRequest, conflict, HttpError, notFound } from '../http/errors.ts';
 import { iso } from '../ids.ts';
 import { givesReason, MIN_REASON_WORDS } from '../schemas/review-notes.ts';
 import type { SignatureMeaning, SignBody } from '../schemas/signatures.ts';
-import type { Tx } from '../db/client.ts';
 import { currentLayout, keepLayout, lockLayout } from './layout.ts';
 import {
   currentNames,

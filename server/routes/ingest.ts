@@ -23,6 +23,7 @@ import {
 } from '../reports/signed-evidence.ts';
 import { IngestAnalysis } from '../schemas/analysis.ts';
 import { ErrorResponse, Id, IdParams } from '../schemas/common.ts';
+import { arrivedFileKey } from '../services/capture.ts';
 import { sniffImage } from '../services/image-type.ts';
 import { findLine } from './line-clearances.ts';
 
@@ -168,8 +169,7 @@ export const ingestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
 
       const id = awaiting?.id ?? newId();
-      // A file for an awaiting video gets a key of its own, as a verified upload does.
-      const storageKey = awaiting ? `videos/${id}/${newId()}${ext}` : `videos/${id}${ext}`;
+      const storageKey = awaiting ? arrivedFileKey(id, newId(), ext) : `videos/${id}${ext}`;
       const hash = createHash('sha256');
       let size = 0;
       const limit = config.maxUploadBytes;

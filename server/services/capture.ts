@@ -83,6 +83,15 @@ export function submittedVideo(id: string, recording: SubmittedRecording) {
   } satisfies typeof videos.$inferInsert;
 }
 
+/**
+ * Where a file that arrived for a submitted video is kept: a key of its own per arrival (a
+ * verified upload, or a file posted through the ingestion API), so two arriving at once never
+ * overwrite each other; the one committed first is recorded as the video's storage key.
+ */
+export function arrivedFileKey(videoId: string, fileId: string, ext: string): string {
+  return `videos/${videoId}/${fileId}${ext}`;
+}
+
 /** The checklist tag whose QR code is `code` (the first, if two share it), or null. */
 export function tagIndexOf(checklist: ChecklistSnapshot, code: string): number | null {
   const wanted = code.trim();

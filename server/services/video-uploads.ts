@@ -24,7 +24,7 @@ import { sendWebResponse, webRequest } from '../http/web-request.ts';
 import { newId } from '../ids.ts';
 import { refuseIfSignedEvidence, SignedEvidenceError } from '../reports/signed-evidence.ts';
 import { CHECKSUM_MISMATCH, UploadMetadata } from '../schemas/uploads.ts';
-import { isAssigned } from './capture.ts';
+import { arrivedFileKey, isAssigned } from './capture.ts';
 import { visibleTo } from './scope.ts';
 
 /** The API request being served, for the store's methods, which @tus/server calls without it. */
@@ -37,7 +37,11 @@ const LATE_FILE = 'its file can no longer be added: discard the recording on the
 const FILE_TAKEN = 'The video file has already been uploaded and verified';
 
 /** Another upload of the same video committed its file first. */
-class FileTaken extends Error {}
+class FileTaken extends Error {
+  constructor() {
+    super(FILE_TAKEN);
+  }
+}
 
 /**
  * Why no file may be added to this video any more (its inspection was signed before the file
@@ -263,24 +267,17 @@ class VideoUploadStore extends DataStore {
       throw new TusError(409, late);
     }
     // The file moves first: if the commit below fails, the device still holds its copy and uploads
-    // again. Its key is this upload's own: another upload of the video finishing at the same time
-    // cannot overwrite it, and only the one the commit names becomes the video's file.
-    const fileKey = `videos/${video.id}/${id}${path.extname(video.storageKey)}`;
+    // again. Its key is this upload's own; only the one the commit names becomes the video's file.
+    const fileKey = arrivedFileKey(video.id, id, path.extname(video.storageKey));
     await this.ctx.storage.move(row.storageKey, fileKey);
     try {
       await this.commitFile(request, row, video, sha256, fileKey);
     } catch (error) {
       // Signed meanwhile, or another upload of the video won: this file does not join the record.
-      const refusal =
-        error instanceof SignedEvidenceError
-          ? error.message
-          : error instanceof FileTaken
-            ? FILE_TAKEN
-            : null;
-      if (refusal === null) throw error;
+      if (!(error instanceof SignedEvidenceError || error instanceof FileTaken)) throw error;
       await this.ctx.storage.delete(fileKey);
-      await this.reject(row, refusal);
-      throw new TusError(409, refusal);
+      await this.reject(row, error.message);
+      throw new TusError(409, error.message);
     }
     this.ctx.caches?.videoLists.invalidate();
     this.ctx.analysis.wake();
