@@ -1,5 +1,6 @@
 // What one client can cost the server: audit rows per refused request, the list cache's bytes, a
-// request body that never ends, dates the database cannot store, and a data folder others read.
+// request body that never ends, dates and strings the database cannot store, and a data folder
+// others read.
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -144,6 +145,53 @@ describe('dates the database cannot store', () => {
       });
       expect(res.statusCode, value).toBe(200);
     }
+  });
+});
+
+describe('strings the database cannot store (U+0000)', () => {
+  it('answer 400 naming the field, in a query, a JSON body or one of its keys, and store nothing', async () => {
+    const query = await t.app.inject({ url: '/api/audit-log?actor=%00', headers: admin.auth });
+    expect(query.statusCode).toBe(400);
+    expect(query.json().message).toBe('query.actor must not contain the NUL character (U+0000)');
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: 'admin\u0000@example.com', password: 'whatever-it-is' },
+    });
+    expect(login.json()).toEqual({
+      message: 'body.email must not contain the NUL character (U+0000)',
+    });
+    const before = (await t.app.inject({ url: '/api/users', headers: admin.auth })).json().length;
+    const user = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: admin.auth,
+      payload: { name: 'Nul\u0000Person', email: 'nul@plant.example', password: 'long-enough-pw' },
+    });
+    expect(user.json().message).toBe('body.name must not contain the NUL character (U+0000)');
+    const key = await t.app.inject({
+      method: 'POST',
+      url: '/api/line-clearances',
+      headers: admin.auth,
+      payload: { name: 'Line', tags: [{ 'la\u0000bel': 'x' }] },
+    });
+    expect(key.json().message).toBe(
+      'body.tags.0.la\\u0000bel must not contain the NUL character (U+0000)',
+    );
+    const after = (await t.app.inject({ url: '/api/users', headers: admin.auth })).json().length;
+    expect(after).toBe(before);
+  });
+
+  it('are looked for without recursion: a body nested 100,000 deep is a 400, not a crash', async () => {
+    const deep = `${'['.repeat(100_000)}"\\u0000"${']'.repeat(100_000)}`;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { ...admin.auth, 'content-type': 'application/json' },
+      payload: deep,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/^body(\.0)+ must not contain the NUL character/);
   });
 });
 

@@ -512,6 +512,11 @@ describe('/reports', () => {
     const bad = await get('admin', '/api/reports?status=done');
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/^query\.status /);
+    const beyondDates = await get('admin', `/api/reports?after=8640000000000001_${'f'.repeat(24)}`);
+    expect(beyondDates.statusCode).toBe(400);
+    expect(beyondDates.json().message).toBe(
+      'query.after must be the `next` cursor of the previous page',
+    );
   });
 
   it('offers as filter choices only the lines and operators of the caller’s reports', async () => {

@@ -118,6 +118,13 @@ describe('floor plans', () => {
     expect((await upload(f.auth.admin, {}, { bytes: PNG, name: 'a.png' })).json().message).toBe(
       'lineID is required',
     );
+    const nul = await upload(
+      f.auth.admin,
+      { name: 'Plan\u0000B', lineID: lineB },
+      { bytes: PNG, name: 'a.png' },
+    );
+    expect(nul.statusCode).toBe(400);
+    expect(nul.json().message).toBe('body.name must not contain the NUL character (U+0000)');
     const big = await upload(
       f.auth.admin,
       { lineID: lineA },

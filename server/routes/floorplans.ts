@@ -10,6 +10,7 @@ import { floorplanConfigs, floorplans } from '../db/schema.ts';
 import { currentUser, denied } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { badRequest, notFound } from '../http/errors.ts';
+import { nulMessage, nulPath } from '../http/nul-guard.ts';
 import { sendStored } from '../http/send-file.ts';
 import { iso, newId } from '../ids.ts';
 import { isKeptFloorplanImage, lockLayout, releaseFloorplanImage } from '../reports/layout.ts';
@@ -56,6 +57,8 @@ async function readUpload(request: FastifyRequest): Promise<Upload> {
       fields[part.fieldname] = part.value;
     }
   }
+  const nul = nulPath(fields, 'body');
+  if (nul) throw badRequest(nulMessage(nul));
   const lineId = fields.lineID?.trim() ?? '';
   if (!lineId) throw badRequest('lineID is required');
   if (!ID.test(lineId)) throw badRequest('lineID must be a line clearance id');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inspections } from '../db/schema.ts';
+import { dispositions, inspections, lineClearances } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { createRoleUsers, type RoleUsers } from '../test/fixtures.ts';
@@ -275,5 +275,47 @@ describe('an LC manager manages the operators of its own lines only', () => {
     expect(del.json().message).toMatch(/deactivate the account instead/);
     const off = await put(u.lc.auth, op._id, { ...op, status: 'deactivated' });
     expect(off.json()).toMatchObject({ status: 'deactivated' });
+  });
+
+  it('a reviewer named only by a detection disposition, or the LC manager of a line, is not deleted', async () => {
+    const remove = (id: string) =>
+      t.app.inject({ method: 'DELETE', url: `/api/users/${id}`, headers: u.admin.auth });
+    const reviewer = (await post(u.admin.auth, person('disposer', ['factory_manager']))).json();
+    const inspectionId = newId();
+    await t.services.ctx.db.insert(inspections).values({
+      id: inspectionId,
+      lineClearanceId: lineOfLc,
+      operatorId: u.operator.id,
+      startTime: new Date(),
+    });
+    await t.services.ctx.db.insert(dispositions).values({
+      inspectionId,
+      predictionId: newId(),
+      disposition: 'dismissed',
+      reason: 'reflection on the floor',
+      reviewerId: reviewer._id,
+      reviewerName: reviewer.name,
+      at: new Date(),
+    });
+    const named = await remove(reviewer._id);
+    expect(named.statusCode).toBe(409);
+    expect(named.json().message).toBe(
+      'This user is named in detection dispositions and cannot be deleted; deactivate the account instead',
+    );
+
+    const manager = (await post(u.admin.auth, person('manager', ['lc_manager']))).json();
+    await t.services.ctx.db.insert(lineClearances).values({
+      id: newId(),
+      name: 'Blister line 9',
+      managerId: manager._id,
+    });
+    const managing = await remove(manager._id);
+    expect(managing.statusCode).toBe(409);
+    expect(managing.json().message).toBe(
+      'This user is the LC manager of Blister line 9; give those lines another LC manager first',
+    );
+    const users = await t.app.inject({ url: '/api/users', headers: u.admin.auth });
+    const ids = users.json().map((user: { _id: string }) => user._id);
+    expect(ids).toEqual(expect.arrayContaining([reviewer._id, manager._id]));
   });
 });

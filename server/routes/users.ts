@@ -1,13 +1,23 @@
 // Users: list, create, edit, deactivate, unlock, delete (spec §7) with the role rules of
 // docs/permissions.md.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { and, asc, eq, gt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, or, type SQL, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
 import type { AuthUser } from '../context.ts';
 import type { Tx } from '../db/client.ts';
-import { accountLockouts, inspections, lineClearances, users, videos } from '../db/schema.ts';
+import {
+  accountLockouts,
+  devices,
+  dispositions,
+  inspections,
+  lineClearances,
+  signatures,
+  users,
+  videos,
+} from '../db/schema.ts';
 import { currentUser, denied } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { conflict, notFound } from '../http/errors.ts';
@@ -27,6 +37,31 @@ import { assertLinesExist, assertUsersExist } from '../services/references.ts';
 import { insertUser } from '../services/users.ts';
 
 type Row = typeof users.$inferSelect;
+
+/**
+ * The kinds of record that name a user (GMP records: who performed, verified, decided or
+ * registered must stay known), in the words a 409 uses; empty when none does.
+ */
+async function recordsNaming(tx: Tx, userId: string): Promise<string[]> {
+  const count = async (table: PgTable, where: SQL | undefined) => {
+    const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(table).where(where);
+    return row?.n ?? 0;
+  };
+  const kinds: [string, PgTable, SQL | undefined][] = [
+    [
+      'inspections',
+      inspections,
+      or(eq(inspections.operatorId, userId), eq(inspections.reviewerId, userId)),
+    ],
+    ['videos', videos, eq(videos.userId, userId)],
+    ['signatures', signatures, eq(signatures.signerId, userId)],
+    ['detection dispositions', dispositions, eq(dispositions.reviewerId, userId)],
+    ['device registrations', devices, eq(devices.registeredBy, userId)],
+  ];
+  const named: string[] = [];
+  for (const [kind, table, where] of kinds) if ((await count(table, where)) > 0) named.push(kind);
+  return named;
+}
 
 /** Never includes the password hash or token version. */
 export const toUser = (row: Row, lockedUntil: Date | null = null): User => ({
@@ -308,18 +343,20 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (request.params.id === user.id) throw conflict('You cannot delete your own account');
       const { row: old } = await findManageable(request, request.params.id);
       await db.transaction(async (tx) => {
-        // Inspections and videos are GMP records: who performed or verified them must stay known.
-        const [referenced] = await tx
-          .select({ n: sql<number>`count(*)::int` })
-          .from(inspections)
-          .where(or(eq(inspections.operatorId, old.id), eq(inspections.reviewerId, old.id)));
-        const [recorded] = await tx
-          .select({ n: sql<number>`count(*)::int` })
-          .from(videos)
-          .where(eq(videos.userId, old.id));
-        if ((referenced?.n ?? 0) > 0 || (recorded?.n ?? 0) > 0) {
+        const named = await recordsNaming(tx, old.id);
+        if (named.length > 0) {
           throw conflict(
-            'This user has inspections or videos and cannot be deleted; deactivate the account instead',
+            `This user is named in ${named.join(', ')} and cannot be deleted; deactivate the account instead`,
+          );
+        }
+        const managed = await tx
+          .select({ name: lineClearances.name })
+          .from(lineClearances)
+          .where(eq(lineClearances.managerId, old.id))
+          .orderBy(asc(lineClearances.name));
+        if (managed.length > 0) {
+          throw conflict(
+            `This user is the LC manager of ${managed.map((line) => line.name).join(', ')}; give those lines another LC manager first`,
           );
         }
         await assertAdminRemains(tx, old);

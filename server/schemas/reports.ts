@@ -204,7 +204,8 @@ export const ReportsQuery = Type.Object({
   flagged: Type.Optional(Type.Boolean()),
   sort: Type.Optional(ReportSort),
   after: Type.Optional(
-    Matching('^[0-9]{1,16}_[0-9a-f]{24}$', 'must be the `next` cursor of the previous page'),
+    // Fifteen digits at most: every such millisecond count is a date (16 can pass the last one).
+    Matching('^[0-9]{1,15}_[0-9a-f]{24}$', 'must be the `next` cursor of the previous page'),
   ),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
 });
