@@ -42,6 +42,9 @@ const signedApproval: AuditEntry = {
 const lines = (oldValue: unknown, newValue: unknown) =>
   changes(oldValue, newValue).map((change) => change.line);
 
+const signInAuditor = () =>
+  signIn('token', { id: 'u1', name: 'Ada Auditor', email: 'audit@example.com', roles: ['audit'] });
+
 /** Answers the trail's calls and keeps each query the section sent. */
 function stubTrail() {
   const queries: URLSearchParams[] = [];
@@ -51,11 +54,13 @@ function stubTrail() {
     const body =
       url.pathname === '/api/audit-log/facets'
         ? { actions: ['approve', 'create', 'login'], entities: ['inspection', 'user'] }
-        : url.pathname === '/api/audit-log'
-          ? url.searchParams.get('action')
-            ? [signedApproval, approval]
-            : []
-          : null;
+        : url.pathname === '/api/audit-log/verify'
+          ? { ok: false, checked: 7, headHash: null, firstBroken: { id: 7, problem: 'hash' } }
+          : url.pathname === '/api/audit-log'
+            ? url.searchParams.get('action') || url.searchParams.get('before')
+              ? [signedApproval, approval]
+              : []
+            : null;
     return new Response(JSON.stringify(body), {
       status: body ? 200 : 404,
       headers: { 'Content-Type': 'application/json' },
@@ -104,12 +109,7 @@ describe('the audit trail viewer', () => {
   });
 
   it('offers the actions and object types the trail holds, and filters by the one chosen', async () => {
-    signIn('token', {
-      id: 'u1',
-      name: 'Ada Auditor',
-      email: 'audit@example.com',
-      roles: ['audit'],
-    });
+    signInAuditor();
     const queries = stubTrail();
     await render(<AuditTrailSection />);
     await expect.element(page.getByText('No entries match these filters.')).toBeVisible();
@@ -130,12 +130,7 @@ describe('the audit trail viewer', () => {
   });
 
   it('opens a cut value whole from the keyboard, and shows the entry’s reason', async () => {
-    signIn('token', {
-      id: 'u1',
-      name: 'Ada Auditor',
-      email: 'audit@example.com',
-      roles: ['audit'],
-    });
+    signInAuditor();
     stubTrail();
     await render(<AuditTrailSection />);
     await page.getByLabelText('Action').selectOptions('approve');
@@ -161,5 +156,25 @@ describe('the audit trail viewer', () => {
     // An entry without a reason shows the one mark for no value.
     const plain = page.getByRole('row').filter({ hasText: 'status: pending → approved' }).last();
     await expect.element(plain.getByRole('cell').last()).toHaveTextContent('—');
+  });
+
+  it('takes the auditor to the entry where the chain breaks, and marks it', async () => {
+    signInAuditor();
+    const queries = stubTrail();
+    await render(<AuditTrailSection />);
+    await page.getByLabelText('Object id').fill('x');
+    await page.getByRole('button', { name: 'Verify trail' }).click();
+    await expect
+      .element(page.getByRole('status'))
+      .toHaveTextContent(/broken at entry 7: its content no longer matches its hash/);
+    await page.getByRole('button', { name: 'Show entry 7' }).click();
+    // The page that starts at entry 7, whatever was filtered before.
+    await expect.poll(() => queries.at(-1)?.toString()).toBe('limit=50&before=8');
+    const row = page.getByRole('row').filter({ hasText: 'Entry 7' });
+    await expect.element(row).toHaveTextContent(/Entry 7 · the chain breaks here/);
+    expect(row.element().className).toBe('audit-broken');
+    await expect
+      .element(page.getByRole('row').filter({ hasText: 'Entry 8' }))
+      .not.toHaveTextContent(/breaks here/);
   });
 });

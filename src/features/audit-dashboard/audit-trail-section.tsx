@@ -163,6 +163,12 @@ export function AuditTrailSection() {
     }
   };
   const last = entries?.[entries.length - 1];
+  const broken = verification?.firstBroken ?? null;
+  // The page that starts at an entry: no filters, everything older than the one after it.
+  const showEntry = (id: number) => {
+    setFilters(noFilters);
+    setBefore([id + 1]);
+  };
 
   return (
     <section className="audit-panel" aria-labelledby="audit-trail">
@@ -179,12 +185,19 @@ export function AuditTrailSection() {
             hash <code>{verification.headHash}</code>
           </p>
         )}
-        {verification && !verification.ok && (
+        {broken && (
           <p className="report-warning">
-            The trail is broken at entry {verification.firstBroken?.id}:{' '}
-            {verification.firstBroken?.problem === 'hash'
+            The trail is broken at entry {broken.id}:{' '}
+            {broken.problem === 'hash'
               ? 'its content no longer matches its hash (it was edited).'
-              : 'it does not link to the entry before it (an entry was removed or inserted).'}
+              : 'it does not link to the entry before it (an entry was removed or inserted).'}{' '}
+            <button
+              type="button"
+              className="btn btn-secondary"
+              onClick={() => showEntry(broken.id)}
+            >
+              Show entry {broken.id}
+            </button>
           </p>
         )}
       </div>
@@ -244,12 +257,16 @@ export function AuditTrailSection() {
             </thead>
             <tbody>
               {entries.map((entry) => (
-                <tr key={entry.id}>
+                <tr key={entry.id} className={entry.id === broken?.id ? 'audit-broken' : undefined}>
                   <th scope="row">
                     {utcTime(entry.at, true) ?? entry.at}
                     {new Date(entry.at).getTimezoneOffset() !== 0 && (
                       <span className="muted audit-local">{localTime(entry.at, true)} local</span>
                     )}
+                    <span className="muted audit-id">
+                      Entry {entry.id}
+                      {entry.id === broken?.id && <strong> · the chain breaks here</strong>}
+                    </span>
                   </th>
                   <td>{entry.actorEmail ?? 'system'}</td>
                   <td>
