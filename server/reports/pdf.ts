@@ -34,14 +34,19 @@ const muted = rgb(0.38, 0.38, 0.42);
 const danger = rgb(0.75, 0.1, 0.1);
 const ok = rgb(0.1, 0.5, 0.2);
 
-/** Standard-font text: characters outside WinAnsi become their nearest ASCII or '?'. */
+/**
+ * Standard-font text: characters outside WinAnsi become their nearest ASCII or '?'. Every line
+ * break ('\r\n', '\r', U+2028, U+2029) becomes '\n', which `wrap` turns into lines: it is not in
+ * the font's character set, yet a note's lines must print as lines, not as 'a?b'.
+ */
 function printable(font: PDFFont, text: string): string {
   const known = new Set(font.getCharacterSet());
   return text
+    .replace(/\r\n?|[\u2028\u2029]/g, '\n')
     .replace(/→/g, '->')
     .replace(/[^\S\n]/g, ' ')
     .split('')
-    .map((char) => (known.has(char.codePointAt(0) ?? 0) ? char : '?'))
+    .map((char) => (char === '\n' || known.has(char.codePointAt(0) ?? 0) ? char : '?'))
     .join('');
 }
 

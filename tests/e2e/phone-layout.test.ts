@@ -1,8 +1,9 @@
 // A 390 px phone (390×844) on the demo data: no page scrolls sideways, forms stay inside their
 // cards, the toolbar keeps one row, tables that are wider than the screen say so (hint, named
-// focusable scroll region), axe (WCAG 2.2 AA) light and dark. Also the ways in and out that a
-// QA pass found missing: the Audit Dashboard link on the managers' and the admin's dashboards, an
-// unknown URL, a malformed inspection id.
+// focusable scroll region), the video page's second Detections list as wide as the first, axe
+// (WCAG 2.2 AA) light and dark. Also the ways in and out that a QA pass found missing: the Audit
+// Dashboard link on the managers' and the admin's dashboards, an unknown URL, a malformed
+// inspection id.
 import type { BrowserContext, Page } from 'playwright';
 import { describe, expect, test } from 'vitest';
 import { axeViolationsLightAndDark } from './support/axe.ts';
@@ -153,6 +154,27 @@ describe.concurrent('a 390 px phone', () => {
       expect(pageWidth).toBeLessThanOrEqual(phone.width);
     },
   );
+
+  test('/video/{id}: the second Detections list is as wide as the first', async () => {
+    // A demo video with detections: the second list (the wide layout's sidebar) shows then.
+    const videos = await e2e.admin.get<{ id: string; filename: string }[]>('/api/videos');
+    const video = videos.find((candidate) => candidate.filename === 'lc1-20261103-081500.mp4');
+    if (!video) throw new Error('the demo data has no video lc1-20261103-081500');
+    const page = await openOnPhone('lc_manager', `/video/${video.id}`);
+    const sidebar = page.locator('.va-right .va-detections');
+    await sidebar.waitFor();
+    const [main, second] = await Promise.all([
+      page.locator('.va-main .va-detections').boundingBox(),
+      sidebar.boundingBox(),
+    ]);
+    const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    await page.close();
+    expect(pageWidth).toBeLessThanOrEqual(phone.width);
+    expect(main?.width).toBeGreaterThan(300);
+    expect(Math.round(second?.width ?? 0), 'the second list’s width').toBe(
+      Math.round(main?.width ?? 0),
+    );
+  });
 
   test('axe light and dark at 390 px with the scroll hints', async () => {
     const failures: Record<string, string[]> = {};

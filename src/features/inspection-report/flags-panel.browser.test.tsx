@@ -43,3 +43,62 @@ describe('the flags list', () => {
     await expect.element(detection).toHaveAttribute('aria-current', 'true');
   });
 });
+
+describe('Next flag', () => {
+  const gap: Flag = {
+    kind: 'gap',
+    severity: 'medium',
+    text: 'Gap in the path: no position for 6.00 s from 12.50 s',
+    time: 12.5,
+    ref: null,
+    decision: null,
+  };
+  const dismissed = (flag: Flag): Flag => ({ ...flag, decision: 'dismissed' });
+
+  it('steps through the open flags only, counting them, by key and by button', async () => {
+    const clock = createPlaybackClock();
+    await render(
+      <FlagsPanel flags={[flags[0] as Flag, dismissed(flags[1] as Flag), gap]} clock={clock} />,
+    );
+    const button = page.getByRole('button', { name: 'Next flag (F)' });
+    const status = page.getByRole('status');
+
+    await userEvent.keyboard('f');
+    await expect.element(status).toHaveTextContent(`Open flag 1 of 2: ${flags[0]?.text}`);
+    expect(clock.time).toBe(3.5);
+    // The dismissed detection between them is closed: skipped.
+    await userEvent.click(button);
+    await expect.element(status).toHaveTextContent(`Open flag 2 of 2: ${gap.text}`);
+    expect(clock.time).toBe(12.5);
+    await userEvent.click(button);
+    await expect.element(status).toHaveTextContent(`Open flag 1 of 2: ${flags[0]?.text}`);
+
+    // A dismissed flag picked from the list is shown, not counted; Next goes on to the open one after it.
+    await userEvent.click(page.getByRole('button', { name: /Detection: debris 81%/ }));
+    await expect.element(status).toHaveTextContent(`Dismissed flag: ${flags[1]?.text}`);
+    await userEvent.click(button);
+    await expect.element(status).toHaveTextContent(`Open flag 2 of 2: ${gap.text}`);
+  });
+
+  it('says why it does nothing when every flag is dismissed, and stays reachable by keyboard', async () => {
+    const clock = createPlaybackClock();
+    await render(<FlagsPanel flags={[dismissed(flags[1] as Flag)]} clock={clock} />);
+    const button = page.getByRole('button', { name: 'Next flag (F)' });
+    await expect.element(button).toHaveAttribute('aria-disabled', 'true');
+    // Not the `disabled` attribute, which takes a button out of the tab order.
+    expect((button.element() as HTMLButtonElement).disabled).toBe(false);
+    await expect
+      .element(button)
+      .toHaveAccessibleDescription('No open flag: every flag is dismissed.');
+
+    // Tab reaches it (a disabled button would be skipped); Enter, a click and F do nothing.
+    (document.activeElement as HTMLElement | null)?.blur();
+    await userEvent.keyboard('{Tab}');
+    expect(document.activeElement).toBe(button.element());
+    await userEvent.keyboard('{Enter}');
+    await userEvent.click(button, { force: true });
+    await userEvent.keyboard('f');
+    expect(clock.time).toBe(0);
+    await expect.element(page.getByRole('status')).toBeEmptyDOMElement();
+  });
+});

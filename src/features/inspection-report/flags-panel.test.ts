@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Flag } from '../../types/api.ts';
-import { flagCount, flagTimeText } from './flags-panel.tsx';
+import { flagCount, flagTimeText, nextOpenFlag, openFlagIndexes } from './flags-panel.tsx';
 
 const flag = (decision: Flag['decision']): Flag => ({
   kind: 'detection',
@@ -48,5 +48,23 @@ describe('the flags heading', () => {
       }),
     ).toBe('0.00 s');
     expect(flagTimeText({ ...flag(null), kind: 'no-path', time: null, ref: null })).toBeNull();
+  });
+});
+
+describe('Next flag', () => {
+  it('goes to the next open flag in list order, wrapping, and nowhere when none is open', () => {
+    const open = openFlagIndexes([
+      flag(null),
+      flag('dismissed'),
+      flag('confirmed'),
+      flag('dismissed'),
+    ]);
+    expect(open).toEqual([0, 2]);
+    expect(nextOpenFlag(open, -1)).toBe(0);
+    expect(nextOpenFlag(open, 0)).toBe(2);
+    expect(nextOpenFlag(open, 1)).toBe(2);
+    expect(nextOpenFlag(open, 2)).toBe(0);
+    expect(nextOpenFlag(open, 3)).toBe(0);
+    expect(nextOpenFlag(openFlagIndexes([flag('dismissed')]), -1)).toBe(-1);
   });
 });

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import type { PlaybackClock } from '../../components/video-review/playback-clock.ts';
 import { keyOwnedByTarget } from '../../components/video-review/shortcuts.ts';
 import type { Flag } from '../../types/api.ts';
@@ -15,10 +15,6 @@ export interface FlagsPanelProps {
   clock: PlaybackClock;
 }
 
-/**
- * Review by exception: the flags, most serious first; 'Next flag' (or F) moves the clock to the
- * next one and says which it is.
- */
 /** '20', or '19 open, 1 dismissed': /reports counts only the open ones. */
 export function flagCount(flags: readonly Flag[]): string {
   const dismissed = flags.filter((flag) => flag.decision === 'dismissed').length;
@@ -39,13 +35,31 @@ export function flagTimeText(flag: Flag): string | null {
   return `${closest}${flag.time.toFixed(2)} s`;
 }
 
+/** The indexes of the open flags, in list order: a dismissed detection's flag is closed. */
+export function openFlagIndexes(flags: readonly Flag[]): number[] {
+  return flags.flatMap((flag, index) => (flag.decision === 'dismissed' ? [] : [index]));
+}
+
+/** Where 'Next flag' goes from the flag at `current`: the next open one, wrapping; -1 if none. */
+export function nextOpenFlag(open: readonly number[], current: number): number {
+  return open.find((index) => index > current) ?? open[0] ?? -1;
+}
+
 function FlagTime({ flag }: { flag: Flag }) {
   const time = flagTimeText(flag);
   return time ? <span className="muted">{time}</span> : null;
 }
 
+/**
+ * Review by exception: the flags, most serious first; 'Next flag' (or F) moves the clock to the
+ * next open flag and says which it is. It skips dismissed flags; with none open it stays in the
+ * tab order, does nothing and is described by the reason.
+ */
 export function FlagsPanel({ flags, clock }: FlagsPanelProps) {
   const [current, setCurrent] = useState(-1);
+  const open = useMemo(() => openFlagIndexes(flags), [flags]);
+  const reasonId = useId();
+  const unavailable = open.length === 0;
 
   const go = useCallback(
     (index: number) => {
@@ -57,7 +71,7 @@ export function FlagsPanel({ flags, clock }: FlagsPanelProps) {
     },
     [flags, clock],
   );
-  const next = useCallback(() => go((current + 1) % flags.length), [go, current, flags.length]);
+  const next = useCallback(() => go(nextOpenFlag(open, current)), [go, open, current]);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -69,15 +83,19 @@ export function FlagsPanel({ flags, clock }: FlagsPanelProps) {
       ) {
         return;
       }
-      if (keyOwnedByTarget(event.target, event.key) || !flags.length) return;
+      if (keyOwnedByTarget(event.target, event.key) || unavailable) return;
       event.preventDefault();
       next();
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-  }, [next, flags.length]);
+  }, [next, unavailable]);
 
   const shown = flags[current];
+  const position = open.indexOf(current);
+  let status = '';
+  if (shown && position >= 0) status = s.openFlag(position + 1, open.length, shown.text);
+  else if (shown) status = s.dismissedFlag(shown.text);
   return (
     <section className="report-panel" aria-labelledby="report-flags">
       <div className="report-panel-head">
@@ -87,18 +105,24 @@ export function FlagsPanel({ flags, clock }: FlagsPanelProps) {
         <button
           type="button"
           className="btn btn-primary"
-          onClick={next}
-          disabled={!flags.length}
+          onClick={unavailable ? undefined : next}
+          aria-disabled={unavailable || undefined}
+          aria-describedby={unavailable ? reasonId : undefined}
           aria-keyshortcuts="F"
         >
           {s.nextFlag} (F)
         </button>
       </div>
+      {flags.length > 0 && unavailable && (
+        <p className="muted action-note" id={reasonId}>
+          {s.noOpenFlags}
+        </p>
+      )}
       <p className="muted" role="status">
-        {shown ? `Flag ${current + 1} of ${flags.length}: ${shown.text}` : ''}
+        {status}
       </p>
       {flags.length === 0 ? (
-        <p>{s.noFlags}</p>
+        <p id={reasonId}>{s.noFlags}</p>
       ) : (
         <ol className="report-flags">
           {flags.map((flag, index) => (

@@ -18,6 +18,12 @@ export const reportStrings = {
   flags: 'Flags',
   noFlags: 'No flags: nothing needs a closer look.',
   nextFlag: 'Next flag',
+  /** Why 'Next flag' does nothing when every flag is dismissed (it steps through open flags). */
+  noOpenFlags: 'No open flag: every flag is dismissed.',
+  /** The flag 'Next flag' went to, counted among the open flags. */
+  openFlag: (n: number, of: number, text: string) => `Open flag ${n} of ${of}: ${text}`,
+  /** A dismissed flag picked from the list: it is not one of the open flags counted. */
+  dismissedFlag: (text: string) => `Dismissed flag: ${text}`,
   review: 'Video, path and detections',
   noVideo: 'No video was recorded for this inspection.',
   checklist: 'Checklist',
