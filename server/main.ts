@@ -2,6 +2,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { LockError } from './db/lock.ts';
+import { summarizeMissing } from './reports/report.ts';
 import { seedEmptyDatabase } from './seed.ts';
 import { createServices } from './services.ts';
 
@@ -30,6 +31,9 @@ async function main() {
     info: (message) => app.log.info(message),
     error: (message) => app.log.error(message),
   });
+  // Summaries that a failed rebuild dropped (refreshSummaries): /reports filters by them.
+  const built = await summarizeMissing(services.ctx);
+  if (built > 0) app.log.info(`${built} report summaries built`);
 }
 
 main().catch((error: unknown) => {

@@ -63,6 +63,25 @@ export const devices = pgTable('devices', {
   createdAt: createdAt(),
 });
 
+/**
+ * Who registered a device's label: every user who scanned it, so a shared tablet is in each of its
+ * users' lists (`devices.registeredBy` is the first of them).
+ */
+export const deviceHolders = pgTable(
+  'device_holders',
+  {
+    deviceId: text('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    userId: text('user_id').notNull(),
+    registeredAt: timestamp('registered_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.deviceId, t.userId] }),
+    index('device_holders_user_idx').on(t.userId),
+  ],
+);
+
 export const videos = pgTable(
   'videos',
   {

@@ -157,10 +157,14 @@ async function keepMediaCookieFresh(
   if (!fresh) await setMediaCookie(request, reply, user, session.sessionId);
 }
 
-/** Records the refusal in the audit log (repeats merged) and answers 403. */
-export async function denied(request: FastifyRequest, reason: string): Promise<never> {
+/** Records the refusal in the audit log (repeats merged) and answers 403 (generic unless the caller should read why). */
+export async function denied(
+  request: FastifyRequest,
+  reason: string,
+  answer = 'You do not have permission for this action',
+): Promise<never> {
   await request.server.ctx.refusals.record(request, reason);
-  throw new HttpError(403, 'You do not have permission for this action');
+  throw new HttpError(403, answer);
 }
 
 /** The logged-in user of a route whose access rule requires one. */

@@ -12,7 +12,7 @@ import { inspections, lineClearances, signatures, users, videos } from '../db/sc
 import type { DemoDataset } from '../demo/dataset-types.ts';
 import { DEMO_PASSWORD, loadDemo } from '../demo/load-demo.ts';
 import type { FloorplanConfig } from '../schemas/floorplan-configs.ts';
-import type { InspectionReport } from '../schemas/reports.ts';
+import type { InspectionReport, ReportRow } from '../schemas/reports.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { multipartBody } from '../test/multipart.ts';
 import { readRecord, recordHash } from './record.ts';
@@ -225,6 +225,19 @@ describe('the names a signature keeps', () => {
     expect(text).not.toContain('Renamed Operator');
     // A record not yet signed shows the names as they are now.
     expect((await reportOf(pending.id)).lineName).toBe('Renamed Line');
+    // /reports and its CSV agree with the signed report.
+    const rows = (await get(`/api/reports?lineClearanceId=${line.id}&limit=200`)).json()
+      .rows as ReportRow[];
+    const listed = (id: string) => rows.find((r) => r.inspectionId === id);
+    expect(listed(signed.id)).toMatchObject({
+      lineName: before.lineName,
+      operatorName: before.operatorName,
+    });
+    expect(listed(pending.id)?.lineName).toBe('Renamed Line');
+    const csv = (await get(`/api/reports.csv?lineClearanceId=${line.id}`)).body;
+    const signedLine = csv.split('\r\n').find((l) => l.includes(signed.id)) ?? '';
+    expect(signedLine).toContain(before.lineName);
+    expect(signedLine).not.toContain('Renamed');
 
     // The kept names are hashed: an edit behind the server's back shows.
     await db.execute(

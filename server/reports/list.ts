@@ -55,9 +55,15 @@ export async function listReports(
       id: inspections.id,
       startTime: inspections.startTime,
       lineClearanceId: inspections.lineClearanceId,
-      lineName: lineClearances.name,
+      // A signed record shows the names it was signed with (docs/signatures.md): a rename since
+      // must not make the list and its CSV disagree with the signed report and PDF.
+      lineName: sql<
+        string | null
+      >`coalesce(${signatures.kept}->>'lineName', ${lineClearances.name})`,
       operatorId: inspections.operatorId,
-      operatorName: operator.name,
+      operatorName: sql<
+        string | null
+      >`coalesce(${signatures.kept}->>'operatorName', ${operator.name})`,
       status: inspections.status,
       flags: reportSummaries.flags,
       criticalFlags: reportSummaries.criticalFlags,

@@ -24,7 +24,7 @@ import type {
   ReportDetection,
   ReportRules,
 } from '../schemas/reports.ts';
-import { hasRole, managesLine } from '../services/access.ts';
+import { hasRole, seesAllLines } from '../services/access.ts';
 import { floorplanImageUrl } from '../services/floorplan-images.ts';
 import { readWhole } from '../storage/storage.ts';
 import { layoutDigest, recordLayout } from './layout.ts';
@@ -93,24 +93,34 @@ const seconds = (time: number) => `${time.toFixed(2)} s`;
 export interface SignRules {
   canSign: boolean;
   reason: string | null;
-  /** Which rule refused: the signer's role or line, the second person, or an already signed record. */
-  refusal: 'signer' | 'operator' | 'signed' | null;
+  /**
+   * Which rule refused: another LC manager's line (outside the caller's scope), a role that does
+   * not sign, the second person, or an already signed record.
+   */
+  refusal: 'scope' | 'signer' | 'operator' | 'signed' | null;
 }
 
-/** The signing rules of docs/signatures.md, in the order the server checks them. */
+/** What the signing rules read of a record: GET /api/inspections has no more for each row. */
+export interface SignableRecord {
+  inspection: Pick<InspectionRecord['inspection'], 'operatorId' | 'status'>;
+  signature: unknown;
+}
+
+/**
+ * The signing rules of docs/signatures.md, in the order the server checks them. Issue 18: only the
+ * line's LC manager or an admin signs; a factory manager sees every record but does not sign.
+ */
 export function signRules(
   user: AuthUser,
-  record: InspectionRecord,
+  record: SignableRecord,
   managerId: string | null,
 ): SignRules {
-  if (
-    !hasRole(user, 'lc_manager', 'factory_manager', 'admin') ||
-    !managesLine(user, { managerId })
-  ) {
+  const linesManager = hasRole(user, 'lc_manager') && managerId === user.id;
+  if (!hasRole(user, 'admin') && !linesManager) {
     return {
       canSign: false,
       reason: 'Only the line’s LC manager or an admin signs this record',
-      refusal: 'signer',
+      refusal: hasRole(user, 'lc_manager') && !seesAllLines(user) ? 'scope' : 'signer',
     };
   }
   if (record.inspection.operatorId === user.id) {
@@ -139,7 +149,8 @@ export function approvalBlocker(record: {
   video: Pick<VideoRow, 'sha256' | 'status' | 'statusReason'> | null;
 }): string | null {
   const { video } = record;
-  if (!video) return 'No video: nothing was recorded or submitted for this inspection';
+  if (!video)
+    return 'No video: none is linked to this inspection (none was submitted, or it was deleted)';
   if (!video.sha256) {
     return 'No verified video: the file has not arrived from the operator’s device yet';
   }
@@ -491,18 +502,47 @@ export async function summarizeInspection(
 }
 
 /**
+ * After a change its report shows but no analysis follows (a new inspection, its capture data, a
+ * discarded or deleted video): the summary follows at once. A failure is logged, never the
+ * change's answer; the summary row is dropped so that /reports shows no stale count and the next
+ * start (`summarizeMissing`) builds it again.
+ */
+export async function refreshSummaries(
+  ctx: Pick<AppContext, 'db' | 'storage'>,
+  inspectionIds: readonly string[],
+  log: { error: (object: object, message: string) => void },
+): Promise<void> {
+  for (const id of inspectionIds) {
+    try {
+      await summarizeInspection(ctx, id);
+    } catch (error) {
+      log.error({ err: error, inspectionId: id }, 'report summary not rebuilt');
+      await ctx.db
+        .delete(reportSummaries)
+        .where(eq(reportSummaries.inspectionId, id))
+        .catch(() => undefined);
+    }
+  }
+}
+
+/**
  * Rebuilds the reports of the inspections recorded on this video, whose analysis results (path,
- * detections) have just changed, so /reports filters them by their current flags.
+ * detections) or verified file have just changed, so /reports filters them by their current flags.
  */
 export async function summarizeVideo(
   ctx: Pick<AppContext, 'db' | 'storage'>,
   videoId: string,
 ): Promise<void> {
-  const recorded = await ctx.db
+  for (const id of await inspectionsOfVideo(ctx.db, videoId)) await summarizeInspection(ctx, id);
+}
+
+/** The inspections recorded on a video (one, but the schema does not say so). */
+export async function inspectionsOfVideo(db: Db, videoId: string): Promise<string[]> {
+  const recorded = await db
     .select({ id: inspections.id })
     .from(inspections)
     .where(eq(inspections.videoId, videoId));
-  for (const { id } of recorded) await summarizeInspection(ctx, id);
+  return recorded.map((row) => row.id);
 }
 
 /**

@@ -123,7 +123,7 @@ describe('the inspection report', () => {
     expect(r.flags[0]).toMatchObject({
       kind: 'no-video',
       severity: 'critical',
-      text: 'No video: nothing was recorded or submitted for this inspection',
+      text: 'No video: none is linked to this inspection (none was submitted, or it was deleted)',
     });
     // Without a path no zone is 'not visited': each is not assessable, and raises no flag of its own.
     expect(r.checklist.zones.map((zone) => zone.visited)).toEqual([null, null, null, null, null]);
@@ -291,8 +291,8 @@ describe('approve and reject as e-signatures', () => {
   });
 
   it('counts wrong signing passwords toward the sign-in lockout', async () => {
-    // A factory manager of its own, so the lock touches no other test's signer.
-    const signer = await createUser(t, 'signing-lockout', ['factory_manager']);
+    // An admin of its own, so the lock touches no other test's signer.
+    const signer = await createUser(t, 'signing-lockout', ['admin']);
     for (let attempt = 0; attempt < 5; attempt++) {
       const res = await t.app.inject({
         method: 'PATCH',
@@ -472,6 +472,25 @@ describe('the PDF', () => {
       await pdfPages((await get('admin', `/api/reports/${r.inspectionId}/pdf`)).rawPayload)
     ).join('\n');
     expect(text).toContain('WARNING: the record changed after it was signed');
+  });
+
+  it('prints a note’s line breaks as lines, not as ?', async () => {
+    // Notes come from text areas: '\n', '\r\n' and '\r' each start a line of the record.
+    const id = inspectionIds['insp-lc2-3'] ?? '';
+    await t.services.ctx.db
+      .update(inspections)
+      .set({ operatorNotes: 'Walk done.\nCaps chute emptied.\r\nFloor swept.\rBins empty.' })
+      .where(eq(inspections.id, id));
+    const lines = (await pdfPages((await get('lcmanager2', `/api/reports/${id}/pdf`)).rawPayload))
+      .join('\n')
+      .split('\n');
+    const first = lines.findIndex((line) => line.startsWith('Walk done.'));
+    expect(lines.slice(first, first + 4)).toEqual([
+      'Walk done.',
+      'Caps chute emptied.',
+      'Floor swept.',
+      'Bins empty.',
+    ]);
   });
 });
 

@@ -79,8 +79,10 @@ export async function checkSigner(
   const rules = signRules(user, record, managerId);
   if (rules.refusal === 'signed') throw conflict(rules.reason ?? 'Already signed');
   // Another manager's line is outside the caller's scope: the record does not exist for it.
-  if (rules.refusal === 'signer') throw notFound('Inspection');
-  if (rules.refusal) await denied(request, rules.reason ?? 'signing rules');
+  if (rules.refusal === 'scope') throw notFound('Inspection');
+  // The signer reads why (the report and the cards say it before anyone tries).
+  if (rules.refusal)
+    await denied(request, rules.reason ?? 'signing rules', rules.reason ?? undefined);
 }
 
 /** The inspection's fields a signature changes (the audit entry's old and new values). */

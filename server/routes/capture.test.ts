@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, devices, lineClearances, videos } from '../db/schema.ts';
+import { auditLog, devices, lineClearances, reportSummaries, videos } from '../db/schema.ts';
 import type { MyInspection } from '../schemas/operator.ts';
 import { build, type TestApp } from '../test/build.ts';
 import {
@@ -164,6 +164,36 @@ describe('attaching capture data', () => {
       .from(auditLog)
       .where(eq(auditLog.action, 'attach'));
     expect(entry?.newValue).toMatchObject({ motionSamples: 600, checkpointsScanned: 1 });
+  });
+
+  it('keeps the /reports summary current: a new inspection is flagged at once, its scans count', async () => {
+    const { inspection } = await submit(t, u.operator, lines.lineA);
+    const summary = async () =>
+      (
+        await t.services.ctx.db
+          .select()
+          .from(reportSummaries)
+          .where(eq(reportSummaries.inspectionId, inspection._id))
+      )[0];
+    const before = await summary();
+    // No verified video yet (critical) and three tags not scanned: nobody opened the report.
+    expect(before).toMatchObject({ tagsScanned: 0, tagsTotal: 3 });
+    expect(before?.criticalFlags).toBeGreaterThan(0);
+    const flagged = await t.app.inject({
+      url: '/api/reports?flagged=true&limit=200',
+      headers: u.admin.auth,
+    });
+    expect(flagged.json().rows.map((row: { inspectionId: string }) => row.inspectionId)).toContain(
+      inspection._id,
+    );
+    const attached = await attach(u.operator.auth, inspection._id, {
+      scans: [scan('A-TAG-2', 12.5)],
+      motion: motion(60),
+    });
+    expect(attached.json()).toMatchObject({ scans: [{ tagIndex: 1 }] });
+    const after = await summary();
+    expect(after).toMatchObject({ tagsScanned: 1, tagsTotal: 3 });
+    expect(after?.flags).toBe((before?.flags ?? 0) - 1);
   });
 
   it('refuses bad capture data with the field named, and other users', async () => {

@@ -8,6 +8,7 @@ import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
 import {
   captures,
+  deviceHolders,
   devices,
   floorplanConfigs,
   inspections,
@@ -21,6 +22,7 @@ import { errorResponses } from '../http/error-responses.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { iso, newId } from '../ids.ts';
 import { toSignature } from '../reports/record.ts';
+import { inspectionsOfVideo, refreshSummaries } from '../reports/report.ts';
 import { CaptureData } from '../schemas/capture.ts';
 import { IdParams, MessageResponse } from '../schemas/common.ts';
 import { Device } from '../schemas/devices.ts';
@@ -163,6 +165,7 @@ export const captureRoutes: FastifyPluginAsyncTypebox = async (app) => {
           if (winner && winner.operatorId === user.id) return winner;
           throw error;
         });
+      await refreshSummaries(app.ctx, [row.id], request.log);
       return reply.status(201).send(await created(row));
     },
   );
@@ -242,6 +245,7 @@ export const captureRoutes: FastifyPluginAsyncTypebox = async (app) => {
           },
         });
       });
+      await refreshSummaries(app.ctx, [inspection.id], request.log);
       return reply.status(201).send(data);
     },
   );
@@ -295,6 +299,7 @@ export const captureRoutes: FastifyPluginAsyncTypebox = async (app) => {
       });
       // Files go only after the rows are committed.
       await Promise.all(removed.map((upload) => storage.delete(upload.storageKey)));
+      await refreshSummaries(app.ctx, await inspectionsOfVideo(db, video.id), request.log);
       return { message: 'Recording discarded' };
     },
   );
@@ -440,11 +445,12 @@ export const captureRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const user = currentUser(request);
       const rows = await db
-        .select()
-        .from(devices)
-        .where(eq(devices.registeredBy, user.id))
-        .orderBy(desc(devices.createdAt));
-      return rows.map(toDevice);
+        .select({ device: devices })
+        .from(deviceHolders)
+        .innerJoin(devices, eq(devices.id, deviceHolders.deviceId))
+        .where(eq(deviceHolders.userId, user.id))
+        .orderBy(desc(deviceHolders.registeredAt));
+      return rows.map((row) => toDevice(row.device));
     },
   );
 };

@@ -1,5 +1,8 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog } from '../db/schema.ts';
 import { build, type TestApp } from '../test/build.ts';
+import { createCaptureLines } from '../test/capture-fixture.ts';
 import { createRoleUsers, type RoleUsers } from '../test/fixtures.ts';
 
 let t: TestApp;
@@ -8,6 +11,7 @@ let u: RoleUsers;
 beforeAll(async () => {
   t = await build();
   u = await createRoleUsers(t);
+  await createCaptureLines(t, u);
 });
 afterAll(() => t.close());
 
@@ -27,6 +31,33 @@ describe('devices', () => {
     const again = await register(u.lc.auth, ' CAM-0042 ');
     expect(again.statusCode).toBe(200);
     expect(again.json()._id).toBe(first.json()._id);
+  });
+
+  it('a shared device joins the list of each user who registers it, audited once each', async () => {
+    const mine = async (auth: { authorization: string }) =>
+      (await t.app.inject({ url: '/api/my/devices', headers: auth }))
+        .json()
+        .map((device: { qrCode: string }) => device.qrCode);
+    expect((await register(u.operator.auth, 'TABLET-9')).statusCode).toBe(201);
+    expect(await mine(u.operator2.auth)).not.toContain('TABLET-9');
+    const second = await register(u.operator2.auth, 'TABLET-9');
+    expect(second.statusCode).toBe(200);
+    expect(await mine(u.operator2.auth)).toContain('TABLET-9');
+    expect(await mine(u.operator.auth)).toContain('TABLET-9');
+    await register(u.operator2.auth, 'TABLET-9');
+    const entries = await t.services.ctx.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.entityId, second.json()._id));
+    expect(entries.map((entry) => entry.action)).toEqual(['create', 'register']);
+  });
+
+  it('refuses a line checkpoint’s QR code: it is not a device label', async () => {
+    const res = await register(u.operator.auth, 'A-TAG-2');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(
+      "body.qrCode is the checkpoint 'Hopper' of Line A, not a device label",
+    );
   });
 
   it('reads the JSON label form', async () => {

@@ -1,12 +1,12 @@
 // Devices: register from a QR label, list, edit, delete (spec §7).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
-import { devices } from '../db/schema.ts';
+import { deviceHolders, devices, floorplanConfigs, lineClearances } from '../db/schema.ts';
 import { currentUser } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
-import { notFound } from '../http/errors.ts';
+import { badRequest, notFound } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import { IdParams, MessageResponse } from '../schemas/common.ts';
 import {
@@ -40,8 +40,18 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return row;
   }
 
-  const bySerial = async (serial: string) =>
-    (await db.select().from(devices).where(eq(devices.qrCode, serial)))[0];
+  /** The line checkpoint (a floor-plan tag) whose QR code this is, if any: it is not a device. */
+  async function checkpointOf(serial: string) {
+    const tag = sql`jsonb_array_elements(${floorplanConfigs.configuration}->'tags')`;
+    const { rows } = (await db.execute(sql`
+      select ${lineClearances.name} as line, t->>'name' as tag
+      from ${floorplanConfigs}
+      join ${lineClearances} on ${lineClearances.id} = ${floorplanConfigs.lineClearanceId},
+      ${tag} as t
+      where trim(t->>'qrCode') = ${serial}
+      limit 1`)) as unknown as { rows: { line: string; tag: string }[] };
+    return rows[0];
+  }
 
   app.get(
     '/devices',
@@ -65,9 +75,12 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const user = currentUser(request);
       const label = parseDeviceQr(request.body.qrCode);
-      // Scanning a registered label again is not an error: the device is simply known.
-      const known = await bySerial(label.serial);
-      if (known) return reply.status(200).send(toDevice(known));
+      const checkpoint = await checkpointOf(label.serial);
+      if (checkpoint) {
+        throw badRequest(
+          `body.qrCode is the checkpoint '${checkpoint.tag}' of ${checkpoint.line}, not a device label`,
+        );
+      }
       const row = await db.transaction(async (tx) => {
         const [created] = await tx
           .insert(devices)
@@ -81,23 +94,27 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
           })
           .onConflictDoNothing({ target: devices.qrCode })
           .returning();
-        if (created) {
+        // Scanning a registered label again is not an error: the device is simply known, and
+        // joins this user's list (a shared tablet is every one of its users').
+        const device =
+          created ?? (await tx.select().from(devices).where(eq(devices.qrCode, label.serial)))[0];
+        if (!device) throw notFound('Device');
+        const [held] = await tx
+          .insert(deviceHolders)
+          .values({ deviceId: device.id, userId: user.id })
+          .onConflictDoNothing()
+          .returning();
+        if (created || held) {
           await audit(tx, request, {
-            action: 'create',
+            action: created ? 'create' : 'register',
             entity: 'device',
-            entityId: created.id,
-            newValue: toDevice(created),
+            entityId: device.id,
+            newValue: created ? toDevice(created) : { registeredBy: user.id },
           });
         }
-        return created;
+        return { device, created: Boolean(created) };
       });
-      // Lost a race with a concurrent scan of the same label: answer the winner's record.
-      if (!row) {
-        const winner = await bySerial(label.serial);
-        if (!winner) throw notFound('Device');
-        return reply.status(200).send(toDevice(winner));
-      }
-      return reply.status(201).send(toDevice(row));
+      return reply.status(row.created ? 201 : 200).send(toDevice(row.device));
     },
   );
 

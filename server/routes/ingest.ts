@@ -16,6 +16,7 @@ import { currentUser } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { badRequest, conflict, HttpError, notFound } from '../http/errors.ts';
 import { iso, newId } from '../ids.ts';
+import { refreshSummaries } from '../reports/report.ts';
 import {
   auditSignedEvidence,
   refuseIfSignedEvidence,
@@ -251,6 +252,7 @@ export const ingestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         throw error;
       }
       app.ctx.analysis.wake();
+      if (inspection) await refreshSummaries(app.ctx, [inspection.id], request.log);
       return reply.status(201).send({ videoId: id, sha256, size });
     },
   );

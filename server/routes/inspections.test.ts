@@ -158,7 +158,7 @@ describe('inspections', () => {
     expect(item.properties.approvalBlocker.description).toMatch(/only a rejection can be signed/);
   });
 
-  it('refuses other managers’ lines (404), operators, auditors and reviewing oneself', async () => {
+  it('refuses other managers’ lines (404), factory managers, operators, auditors and reviewing oneself', async () => {
     const id = await inspection(lineOfLc, u.operator.id);
     // Outside its lines the inspection does not exist for an LC manager, as with reading it.
     const other = await review(u.lc2.auth, id, 'reject');
@@ -168,8 +168,28 @@ describe('inspections', () => {
     expect((await review(u.audit.auth, id, 'approve')).statusCode).toBe(403);
     const own = await inspection(lineOfLc, u.lc.id);
     expect((await review(u.lc.auth, own, 'approve')).statusCode).toBe(403);
-    const rejected = await review(u.factory.auth, id, 'reject', REJECTION_REASON);
-    expect(rejected.json()).toMatchObject({ status: 'rejected', reviewerId: u.factory.id });
+    // The list says who may sign before anyone tries (the cards offer no buttons otherwise).
+    const signBlockerOf = async (auth: { authorization: string }, inspectionId: string) =>
+      (await t.app.inject({ url: '/api/inspections', headers: auth }))
+        .json()
+        .find((row: { _id: string }) => row._id === inspectionId)?.signBlocker;
+    expect(await signBlockerOf(u.lc.auth, id)).toBeNull();
+    expect(await signBlockerOf(u.lc.auth, own)).toBe(
+      'The operator of an inspection cannot sign it',
+    );
+    expect(await signBlockerOf(u.factory.auth, id)).toBe(
+      'Only the line’s LC manager or an admin signs this record',
+    );
+    // Issue 18: a factory manager sees every record but does not sign; it is told why.
+    const overseer = await review(u.factory.auth, id, 'reject', REJECTION_REASON);
+    expect(overseer.statusCode).toBe(403);
+    expect(overseer.json().message).toBe(
+      'Only the line’s LC manager or an admin signs this record',
+    );
+    const ownRefusal = await review(u.lc.auth, own, 'reject', REJECTION_REASON);
+    expect(ownRefusal.json().message).toBe('The operator of an inspection cannot sign it');
+    const rejected = await review(u.admin.auth, id, 'reject', REJECTION_REASON);
+    expect(rejected.json()).toMatchObject({ status: 'rejected', reviewerId: u.admin.id });
   });
 
   it('404 for an unknown inspection, 400 for a bad id or notes', async () => {

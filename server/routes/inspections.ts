@@ -3,13 +3,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { desc, eq } from 'drizzle-orm';
 import { Type } from 'typebox';
-import { inspections, signatures, videos } from '../db/schema.ts';
+import type { AuthUser } from '../context.ts';
+import { inspections, lineClearances, signatures, videos } from '../db/schema.ts';
 import { currentUser } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { iso } from '../ids.ts';
 import { setDisposition } from '../reports/dispositions.ts';
 import { toSignature } from '../reports/record.ts';
-import { approvalBlocker } from '../reports/report.ts';
+import { approvalBlocker, type SignableRecord, signRules } from '../reports/report.ts';
 import { signInspection } from '../reports/signing.ts';
 import { Id, IdParams } from '../schemas/common.ts';
 import { Inspection, type InspectionStatus, ListedInspection } from '../schemas/inspections.ts';
@@ -41,6 +42,12 @@ export const toInspection = (row: Row, signature: Signature | null): Inspection 
 
 const errors = errorResponses;
 
+/** Why this caller cannot sign a pending record at all (role, line, second person); else null. */
+function signBlocker(user: AuthUser, row: SignableRecord & { managerId: string | null }) {
+  const rules = signRules(user, row, row.managerId);
+  return rules.refusal === 'signed' ? null : rules.reason;
+}
+
 export const inspectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ctx;
 
@@ -66,10 +73,12 @@ export const inspectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
             status: videos.status,
             statusReason: videos.statusReason,
           },
+          managerId: lineClearances.managerId,
         })
         .from(inspections)
         .leftJoin(signatures, eq(signatures.inspectionId, inspections.id))
         .leftJoin(videos, eq(videos.id, inspections.videoId))
+        .leftJoin(lineClearances, eq(lineClearances.id, inspections.lineClearanceId))
         .where(
           visibleTo(user, { owner: inspections.operatorId, line: inspections.lineClearanceId }),
         )
@@ -77,6 +86,7 @@ export const inspectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return rows.map((row) => ({
         ...toInspection(row.inspection, row.signature && toSignature(row.signature)),
         approvalBlocker: approvalBlocker(row),
+        signBlocker: signBlocker(user, row),
       }));
     },
   );

@@ -48,6 +48,9 @@ describe('line clearances', () => {
     expect(blank.statusCode).toBe(400);
     // In words, not as the pattern's regular expression.
     expect(blank.json().message).toBe('body.name must not be blank');
+    // Invisible characters alone are blank too (a zero-width space, a direction mark).
+    const invisible = await create(u.admin.auth, { name: ' \u200b\u200e ' });
+    expect(invisible.json().message).toBe('body.name must not be blank');
     const status = await create(u.admin.auth, { name: 'x', status: 'broken' });
     expect(status.statusCode).toBe(400);
     expect(status.json().message).toMatch(/^body\.status /);

@@ -10,7 +10,7 @@ import type { AuthUser } from '../context.ts';
 import type { Tx } from '../db/client.ts';
 import {
   accountLockouts,
-  devices,
+  deviceHolders,
   dispositions,
   inspections,
   lineClearances,
@@ -56,7 +56,7 @@ async function recordsNaming(tx: Tx, userId: string): Promise<string[]> {
     ['videos', videos, eq(videos.userId, userId)],
     ['signatures', signatures, eq(signatures.signerId, userId)],
     ['detection dispositions', dispositions, eq(dispositions.reviewerId, userId)],
-    ['device registrations', devices, eq(devices.registeredBy, userId)],
+    ['device registrations', deviceHolders, eq(deviceHolders.userId, userId)],
   ];
   const named: string[] = [];
   for (const [kind, table, where] of kinds) if ((await count(table, where)) > 0) named.push(kind);

@@ -10,6 +10,7 @@ import { currentUser } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { sendStored } from '../http/send-file.ts';
+import { refreshSummaries } from '../reports/report.ts';
 import { auditSignedEvidence, refuseIfSignedEvidence } from '../reports/signed-evidence.ts';
 import { ErrorResponse, IdParams } from '../schemas/common.ts';
 import { AdminVideo, Video, VideoDeleteResponse, VideoQuery } from '../schemas/videos.ts';
@@ -155,7 +156,7 @@ export const videoRoutes: FastifyPluginAsyncTypebox = async (app) => {
             oldValue: { ...video, unlinkedInspections: unlinked.map((row) => row.id) },
             newValue: summary,
           });
-          return summary;
+          return { summary, unlinked: unlinked.map((row) => row.id) };
         }),
       );
       // Files are removed only after the rows are committed.
@@ -165,9 +166,11 @@ export const videoRoutes: FastifyPluginAsyncTypebox = async (app) => {
         video.keyframeImagesPrefix ? storage.deletePrefix(video.keyframeImagesPrefix) : 0,
         storage.delete(`results/${id}.json`),
       ]);
+      // Their reports now say the video is gone.
+      await refreshSummaries(app.ctx, removed.unlinked, request.log);
       return {
         deleted: {
-          ...removed,
+          ...removed.summary,
           minio: { video: videoFile, keyframesText, keyframesImages, results },
         },
       };

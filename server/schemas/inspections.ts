@@ -44,6 +44,11 @@ export const ListedInspection = Type.Object({
       'Why an approval would be refused (no video, its file not arrived, its analysis not ' +
       'finished or failed); only a rejection can be signed. Null when nothing blocks it.',
   }),
+  signBlocker: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'Why the caller cannot sign this record at all (not the line’s LC manager or an admin, or ' +
+      'its operator); null when the caller may sign it or it is already signed.',
+  }),
 });
 export type ListedInspection = Static<typeof ListedInspection>;
 

@@ -22,6 +22,7 @@ import { HttpError } from '../http/errors.ts';
 import { validationMessage } from '../http/validation-message.ts';
 import { sendWebResponse, webRequest } from '../http/web-request.ts';
 import { newId } from '../ids.ts';
+import { inspectionsOfVideo, refreshSummaries } from '../reports/report.ts';
 import { refuseIfSignedEvidence, SignedEvidenceError } from '../reports/signed-evidence.ts';
 import { CHECKSUM_MISMATCH, UploadMetadata } from '../schemas/uploads.ts';
 import { arrivedFileKey, isAssigned } from './capture.ts';
@@ -281,6 +282,8 @@ class VideoUploadStore extends DataStore {
     }
     this.ctx.caches?.videoLists.invalidate();
     this.ctx.analysis.wake();
+    // The report no longer waits for the file; its analysis will update the summary again.
+    await refreshSummaries(this.ctx, await inspectionsOfVideo(this.ctx.db, video.id), request.log);
   }
 
   /** Makes the moved file the video's, audited, with its analysis queued: one transaction. */

@@ -24,6 +24,8 @@ const EVERYONE: DemoKey[] = [
 const MANAGERS: DemoKey[] = ['admin', 'factory', 'lcmanager', 'lcmanager2'];
 /** Line A is managed by lcmanager; its operator is "operator". */
 const MANAGE_LINE_A: DemoKey[] = ['admin', 'factory', 'lcmanager'];
+/** Who signs line A's records and decides on their detections: its LC manager or an admin. */
+const SIGN_LINE_A: DemoKey[] = ['admin', 'lcmanager'];
 
 interface Request {
   url: string;
@@ -505,7 +507,7 @@ const matrix: Row[] = [
         payload: { notes: 'Checked on the line', password: DEMO_PASSWORD },
       }),
       ok: 200,
-      allowed: MANAGE_LINE_A,
+      allowed: SIGN_LINE_A,
       hidden: ['lcmanager2'],
     }),
   ),
@@ -517,7 +519,7 @@ const matrix: Row[] = [
       payload: { disposition: 'confirmed' },
     }),
     ok: 200,
-    allowed: MANAGE_LINE_A,
+    allowed: SIGN_LINE_A,
     hidden: ['lcmanager2'],
   },
   ...['/api/reports', '/api/reports.csv', '/api/reports/filters'].map(

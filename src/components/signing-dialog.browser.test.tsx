@@ -44,14 +44,14 @@ async function open(
 describe('SigningDialog', () => {
   it('cannot approve without a verified video, and says why', async () => {
     await open('approve', {
-      approvalBlocker: 'No video: nothing was recorded or submitted for this inspection',
+      approvalBlocker: 'No video: none is linked to this inspection (none was submitted, or it was deleted)',
       flags: [],
     });
     const dialog = page.getByRole('dialog', { name: 'Approve inspection' });
     await expect
       .element(dialog.getByRole('alert'))
       .toHaveTextContent(
-        'No video: nothing was recorded or submitted for this inspection. It cannot be approved as clear, only rejected.',
+        'No video: none is linked to this inspection (none was submitted, or it was deleted). It cannot be approved as clear, only rejected.',
       );
     await expect.element(dialog.getByRole('button', { name: 'Sign and approve' })).toBeDisabled();
   });

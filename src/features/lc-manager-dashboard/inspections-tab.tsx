@@ -81,7 +81,11 @@ export function InspectionsTab({
                   >
                     {s.view}
                   </Link>
-                  {status === 'pending' && (
+                  {status === 'pending' && inspection.signBlocker && (
+                    // As on the report: nothing to press for someone who may not sign, only why.
+                    <p className="muted action-note">{inspection.signBlocker}.</p>
+                  )}
+                  {status === 'pending' && !inspection.signBlocker && (
                     <RecordActions
                       name={`${title} ${inspection._id}`}
                       actions={[

@@ -160,7 +160,8 @@ describe('LC manager dashboard', () => {
   });
 
   it('disables Approve on a card whose approval the server refuses, says why, keeps Reject', async () => {
-    const blocker = 'No video: nothing was recorded or submitted for this inspection';
+    const blocker =
+      'No video: none is linked to this inspection (none was submitted, or it was deleted)';
     const blocked = {
       ...inspection('d00000000000000000000004', mine._id, 'pending', '2026-03-10T09:00:00'),
       approvalBlocker: blocker,
@@ -193,6 +194,20 @@ describe('LC manager dashboard', () => {
       page.getByRole('button', { name: 'Reject My Line d00000000000000000000004' }),
     );
     await expect.element(page.getByRole('dialog', { name: 'Reject inspection' })).toBeVisible();
+  });
+
+  it('offers no signing on a card the caller may not sign, and says why', async () => {
+    const own = {
+      ...inspection('d00000000000000000000005', mine._id, 'pending', '2026-03-11T09:00:00'),
+      approvalBlocker: null,
+      signBlocker: 'The operator of an inspection cannot sign it',
+    };
+    await showDashboard({ 'GET /api/inspections': { body: [own] } });
+    await userEvent.click(page.getByRole('tab', { name: 'Inspections' }));
+    await expect
+      .element(page.getByText('The operator of an inspection cannot sign it.'))
+      .toBeVisible();
+    expect(page.getByRole('button', { name: /^(Approve|Reject) My Line/ }).query()).toBeNull();
   });
 
   it('filters inspections by whole days and clears the filter', async () => {
