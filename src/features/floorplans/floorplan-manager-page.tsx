@@ -1,8 +1,9 @@
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { getLineClearances } from '../../api/get-line-clearances.ts';
 import { lineClearanceMessages } from '../../config/entity-messages.ts';
 import { useLoad } from '../../hooks/use-load.ts';
+import { useStepHeading } from '../../lib/use-step-heading.ts';
 import { session } from '../../stores/session.ts';
 import type { Floorplan, FloorplanConfiguration, LineClearance } from '../../types/api.ts';
 import { deleteFloorplan } from './api/delete-floorplan.ts';
@@ -59,15 +60,7 @@ export default function FloorplanManagerPage() {
   const [configuration, setConfiguration] = useState<FloorplanConfiguration | null>(null);
   const [saving, setSaving] = useState(false);
   const saved = useLineConfiguration(lineId);
-  const heading = useRef<HTMLHeadingElement>(null);
-  const shownStep = useRef(step);
-
-  // Each new step starts with its heading focused, so keyboard and screen-reader users land there.
-  useEffect(() => {
-    if (shownStep.current === step) return;
-    shownStep.current = step;
-    heading.current?.focus();
-  });
+  const heading = useStepHeading(step);
 
   const canChange = (line: LineClearance) => canChangeLine(snap.roles, snap.info?.id ?? null, line);
   const line = lines.data?.find((candidate) => candidate._id === lineId) ?? null;

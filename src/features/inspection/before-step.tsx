@@ -1,6 +1,13 @@
 import { useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { Field, TextField } from '../../components/field.tsx';
+import { Field } from '../../components/field.tsx';
+import {
+  ENTRY_KEYS,
+  ENTRY_MAX,
+  type EntryKey,
+  entryProblem,
+  lengthHint,
+} from '../../lib/capture/recording-entries.ts';
 import type { Device, MyLineDetail } from '../../types/api.ts';
 import { inspectionStrings as s } from './strings.ts';
 
@@ -12,9 +19,6 @@ export interface BeforeEntries {
   deviceId: string | null;
 }
 
-const REQUIRED = ['productLeaving', 'batchLeaving', 'productComing', 'batchComing'] as const;
-type RequiredKey = (typeof REQUIRED)[number];
-
 export const emptyEntries: BeforeEntries = {
   productLeaving: '',
   batchLeaving: '',
@@ -24,9 +28,11 @@ export const emptyEntries: BeforeEntries = {
 };
 
 /**
- * Step 1: product and batch (required) and the device. A start with a blank field marks each
- * blank one under it and moves focus to the first: no toast, which on a phone would cover the
- * Start button. `initial` brings back what was typed when the operator comes back from step 2.
+ * Step 1: product and batch (required, at most 200 characters each, as the server takes them) and
+ * the device. A start with a field the server would refuse (blank: only spaces or invisible
+ * characters; too long) marks each under it and moves focus to the first: no toast, which on a
+ * phone would cover the Start button. `initial` brings back what was typed when the operator comes
+ * back from step 2.
  */
 export function BeforeStep({
   detail,
@@ -42,14 +48,16 @@ export function BeforeStep({
   const [entries, setEntries] = useState<BeforeEntries>(initial);
   // Errors show once a start was tried, and go as each field is filled.
   const [checked, setChecked] = useState(false);
-  const inputs = useRef<Partial<Record<RequiredKey, HTMLInputElement | null>>>({});
+  const inputs = useRef<Partial<Record<EntryKey, HTMLInputElement | null>>>({});
   const set = (key: keyof BeforeEntries) => (value: string) =>
     setEntries((old) => ({ ...old, [key]: value }));
-  const blank = REQUIRED.filter((key) => !entries[key].trim());
+  const problems = Object.fromEntries(
+    ENTRY_KEYS.map((key) => [key, entryProblem(key, entries[key])]),
+  ) as Record<EntryKey, string | null>;
   const { tags, hotZones, floorplanConfigId } = detail.checklist;
 
   const start = () => {
-    const first = blank[0];
+    const first = ENTRY_KEYS.find((key) => problems[key]);
     if (first) {
       // Rendered first, so the focused field already names its error to a screen reader.
       flushSync(() => setChecked(true));
@@ -69,18 +77,24 @@ export function BeforeStep({
       }}
     >
       <div className="capture-fields">
-        {REQUIRED.map((key) => (
-          <TextField
+        {ENTRY_KEYS.map((key) => (
+          <Field
             key={key}
             label={s[key]}
-            value={entries[key]}
-            onChange={set(key)}
             required
-            error={checked && blank.includes(key) ? s.required(s[key]) : null}
-            inputRef={(input) => {
-              inputs.current[key] = input;
-            }}
-          />
+            hint={lengthHint(entries[key], ENTRY_MAX)}
+            error={checked ? problems[key] : null}
+          >
+            <input
+              ref={(input) => {
+                inputs.current[key] = input;
+              }}
+              type="text"
+              maxLength={ENTRY_MAX}
+              value={entries[key]}
+              onChange={(event) => set(key)(event.target.value)}
+            />
+          </Field>
         ))}
         {devices.length > 0 && (
           <Field label={s.device}>

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import { Route, Router } from 'wouter';
+import { Link, Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
 import { paths } from '../../config/paths.ts';
+import { deleteRecording, listRecordings } from '../../lib/capture/recording-db.ts';
 import { signIn, signOut } from '../../stores/session.ts';
 import { toasts } from '../../stores/toasts.ts';
 import type { MyLineDetail } from '../../types/api.ts';
@@ -11,6 +12,7 @@ import InspectionPage from './inspection-page.tsx';
 
 afterEach(async () => {
   await cleanup();
+  for (const recording of await listRecordings()) await deleteRecording(recording.id);
   signOut();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
@@ -70,14 +72,17 @@ async function visit() {
   });
   vi.stubGlobal('fetch', fetchImpl);
   signIn('token', { id: 'u1', name: 'Olga', email: 'o@example.com', roles: ['operator'] });
-  const memory = memoryLocation({ path: `/inspection/${lineId}` });
+  const memory = memoryLocation({ path: `/inspection/${lineId}`, record: true });
   await render(
     <Router hook={memory.hook}>
+      {/* The toolbar's logo link, which leaves the page within the app. */}
+      <Link href={paths.home}>Home</Link>
       <Route path={paths.inspection}>
         <InspectionPage />
       </Route>
     </Router>,
   );
+  return memory;
 }
 
 const start = () => page.getByRole('button', { name: 'Start Recording' }).click();
@@ -131,6 +136,85 @@ describe('inspection screen, step 1', () => {
     await userEvent.keyboard('{Enter}');
     await expect.element(page.getByLabelText('Product coming next')).toHaveFocus();
     await expect.element(page.getByText('Step 1 of 3')).toBeVisible();
+  });
+});
+
+describe('inspection screen, step 1: what the server would refuse', () => {
+  it('takes at most 200 characters in a product or batch field, and counts them', async () => {
+    await visit();
+    const product = page.getByLabelText('Product leaving the line');
+    for (const [label] of fields) {
+      await expect.element(page.getByLabelText(label)).toHaveAttribute('maxlength', '200');
+    }
+    await product.fill('x'.repeat(170));
+    await expect.element(product).toHaveAccessibleDescription('170 of 200 characters');
+    await userEvent.type(product, 'y'.repeat(58));
+    await expect.element(product).toHaveValue(`${'x'.repeat(170)}${'y'.repeat(30)}`);
+    await expect.element(product).toHaveAccessibleDescription('200 of 200 characters');
+  });
+
+  it('a field of invisible characters only is blank, as the server would refuse it', async () => {
+    await visit();
+    for (const [label, value] of fields) await page.getByLabelText(label).fill(value);
+    // A zero-width space and a no-break space: nothing a reader could see.
+    await page.getByLabelText('Batch coming next').fill('\u200B\u00A0\u200B');
+    await start();
+    const batch = page.getByLabelText('Batch coming next');
+    await expect.element(batch).toHaveFocus();
+    await expect.element(batch).toHaveAccessibleDescription('Batch coming next is required');
+    await expect.element(page.getByText('Step 1 of 3')).toBeVisible();
+  });
+});
+
+describe('inspection screen, recording with the keyboard', () => {
+  it('moves focus to each new step’s heading, and to Pause and Resume; labels the size', async () => {
+    cameraFailing();
+    await visit();
+    await fillAndStart();
+    await expect.element(page.getByRole('heading', { name: 'Step 2 of 3 · Record' })).toHaveFocus();
+
+    await page.getByRole('button', { name: 'Record' }).click();
+    const pause = page.getByRole('button', { name: 'Pause' });
+    await expect.element(pause).toHaveFocus();
+    await expect.element(page.getByText(/^Storage left: .+ · Recorded: .+$/)).toBeVisible();
+    await userEvent.keyboard('{Enter}');
+    await expect.element(page.getByRole('button', { name: 'Resume' })).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    await expect.element(pause).toHaveFocus();
+
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect.element(page.getByRole('heading', { name: 'Step 3 of 3 · Review' })).toHaveFocus();
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect.element(page.getByRole('heading', { name: 'Inspection submitted' })).toHaveFocus();
+  });
+
+  it('asks before a link or a reload leaves a recording, and keeps it stopped if left', async () => {
+    cameraFailing();
+    const memory = await visit();
+    await fillAndStart();
+    await page.getByRole('button', { name: 'Record' }).click();
+    await expect.element(page.getByRole('button', { name: 'Pause' })).toBeVisible();
+
+    const unload = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(unload);
+    expect(unload.defaultPrevented).toBe(true);
+
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    await page.getByRole('link', { name: 'Home' }).click();
+    expect(confirm).toHaveBeenCalledOnce();
+    expect(memory.history.at(-1)).toBe(`/inspection/${lineId}`);
+    await expect.element(page.getByRole('button', { name: 'Pause' })).toBeVisible();
+
+    confirm.mockReturnValue(true);
+    await page.getByRole('link', { name: 'Home' }).click();
+    expect(memory.history.at(-1)).toBe(paths.home);
+    // Stopped as Stop would: kept on the device as recorded, with its real end.
+    await vi.waitFor(async () => {
+      const [kept] = await listRecordings();
+      expect(kept).toMatchObject({ state: 'recorded' });
+      expect(kept?.endedAt).not.toBeNull();
+      expect(kept?.size).toBeGreaterThan(0);
+    });
   });
 });
 

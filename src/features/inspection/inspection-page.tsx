@@ -8,6 +8,7 @@ import { useLoad } from '../../hooks/use-load.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { type LocalRecording, newRecording } from '../../lib/capture/recording-db.ts';
 import { discardRecording, queueRecording, uploadQueue } from '../../lib/capture/upload-queue.ts';
+import { useStepHeading } from '../../lib/use-step-heading.ts';
 import { session } from '../../stores/session.ts';
 import type { MyLineDetail } from '../../types/api.ts';
 import { getMyLine } from './api/get-my-line.ts';
@@ -32,6 +33,7 @@ export default function InspectionPage() {
   const [entries, setEntries] = useState<BeforeEntries>(emptyEntries);
   const devices = useLoad(getMyDevices, 'Failed to load devices');
   const queue = useSnapshot(uploadQueue);
+  const heading = useStepHeading(step);
 
   useEffect(() => {
     let current = true;
@@ -120,7 +122,9 @@ export default function InspectionPage() {
     const progress = recording ? queue.progress[recording.id] : undefined;
     body = (
       <div className="capture-step" role="status">
-        <h2>{s.submitted}</h2>
+        <h2 ref={heading} tabIndex={-1}>
+          {s.submitted}
+        </h2>
         {submitted ? (
           <>
             <p>{s.uploadingNote}</p>
@@ -145,9 +149,9 @@ export default function InspectionPage() {
         {detail ? `: ${detail.line.name}` : ''}
       </h1>
       {stepIndex >= 0 && detail && (
-        <p className="muted">
+        <h2 ref={heading} tabIndex={-1} className="capture-step-heading">
           {s.stepOf(stepIndex + 1)} · {s.steps[stepIndex]}
-        </p>
+        </h2>
       )}
       {body}
     </section>

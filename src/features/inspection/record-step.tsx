@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQrCamera } from '../../hooks/use-qr-camera.ts';
-import { type LocalRecording, saveRecording } from '../../lib/capture/recording-db.ts';
+import { type LocalRecording, recordedEnd, saveRecording } from '../../lib/capture/recording-db.ts';
 import { runningSha256 } from '../../lib/capture/sha256-client.ts';
 import { markActive, showRecording } from '../../lib/capture/upload-queue.ts';
 import { keepScreenOn } from '../../lib/capture/wake-lock.ts';
@@ -50,6 +50,7 @@ export function RecordStep({
     lastSeen: Map<string, number>;
     ticked: Set<number>;
   }>({ recorder: null, motion: null, lastSeen: new Map(), ticked: new Set() });
+  const pauseButton = useRef<HTMLButtonElement>(null);
   const checkpoints = scannableTags(detail.checklist);
 
   const camera = useQrCamera(videoRef, onCodes);
@@ -57,9 +58,45 @@ export function RecordStep({
     const state = live.current;
     return () => {
       state.motion?.stop();
-      markActive(recording.id, false);
+      // Left while recording (a link, the browser's Back): stopped and kept, as Stop would.
+      if (state.recorder && recording.state === 'recording') {
+        void keepLeftRecording(state.recorder, state.motion, recording);
+      } else {
+        markActive(recording.id, false);
+      }
     };
-  }, [recording.id]);
+  }, [recording]);
+
+  const recordingNow = phase === 'recording' || phase === 'paused';
+
+  // Record is replaced by Pause, and Pause turns into Resume: focus follows the control.
+  useEffect(() => {
+    if (phase === 'recording' || phase === 'paused') pauseButton.current?.focus();
+  }, [phase]);
+
+  // Leaving while recording asks first: a reload or a closed tab (beforeunload), and a link in
+  // the app (wouter has no navigation guard: a click on a link is caught before it reaches it).
+  useEffect(() => {
+    if (!recordingNow) return;
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    const confirmLink = (event: MouseEvent) => {
+      const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+      const newTab =
+        event.ctrlKey || event.metaKey || event.shiftKey || link?.getAttribute('target');
+      if (!link || newTab || window.confirm(s.confirmLeave)) return;
+      event.preventDefault();
+      event.stopPropagation();
+    };
+    window.addEventListener('beforeunload', warn);
+    window.addEventListener('click', confirmLink, true);
+    return () => {
+      window.removeEventListener('beforeunload', warn);
+      window.removeEventListener('click', confirmLink, true);
+    };
+  }, [recordingNow]);
 
   // While recording: the clock, the screen kept on, storage left, motion saved now and then.
   useEffect(() => {
@@ -192,7 +229,6 @@ export function RecordStep({
     }
   }
 
-  const recordingNow = phase === 'recording' || phase === 'paused';
   return (
     <div className="capture-step capture-record">
       <div className="capture-preview">
@@ -230,7 +266,12 @@ export function RecordStep({
         )}
         {recordingNow && (
           <>
-            <button type="button" className="btn btn-secondary btn-large" onClick={pauseOrResume}>
+            <button
+              ref={pauseButton}
+              type="button"
+              className="btn btn-secondary btn-large"
+              onClick={pauseOrResume}
+            >
               {phase === 'recording' ? s.pause : s.resume}
             </button>
             <button type="button" className="btn btn-primary btn-large" onClick={stop}>
@@ -248,7 +289,8 @@ export function RecordStep({
       </p>
       {recordingNow && storageLeft !== null && (
         <p className="muted">
-          {s.storageLeft}: {formatSize(Math.max(0, storageLeft))} · {formatSize(recording.size)}
+          {s.storageLeft}: {formatSize(Math.max(0, storageLeft))} · {s.recordedSize}:{' '}
+          {formatSize(recording.size)}
         </p>
       )}
       {checkpoints.length > 0 && (
@@ -268,4 +310,34 @@ export function RecordStep({
       )}
     </div>
   );
+}
+
+/**
+ * The page was left while recording: stops the recorder, waits for its last chunk and keeps the
+ * recording as recorded (its real end, duration and hash), for the operator to submit from the
+ * dashboard. If stopping fails, what was stored is kept the same way, ending at its last chunk.
+ */
+async function keepLeftRecording(
+  recorder: InspectionRecorder,
+  motion: MotionRecorder | null,
+  recording: LocalRecording,
+) {
+  try {
+    const { duration, sha256 } = await recorder.stop();
+    Object.assign(recording, {
+      duration: Math.round(duration * 1000) / 1000,
+      sha256,
+      endedAt: new Date().toISOString(),
+    });
+  } catch {
+    recording.endedAt = recordedEnd(recording);
+  }
+  Object.assign(recording, {
+    motion: motion?.samples() ?? recording.motion,
+    state: 'recorded',
+    error: s.leftWhileRecording,
+  });
+  await saveRecording(recording);
+  markActive(recording.id, false);
+  showRecording(recording);
 }

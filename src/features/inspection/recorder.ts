@@ -30,6 +30,8 @@ export class InspectionRecorder {
   /** Active recording time before the current run, and when the current run started. */
   private recordedMs = 0;
   private runStartedAt: number | null = null;
+  /** Settles on the recorder's `stop`: Stop's, or the browser's when the camera's track ended. */
+  private readonly stopped: Promise<void>;
 
   constructor(
     stream: MediaStream,
@@ -39,11 +41,17 @@ export class InspectionRecorder {
     private readonly onChunk: () => void,
   ) {
     this.recorder = new MediaRecorder(stream, { mimeType: type.mimeType });
+    this.stopped = new Promise((resolve) => {
+      this.recorder.addEventListener('stop', () => resolve(), { once: true });
+    });
     this.recorder.ondataavailable = (event) => {
       if (event.data.size === 0) return;
       const data = event.data;
+      // Stored with the chunk: a recording interrupted before Stop keeps how long it is.
+      const duration = Math.round(this.videoTime() * 1000) / 1000;
       this.writes = this.writes
         .then(async () => {
+          this.recording.duration = Math.max(this.recording.duration, duration);
           await appendChunk(this.recording, data);
           await this.hash.update(data);
           this.onChunk();
@@ -86,11 +94,8 @@ export class InspectionRecorder {
   async stop(): Promise<{ duration: number; sha256: string }> {
     const duration = this.videoTime();
     this.pause();
-    const stopped = new Promise<void>((resolve) => {
-      this.recorder.addEventListener('stop', () => resolve(), { once: true });
-    });
     if (this.recorder.state !== 'inactive') this.recorder.stop();
-    await stopped;
+    await this.stopped;
     await this.writes;
     if (this.failure) throw this.failure;
     return { duration, sha256: await this.hash.digest() };

@@ -7,19 +7,20 @@ import { ReviewStep } from './review-step.tsx';
 
 afterEach(() => cleanup());
 
-const recording = (size: number): LocalRecording => ({
+const recording = (size: number, notes = ''): LocalRecording => ({
   ...startedRecording('r1'),
   state: 'recorded',
   duration: size ? 12 : 0,
   size,
+  notes,
 });
 
 /** Renders the step for a recording of `size` bytes; answers the notes of each submit. */
-async function showReview(size: number): Promise<string[]> {
+async function showReview(size: number, notes = ''): Promise<string[]> {
   const submitted: string[] = [];
   await render(
     <ReviewStep
-      recording={recording(size)}
+      recording={recording(size, notes)}
       onSubmit={async (notes) => void submitted.push(notes)}
       onDiscard={() => {}}
     />,
@@ -41,5 +42,26 @@ describe('the review step', () => {
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect.poll(() => submitted).toEqual(['Line clear']);
     expect(page.getByRole('alert').elements()).toHaveLength(0);
+  });
+
+  it('takes at most 2000 characters of notes, counting them as they are typed', async () => {
+    await showReview(250_000);
+    const notes = page.getByLabelText('Operator notes');
+    await expect.element(notes).toHaveAttribute('maxlength', '2000');
+    await notes.fill('Line clear');
+    await expect.element(notes).toHaveAccessibleDescription('10 of 2000 characters');
+  });
+
+  it('names notes longer than the server takes instead of submitting them', async () => {
+    const submitted = await showReview(250_000, 'n'.repeat(2100));
+    await page.getByRole('button', { name: 'Submit' }).click();
+    const notes = page.getByLabelText('Operator notes');
+    await expect.element(notes).toHaveFocus();
+    await expect
+      .element(notes)
+      .toHaveAccessibleDescription(
+        'Operator notes must be at most 2000 characters (it has 2100) 2100 of 2000 characters',
+      );
+    expect(submitted).toEqual([]);
   });
 });

@@ -1,7 +1,9 @@
-import { useState } from 'react';
-import { TextField } from '../../components/field.tsx';
+import { useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
+import { Field } from '../../components/field.tsx';
 import { RecordField } from '../../components/record-card.tsx';
 import type { LocalRecording } from '../../lib/capture/recording-db.ts';
+import { lengthHint, NOTES_MAX, notesProblem } from '../../lib/capture/recording-entries.ts';
 import { formatDuration } from '../../lib/format-duration.ts';
 import { formatSize } from '../../lib/format-size.ts';
 import { scannableTags } from './checklist.ts';
@@ -18,6 +20,11 @@ export function ReviewStep({
 }) {
   const [notes, setNotes] = useState(recording.notes);
   const [busy, setBusy] = useState(false);
+  // The server takes at most 2000 characters of notes: the box takes no more, and a longer text
+  // brought from before (stored on the device) is named before Submit sends it.
+  const [checked, setChecked] = useState(false);
+  const notesBox = useRef<HTMLTextAreaElement>(null);
+  const problem = notesProblem(notes);
   const checkpoints = scannableTags(recording.checklist);
   const scanned = new Set(
     recording.scans.flatMap((scan) => (scan.tagIndex === null ? [] : [scan.tagIndex])),
@@ -31,6 +38,11 @@ export function ReviewStep({
       className="form capture-step"
       onSubmit={async (event) => {
         event.preventDefault();
+        if (problem) {
+          flushSync(() => setChecked(true));
+          notesBox.current?.focus();
+          return;
+        }
         setBusy(true);
         try {
           await onSubmit(notes);
@@ -58,7 +70,19 @@ export function ReviewStep({
           {s.emptyRecording}
         </p>
       )}
-      <TextField label={s.notes} value={notes} onChange={setNotes} rows={4} />
+      <Field
+        label={s.notes}
+        hint={lengthHint(notes, NOTES_MAX, true)}
+        error={checked ? problem : null}
+      >
+        <textarea
+          ref={notesBox}
+          rows={4}
+          maxLength={NOTES_MAX}
+          value={notes}
+          onChange={(event) => setNotes(event.target.value)}
+        />
+      </Field>
       <div className="capture-controls">
         <button type="submit" className="btn btn-primary btn-large" disabled={busy || empty}>
           {busy ? s.submitting : s.submit}

@@ -1,4 +1,6 @@
 // The inspection screen's texts (the spec leaves this screen's contents open: docs/capture.md).
+import { entryLabels } from '../../lib/capture/recording-entries.ts';
+
 export const inspectionStrings = {
   title: 'Inspection',
   loading: 'Loading the line…',
@@ -9,13 +11,12 @@ export const inspectionStrings = {
   steps: ['Before', 'Record', 'Review'] as const,
   stepOf: (step: number) => `Step ${step} of 3`,
   // Before
-  productLeaving: 'Product leaving the line',
-  batchLeaving: 'Batch leaving the line',
-  productComing: 'Product coming next',
-  batchComing: 'Batch coming next',
+  productLeaving: entryLabels.productLeaving,
+  batchLeaving: entryLabels.batchLeaving,
+  productComing: entryLabels.productComing,
+  batchComing: entryLabels.batchComing,
   device: 'Device used',
   noDevice: 'This phone (not registered)',
-  required: (label: string) => `${label} is required`,
   checkpoints: 'Checkpoints to scan',
   areas: 'Areas to walk through',
   noConfiguration:
@@ -30,6 +31,10 @@ export const inspectionStrings = {
   stop: 'Stop',
   elapsed: 'Elapsed',
   storageLeft: 'Storage left',
+  recordedSize: 'Recorded',
+  confirmLeave:
+    'Recording is in progress. Leave this page? The recording stops here and stays on this device: submit it from the Operator Dashboard.',
+  leftWhileRecording: 'The page was left while recording: the recording stopped there.',
   scanned: (n: number, m: number) => `${n} of ${m} checkpoints scanned`,
   scanTicked: (name: string) => `Checkpoint scanned: ${name}`,
   scanRepeat: (name: string) => `Scanned again: ${name} (already counted)`,
@@ -48,7 +53,7 @@ export const inspectionStrings = {
   allScanned: 'Every checkpoint was scanned.',
   emptyRecording:
     'Nothing was recorded: the camera handed over no video. Discard this recording and record again.',
-  notes: 'Operator notes',
+  notes: entryLabels.notes,
   submit: 'Submit',
   submitting: 'Submitting…',
   discard: 'Discard recording',

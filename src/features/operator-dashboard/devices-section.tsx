@@ -1,16 +1,22 @@
 import { useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { AppDialog } from '../../components/app-dialog.tsx';
 import { TextField } from '../../components/field.tsx';
 import { CardGrid, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { StatusTag } from '../../components/tag.tsx';
 import { useQrCamera } from '../../hooks/use-qr-camera.ts';
 import { ApiError } from '../../lib/api-client.ts';
+import { isBlank } from '../../lib/capture/recording-entries.ts';
 import { toastError, toastSuccess } from '../../stores/toasts.ts';
 import type { Device } from '../../types/api.ts';
 import { registerDevice } from './api/register-device.ts';
 import { operatorStrings as s } from './strings.ts';
 
-/** Reads one device label with the camera (or typed) and registers it. */
+/**
+ * Reads one device label with the camera (or typed) and registers it. A decoded code waits for
+ * the operator to confirm it (Register) or scan again: a line's checkpoint QR code in view must not
+ * be registered as a device by accident. An empty or blank typed code is named under the field.
+ */
 function RegisterDeviceDialog({
   onClose,
   onRegistered,
@@ -19,10 +25,15 @@ function RegisterDeviceDialog({
   onRegistered: () => void;
 }) {
   const videoRef = useRef<HTMLVideoElement>(null);
+  const codeInput = useRef<HTMLInputElement>(null);
   const [typed, setTyped] = useState('');
+  const [typedError, setTypedError] = useState<string | null>(null);
+  // The code the camera read, shown until the operator registers it or scans again.
+  const [scanned, setScanned] = useState<string | null>(null);
+  const waiting = useRef(false);
   const busy = useRef(false);
   const register = async (code: string) => {
-    if (busy.current || !code.trim()) return;
+    if (busy.current) return;
     busy.current = true;
     try {
       const device = await registerDevice(code.trim());
@@ -37,7 +48,16 @@ function RegisterDeviceDialog({
       busy.current = false;
     }
   };
-  const camera = useQrCamera(videoRef, (codes) => void register(codes[0] ?? ''));
+  const camera = useQrCamera(videoRef, (codes) => {
+    const code = codes.find((c) => !isBlank(c));
+    if (waiting.current || code === undefined) return;
+    waiting.current = true;
+    setScanned(code);
+  });
+  const scanAgain = () => {
+    waiting.current = false;
+    setScanned(null);
+  };
   return (
     <AppDialog
       open
@@ -51,14 +71,54 @@ function RegisterDeviceDialog({
           <video ref={videoRef} aria-label={s.scanDevice} muted playsInline autoPlay />
         </div>
         {camera.problem && <p className="capture-problem">{camera.problem}</p>}
+        <div role="status">
+          {scanned !== null && (
+            <div className="scanned-code">
+              <p>
+                {s.scannedCode}: <strong>{scanned}</strong>
+              </p>
+              <p>{s.confirmScanned}</p>
+            </div>
+          )}
+        </div>
+        {scanned !== null && (
+          <div className="capture-controls">
+            <button
+              type="button"
+              className="btn btn-primary btn-large"
+              aria-label={`${s.register} ${scanned}`}
+              onClick={() => void register(scanned)}
+            >
+              {s.register}
+            </button>
+            <button type="button" className="btn btn-secondary btn-large" onClick={scanAgain}>
+              {s.scanAgain}
+            </button>
+          </div>
+        )}
         <form
           className="form"
+          noValidate
           onSubmit={(event) => {
             event.preventDefault();
+            if (isBlank(typed)) {
+              flushSync(() => setTypedError(s.codeRequired));
+              codeInput.current?.focus();
+              return;
+            }
             void register(typed);
           }}
         >
-          <TextField label={s.typeCode} value={typed} onChange={setTyped} />
+          <TextField
+            label={s.typeCode}
+            value={typed}
+            onChange={(value) => {
+              setTyped(value);
+              if (!isBlank(value)) setTypedError(null);
+            }}
+            error={typedError}
+            inputRef={codeInput}
+          />
           <button type="submit" className="btn btn-primary btn-large">
             {s.register}
           </button>

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { Tag } from '../../components/tag.tsx';
@@ -6,12 +7,18 @@ import { discardRecording, resumeRecording, uploadQueue } from '../../lib/captur
 import { formatSize } from '../../lib/format-size.ts';
 import { localTime } from '../../lib/record-time.ts';
 import { confirmThenRun } from '../../lib/run-action.ts';
+import { CorrectRecordingDialog } from './correct-recording-dialog.tsx';
 import { operatorStrings as s } from './strings.ts';
 
-/** Recordings still on this device: progress, Resume and Discard (docs/capture.md). */
+/**
+ * Recordings still on this device: progress, Resume and Discard (docs/capture.md), and Correct
+ * details for one the server has not accepted yet (e.g. a field it refused).
+ */
 export function PendingUploads() {
   const queue = useSnapshot(uploadQueue);
+  const [correcting, setCorrecting] = useState<string | null>(null);
   const pending = queue.recordings.filter((r) => r.state !== 'recording');
+  const toCorrect = pending.find((r) => r.id === correcting);
   return (
     <section aria-labelledby="pending-heading">
       <h2 id="pending-heading">{s.pendingHeading}</h2>
@@ -27,6 +34,10 @@ export function PendingUploads() {
               recording.state === 'failed' ||
               recording.state === 'recorded' ||
               (recording.state === 'queued' && queue.waitingUntil !== null);
+            // Once the inspection exists on the server, its fields are the server's.
+            const correctable =
+              !recording.inspectionId &&
+              (recording.state === 'failed' || recording.state === 'recorded');
             return (
               <RecordCard
                 key={recording.id}
@@ -42,6 +53,9 @@ export function PendingUploads() {
                     actions={[
                       ...(resumable
                         ? [{ label: s.resume, onClick: () => void resumeRecording(recording.id) }]
+                        : []),
+                      ...(correctable
+                        ? [{ label: s.correct, onClick: () => setCorrecting(recording.id) }]
                         : []),
                       {
                         label: s.discard,
@@ -71,6 +85,9 @@ export function PendingUploads() {
             );
           })}
         </div>
+      )}
+      {toCorrect && (
+        <CorrectRecordingDialog recording={toCorrect} onClose={() => setCorrecting(null)} />
       )}
     </section>
   );

@@ -1,34 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
+import { myInspection } from '../../../tests/web/my-inspection-fixture.ts';
 import { cleanup, render } from '../../../tests/web/render.tsx';
-import type { Inspection, MyInspection } from '../../types/api.ts';
 import { RecentInspections } from './recent-inspections.tsx';
-
-const inspection = (id: string, patch: Partial<Inspection>): MyInspection => ({
-  inspection: {
-    _id: id,
-    lineClearanceId: 'a'.repeat(24),
-    operatorId: 'b'.repeat(24),
-    videoId: null,
-    startTime: '2026-11-20T10:10:00.000Z',
-    status: 'pending',
-    operatorNotes: '',
-    productLeaving: null,
-    batchLeaving: null,
-    productComing: null,
-    batchComing: null,
-    endTime: null,
-    checklist: null,
-    reviewerId: null,
-    reviewNotes: null,
-    reviewedAt: null,
-    signature: null,
-    ...patch,
-  },
-  lineName: 'Blister Line 1',
-  video: null,
-  hasCapture: true,
-});
 
 afterEach(cleanup);
 
@@ -39,8 +13,8 @@ describe('RecentInspections', () => {
       <RecentInspections
         loading={false}
         inspections={[
-          inspection('c'.repeat(24), {}),
-          inspection('d'.repeat(24), {
+          myInspection('c'.repeat(24), {}),
+          myInspection('d'.repeat(24), {
             status: 'rejected',
             signature: {
               signerId: 'e'.repeat(24),
@@ -82,8 +56,8 @@ describe('RecentInspections', () => {
       <RecentInspections
         loading={false}
         inspections={[
-          { ...inspection('c'.repeat(24), {}), video: video('completed', null) },
-          { ...inspection('d'.repeat(24), {}), video: video('error', reason) },
+          { ...myInspection('c'.repeat(24), {}), video: video('completed', null) },
+          { ...myInspection('d'.repeat(24), {}), video: video('error', reason) },
         ]}
       />,
     );

@@ -24,8 +24,11 @@ export interface LocalRecording {
   deviceId: string | null;
   checklist: ChecklistSnapshot;
   startedAt: string;
+  /** When Stop was tapped; null while recording, and for a recording interrupted before Stop. */
   endedAt: string | null;
-  /** Seconds recorded, pauses excluded. */
+  /** When the last chunk was stored (the end of what an interrupted recording kept). */
+  lastChunkAt?: string | null;
+  /** Seconds recorded, pauses excluded (kept up to date with each chunk, so a crash keeps it). */
   duration: number;
   mimeType: string;
   container: 'webm' | 'mp4';
@@ -64,6 +67,7 @@ export const newRecording = (start: RecordingStart): LocalRecording => ({
   notes: '',
   startedAt: new Date().toISOString(),
   endedAt: null,
+  lastChunkAt: null,
   duration: 0,
   mimeType: '',
   container: 'webm',
@@ -151,8 +155,20 @@ export async function appendChunk(recording: LocalRecording, data: Blob): Promis
   tx.objectStore(CHUNKS).put(chunk);
   recording.chunkCount += 1;
   recording.size += data.size;
+  recording.lastChunkAt = new Date().toISOString();
   tx.objectStore(RECORDINGS).put(recording);
   await committed(tx);
+}
+
+/**
+ * When the recording really ended, on the device's clock: Stop's time; for one interrupted before
+ * Stop (a closed tab, a crash), the time its last chunk was stored, which counts pauses as the
+ * wall clock does; for one stored before that was kept, its start plus the seconds recorded.
+ */
+export function recordedEnd(recording: LocalRecording): string {
+  if (recording.endedAt) return recording.endedAt;
+  if (recording.lastChunkAt) return recording.lastChunkAt;
+  return new Date(Date.parse(recording.startedAt) + recording.duration * 1000).toISOString();
 }
 
 /** The recording's chunks in order (Blobs backed by the browser's storage, not by memory). */

@@ -3,14 +3,23 @@
 // server is a fake answering the queue's XHR (tus) and fetch (JSON) calls.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startedRecording } from '../../../tests/web/recording-fixture.ts';
+import { signIn, signOut } from '../../stores/session.ts';
+import type { InspectionCreate } from '../../types/api.ts';
 import {
   appendChunk,
   closeRecordingDb,
   deleteRecording,
   listRecordings,
+  loadRecording,
   saveRecording,
 } from './recording-db.ts';
-import { discardRecording, startUploadQueue, uploadQueue } from './upload-queue.ts';
+import * as queue from './upload-queue.ts';
+import {
+  discardRecording,
+  resumeRecording,
+  startUploadQueue,
+  uploadQueue,
+} from './upload-queue.ts';
 
 interface FakeUpload {
   length: number;
@@ -73,11 +82,23 @@ const sha256Hex = async (bytes: Uint8Array<ArrayBuffer>) =>
     .map((b) => b.toString(16).padStart(2, '0'))
     .join('');
 
+/** Signs `userId` in, as the app does; its token is `token-<userId>`. */
+const signInAs = (userId: string) =>
+  signIn(`token-${userId}`, {
+    id: userId,
+    name: userId,
+    email: `${userId}@example.com`,
+    roles: ['operator'],
+  });
+
 beforeEach(() => {
   vi.stubGlobal('XMLHttpRequest', FakeXhr);
-  localStorage.setItem('accessToken', 'token');
+  signInAs('user-1');
 });
 afterEach(async () => {
+  // Ends the queue's turn (and any retry timer) before the next test's user signs in.
+  signOut();
+  await new Promise((resolve) => setTimeout(resolve));
   vi.unstubAllGlobals();
   // Other test files share this origin's storage: a token left here would sign them in.
   localStorage.removeItem('accessToken');
@@ -119,8 +140,11 @@ describe('the upload queue after a reload', () => {
     });
 
     await closeRecordingDb();
+    const verified = uploadQueue.verifiedCount;
     await startUploadQueue('user-1');
-    await vi.waitFor(() => expect(uploadQueue.verifiedCount).toBe(1), { timeout: 20_000 });
+    await vi.waitFor(() => expect(uploadQueue.verifiedCount).toBe(verified + 1), {
+      timeout: 20_000,
+    });
 
     const upload = uploads.get('u1') as FakeUpload;
     expect(upload.patchOffsets[0]).toBe(150_000);
@@ -169,5 +193,180 @@ describe('discarding a recording', () => {
     serverAnswers(503, 'Service unavailable');
     await expect(discardRecording('kept-1')).rejects.toThrow();
     expect((await listRecordings()).map((r) => r.id)).toEqual(['kept-1']);
+  });
+});
+
+interface Call {
+  method: string;
+  path: string;
+  token: string | null;
+  body: unknown;
+}
+
+/** A fetch stand-in recording each JSON call with the token it carried; `answer` decides. */
+function serverRecording(answer: (call: Call, signal?: AbortSignal | null) => Promise<Response>) {
+  const calls: Call[] = [];
+  vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
+    const headers = (init?.headers ?? {}) as Record<string, string>;
+    const call: Call = {
+      method: init?.method ?? 'GET',
+      path: new URL(url, window.location.origin).pathname,
+      token: headers.Authorization?.replace('Bearer ', '') ?? null,
+      body: init?.body ? JSON.parse(String(init.body)) : null,
+    };
+    calls.push(call);
+    return answer(call, init?.signal);
+  });
+  return calls;
+}
+
+const submitted = async (id: string, userId: string, patch: object = {}) => {
+  const recording = startedRecording(id, userId);
+  await saveRecording(recording);
+  await appendChunk(recording, new Blob([new Uint8Array(1000).fill(7)]));
+  Object.assign(
+    recording,
+    { state: 'queued', endedAt: new Date().toISOString(), duration: 1 },
+    patch,
+  );
+  await saveRecording(recording);
+  return recording;
+};
+
+describe('a phone shared by two operators', () => {
+  it('never works on another user’s recording, and resumes it when its user signs in again', async () => {
+    const calls = serverRecording(async (call) =>
+      call.token === 'token-user-1'
+        ? Promise.reject(new TypeError('Failed to fetch'))
+        : Response.json({ message: 'Video not found' }, { status: 404 }),
+    );
+    await submitted('first-user-rec', 'user-1');
+    await startUploadQueue('user-1');
+    // The network is down: user-1's recording waits to be retried (in 2 s).
+    await vi.waitFor(() => expect(uploadQueue.waitingUntil).not.toBeNull());
+    expect(uploadQueue.recordings.map((r) => [r.id, r.state])).toEqual([
+      ['first-user-rec', 'queued'],
+    ]);
+
+    signOut();
+    signInAs('user-2');
+    await startUploadQueue('user-2');
+    // user-2's dashboard lists none of user-1's recordings.
+    expect(uploadQueue.recordings).toEqual([]);
+    // Past the retry: nothing was sent for user-1's recording with user-2's token.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(calls.filter((call) => call.token !== 'token-user-1')).toEqual([]);
+    expect(await loadRecording('first-user-rec')).toMatchObject({ state: 'queued' });
+
+    // user-1 signs in again: the recording goes on by itself.
+    const before = calls.length;
+    signOut();
+    signInAs('user-1');
+    await startUploadQueue('user-1');
+    await vi.waitFor(() => expect(calls.length).toBeGreaterThan(before));
+    expect(calls[before]).toMatchObject({
+      method: 'POST',
+      path: '/api/inspections',
+      token: 'token-user-1',
+    });
+  });
+
+  it('on sign-out cancels the call in flight and leaves the recording as it was', async () => {
+    let signal: AbortSignal | null | undefined;
+    serverRecording(
+      (_call, sent) =>
+        new Promise((_resolve, reject) => {
+          signal = sent;
+          sent?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        }),
+    );
+    await submitted('in-flight-rec', 'user-1');
+    await startUploadQueue('user-1');
+    await vi.waitFor(() => expect(signal).toBeDefined());
+    expect((await loadRecording('in-flight-rec'))?.state).toBe('uploading');
+
+    signOut();
+    await vi.waitFor(() => expect(signal?.aborted).toBe(true));
+    await vi.waitFor(async () =>
+      expect(await loadRecording('in-flight-rec')).toMatchObject({ state: 'queued', error: null }),
+    );
+    expect(uploadQueue.recordings).toEqual([]);
+  });
+});
+
+describe('a recording interrupted before Stop', () => {
+  it('is submitted with its real end, not its start', async () => {
+    const calls = serverRecording(async () =>
+      Response.json({ message: 'Unavailable' }, { status: 503 }),
+    );
+    const recording = startedRecording('cut-short-rec', 'user-1');
+    // Recorded for a minute, scanned a tag at 42 s, then the tab closed (no Stop).
+    recording.startedAt = new Date(Date.now() - 60_000).toISOString();
+    recording.scans.push({ code: 'T1', videoTime: 42, at: recording.startedAt, tagIndex: 0 });
+    await saveRecording(recording);
+    await appendChunk(recording, new Blob([new Uint8Array(500)]));
+    await closeRecordingDb();
+
+    await startUploadQueue('user-1');
+    await vi.waitFor(() =>
+      expect(uploadQueue.recordings.map((r) => [r.id, r.state])).toEqual([
+        ['cut-short-rec', 'recorded'],
+      ]),
+    );
+    await resumeRecording('cut-short-rec');
+    await vi.waitFor(() => expect(calls.length).toBeGreaterThan(0));
+    const body = calls[0]?.body as InspectionCreate;
+    const seconds = (Date.parse(body.endTime) - Date.parse(body.startTime)) / 1000;
+    expect(seconds).toBeGreaterThan(59);
+    expect(seconds).toBeLessThan(70);
+    expect(body.video.duration).toBeGreaterThanOrEqual(42);
+  });
+});
+
+describe('a submit refused for what the operator typed', () => {
+  it('says what is wrong in words, and goes again once corrected, with its recording intact', async () => {
+    let refuse = true;
+    const calls = serverRecording(async () =>
+      refuse
+        ? Response.json(
+            { message: 'body.batchComing must not have more than 200 characters' },
+            { status: 400 },
+          )
+        : Response.json({ message: 'Unavailable' }, { status: 503 }),
+    );
+    await submitted('refused-rec', 'user-1');
+    await startUploadQueue('user-1');
+    await vi.waitFor(() =>
+      expect(uploadQueue.recordings[0]).toMatchObject({
+        state: 'failed',
+        error: 'Batch coming next must not have more than 200 characters',
+      }),
+    );
+
+    refuse = false;
+    await queue.correctRecording('refused-rec', {
+      productLeaving: 'P1',
+      batchLeaving: 'B1',
+      productComing: 'P2',
+      batchComing: 'B-2002',
+      notes: 'Line clear',
+    });
+    await vi.waitFor(() => expect(calls).toHaveLength(2));
+    expect(calls[1]?.body).toMatchObject({ batchComing: 'B-2002', operatorNotes: 'Line clear' });
+    const stored = await loadRecording('refused-rec');
+    expect(stored).toMatchObject({ size: 1000, chunkCount: 1, batchComing: 'B-2002' });
+  });
+
+  it('a stored field the server would refuse is named before anything is sent', async () => {
+    const calls = serverRecording(async () => Response.json({}, { status: 500 }));
+    await submitted('too-long-rec', 'user-1', { productLeaving: 'x'.repeat(228) });
+    await startUploadQueue('user-1');
+    await vi.waitFor(() =>
+      expect(uploadQueue.recordings[0]).toMatchObject({
+        state: 'failed',
+        error: 'Product leaving the line must be at most 200 characters (it has 228)',
+      }),
+    );
+    expect(calls).toEqual([]);
   });
 });
