@@ -44,7 +44,8 @@ async function open(
 describe('SigningDialog', () => {
   it('cannot approve without a verified video, and says why', async () => {
     await open('approve', {
-      approvalBlocker: 'No video: none is linked to this inspection (none was submitted, or it was deleted)',
+      approvalBlocker:
+        'No video: none is linked to this inspection (none was submitted, or it was deleted)',
       flags: [],
     });
     const dialog = page.getByRole('dialog', { name: 'Approve inspection' });

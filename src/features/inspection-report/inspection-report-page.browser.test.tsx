@@ -81,7 +81,8 @@ const pendingReport = (approvalBlocker: string | null): InspectionReport => ({
 });
 
 describe('inspection report: Approve while the server would refuse it', () => {
-  const blocker = 'No video: none is linked to this inspection (none was submitted, or it was deleted)';
+  const blocker =
+    'No video: none is linked to this inspection (none was submitted, or it was deleted)';
   const note = `${blocker}: it can only be rejected.`;
 
   it('is unavailable but reachable by keyboard, says why, and opens nothing; Reject still works', async () => {
