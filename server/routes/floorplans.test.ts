@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodePng } from '../../scripts/lib/png.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { loadFixture, PNG } from '../test/demo-fixture.ts';
 import { multipartBody } from '../test/multipart.ts';
@@ -17,13 +18,17 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const GIF = Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(20, 1)]);
-/** SOI, a 16-byte APP0 segment, then a baseline frame header: 640 × 480. */
+/** A GIF's header (257 × 257), filler standing for its blocks, and its trailer. */
+const GIF = Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(20, 1), Buffer.from([0x3b])]);
+/** SOI, a 16-byte APP0 segment, a baseline frame header (640 × 480), a scan, then EOI. */
 const JPEG = Buffer.concat([
   Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
   Buffer.alloc(14, 2),
   Buffer.from([0xff, 0xc0, 0x00, 0x11, 0x08, 0x01, 0xe0, 0x02, 0x80, 0x03]),
   Buffer.alloc(9, 1),
+  Buffer.from([0xff, 0xda, 0x00, 0x08]),
+  Buffer.alloc(6, 3),
+  Buffer.from([0x12, 0x34, 0xff, 0xd9]),
 ]);
 
 const upload = (
@@ -131,6 +136,7 @@ describe('floor plans', () => {
       { bytes: Buffer.concat([PNG, Buffer.alloc(5000)]), name: 'a.png' },
     );
     expect(big.statusCode).toBe(413);
+    expect(big.json().message).toBe('image is larger than the 4096 bytes a floor plan may have');
     expect(
       (await upload(f.auth.lcmanager2, { lineID: lineA }, { bytes: PNG, name: 'a.png' }))
         .statusCode,
@@ -145,6 +151,70 @@ describe('floor plans', () => {
       payload: { lineID: lineA },
     });
     expect(json.statusCode).toBe(400);
+  });
+
+  it('refuses an image cut short, damaged, too small or sent twice, keeping the line’s plan', async () => {
+    const planOf = async (lineId: string) =>
+      (await t.app.inject({ url: '/api/floorplans', headers: f.auth.admin }))
+        .json()
+        .find((plan: { lineID: string }) => plan.lineID === lineId);
+    expect(
+      (await upload(f.auth.admin, { lineID: lineB }, { bytes: PNG, name: 'a.png' })).statusCode,
+    ).toBe(201);
+    const kept = await planOf(lineB);
+    const refusals: [Buffer, string, string][] = [
+      [
+        PNG.subarray(0, PNG.length - 20),
+        'a.png',
+        'image is not a complete PNG file: it is cut short or damaged',
+      ],
+      [
+        Buffer.concat([PNG.subarray(0, 40), Buffer.from([0]), PNG.subarray(41)]),
+        'a.png',
+        'image is not a complete PNG file: it is cut short or damaged',
+      ],
+      [
+        JPEG.subarray(0, JPEG.length - 2),
+        'a.jpg',
+        'image is not a complete JPEG file: it is cut short or damaged',
+      ],
+      [
+        GIF.subarray(0, GIF.length - 1),
+        'a.gif',
+        'image is not a complete GIF file: it is cut short or damaged',
+      ],
+      [
+        Buffer.from(encodePng({ width: 1, height: 1, data: new Uint8Array(3) })),
+        'a.png',
+        'image must be 32 to 16384 px on each side (this one is 1 × 1)',
+      ],
+    ];
+    for (const [bytes, name, message] of refusals) {
+      const res = await upload(f.auth.admin, { lineID: lineB }, { bytes, name });
+      expect(res.statusCode, message).toBe(400);
+      expect(res.json().message).toBe(message);
+    }
+    const twice = multipartBody(
+      { lineID: lineB },
+      { field: 'image', filename: 'a.png', contentType: 'image/png', bytes: PNG },
+    );
+    const second = Buffer.from(
+      `--${'----lc-test-boundary'}\r\nContent-Disposition: form-data; name="image"; filename="b.png"\r\nContent-Type: image/png\r\n\r\n`,
+    );
+    const payload = Buffer.concat([
+      twice.payload.subarray(0, twice.payload.length - '------lc-test-boundary--\r\n'.length),
+      second,
+      PNG,
+      Buffer.from('\r\n------lc-test-boundary--\r\n'),
+    ]);
+    const doubled = await t.app.inject({
+      method: 'POST',
+      url: '/api/floorplans',
+      headers: { ...f.auth.admin, ...twice.headers },
+      payload,
+    });
+    expect(doubled.json()).toEqual({ message: 'image: send one image file, not several' });
+    expect(await planOf(lineB)).toEqual(kept);
   });
 
   it('deletes (managers of the line only) and the image goes with it', async () => {

@@ -9,7 +9,7 @@ import { audit } from '../audit/audit.ts';
 import { floorplanConfigs, floorplans } from '../db/schema.ts';
 import { currentUser, denied } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
-import { badRequest, notFound } from '../http/errors.ts';
+import { badRequest, HttpError, notFound } from '../http/errors.ts';
 import { nulMessage, nulPath } from '../http/nul-guard.ts';
 import { sendStored } from '../http/send-file.ts';
 import { iso, newId } from '../ids.ts';
@@ -22,7 +22,7 @@ import {
   floorplanImageUrl,
   newFloorplanImageKey,
 } from '../services/floorplan-images.ts';
-import { headerSize, sniffImage } from '../services/image-type.ts';
+import { floorplanImageProblem, sniffImage } from '../services/image-type.ts';
 import { findLine } from './line-clearances.ts';
 
 type Row = typeof floorplans.$inferSelect;
@@ -49,13 +49,19 @@ interface Upload {
 async function readUpload(request: FastifyRequest): Promise<Upload> {
   const fields: Record<string, string> = {};
   let image: Buffer | null = null;
-  for await (const part of request.parts()) {
-    if (part.type === 'file') {
-      if (part.fieldname !== 'image') throw badRequest(`Unexpected file field '${part.fieldname}'`);
-      image = await part.toBuffer();
-    } else if (typeof part.value === 'string') {
-      fields[part.fieldname] = part.value;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'image') {
+          throw badRequest(`Unexpected file field '${part.fieldname}'`);
+        }
+        image = await part.toBuffer();
+      } else if (typeof part.value === 'string') {
+        fields[part.fieldname] = part.value;
+      }
     }
+  } catch (error) {
+    throw formLimitError(error, request.server.ctx.config.maxUploadBytes);
   }
   const nul = nulPath(fields, 'body');
   if (nul) throw badRequest(nulMessage(nul));
@@ -66,6 +72,21 @@ async function readUpload(request: FastifyRequest): Promise<Upload> {
   const name = (fields.name ?? 'Floorplan').trim() || 'Floorplan';
   if (name.length > 200) throw badRequest('name must be at most 200 characters');
   return { name, lineId, image };
+}
+
+/** The multipart plugin's limit errors in words: which part, and the limit it passed. */
+function formLimitError(error: unknown, maxBytes: number): unknown {
+  const code = (error as { code?: string }).code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') {
+    const mib = maxBytes / 1024 / 1024;
+    const limit = Number.isInteger(mib) ? `${mib} MiB` : `${maxBytes} bytes`;
+    return new HttpError(413, `image is larger than the ${limit} a floor plan may have`);
+  }
+  if (code === 'FST_FILES_LIMIT') return badRequest('image: send one image file, not several');
+  if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') {
+    return badRequest('The form has more fields than name, lineID and image');
+  }
+  return error;
 }
 
 export const floorplanRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -129,11 +150,8 @@ export const floorplanRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!managesLine(user, line)) await denied(request, 'not the manager of this line clearance');
       const type = sniffImage(upload.image);
       if (!type) throw badRequest('image must be a PNG, JPEG or GIF file');
-      if (!headerSize(upload.image, type)) {
-        throw badRequest(
-          `image is not a readable ${type.contentType.slice(6).toUpperCase()} file: its header gives no size`,
-        );
-      }
+      const problem = floorplanImageProblem(upload.image, type);
+      if (problem) throw badRequest(problem);
       const id = newId();
       const imageKey = newFloorplanImageKey(type);
       await storage.put(imageKey, upload.image);

@@ -38,6 +38,10 @@ import { insertUser } from '../services/users.ts';
 
 type Row = typeof users.$inferSelect;
 
+/** 'a', 'a and b', 'a, b and c'. */
+const inWords = (items: readonly string[]) =>
+  items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+
 /**
  * The kinds of record that name a user (GMP records: who performed, verified, decided or
  * registered must stay known), in the words a 409 uses; empty when none does.
@@ -346,7 +350,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const named = await recordsNaming(tx, old.id);
         if (named.length > 0) {
           throw conflict(
-            `This user is named in ${named.join(', ')} and cannot be deleted; deactivate the account instead`,
+            `This user is named in ${inWords(named)} and cannot be deleted; deactivate the account instead`,
           );
         }
         const managed = await tx
@@ -356,7 +360,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
           .orderBy(asc(lineClearances.name));
         if (managed.length > 0) {
           throw conflict(
-            `This user is the LC manager of ${managed.map((line) => line.name).join(', ')}; give those lines another LC manager first`,
+            `This user is the LC manager of ${inWords(managed.map((line) => line.name))}; give those lines another LC manager first`,
           );
         }
         await assertAdminRemains(tx, old);

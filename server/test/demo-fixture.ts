@@ -2,17 +2,15 @@
 // tests and the role matrix run against it. Bytes are small but of the real formats' signatures.
 import fs from 'node:fs';
 import path from 'node:path';
+import { encodePng } from '../../scripts/lib/png.ts';
 import type { DemoDataset, DemoRole } from '../demo/dataset-types.ts';
 import { DEMO_PASSWORD, loadDemo } from '../demo/load-demo.ts';
 import type { TestApp } from './build.ts';
 
-/** A PNG signature and header (64 × 48) as the floor-plan upload reads them, then filler. */
-export const PNG = Buffer.concat([
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
-  Buffer.from('IHDR'),
-  Buffer.from([0, 0, 0, 64, 0, 0, 0, 48]),
-  Buffer.alloc(48, 7),
-]);
+/** A whole 64 × 48 PNG: floor-plan uploads are checked to the last chunk. */
+export const PNG = Buffer.from(
+  encodePng({ width: 64, height: 48, data: new Uint8Array(64 * 48 * 3).fill(7) }),
+);
 /** 2000 distinct-ish bytes standing in for an MP4 (range tests compare exact slices). */
 export const VIDEO_BYTES = Buffer.from(Array.from({ length: 2000 }, (_, i) => (i * 31) % 256));
 
