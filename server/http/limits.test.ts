@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, videos } from '../db/schema.ts';
@@ -12,6 +13,7 @@ import { newId } from '../ids.ts';
 import { prepareDataDir } from '../services.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { createUser, type TestUser } from '../test/fixtures.ts';
+import { nulPath } from './nul-guard.ts';
 
 let t: TestApp;
 let operator: TestUser;
@@ -192,6 +194,22 @@ describe('strings the database cannot store (U+0000)', () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/^body(\.0)+ must not contain the NUL character/);
+  });
+});
+
+describe('the U+0000 walk', () => {
+  it('walks what JSON, queries and parameters parse into, never a parser’s stream or other objects', () => {
+    expect(nulPath({ a: [{ b: 'x\u0000' }] }, 'body')).toBe('body.a.0.b');
+    expect(nulPath(Object.assign(Object.create(null), { q: '\u0000' }), 'query')).toBe('query.q');
+    const bare = Object.create(Object.create(null));
+    expect(nulPath(Object.assign(bare, { q: '\u0000' }), 'query')).toBe('query.q');
+    // A video upload's body is the request stream: its graph reaches the socket and loops.
+    class Looped {
+      self = this;
+      text = '\u0000';
+    }
+    expect(nulPath(new Looped(), 'body')).toBeUndefined();
+    expect(nulPath({ stream: new PassThrough() }, 'body')).toBeUndefined();
   });
 });
 

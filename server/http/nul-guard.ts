@@ -19,6 +19,19 @@ function pathOf(visit: Visit): string {
 }
 
 /**
+ * Arrays and plain objects: what JSON, a query string or the route's parameters parse into. A
+ * body some parser leaves as a stream (a video upload) is not walked: its object graph reaches
+ * the socket and the server, and loops.
+ */
+function isParsed(value: unknown): value is object {
+  if (Array.isArray(value)) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  // Object.prototype, or the query parser's own bare prototype: either way, one step from null.
+  return prototype === null || Object.getPrototypeOf(prototype) === null;
+}
+
+/**
  * The path of the first string (value or key) in `value` that holds U+0000, e.g. `body.notes`, or
  * undefined. Walks without recursion: a body nested thousands deep must not overflow the stack.
  */
@@ -28,7 +41,7 @@ export function nulPath(value: unknown, base: string): string | undefined {
     const item = visit.value;
     if (typeof item === 'string') {
       if (item.includes(NUL)) return pathOf(visit);
-    } else if (typeof item === 'object' && item !== null && !ArrayBuffer.isView(item)) {
+    } else if (isParsed(item)) {
       for (const [key, child] of Object.entries(item)) {
         const next = { value: child, key, parent: visit };
         if (key.includes(NUL)) return pathOf(next);
