@@ -1,6 +1,7 @@
 // Object-level rules shared by routes (docs/permissions.md): who sees and manages what.
 import type { AuthUser } from '../context.ts';
 import type { Role } from '../schemas/common.ts';
+import { manageableRolesOf } from '../schemas/manageable-roles.ts';
 
 export const hasRole = (user: AuthUser, ...roles: Role[]) =>
   user.roles.some((role) => roles.includes(role));
@@ -28,14 +29,8 @@ export const worksOn = (
   target.lineClearanceIds.includes(line.id) || line.assignedOperators.includes(target.id);
 
 /** Roles whose accounts a user may create, change or delete. */
-export function manageableRoles(user: AuthUser): Set<Role> {
-  if (hasRole(user, 'admin')) {
-    return new Set<Role>(['admin', 'factory_manager', 'lc_manager', 'audit', 'operator']);
-  }
-  if (hasRole(user, 'factory_manager')) return new Set<Role>(['lc_manager', 'audit', 'operator']);
-  if (hasRole(user, 'lc_manager')) return new Set<Role>(['operator']);
-  return new Set();
-}
+export const manageableRoles = (user: AuthUser): Set<Role> =>
+  new Set(manageableRolesOf(user.roles));
 
 export const canManageRoles = (user: AuthUser, roles: readonly Role[]) => {
   const allowed = manageableRoles(user);

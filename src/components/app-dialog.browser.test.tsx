@@ -2,9 +2,14 @@ import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { cleanup, render } from '../../tests/web/render.tsx';
+import { toasts, toastWarning } from '../stores/toasts.ts';
 import { AppDialog } from './app-dialog.tsx';
+import { Toaster } from './toaster.tsx';
 
-afterEach(cleanup);
+afterEach(async () => {
+  await cleanup();
+  toasts.items = [];
+});
 
 // Like the dashboards: the dialog exists only while open.
 function Opener() {
@@ -17,6 +22,9 @@ function Opener() {
       {open && (
         <AppDialog open onOpenChange={setOpen} title="Edit Line Clearance" width="500px">
           <input aria-label="Name" />
+          <button type="button" onClick={() => toastWarning('Please enter a name')}>
+            Save
+          </button>
         </AppDialog>
       )}
     </>
@@ -33,6 +41,24 @@ describe('AppDialog', () => {
     await expect.element(page.getByLabelText('Name')).toHaveFocus();
     // 500px, narrowed to the screen on phones.
     expect((dialog.element() as HTMLElement).style.width).toBe('500px');
+    await userEvent.keyboard('{Escape}');
+    await expect.element(dialog).not.toBeInTheDocument();
+    await expect.element(opener).toHaveFocus();
+  });
+
+  it('closes with one Escape while a validation toast is showing', async () => {
+    await render(
+      <>
+        <Opener />
+        <Toaster />
+      </>,
+    );
+    const opener = page.getByRole('button', { name: 'Edit Line 1' });
+    await userEvent.click(opener);
+    const dialog = page.getByRole('dialog', { name: 'Edit Line Clearance' });
+    await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    await expect.element(page.getByText('Please enter a name')).toBeVisible();
+    await userEvent.click(dialog.getByLabelText('Name'));
     await userEvent.keyboard('{Escape}');
     await expect.element(dialog).not.toBeInTheDocument();
     await expect.element(opener).toHaveFocus();

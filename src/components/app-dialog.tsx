@@ -1,5 +1,11 @@
 import { Dialog } from 'radix-ui';
-import { type CSSProperties, type ReactNode, type RefObject, useRef } from 'react';
+import {
+  type CSSProperties,
+  type KeyboardEvent,
+  type ReactNode,
+  type RefObject,
+  useRef,
+} from 'react';
 
 export interface AppDialogProps {
   open: boolean;
@@ -33,6 +39,17 @@ export function AppDialog(props: AppDialogProps) {
     target?.focus();
   };
 
+  // Radix gives Escape only to the topmost layer, and a toast shown over the dialog (a validation
+  // warning) is one: the first Escape closed the toast and a second one was needed for the dialog.
+  // Escape that no layer above the dialog kept for itself (an open popover prevents its default)
+  // closes the dialog; when the dialog is on top, Radix has already closed it and prevented it.
+  const closeOnEscape = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Escape' && !event.defaultPrevented) {
+      event.preventDefault();
+      onOpenChange(false);
+    }
+  };
+
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -42,6 +59,7 @@ export function AppDialog(props: AppDialogProps) {
           style={{ width, maxWidth: maxWidth ?? 'calc(100vw - 2rem)' }}
           aria-describedby={undefined}
           onCloseAutoFocus={returnFocus}
+          onKeyDown={closeOnEscape}
         >
           <header className="dialog-header">
             <Dialog.Title className="dialog-title">{title}</Dialog.Title>

@@ -113,7 +113,8 @@ export function ActionButton({
 
 /**
  * A card's buttons, each named with the record ('Delete Line 1') so they differ for screen readers.
- * An unavailable one is announced as dimmed with its reason, which also shows after the buttons.
+ * An unavailable one is announced as dimmed with its reason, which also shows after the buttons;
+ * a reason shared by several buttons (Edit and Delete of an account one may not manage) shows once.
  */
 export function RecordActions({
   name,
@@ -123,24 +124,26 @@ export function RecordActions({
   actions: readonly RecordAction[];
 }) {
   const id = useId();
+  const reasons = [
+    ...new Set(actions.flatMap((action) => (action.unavailable ? [action.unavailable] : []))),
+  ];
+  const noteId = (reason: string | null | undefined) =>
+    `${id}-${reason ? reasons.indexOf(reason) : -1}`;
   return (
     <>
-      {actions.map((action, i) => (
+      {actions.map((action) => (
         <ActionButton
           key={action.label}
           action={action}
           name={`${action.label} ${name}`}
-          noteId={`${id}-${i}`}
+          noteId={noteId(action.unavailable)}
         />
       ))}
-      {actions.map(
-        (action, i) =>
-          action.unavailable && (
-            <p key={action.label} id={`${id}-${i}`} className="muted action-note">
-              {action.unavailable}
-            </p>
-          ),
-      )}
+      {reasons.map((reason) => (
+        <p key={reason} id={noteId(reason)} className="muted action-note">
+          {reason}
+        </p>
+      ))}
     </>
   );
 }

@@ -183,4 +183,95 @@ describe('admin / factory-manager dashboard', () => {
       expect(fake.calls.filter((call) => call === 'GET /api/users')).toHaveLength(2),
     );
   });
+
+  describe('Users tab: only what the server lets the signed-in user do', () => {
+    const admin = {
+      ...user,
+      _id: 'a1a1a1a1a1a1a1a1a1a1a1a1',
+      id: 'a1a1a1a1a1a1a1a1a1a1a1a1',
+      name: 'Ada Admin',
+      role: ['admin'],
+    };
+    const self = { ...user, _id: 'u1', id: 'u1', name: 'Pat Doe' };
+
+    async function showUsers(roles: string[], list: object[]) {
+      signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles });
+      const fake = fakeFetch({
+        'GET /api/line-clearances': { body: [line] },
+        'GET /api/users': { body: list },
+        'GET /api/devices': { body: [device] },
+      });
+      vi.stubGlobal('fetch', fake.fetchImpl);
+      await render(
+        <>
+          <AdminDashboardPage />
+          <Toaster />
+        </>,
+      );
+      await userEvent.click(page.getByRole('tab', { name: 'Users' }));
+      return fake.calls;
+    }
+
+    it('offers a factory manager only the roles it may give, and no Edit or Delete of an admin', async () => {
+      const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
+      const calls = await showUsers(['factory_manager'], [admin, user]);
+      const reason = 'You may not manage an account with the role Admin';
+      const editAdmin = page.getByRole('button', { name: 'Edit Ada Admin' });
+      const deleteAdmin = page.getByRole('button', { name: 'Delete Ada Admin' });
+      for (const button of [editAdmin, deleteAdmin]) {
+        await expect.element(button).toHaveAttribute('aria-disabled', 'true');
+        await expect.element(button).toHaveAccessibleDescription(reason);
+      }
+      // One note for both buttons.
+      expect(page.getByText(reason, { exact: true }).all()).toHaveLength(1);
+      // Reachable by keyboard, so its reason is heard; neither a key nor a click does anything.
+      for (const button of [deleteAdmin, editAdmin]) {
+        const element = button.element() as HTMLButtonElement;
+        element.focus();
+        await userEvent.keyboard('{Enter}');
+        element.click();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(confirm).not.toHaveBeenCalled();
+      expect(page.getByRole('dialog').query()).toBeNull();
+      expect(calls.filter((call) => call.startsWith('DELETE'))).toEqual([]);
+      // An operator's card keeps both.
+      await expect
+        .element(page.getByRole('button', { name: 'Edit Priya Nair' }))
+        .not.toHaveAttribute('aria-disabled');
+
+      await userEvent.click(page.getByRole('button', { name: 'Add New' }));
+      const dialog = page.getByRole('dialog', { name: 'Create New User' });
+      await userEvent.click(dialog.getByRole('button', { name: /^Roles:/ }));
+      const options = page.getByRole('group', { name: 'Roles' }).getByRole('checkbox');
+      await expect.element(options.first()).toBeVisible();
+      expect(options.elements().map((option) => option.parentElement?.textContent)).toEqual([
+        'Line Clearance Manager',
+        'Operator',
+        'Audit',
+      ]);
+    });
+
+    it('offers an admin every role, and shows Delete of its own account unavailable with the reason', async () => {
+      await showUsers(['admin'], [self, admin]);
+      const deleteSelf = page.getByRole('button', { name: 'Delete Pat Doe' });
+      await expect.element(deleteSelf).toHaveAttribute('aria-disabled', 'true');
+      await expect
+        .element(deleteSelf)
+        .toHaveAccessibleDescription('You cannot delete your own account');
+      await expect
+        .element(page.getByRole('button', { name: 'Edit Pat Doe' }))
+        .not.toHaveAttribute('aria-disabled');
+      await expect
+        .element(page.getByRole('button', { name: 'Delete Ada Admin' }))
+        .not.toHaveAttribute('aria-disabled');
+
+      await userEvent.click(page.getByRole('button', { name: 'Edit Ada Admin' }));
+      const dialog = page.getByRole('dialog', { name: 'Edit User' });
+      await userEvent.click(dialog.getByRole('button', { name: /^Roles:/ }));
+      const options = page.getByRole('group', { name: 'Roles' }).getByRole('checkbox');
+      await expect.element(options.first()).toBeVisible();
+      expect(options.elements()).toHaveLength(5);
+    });
+  });
 });

@@ -4,15 +4,12 @@ import { useSnapshot } from 'valtio';
 import { TextField } from '../../components/field.tsx';
 import { userMessages as messages } from '../../config/entity-messages.ts';
 import { useNewPassword } from '../../hooks/use-new-password.ts';
-import { roleList } from '../../lib/roles.ts';
 import { runAction } from '../../lib/run-action.ts';
+import { manageBlocker } from '../../lib/user-management.ts';
 import { session } from '../../stores/session.ts';
 import type { User } from '../../types/api.ts';
 import { updateUser } from './api/update-user.ts';
 import { adminStrings as s } from './strings.ts';
-
-/** The roles whose accounts a factory manager manages (docs/permissions.md). */
-const factoryManagerManages: readonly string[] = ['lc_manager', 'audit', 'operator'];
 
 /**
  * Whether the signed-in user may set `target`'s password, as the server allows it
@@ -26,13 +23,9 @@ export function mayResetPassword(
   target: User,
 ): boolean {
   if (target._id === selfId) return false;
-  if (roles.includes('admin')) return true;
-  const targetRoles = roleList(target.role);
-  return (
-    roles.includes('factory_manager') &&
-    targetRoles.length > 0 &&
-    targetRoles.every((role) => factoryManagerManages.includes(role))
-  );
+  // Only admins and factory managers set another user's password; they see every line.
+  if (!roles.includes('admin') && !roles.includes('factory_manager')) return false;
+  return manageBlocker({ id: selfId ?? null, roles }, target, []) === null;
 }
 
 type Step = 'closed' | 'enter' | 'confirm';

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useSnapshot } from 'valtio';
 import { createUser } from '../../api/create-user.ts';
 import { TextField } from '../../components/field.tsx';
 import { FormDialog } from '../../components/form-dialog.tsx';
@@ -6,15 +7,15 @@ import { MultiSelect } from '../../components/multi-select.tsx';
 import { Select } from '../../components/select.tsx';
 import { userMessages as messages } from '../../config/entity-messages.ts';
 import { useNewPassword } from '../../hooks/use-new-password.ts';
-import { isRole, type Role, roleLabel, roleList, roles } from '../../lib/roles.ts';
+import { isRole, type Role, roleLabel, roleList } from '../../lib/roles.ts';
 import { runAction, warnIfBlank } from '../../lib/run-action.ts';
+import { manageableRoles } from '../../lib/user-management.ts';
+import { session } from '../../stores/session.ts';
 import { toastWarning } from '../../stores/toasts.ts';
 import type { LineClearance, User, UserStatus } from '../../types/api.ts';
 import { updateUser } from './api/update-user.ts';
 import { ResetPassword } from './reset-password.tsx';
 import { accountStatusLabels, initialUserPassword, adminStrings as s } from './strings.ts';
-
-const roleOptions = roles.map((role) => ({ value: role, label: roleLabel(role) }));
 
 export interface UserDialogProps {
   /** null creates a new user. */
@@ -26,6 +27,12 @@ export interface UserDialogProps {
 
 /** Spec §2: Edit User / Create New User, 500px. New users default to the operator role (§6). */
 export function UserDialog({ item, lineClearances, onClose, onSaved }: UserDialogProps) {
+  // Only the roles the signed-in user may grant (the server refuses any other with 403).
+  const { roles } = useSnapshot(session);
+  const roleOptions = manageableRoles(roles).map((role) => ({
+    value: role,
+    label: roleLabel(role),
+  }));
   const [name, setName] = useState(item?.name ?? '');
   const [email, setEmail] = useState(item?.email ?? '');
   const [userRoles, setUserRoles] = useState<Role[]>(

@@ -1,10 +1,13 @@
 import { useState } from 'react';
+import { useSnapshot } from 'valtio';
 import { deleteUser } from '../../api/delete-user.ts';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { RoleTags, Tag, TagList } from '../../components/tag.tsx';
 import { userMessages as messages } from '../../config/entity-messages.ts';
 import type { Loaded } from '../../hooks/use-load.ts';
 import { deleteThenReload, runAction } from '../../lib/run-action.ts';
+import { deleteBlocker, manageableRoles, manageBlocker } from '../../lib/user-management.ts';
+import { session } from '../../stores/session.ts';
 import type { LineClearance, User } from '../../types/api.ts';
 import { unlockUser } from './api/unlock-user.ts';
 import { adminStrings as s } from './strings.ts';
@@ -16,17 +19,22 @@ export interface UsersTabProps {
 }
 
 export function UsersTab({ users, lineClearances }: UsersTabProps) {
+  const { roles, info } = useSnapshot(session);
   const [editing, setEditing] = useState<User | 'new' | null>(null);
   const lineName = new Map(lineClearances.map((line) => [line._id, line.name]));
+  // What the server would refuse (403, or 409 for one's own account) is shown, not offered.
+  const caller = { id: info?.id ?? null, roles };
+  const mayAdd = manageableRoles(roles).length > 0;
 
   return (
     <>
       <CardGrid
-        onAdd={() => setEditing('new')}
+        onAdd={mayAdd ? () => setEditing('new') : undefined}
         items={users.data}
         loading={users.loading}
         render={(user) => {
           const assigned = user.lineClearanceIds ?? [];
+          const blocker = manageBlocker(caller, user, lineClearances);
           return (
             <RecordCard
               key={user._id}
@@ -42,7 +50,7 @@ export function UsersTab({ users, lineClearances }: UsersTabProps) {
                 <RecordActions
                   name={user.name}
                   actions={[
-                    { label: s.edit, onClick: () => setEditing(user) },
+                    { label: s.edit, onClick: () => setEditing(user), unavailable: blocker },
                     ...(user.lockedUntil
                       ? [
                           {
@@ -55,6 +63,7 @@ export function UsersTab({ users, lineClearances }: UsersTabProps) {
                               );
                               if (done) users.reload();
                             },
+                            unavailable: blocker,
                           },
                         ]
                       : []),
@@ -63,6 +72,7 @@ export function UsersTab({ users, lineClearances }: UsersTabProps) {
                       variant: 'danger',
                       onClick: () =>
                         deleteThenReload(messages, () => deleteUser(user._id), users.reload),
+                      unavailable: deleteBlocker(caller, user, lineClearances),
                     },
                   ]}
                 />

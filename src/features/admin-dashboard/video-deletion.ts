@@ -5,13 +5,26 @@ function count(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** Spec §8: 'Video deleted successfully.' then 'Deleted:' and every removed item. */
+/**
+ * `deleted.reports` counts the inspections that were unlinked from the video, not removed: an
+ * inspection is a GMP record and stays. Said apart from the removed items, so nobody reads it as
+ * a destroyed record.
+ */
+function unlinkedReports(n: number): string {
+  return n === 1
+    ? '1 report unlinked (the inspection is kept)'
+    : `${n} reports unlinked (the inspections are kept)`;
+}
+
+/**
+ * Spec §8: 'Video deleted successfully.' then 'Deleted:' and every removed item; then the reports
+ * that were unlinked.
+ */
 export function deletionSummary({ deleted }: VideoDeletion): string {
   const { minio } = deleted;
   const items = [
     count(deleted.video, 'video record', 'video records'),
     count(deleted.predictions, 'prediction', 'predictions'),
-    count(deleted.reports, 'report', 'reports'),
     count(deleted.floorplanConfigs, 'floorplan config', 'floorplan configs'),
     count(deleted.floorplans, 'floorplan', 'floorplans'),
     `video file ${minio.video ? 'removed' : 'not found'}`,
@@ -19,6 +32,10 @@ export function deletionSummary({ deleted }: VideoDeletion): string {
     count(minio.keyframesImages, 'keyframe image', 'keyframe images'),
     `results ${minio.results ? 'removed' : 'not found'}`,
   ];
-  // The toast keeps line breaks: the summary reads as two lines.
-  return `${adminStrings.videoDeleted}\n${adminStrings.deletedPrefix} ${items.join(', ')}.`;
+  // The toast keeps line breaks: the summary reads as three lines.
+  return [
+    adminStrings.videoDeleted,
+    `${adminStrings.deletedPrefix} ${items.join(', ')}.`,
+    `${unlinkedReports(deleted.reports)}.`,
+  ].join('\n');
 }

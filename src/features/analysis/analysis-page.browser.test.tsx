@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { page } from 'vitest/browser';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
@@ -8,6 +8,10 @@ import { signIn, signOut } from '../../stores/session.ts';
 import { toasts } from '../../stores/toasts.ts';
 import type { AnalysisRow } from '../../types/api.ts';
 import AnalysisPage from './analysis-page.tsx';
+
+beforeEach(async () => {
+  await page.viewport(1024, 768);
+});
 
 afterEach(async () => {
   await cleanup();
@@ -245,6 +249,7 @@ describe('/analysis', () => {
   });
 
   it('lines each row’s actions up with its other cells', async () => {
+    await page.viewport(1280, 800);
     await show(['admin'], [completed, running, failed]);
     await expect.element(page.getByRole('button', { name: /^Re-run/ }).first()).toBeVisible();
     for (const tr of page.getByRole('row').all().slice(1)) {
@@ -258,5 +263,55 @@ describe('/analysis', () => {
   it('says when there is nothing yet', async () => {
     await show(['lc_manager'], []);
     await expect.element(page.getByText('No inspection videos yet.')).toBeVisible();
+  });
+
+  it('shows a job shorter than 10 s with one decimal, not as 0 s', async () => {
+    const quick = row('a0000000000000000000000c', {
+      job: job('failed', {
+        error: 'not a readable video file',
+        startedAt: '2026-11-20T08:10:01.000Z',
+        finishedAt: '2026-11-20T08:10:01.500Z',
+      }) as AnalysisRow['job'],
+    });
+    const short = row('a0000000000000000000000d', {
+      job: job('failed', {
+        error: 'not a readable video file',
+        startedAt: '2026-11-20T08:10:01.000Z',
+        finishedAt: '2026-11-20T08:10:04.250Z',
+      }) as AnalysisRow['job'],
+    });
+    await show(['operator'], [quick, short]);
+    await expect.element(page.getByText('0.5 s', { exact: true })).toBeVisible();
+    await expect.element(page.getByText('3.3 s', { exact: true })).toBeVisible();
+    expect(page.getByText('0 s', { exact: true }).query()).toBeNull();
+  });
+
+  it('stacks each video as a card on a phone: every cell on screen, Details readable, no sideways page', async () => {
+    await page.viewport(390, 844);
+    await show(['admin'], [completed, running, failed]);
+    await expect.element(page.getByRole('button', { name: /^Re-run/ }).first()).toBeVisible();
+    expect(document.documentElement.scrollWidth).toBeLessThanOrEqual(390);
+    const rows = page.getByRole('row').all().slice(1);
+    expect(rows).toHaveLength(3);
+    for (const tr of rows) {
+      const cells = [...tr.element().children] as HTMLElement[];
+      expect(cells).toHaveLength(7);
+      for (const cell of cells) {
+        const box = cell.getBoundingClientRect();
+        expect(box.left, cell.textContent ?? '').toBeGreaterThanOrEqual(0);
+        expect(box.right, cell.textContent ?? '').toBeLessThanOrEqual(390);
+      }
+      expect(tr.element().getBoundingClientRect().height).toBeLessThan(450);
+    }
+    // The column names show beside the values, and Details gets most of the width.
+    const details = page.getByText(
+      '85 keyframe images, path from motion and QR scans, no detector',
+    );
+    expect(details.element().getBoundingClientRect().width).toBeGreaterThan(200);
+    await expect
+      .element(page.getByRole('row').nth(1).getByText('Time taken', { exact: true }))
+      .toBeVisible();
+    // Still a table of rows and column headers for a screen reader.
+    expect(page.getByRole('columnheader').all()).toHaveLength(7);
   });
 });

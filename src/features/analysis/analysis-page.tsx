@@ -26,11 +26,25 @@ type Job = NonNullable<AnalysisRow['job']>;
 
 const isOpen = (job: Job | null) => job?.state === 'queued' || job?.state === 'running';
 
+/** A job's duration: one decimal below 10 s (a 0.5 s job is not '0 s'), whole seconds above. */
 function seconds(from: string, to: string | null): string {
   const ms = (to ? Date.parse(to) : Date.now()) - Date.parse(from);
   if (!Number.isFinite(ms) || ms < 0) return '';
+  if (ms < 9950) return `${(ms / 1000).toFixed(1)} s`;
   const total = Math.round(ms / 1000);
   return total < 60 ? `${total} s` : `${Math.floor(total / 60)} min ${total % 60} s`;
+}
+
+/**
+ * A cell's column name, shown only where the rows are stacked as cards (a phone); hidden from
+ * assistive technology, which takes the name from the column header.
+ */
+function CellLabel({ children }: { children: string }) {
+  return (
+    <span className="analysis-cell-label" aria-hidden="true">
+      {children}
+    </span>
+  );
 }
 
 function timeTaken(job: Job | null): string {
@@ -182,16 +196,29 @@ export default function AnalysisPage() {
                 return (
                   <tr key={row.videoId}>
                     <th scope="row">{recorded}</th>
-                    <td>{row.lineName ?? s.unknownLine}</td>
-                    <td>{row.operatorName ?? s.unknown}</td>
                     <td>
+                      <CellLabel>{s.line}</CellLabel>
+                      <span>{row.lineName ?? s.unknownLine}</span>
+                    </td>
+                    <td>
+                      <CellLabel>{s.operator}</CellLabel>
+                      <span>{row.operatorName ?? s.unknown}</span>
+                    </td>
+                    <td>
+                      <CellLabel>{s.status}</CellLabel>
                       <JobState row={row} />
                     </td>
-                    <td>{timeTaken(row.job)}</td>
                     <td>
-                      <Details row={row} isAdmin={isAdmin} />
+                      <CellLabel>{s.time}</CellLabel>
+                      <span>{timeTaken(row.job)}</span>
                     </td>
                     <td>
+                      <CellLabel>{s.details}</CellLabel>
+                      <span>
+                        <Details row={row} isAdmin={isAdmin} />
+                      </span>
+                    </td>
+                    <td className="analysis-actions-cell">
                       <div className="analysis-actions">
                         <Link
                           href={videoPath(row.videoId)}

@@ -33,6 +33,16 @@ async function submit(email = 'lcmanager@example.com', password = 'demo-password
 }
 
 describe('login screen', () => {
+  it('starts with the Email field focused', async () => {
+    // As after the toolbar's Sign In: focus was on a control of the page left behind.
+    const signInButton = document.createElement('button');
+    document.body.append(signInButton);
+    signInButton.focus();
+    await showLogin();
+    await expect.element(page.getByLabelText('Email')).toHaveFocus();
+    signInButton.remove();
+  });
+
   it('has an email field of email type and a show/hide password toggle', async () => {
     await showLogin();
     await expect.element(page.getByLabelText('Email')).toHaveAttribute('type', 'email');

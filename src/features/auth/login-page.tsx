@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { Field } from '../../components/field.tsx';
 import { dashboardPathByRole } from '../../lib/roles.ts';
@@ -12,6 +12,12 @@ export default function LoginPage() {
   const [password, setPassword] = useState('');
   const [showPassword, setShowPassword] = useState(false);
   const [busy, setBusy] = useState(false);
+  const emailField = useRef<HTMLInputElement>(null);
+
+  // Arriving here (the toolbar's Sign In, a redirect, a typed URL) is to sign in: start in Email.
+  useEffect(() => {
+    emailField.current?.focus();
+  }, []);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -37,6 +43,7 @@ export default function LoginPage() {
         <p className="muted">{s.loginIntro}</p>
         <Field label={s.email}>
           <input
+            ref={emailField}
             type="email"
             name="email"
             autoComplete="username"

@@ -1,19 +1,22 @@
 import { type ReactNode, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { getLineClearances } from '../../api/get-line-clearances.ts';
+import { BreadcrumbBar } from '../../components/breadcrumb-bar.tsx';
 import { lineClearanceMessages } from '../../config/entity-messages.ts';
 import { useLoad } from '../../hooks/use-load.ts';
-import { useStepHeading } from '../../lib/use-step-heading.ts';
+import { useStepHeading } from '../../hooks/use-step-heading.ts';
+import { ApiError } from '../../lib/api-client.ts';
 import { session } from '../../stores/session.ts';
 import type { Floorplan, FloorplanConfiguration, LineClearance } from '../../types/api.ts';
 import { deleteFloorplan } from './api/delete-floorplan.ts';
+import { getFloorplans } from './api/get-floorplans.ts';
 import { saveConfiguration } from './api/save-configuration.ts';
 import { Calibrator } from './calibrator/calibrator.tsx';
 import './floorplans.css';
 import { canChangeLine } from './permissions.ts';
 import { wizardStrings as w, wizardSteps } from './strings.ts';
 import { downloadJson, exportRequest, saveRequest } from './wizard/configuration-file.ts';
-import { alertFailure } from './wizard/failure-alert.ts';
+import { alertFailure, failureWithReason } from './wizard/failure-alert.ts';
 import { MappingStep } from './wizard/mapping-step.tsx';
 import { ReviewStep } from './wizard/review-step.tsx';
 import { StepIndicator, type WizardStep } from './wizard/step-indicator.tsx';
@@ -49,6 +52,32 @@ function WizardNav({ back, next }: { back: WizardAction; next?: WizardAction }) 
   );
 }
 
+/**
+ * After a refused save: the line's floor plan as it is now when it is no longer `plan` (another
+ * manager replaced it, null: deleted it), or undefined when the plan is unchanged (the refusal
+ * had another reason) or cannot be told. Asked of the list rather than read from the server's
+ * words, which are for developers ('body.floorplanId is not the floor plan of this line
+ * clearance').
+ */
+async function changedFloorplan(
+  error: unknown,
+  plan: Floorplan,
+): Promise<Floorplan | null | undefined> {
+  const refused =
+    error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401;
+  if (!refused) return undefined;
+  const list = await getFloorplans().catch(() => null);
+  if (!list) return undefined;
+  const current = list.find((candidate) => candidate.lineID === plan.lineID) ?? null;
+  return current?._id === plan._id ? undefined : current;
+}
+
+/** A save refused because the line's floor plan changed since the calibration was opened. */
+interface Replaced {
+  old: Floorplan;
+  current: Floorplan | null;
+}
+
 export default function FloorplanManagerPage() {
   const snap = useSnapshot(session);
   const lines = useLoad(getLineClearances, lineClearanceMessages.loadFailed);
@@ -59,6 +88,9 @@ export default function FloorplanManagerPage() {
   // The configuration as the calibrator last sent it; null until calibration is done (spec §4).
   const [configuration, setConfiguration] = useState<FloorplanConfiguration | null>(null);
   const [saving, setSaving] = useState(false);
+  const [replaced, setReplaced] = useState<Replaced | null>(null);
+  // Placed items carried from a replaced floor plan's calibration onto the current one.
+  const [carried, setCarried] = useState<FloorplanConfiguration | null>(null);
   const saved = useLineConfiguration(lineId);
   const heading = useStepHeading(step);
 
@@ -72,6 +104,20 @@ export default function FloorplanManagerPage() {
   const chooseFloorplan = (id: string | null) => {
     setFloorplanId(id);
     setConfiguration(null);
+    setCarried(null);
+    setReplaced(null);
+  };
+
+  /**
+   * Opens the line's current floor plan with the items placed on the replaced one: the calibrator
+   * carries them over, scaled to the new image's frame (as for a saved configuration).
+   */
+  const openCurrentFloorplan = (current: Floorplan) => {
+    const placed = configuration;
+    floorplans.replaceForLine(current);
+    chooseFloorplan(current._id);
+    setCarried(placed);
+    setStep(3);
   };
 
   /**
@@ -128,11 +174,51 @@ export default function FloorplanManagerPage() {
       saved.replace(stored.configuration);
       setStep(5);
     } catch (error) {
-      alertFailure(w.saveFailed, error);
+      const current = floorplan && (await changedFloorplan(error, floorplan));
+      if (floorplan && current !== undefined) {
+        const lineName = line?.name ?? w.unknownLine;
+        const reason = current ? w.floorplanReplaced(lineName) : w.floorplanRemoved(lineName);
+        const text = failureWithReason(w.saveFailed, error, reason);
+        if (text) window.alert(text);
+        setReplaced({ old: floorplan, current });
+      } else {
+        alertFailure(w.saveFailed, error);
+      }
     } finally {
       setSaving(false);
     }
   };
+
+  const stale = replaced && replaced.old._id === floorplanId ? replaced : null;
+  const staleNotice = stale && (
+    <div className="notice notice-warning" role="alert">
+      <p>
+        <strong>{stale.current ? w.replacedTitle : w.removedTitle}</strong>
+      </p>
+      <p>{(stale.current ? w.replacedText : w.removedText)(line?.name ?? w.unknownLine)}</p>
+      {stale.current ? (
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => stale.current && openCurrentFloorplan(stale.current)}
+        >
+          {w.openCurrentFloorplan}
+        </button>
+      ) : (
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => {
+            floorplans.reload();
+            chooseFloorplan(null);
+            setStep(1);
+          }}
+        >
+          {w.backToUpload}
+        </button>
+      )}
+    </div>
+  );
 
   const startOver = () => {
     setLineId('');
@@ -184,7 +270,7 @@ export default function FloorplanManagerPage() {
           <Calibrator
             key={floorplan._id}
             floorplan={floorplan}
-            initial={configuration ?? saved.configuration}
+            initial={configuration ?? carried ?? saved.configuration}
             saved={saved.configuration}
             readOnly={!editable}
             onChange={setConfiguration}
@@ -209,6 +295,7 @@ export default function FloorplanManagerPage() {
           configuration={configuration}
           editable={editable}
           saving={saving}
+          problem={staleNotice}
           onExport={exportConfiguration}
           onSave={save}
         />
@@ -233,6 +320,7 @@ export default function FloorplanManagerPage() {
 
   return (
     <section className="page floorplan-manager">
+      <BreadcrumbBar />
       <h1>{w.title}</h1>
       <StepIndicator step={step} />
       <h2 ref={heading} tabIndex={-1} className="wizard-step-heading">

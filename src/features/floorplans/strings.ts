@@ -31,6 +31,13 @@ export const wizardStrings = {
   selectFileAndLine: 'Please select a file and line clearance',
   uploaded: 'Floorplan uploaded successfully!',
   uploadFailed: 'Upload failed',
+  /**
+   * The server's MAX_UPLOAD_BYTES default (docs/server.md). The app is not told the configured
+   * value, so the figure is named as the default; a 413 answer says the actual limit.
+   */
+  imageLimit: 'At most 20 MiB by default (the server may be set to another limit).',
+  /** A 413 that carries no message of the server's (e.g. from a proxy in front of it). */
+  imageTooLarge: 'the image is larger than the server accepts, 20 MiB by default',
   alreadyHasFloorplan: (line: string, date: string) =>
     `${line} already has a floor plan (uploaded ${date}). Uploading a new image replaces it; the saved configuration is kept.`,
   /** The same notice for a user who may only look (nothing to replace with). */
@@ -70,6 +77,19 @@ export const wizardStrings = {
   noConfigurationToSave: 'No configuration to save. Please complete the calibration first.',
   noLineSelected: 'No line clearance selected. Please select a line clearance first.',
   saveFailed: 'Save failed',
+  /** The line's floor plan changed under an open calibration: what the refused save means. */
+  floorplanReplaced: (line: string) =>
+    `the floor plan of ${line} was replaced since this calibration was opened`,
+  floorplanRemoved: (line: string) =>
+    `the floor plan of ${line} was deleted since this calibration was opened`,
+  replacedTitle: 'The floor plan was replaced',
+  replacedText: (line: string) =>
+    `Someone uploaded a new floor plan for ${line} since this calibration was opened, so nothing was saved: these tags, hot zones and cameras were placed on the old image. Open the current floor plan to check them on the new image (they are carried over, scaled to it) and save again. Export Config keeps a copy of this configuration as it is.`,
+  removedTitle: 'The floor plan was deleted',
+  removedText: (line: string) =>
+    `The floor plan of ${line} was deleted since this calibration was opened, so nothing was saved. Export Config keeps a copy of this configuration; upload a floor plan for the line to go on.`,
+  openCurrentFloorplan: 'Open the current floor plan',
+  backToUpload: 'Back to Upload',
   configurationName: (line: string) => `${line} Floorplan Configuration`,
   // Step 5
   savedTitle: 'Configuration saved',

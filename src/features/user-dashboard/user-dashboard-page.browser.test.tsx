@@ -35,4 +35,13 @@ describe('/user', () => {
     await expect.element(page.getByRole('button', { name: 'View Floorplans' })).toBeDisabled();
     await expect.element(page.getByText('Admin access required')).toBeVisible();
   });
+
+  it('has the breadcrumb bar: back to the dashboard, and User Management (spec §2)', async () => {
+    await show(['operator']);
+    const breadcrumb = page.getByRole('navigation', { name: 'Breadcrumb' });
+    await expect
+      .element(breadcrumb.getByRole('button', { name: 'Back to Operator Dashboard' }))
+      .toBeVisible();
+    await expect.element(breadcrumb.getByText('User Management')).toBeVisible();
+  });
 });

@@ -1,5 +1,6 @@
 import { useSnapshot } from 'valtio';
 import { Link, useLocation } from 'wouter';
+import { BreadcrumbBar } from '../../components/breadcrumb-bar.tsx';
 import { paths } from '../../config/paths.ts';
 import { session } from '../../stores/session.ts';
 
@@ -23,6 +24,7 @@ export default function UserDashboardPage() {
 
   return (
     <section className="page dashboard">
+      <BreadcrumbBar />
       <h1>{s.title}</h1>
       <p className="muted">{s.welcome(snap.info?.name ?? '')}</p>
       <div className="card-grid">

@@ -97,6 +97,27 @@ describe('uploadFloorplan', () => {
     );
   });
 
+  it("shows the server's message for an image over the size limit (413), or says what 413 means", async () => {
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    const limited = uploadFloorplan(image, lineId, () => {});
+    sentRequest().answer(413, 'Payload Too Large', {
+      message: 'The floor plan image is larger than the limit of 20 MiB',
+    });
+    expect(failureText('Upload failed', await limited.catch((failure: unknown) => failure))).toBe(
+      'Upload failed: Payload Too Large (The floor plan image is larger than the limit of 20 MiB)',
+    );
+    // A proxy in front of the server answers 413 with a page of its own, not the server's JSON.
+    const proxied = uploadFloorplan(image, lineId, () => {});
+    const xhr = sentRequest();
+    xhr.status = 413;
+    xhr.statusText = 'Request Entity Too Large';
+    xhr.responseText = '<html><body>413 Request Entity Too Large</body></html>';
+    xhr.onload?.();
+    expect(failureText('Upload failed', await proxied.catch((failure: unknown) => failure))).toBe(
+      'Upload failed: Request Entity Too Large (the image is larger than the server accepts, 20 MiB by default)',
+    );
+  });
+
   it('signs out and goes to /login on a 401, like every other call', async () => {
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
     localStorage.setItem(accessTokenKey, 'expired');

@@ -13,9 +13,16 @@ export function failureText(prefix: string, error: unknown): string | null {
   if (error.status === 401) return null;
   if (error.status === 0) return `${prefix}: ${w.networkError}`;
   const status = error.statusText || `HTTP ${error.status}`;
-  return error.serverMessage
-    ? `${prefix}: ${status} (${error.serverMessage})`
-    : `${prefix}: ${status}`;
+  // The server states its size limit in a 413's message; a proxy's 413 says nothing of it.
+  const reason = error.serverMessage ?? (error.status === 413 ? w.imageTooLarge : null);
+  return reason ? `${prefix}: ${status} (${reason})` : `${prefix}: ${status}`;
+}
+
+/** The alert for a failure whose meaning the app knows better than the server's words. */
+export function failureWithReason(prefix: string, error: unknown, reason: string): string | null {
+  const text = failureText(prefix, error);
+  if (text === null || !(error instanceof ApiError) || error.status === 0) return text;
+  return `${prefix}: ${error.statusText || `HTTP ${error.status}`} (${reason})`;
 }
 
 /** Floor-plan failures are browser alerts (spec §8). */

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { RecordField } from '../../../components/record-card.tsx';
 import { localTime } from '../../../lib/record-time.ts';
 import type { Floorplan, FloorplanConfiguration, LineClearance } from '../../../types/api.ts';
@@ -9,6 +10,8 @@ export interface ReviewStepProps {
   configuration: FloorplanConfiguration | null;
   editable: boolean;
   saving: boolean;
+  /** Why this configuration cannot be saved as it is, and the way on; Save is then not offered. */
+  problem?: ReactNode;
   onExport: () => void;
   onSave: () => void;
 }
@@ -34,11 +37,12 @@ export function ReviewStep({ line, floorplan, configuration, ...props }: ReviewS
         </dl>
       </section>
       {!props.editable && <p className="notice">{w.readOnly}</p>}
+      {props.problem}
       <div className="actions">
         <button type="button" className="btn btn-secondary" onClick={props.onExport}>
           {w.exportConfig}
         </button>
-        {props.editable && (
+        {props.editable && !props.problem && (
           <button
             type="button"
             className="btn btn-primary"

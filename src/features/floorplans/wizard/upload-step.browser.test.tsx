@@ -49,6 +49,15 @@ async function showFor(lineId: string) {
 }
 
 describe('step 1 of the floor plan wizard', () => {
+  it('states the size limit at the file field, named as the server’s default', async () => {
+    await showFor(own._id);
+    await expect
+      .element(page.getByLabelText('Floor plan image (PNG, JPG, JPEG, GIF)'))
+      .toHaveAccessibleDescription(
+        'At most 20 MiB by default (the server may be set to another limit).',
+      );
+  });
+
   it('offers to replace the floor plan of a line the user manages', async () => {
     await showFor(own._id);
     await expect

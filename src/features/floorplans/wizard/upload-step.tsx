@@ -104,8 +104,12 @@ export function UploadStep(props: UploadStepProps) {
                 id={fileFieldId}
                 type="file"
                 accept={acceptedImages}
+                aria-describedby={`${fileFieldId}-hint`}
                 onChange={(event) => setFile(event.target.files?.[0] ?? null)}
               />
+              <p id={`${fileFieldId}-hint`} className="field-hint">
+                {w.imageLimit}
+              </p>
             </div>
             {progress && (
               <div className="upload-progress">

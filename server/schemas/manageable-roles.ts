@@ -1,0 +1,16 @@
+// Whose accounts a user may create, change or delete, by role (docs/permissions.md): one table for
+// the server's checks (services/access.ts) and the web app, which offers only what the server
+// allows (a pure module without server imports, so the web app can bundle it).
+import type { Role } from './common.ts';
+
+/**
+ * The roles whose accounts a holder of `roles` manages (and may grant), in the order offered; never
+ * 'service' (API keys are not user accounts).
+ */
+export function manageableRolesOf(roles: readonly string[]): Exclude<Role, 'service'>[] {
+  if (roles.includes('admin'))
+    return ['factory_manager', 'lc_manager', 'operator', 'audit', 'admin'];
+  if (roles.includes('factory_manager')) return ['lc_manager', 'operator', 'audit'];
+  if (roles.includes('lc_manager')) return ['operator'];
+  return [];
+}

@@ -1,0 +1,78 @@
+// Whose accounts the signed-in user may manage: the server's rule (`manageableRoles` and
+// `canManageUser` in server/services/access.ts, docs/permissions.md "User management"), mirrored
+// so the Users tab offers only what the server would allow instead of a 403 after a click.
+import { manageableRolesOf } from '../../server/schemas/manageable-roles.ts';
+import { type Role, roleLabel, roleList } from './roles.ts';
+
+/** Roles whose accounts a user holding `userRoles` may create, change or delete, and may grant. */
+export const manageableRoles = (userRoles: readonly string[]): Role[] =>
+  manageableRolesOf(userRoles);
+
+/** Only admins and factory managers oversee every line (and so every manageable account). */
+const seesAllLines = (userRoles: readonly string[]) =>
+  userRoles.includes('admin') || userRoles.includes('factory_manager');
+
+export interface ManagedAccount {
+  _id: string;
+  role?: string | readonly string[] | null;
+  lineClearanceIds?: readonly string[] | null;
+}
+
+export interface LineAssignment {
+  _id: string;
+  managerId?: string | null;
+  assignedOperators?: readonly string[] | null;
+}
+
+export interface Manager {
+  id: string | null;
+  roles: readonly string[];
+}
+
+export const userManagementStrings = {
+  /** Beside Edit or Delete on an account whose roles lie outside the caller's manageable set. */
+  notManageable: (labels: readonly string[]) =>
+    `You may not manage an account with the role${labels.length === 1 ? '' : 's'} ${labels.join(', ')}`,
+  noRole: 'You may not manage an account without a role',
+  /** An LC manager manages only the operators of its own lines. */
+  notOnYourLines: 'This operator works on no line you manage',
+  /** The server's own words (409): nobody deletes their own account. */
+  ownAccount: 'You cannot delete your own account',
+} as const;
+
+/**
+ * Why `caller` may not change, deactivate or delete `target`, or null when it may: every role of
+ * the target lies in the caller's manageable set and, for an LC manager, the target works on a
+ * line it manages (the operator's `lineClearanceIds` name the line, or the line's
+ * `assignedOperators` name the operator).
+ */
+export function manageBlocker(
+  caller: Manager,
+  target: ManagedAccount,
+  lines: readonly LineAssignment[],
+): string | null {
+  const allowed: readonly string[] = manageableRoles(caller.roles);
+  const targetRoles = roleList(target.role);
+  const refused = targetRoles.filter((role) => !allowed.includes(role));
+  if (targetRoles.length === 0) return userManagementStrings.noRole;
+  if (refused.length > 0) return userManagementStrings.notManageable(refused.map(roleLabel));
+  if (seesAllLines(caller.roles)) return null;
+  const own = target.lineClearanceIds ?? [];
+  const worksOnMine = lines.some(
+    (line) =>
+      caller.id !== null &&
+      line.managerId === caller.id &&
+      (own.includes(line._id) || (line.assignedOperators ?? []).includes(target._id)),
+  );
+  return worksOnMine ? null : userManagementStrings.notOnYourLines;
+}
+
+/** Why Delete would be refused: one's own account (409), else what `manageBlocker` says. */
+export function deleteBlocker(
+  caller: Manager,
+  target: ManagedAccount,
+  lines: readonly LineAssignment[],
+): string | null {
+  if (caller.id !== null && target._id === caller.id) return userManagementStrings.ownAccount;
+  return manageBlocker(caller, target, lines);
+}
