@@ -38,6 +38,8 @@ export const userManagementStrings = {
   notOnYourLines: 'This operator works on no line you manage',
   /** The server's own words (409): nobody deletes their own account. */
   ownAccount: 'You cannot delete your own account',
+  /** The server's own words (409) for a status change on one's own account. */
+  ownStatus: 'You cannot deactivate your own account',
 } as const;
 
 /**

@@ -218,3 +218,25 @@ describe('Edit User: Reset password', () => {
     expect(resetButton().query()).toBeNull();
   });
 });
+
+describe('Edit User: one’s own account', () => {
+  it('shows its status without offering to deactivate it (the server refuses)', async () => {
+    const self: User = {
+      _id: 'u1',
+      id: 'u1',
+      name: 'Pat Doe',
+      email: 'pat@example.com',
+      role: ['admin'],
+      status: 'active',
+      lineClearanceIds: [],
+      assignedOperators: [],
+      lockedUntil: null,
+    };
+    await open(self);
+    const dialog = page.getByRole('dialog', { name: 'Edit User' });
+    await expect
+      .element(dialog.getByText('You cannot deactivate your own account', { exact: false }))
+      .toBeVisible();
+    expect(dialog.getByLabelText('Account status').query()).toBeNull();
+  });
+});

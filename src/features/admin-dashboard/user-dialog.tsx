@@ -9,7 +9,7 @@ import { userMessages as messages } from '../../config/entity-messages.ts';
 import { useNewPassword } from '../../hooks/use-new-password.ts';
 import { isRole, type Role, roleLabel, roleList } from '../../lib/roles.ts';
 import { runAction, warnIfBlank } from '../../lib/run-action.ts';
-import { manageableRoles } from '../../lib/user-management.ts';
+import { manageableRoles, userManagementStrings } from '../../lib/user-management.ts';
 import { session } from '../../stores/session.ts';
 import { toastWarning } from '../../stores/toasts.ts';
 import type { LineClearance, User, UserStatus } from '../../types/api.ts';
@@ -28,7 +28,9 @@ export interface UserDialogProps {
 /** Spec §2: Edit User / Create New User, 500px. New users default to the operator role (§6). */
 export function UserDialog({ item, lineClearances, onClose, onSaved }: UserDialogProps) {
   // Only the roles the signed-in user may grant (the server refuses any other with 403).
-  const { roles } = useSnapshot(session);
+  const { roles, info } = useSnapshot(session);
+  // Nobody deactivates their own account (the server answers 409): shown, not offered.
+  const ownAccount = item !== null && item._id === info?.id;
   const roleOptions = manageableRoles(roles).map((role) => ({
     value: role,
     label: roleLabel(role),
@@ -89,7 +91,15 @@ export function UserDialog({ item, lineClearances, onClose, onSaved }: UserDialo
         />
       </div>
       {!item && <TextField label={s.password} {...passwordField} type="text" autoComplete="off" />}
-      {item && (
+      {item && ownAccount && (
+        <div className="field">
+          <span className="field-label">{s.accountStatus}</span>
+          <p className="muted">
+            {accountStatusLabels[status]}: {userManagementStrings.ownStatus}
+          </p>
+        </div>
+      )}
+      {item && !ownAccount && (
         <div className="field">
           <label className="field-label" htmlFor="user-status">
             {s.accountStatus}

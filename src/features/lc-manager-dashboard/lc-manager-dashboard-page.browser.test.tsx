@@ -103,6 +103,34 @@ async function showDashboard(extra: Parameters<typeof fakeFetch>[0] = {}) {
 }
 
 describe('LC manager dashboard', () => {
+  it('offers Delete only on operators of its own lines, saying why elsewhere', async () => {
+    const stranger = {
+      _id: 'b00000000000000000000002',
+      id: 'b00000000000000000000002',
+      name: 'Sam Stranger',
+      email: 's@example.com',
+      role: ['operator'],
+      lineClearanceIds: [],
+      assignedOperators: [],
+    };
+    const { calls } = await showDashboard({
+      'GET /api/users': {
+        body: [{ ...stranger, _id: operator, id: operator, name: 'Priya Nair' }, stranger],
+      },
+    });
+    await userEvent.click(page.getByRole('tab', { name: 'Operators' }));
+    const own = page.getByRole('button', { name: 'Delete Priya Nair' });
+    await expect.element(own).not.toHaveAttribute('aria-disabled');
+    const refused = page.getByRole('button', { name: 'Delete Sam Stranger' });
+    await expect.element(refused).toHaveAttribute('aria-disabled', 'true');
+    await expect
+      .element(refused)
+      .toHaveAccessibleDescription('This operator works on no line you manage');
+    (refused.element() as HTMLButtonElement).click();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(calls.some((call) => call.startsWith('DELETE'))).toBe(false);
+  });
+
   it('links to the Audit Dashboard among the quick actions', async () => {
     await showDashboard();
     const quickActions = page.getByRole('region', { name: 'Quick Actions' });

@@ -12,6 +12,7 @@ import {
 } from '../../config/entity-messages.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { roleList } from '../../lib/roles.ts';
+import { deleteBlocker } from '../../lib/user-management.ts';
 import { session } from '../../stores/session.ts';
 import type { User } from '../../types/api.ts';
 import { getInspections } from './api/get-inspections.ts';
@@ -89,6 +90,13 @@ export default function LcManagerDashboardPage() {
             operators={operators}
             loading={users.loading}
             areasOf={areasOf}
+            deleteBlockerOf={(operator) =>
+              deleteBlocker(
+                { id: managerId || null, roles: snap.roles },
+                operator,
+                lines.data ?? [],
+              )
+            }
             onAdd={() => setDialog('operator')}
             reload={users.reload}
           />

@@ -12,11 +12,20 @@ export interface OperatorsTabProps {
   loading: boolean;
   /** Names of the areas an operator is assigned to. */
   areasOf: (operator: User) => string[];
+  /** Why the server would refuse to delete this operator (not on the caller's lines, say), or null. */
+  deleteBlockerOf: (operator: User) => string | null;
   onAdd: () => void;
   reload: () => void;
 }
 
-export function OperatorsTab({ operators, loading, areasOf, onAdd, reload }: OperatorsTabProps) {
+export function OperatorsTab({
+  operators,
+  loading,
+  areasOf,
+  deleteBlockerOf,
+  onAdd,
+  reload,
+}: OperatorsTabProps) {
   return (
     <CardGrid
       onAdd={onAdd}
@@ -39,6 +48,7 @@ export function OperatorsTab({ operators, loading, areasOf, onAdd, reload }: Ope
                     variant: 'danger',
                     onClick: () =>
                       deleteThenReload(messages, () => deleteUser(operator._id), reload),
+                    unavailable: deleteBlockerOf(operator),
                   },
                 ]}
               />
