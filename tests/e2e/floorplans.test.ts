@@ -481,7 +481,7 @@ describe('floor-plan manager', () => {
       await expectDialog(
         shown,
         'alert',
-        'Save failed: Bad Request (body.floorplanId is not the floor plan of this line clearance)',
+        `Save failed: Bad Request (the floor plan of ${line.name} was replaced since this calibration was opened)`,
       );
       await step(page, 'Review & Save').waitFor();
 

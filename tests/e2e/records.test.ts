@@ -225,8 +225,12 @@ describe.concurrent('records', () => {
       'Video deleted successfully.',
       expect.stringMatching(
         new RegExp(
-          `^Deleted: 1 video record, ${predictions} predictions?, \\d+ reports?, 0 floorplan configs, 0 floorplans, video file removed, keyframes text removed, \\d+ keyframe images?, results (removed|not found)\\.$`,
+          `^Deleted: 1 video record, ${predictions} predictions?, 0 floorplan configs, 0 floorplans, video file removed, keyframes text removed, \\d+ keyframe images?, results (removed|not found)\\.$`,
         ),
+      ),
+      // The inspection is a GMP record: unlinked from the video, never deleted with it.
+      expect.stringMatching(
+        /^(1 report unlinked \(the inspection is kept\)|\d+ reports unlinked \(the inspections are kept\))\.$/,
       ),
     ]);
     await videoCard.waitFor({ state: 'detached' });
