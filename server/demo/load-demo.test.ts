@@ -193,6 +193,29 @@ describe.runIf(hasDataset)('the demo dataset', () => {
     }
   });
 
+  it('every demo record has its history in the trail: created, and signed by its signer', async () => {
+    const db = t.services.ctx.db;
+    const log = await db.select().from(auditLog).orderBy(auditLog.id);
+    const entriesOf = (id: string | null) => log.filter((e) => id !== null && e.entityId === id);
+    const signed = await db.select().from(signatures);
+    for (const row of await db.select().from(inspections)) {
+      const actions = entriesOf(row.id).map((e) => e.action);
+      expect(actions[0], row.id).toBe('create');
+      expect(entriesOf(row.videoId).map((e) => e.action)[0], row.id).toBe('create');
+      const signature = signed.find((sig) => sig.inspectionId === row.id);
+      if (!signature) continue;
+      const signing = entriesOf(row.id).find((e) => e.action !== 'create');
+      expect(signing, row.id).toMatchObject({
+        action: signature.meaning === 'approved' ? 'approve' : 'reject',
+        actorId: signature.signerId,
+        actorEmail: signature.signerEmail,
+        newValue: { signature: { recordHash: signature.recordHash, meaning: signature.meaning } },
+      });
+    }
+    const verification = (await get('audit', '/api/audit-log/verify')).json();
+    expect(verification).toMatchObject({ ok: true, firstBroken: null });
+  });
+
   it('every floor plan image is served', async () => {
     const plans = (await get('audit', '/api/floorplans')).json() as { imagePath: string }[];
     expect(plans).toHaveLength(dataset.floorplans.length);

@@ -86,7 +86,26 @@ async function signReviewed(tx: Tx, storage: Storage, inspectionId: string): Pro
     notes: reviewNotes ?? '',
     signedAt: reviewedAt.toISOString(),
   };
-  await writeSignature({ db: tx, storage }, record, fields);
+  const recordHash = await writeSignature({ db: tx, storage }, record, fields);
+  // The entry a signing writes (server/reports/signing.ts), so the trail holds the demo's history.
+  const user = { id: signer.id, name: signer.name, email: signer.email, roles: signer.roles };
+  await audit(
+    tx,
+    { user },
+    {
+      action: status === 'approved' ? 'approve' : 'reject',
+      entity: 'inspection',
+      entityId: inspectionId,
+      oldValue: { status: 'pending', reviewerId: null, reviewNotes: null, reviewedAt: null },
+      newValue: {
+        status,
+        reviewerId,
+        reviewNotes,
+        reviewedAt: fields.signedAt,
+        signature: { ...fields, recordHash },
+      },
+    },
+  );
 }
 
 export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: string) {
@@ -300,7 +319,23 @@ export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: 
     }
     if (planRows.length) await tx.insert(floorplans).values(planRows);
     if (configRows.length) await tx.insert(floorplanConfigs).values(configRows);
-    if (videoRows.length) await tx.insert(videos).values(videoRows);
+    const byId = new Map(dataset.users.map((user) => [userIds.get(user.key, 'users'), user]));
+    const actor = (userId: string) => {
+      const user = byId.get(userId);
+      return {
+        user: user ? { id: userId, name: user.name, email: user.email, roles: user.roles } : null,
+      };
+    };
+    const imported = videoRows.length ? await tx.insert(videos).values(videoRows).returning() : [];
+    // Each demo video's create entry, by its recorder, with the SHA-256 its file was stored with.
+    for (const video of imported) {
+      await audit(tx, actor(video.userId ?? ''), {
+        action: 'create',
+        entity: 'video',
+        entityId: video.id,
+        newValue: video,
+      });
+    }
     for (const row of videoRows) {
       const done = results.get(row.id);
       if (done) await replaceResults(tx, row.id, done);
@@ -314,13 +349,6 @@ export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: 
       checklist: checklists.get(row.lineClearanceId) ?? null,
     }));
     // The submitted ones' videos, written and audited as the operator's submit writes them.
-    const byId = new Map(dataset.users.map((user) => [userIds.get(user.key, 'users'), user]));
-    const actor = (userId: string) => {
-      const user = byId.get(userId);
-      return {
-        user: user ? { id: userId, name: user.name, email: user.email, roles: user.roles } : null,
-      };
-    };
     for (const values of submittedRows) {
       const [video] = await tx.insert(videos).values(values).returning();
       await audit(tx, actor(values.userId), {
@@ -331,8 +359,8 @@ export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: 
       });
     }
     const inserted = rows.length ? await tx.insert(inspections).values(rows).returning() : [];
+    // Every inspection's create entry, by its operator, as a submit writes it.
     for (const row of inserted) {
-      if (!submittedRows.some((video) => video.id === row.videoId)) continue;
       await audit(tx, actor(row.operatorId), {
         action: 'create',
         entity: 'inspection',

@@ -30,7 +30,12 @@ export async function setDisposition(
     }
     const [prediction] = record.video
       ? await tx
-          .select({ id: predictions.id })
+          .select({
+            id: predictions.id,
+            filename: predictions.filename,
+            classLabels: predictions.classLabels,
+            confs: predictions.confs,
+          })
           .from(predictions)
           .where(
             and(eq(predictions.id, params.predictionId), eq(predictions.videoId, record.video.id)),
@@ -63,7 +68,15 @@ export async function setDisposition(
       entity: 'inspection',
       entityId: params.id,
       oldValue: old,
-      newValue: stored,
+      // Which detection, in the words a reader of the trail knows it by (the id alone says nothing).
+      newValue: {
+        ...stored,
+        detection: {
+          keyframe: prediction.filename,
+          label: prediction.classLabels[0] ?? null,
+          confidence: prediction.confs[0] ?? null,
+        },
+      },
     });
     return stored;
   });

@@ -229,7 +229,11 @@ describe('the inspection report', () => {
     const entries = await trail('disposition', inspectionIds['insp-lc2-2'] ?? '');
     expect(entries).toHaveLength(3);
     expect(entries[1]?.oldValue).toMatchObject({ disposition: 'confirmed' });
-    expect(entries[1]?.newValue).toMatchObject({ disposition: 'dismissed' });
+    expect(entries[1]?.newValue).toMatchObject({
+      disposition: 'dismissed',
+      // The trail names the detection as a reader knows it, not by its id alone.
+      detection: { keyframe: first.filename, label: first.labels[0], confidence: first.confs[0] },
+    });
     const shown = await report('lcmanager2', 'insp-lc2-2');
     expect(shown.detections[0]?.disposition?.reason).toBe('Shadow of the capper guard');
   });
