@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, devices, lineClearances, reportSummaries, videos } from '../db/schema.ts';
+import { reportRules } from '../reports/report.ts';
 import type { MyInspection } from '../schemas/operator.ts';
 import { build, type TestApp } from '../test/build.ts';
 import {
@@ -251,6 +252,8 @@ describe('the operator’s own lists', () => {
       headers: u.operator.auth,
     });
     expect(detail.json().checklist.tags[0]).toMatchObject({ qrCode: 'A-TAG-1', index: 0 });
+    // The report's own minimum: the Review step warns below it.
+    expect(detail.json().minVideoSeconds).toBe(reportRules.minVideoSeconds);
     const notMine = await t.app.inject({
       url: `/api/my/lines/${lines.lineB}`,
       headers: u.operator.auth,

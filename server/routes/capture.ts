@@ -22,7 +22,7 @@ import { errorResponses } from '../http/error-responses.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { iso, newId } from '../ids.ts';
 import { toSignature } from '../reports/record.ts';
-import { inspectionsOfVideo, refreshSummaries } from '../reports/report.ts';
+import { inspectionsOfVideo, refreshSummaries, reportRules } from '../reports/report.ts';
 import { CaptureData } from '../schemas/capture.ts';
 import { IdParams, MessageResponse } from '../schemas/common.ts';
 import { Device } from '../schemas/devices.ts';
@@ -378,6 +378,7 @@ export const captureRoutes: FastifyPluginAsyncTypebox = async (app) => {
             tag.qrCode ? [{ qrCode: tag.qrCode, lineName: other.name }] : [],
           ),
         ),
+        minVideoSeconds: reportRules.minVideoSeconds,
       };
     },
   );

@@ -34,6 +34,8 @@ export const MyLineDetail = Type.Object({
   line: LineClearance,
   checklist: ChecklistSnapshot,
   otherLineTags: Type.Array(Type.Object({ qrCode: Type.String(), lineName: Type.String() })),
+  /** The report's minimum video length (`reportRules`): the Review step warns below it. */
+  minVideoSeconds: Type.Number(),
 });
 export type MyLineDetail = Static<typeof MyLineDetail>;
 

@@ -67,7 +67,9 @@ export function DispositionsSection({ report, clock, onChanged }: DispositionsSe
                     key={detection.predictionId}
                     className={detection.flagged && !d ? 'row-flagged' : undefined}
                   >
-                    <th scope="row">{name}</th>
+                    <th scope="row" className="report-nowrap">
+                      {name}
+                    </th>
                     <td>{objectsText(detection)}</td>
                     <td>{detection.flagged ? 'Yes' : 'No'}</td>
                     <td>
@@ -84,40 +86,44 @@ export function DispositionsSection({ report, clock, onChanged }: DispositionsSe
                         '—'
                       )}
                     </td>
-                    <td className="report-actions">
-                      <button
-                        type="button"
-                        className="btn btn-secondary"
-                        aria-label={`${s.goTo} ${name}`}
-                        onClick={() => {
-                          clock.time = detection.time;
-                        }}
-                      >
-                        {s.goTo}
-                      </button>
-                      {editable && (
-                        <>
-                          <button
-                            type="button"
-                            className="btn btn-success"
-                            aria-label={`${s.confirm} ${name}`}
-                            onClick={() => void save(detection, 'confirmed')}
-                          >
-                            {s.confirm}
-                          </button>
-                          <button
-                            type="button"
-                            className="btn btn-danger"
-                            aria-label={`${s.dismiss} ${name}`}
-                            onClick={() => {
-                              setReason('');
-                              setDismissing(detection);
-                            }}
-                          >
-                            {s.dismiss}
-                          </button>
-                        </>
-                      )}
+                    <td>
+                      {/* The flex box inside the cell: a <td> laid out as flex leaves the
+                          table's layout (its borders and widths stop matching the row's). */}
+                      <div className="report-actions">
+                        <button
+                          type="button"
+                          className="btn btn-secondary"
+                          aria-label={`${s.goTo} ${name}`}
+                          onClick={() => {
+                            clock.time = detection.time;
+                          }}
+                        >
+                          {s.goTo}
+                        </button>
+                        {editable && (
+                          <>
+                            <button
+                              type="button"
+                              className="btn btn-success"
+                              aria-label={`${s.confirm} ${name}`}
+                              onClick={() => void save(detection, 'confirmed')}
+                            >
+                              {s.confirm}
+                            </button>
+                            <button
+                              type="button"
+                              className="btn btn-danger"
+                              aria-label={`${s.dismiss} ${name}`}
+                              onClick={() => {
+                                setReason('');
+                                setDismissing(detection);
+                              }}
+                            >
+                              {s.dismiss}
+                            </button>
+                          </>
+                        )}
+                      </div>
                     </td>
                   </tr>
                 );

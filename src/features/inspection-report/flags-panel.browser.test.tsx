@@ -1,11 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { cleanup, render } from '../../../tests/web/render.tsx';
 import { createPlaybackClock } from '../../components/video-review/playback-clock.ts';
 import type { Flag } from '../../types/api.ts';
-import { FlagsPanel } from './flags-panel.tsx';
+import { FLAG_PLAYER_SELECTOR, FlagsPanel } from './flags-panel.tsx';
+import './inspection-report.css';
 
-afterEach(cleanup);
+afterEach(async () => {
+  await cleanup();
+  vi.restoreAllMocks();
+  window.scrollTo(0, 0);
+});
 
 const flags: Flag[] = [
   {
@@ -100,5 +105,91 @@ describe('Next flag', () => {
     await userEvent.keyboard('f');
     expect(clock.time).toBe(0);
     await expect.element(page.getByRole('status')).toBeEmptyDOMElement();
+  });
+});
+
+describe('Next flag and the player below the fold', () => {
+  const gapAt = (time: number): Flag => ({
+    kind: 'gap',
+    severity: 'medium',
+    text: `Gap in the path: no position for 6.00 s from ${time.toFixed(2)} s`,
+    time,
+    ref: null,
+    decision: null,
+  });
+  /** The report page's order: flags, then the video and path player, below the fold at 1280 × 900. */
+  async function renderPage(clock = createPlaybackClock()) {
+    await page.viewport(1280, 900);
+    await render(
+      <>
+        <FlagsPanel flags={flags} clock={clock} />
+        <div style={{ height: '1200px' }} />
+        <div className="report-workspace">
+          <div className="va-media" style={{ height: '480px' }} />
+        </div>
+        <div style={{ height: '1200px' }} />
+      </>,
+    );
+    await expect.poll(() => document.querySelector(FLAG_PLAYER_SELECTOR)).not.toBeNull();
+    const player = document.querySelector(FLAG_PLAYER_SELECTOR) as HTMLElement;
+    return { clock, player };
+  }
+  const inView = (element: HTMLElement) => {
+    const box = element.getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= window.innerHeight;
+  };
+
+  it('brings the player into view, by key and by button, and leaves a visible one where it is', async () => {
+    const { clock, player } = await renderPage();
+    expect(inView(player)).toBe(false);
+    await userEvent.keyboard('f');
+    expect(clock.time).toBe(3.5);
+    await expect.poll(() => inView(player)).toBe(true);
+
+    // Already in view: the page stays where it is.
+    const scrolled = window.scrollY;
+    await userEvent.keyboard('f');
+    expect(clock.time).toBe(8.87);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(window.scrollY).toBe(scrolled);
+
+    window.scrollTo(0, 0);
+    await userEvent.click(page.getByRole('button', { name: 'Next flag (F)' }));
+    expect(clock.time).toBe(3.5);
+    await expect.poll(() => inView(player)).toBe(true);
+  });
+
+  it('scrolls the flag list to a flag far down it', async () => {
+    const many: Flag[] = Array.from({ length: 14 }, (_, i) => ({
+      ...gapAt(20 + i),
+      ref: String(i),
+    }));
+    await page.viewport(1280, 900);
+    await render(<FlagsPanel flags={many} clock={createPlaybackClock()} />);
+    const button = page.getByRole('button', { name: 'Next flag (F)' });
+    for (let i = 0; i < many.length; i++) await userEvent.click(button);
+    await expect.element(page.getByRole('status')).toHaveTextContent('Open flag 14 of 14');
+    const item = document.getElementById('report-flag-13') as HTMLElement;
+    const list = item.parentElement as HTMLElement;
+    expect(list.scrollTop).toBeGreaterThan(0);
+    expect(item.getBoundingClientRect().bottom).toBeLessThanOrEqual(
+      list.getBoundingClientRect().bottom + 1,
+    );
+  });
+
+  it('scrolls smoothly, or at once when the reader asked for reduced motion', async () => {
+    const { player } = await renderPage();
+    const scroll = vi.spyOn(player, 'scrollIntoView');
+    await userEvent.keyboard('f');
+    expect(scroll).toHaveBeenLastCalledWith({ block: 'nearest', behavior: 'smooth' });
+
+    const matchMedia = window.matchMedia.bind(window);
+    vi.spyOn(window, 'matchMedia').mockImplementation((query) =>
+      query === '(prefers-reduced-motion: reduce)'
+        ? ({ matches: true, media: query } as MediaQueryList)
+        : matchMedia(query),
+    );
+    await userEvent.keyboard('f');
+    expect(scroll).toHaveBeenLastCalledWith({ block: 'nearest', behavior: 'auto' });
   });
 });

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useState } from 'react';
 import type { PlaybackClock } from '../../components/video-review/playback-clock.ts';
 import { keyOwnedByTarget } from '../../components/video-review/shortcuts.ts';
 import type { Flag } from '../../types/api.ts';
@@ -19,6 +19,34 @@ export interface FlagsPanelProps {
 export function flagCount(flags: readonly Flag[]): string {
   const dismissed = flags.filter((flag) => flag.decision === 'dismissed').length;
   return dismissed ? `${flags.length - dismissed} open, ${dismissed} dismissed` : `${flags.length}`;
+}
+
+/**
+ * Where a flag's time shows: the report's video and path player (inspection-report-page.tsx mounts
+ * the shared workspace in `.report-workspace`). Found in the document, as the page owns it.
+ */
+export const FLAG_PLAYER_SELECTOR = '.report-workspace .va-media';
+
+/**
+ * Brings the player into view when it is not (below the fold at 1280 × 900), so the moment a flag
+ * moved the clock to is seen; 'nearest' leaves a visible player where it is. Smooth unless the
+ * reader asked for reduced motion.
+ */
+function showPlayer() {
+  const player = document.querySelector(FLAG_PLAYER_SELECTOR);
+  if (!player) return;
+  const reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  player.scrollIntoView({ block: 'nearest', behavior: reduced ? 'auto' : 'smooth' });
+}
+
+/** Scrolls the flag list itself, not the page, so the item shows in it (the list scrolls past 18rem). */
+function revealInList(item: HTMLElement) {
+  const list = item.parentElement;
+  if (!list) return;
+  const itemBox = item.getBoundingClientRect();
+  const listBox = list.getBoundingClientRect();
+  if (itemBox.top < listBox.top) list.scrollTop -= listBox.top - itemBox.top;
+  else if (itemBox.bottom > listBox.bottom) list.scrollTop += itemBox.bottom - listBox.bottom;
 }
 
 /** Flags whose text already names their time ('Detection: debris 81% at 8.87 s', a gap's 'from'). */
@@ -52,11 +80,13 @@ function FlagTime({ flag }: { flag: Flag }) {
 
 /**
  * Review by exception: the flags, most serious first; 'Next flag' (or F) moves the clock to the
- * next open flag and says which it is. It skips dismissed flags; with none open it stays in the
- * tab order, does nothing and is described by the reason.
+ * next open flag, brings the player into view and says which it is. It skips dismissed flags; with
+ * none open it stays in the tab order, does nothing and is described by the reason.
  */
 export function FlagsPanel({ flags, clock }: FlagsPanelProps) {
-  const [current, setCurrent] = useState(-1);
+  // The flag last gone to, a new object each time (going to the same flag again scrolls again).
+  const [visit, setVisit] = useState<{ index: number; seeks: boolean } | null>(null);
+  const current = visit?.index ?? -1;
   const open = useMemo(() => openFlagIndexes(flags), [flags]);
   const reasonId = useId();
   const unavailable = open.length === 0;
@@ -65,12 +95,24 @@ export function FlagsPanel({ flags, clock }: FlagsPanelProps) {
     (index: number) => {
       const flag = flags[index];
       if (!flag) return;
-      setCurrent(index);
+      setVisit({ index, seeks: flag.time !== null });
       if (flag.time !== null) clock.time = flag.time;
-      document.getElementById(`report-flag-${index}`)?.scrollIntoView({ block: 'nearest' });
     },
     [flags, clock],
   );
+  // After the render: the status line it fills moves everything below it, the player too. A flag
+  // with a time shows the player, and the list scrolls on its own (scrolling the page to the flag
+  // would take the player away again); one without shows the flag.
+  useLayoutEffect(() => {
+    const item = visit && document.getElementById(`report-flag-${visit.index}`);
+    if (!visit || !item) return;
+    if (!visit.seeks) {
+      item.scrollIntoView({ block: 'nearest' });
+      return;
+    }
+    revealInList(item);
+    showPlayer();
+  }, [visit]);
   const next = useCallback(() => go(nextOpenFlag(open, current)), [go, open, current]);
 
   useEffect(() => {

@@ -32,6 +32,7 @@ const detail: MyLineDetail = {
   },
   checklist: { floorplanConfigId: null, tags: [], hotZones: [] },
   otherLineTags: [],
+  minVideoSeconds: 30,
 };
 
 const fields = [

@@ -106,6 +106,7 @@ export default function InspectionPage() {
     body = (
       <ReviewStep
         recording={recording}
+        minVideoSeconds={detail.minVideoSeconds}
         onSubmit={async (notes) => {
           await queueRecording({ ...recording, notes: notes.trim() });
           setStep('submitted');

@@ -65,3 +65,43 @@ describe('the review step', () => {
     expect(submitted).toEqual([]);
   });
 });
+
+describe('a recording shorter than the minimum', () => {
+  const shortText =
+    'This recording is 0:07 long, shorter than the 0:30 minimum: the LC manager will see it flagged in the report. If the walk was incomplete, discard it and record again.';
+
+  it('warns that it will be flagged and suggests recording again, and still submits', async () => {
+    const submitted: string[] = [];
+    await render(
+      <ReviewStep
+        recording={{ ...recording(90_000), duration: 7.2 }}
+        minVideoSeconds={30}
+        onSubmit={async (notes) => void submitted.push(notes)}
+        onDiscard={() => {}}
+      />,
+    );
+    await expect.element(page.getByText(shortText)).toBeVisible();
+    const submit = page.getByRole('button', { name: 'Submit' });
+    // Heard again on Submit, which stays available: the LC manager decides on the record.
+    await expect.element(submit).toHaveAccessibleDescription(shortText);
+    await expect.element(submit).toBeEnabled();
+    await submit.click();
+    await expect.poll(() => submitted).toEqual(['']);
+  });
+
+  it('says nothing at or above the minimum', async () => {
+    await render(
+      <ReviewStep
+        recording={{ ...recording(250_000), duration: 30 }}
+        minVideoSeconds={30}
+        onSubmit={async () => {}}
+        onDiscard={() => {}}
+      />,
+    );
+    await expect.element(page.getByRole('button', { name: 'Submit' })).toBeVisible();
+    expect(page.getByText(/shorter than the/).query()).toBeNull();
+    await expect
+      .element(page.getByRole('button', { name: 'Submit' }))
+      .not.toHaveAccessibleDescription();
+  });
+});

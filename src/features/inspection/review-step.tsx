@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { Field } from '../../components/field.tsx';
 import { RecordField } from '../../components/record-card.tsx';
@@ -11,10 +11,13 @@ import { inspectionStrings as s } from './strings.ts';
 
 export function ReviewStep({
   recording,
+  minVideoSeconds,
   onSubmit,
   onDiscard,
 }: {
   recording: LocalRecording;
+  /** The report's minimum video length (the line detail's `minVideoSeconds`); none: no warning. */
+  minVideoSeconds?: number | undefined;
   onSubmit: (notes: string) => Promise<void>;
   onDiscard: () => void;
 }) {
@@ -32,6 +35,16 @@ export function ReviewStep({
   const missed = checkpoints.filter((tag) => !scanned.has(tag.index));
   // Stopped before the recorder's first chunk: the server would refuse an empty file at upload.
   const empty = recording.size === 0;
+  // The report flags a video shorter than the minimum (high): said here while it can still be
+  // recorded again, without refusing it (the LC manager decides on the flagged record).
+  const shortWarning =
+    !empty &&
+    minVideoSeconds !== undefined &&
+    recording.duration > 0 &&
+    recording.duration < minVideoSeconds
+      ? s.shortRecording(formatDuration(recording.duration), formatDuration(minVideoSeconds))
+      : null;
+  const shortId = useId();
 
   return (
     <form
@@ -70,6 +83,11 @@ export function ReviewStep({
           {s.emptyRecording}
         </p>
       )}
+      {shortWarning && (
+        <p className="capture-note" id={shortId}>
+          {shortWarning}
+        </p>
+      )}
       <Field
         label={s.notes}
         hint={lengthHint(notes, NOTES_MAX, true)}
@@ -84,7 +102,12 @@ export function ReviewStep({
         />
       </Field>
       <div className="capture-controls">
-        <button type="submit" className="btn btn-primary btn-large" disabled={busy || empty}>
+        <button
+          type="submit"
+          className="btn btn-primary btn-large"
+          disabled={busy || empty}
+          aria-describedby={shortWarning ? shortId : undefined}
+        >
           {busy ? s.submitting : s.submit}
         </button>
         <button

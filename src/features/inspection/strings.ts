@@ -53,6 +53,9 @@ export const inspectionStrings = {
   allScanned: 'Every checkpoint was scanned.',
   emptyRecording:
     'Nothing was recorded: the camera handed over no video. Discard this recording and record again.',
+  /** Below the report's minimum (`reportRules`), which flags it high; submitting stays allowed. */
+  shortRecording: (duration: string, minimum: string) =>
+    `This recording is ${duration} long, shorter than the ${minimum} minimum: the LC manager will see it flagged in the report. If the walk was incomplete, discard it and record again.`,
   notes: entryLabels.notes,
   submit: 'Submit',
   submitting: 'Submitting…',

@@ -1,0 +1,99 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { page } from 'vitest/browser';
+import { cleanup, render } from '../../../tests/web/render.tsx';
+import { createPlaybackClock } from '../../components/video-review/playback-clock.ts';
+import type { InspectionReport, ReportDetection } from '../../types/api.ts';
+import { DispositionsSection } from './dispositions-section.tsx';
+import './inspection-report.css';
+
+afterEach(cleanup);
+
+const detection = (n: number, disposition: ReportDetection['disposition']): ReportDetection => ({
+  predictionId: `e0000000000000000000000${n}`,
+  time: 13.792 + n,
+  filename: `${(13.792 + n).toFixed(3)}.png`,
+  subfolder: 'keyframes',
+  labels: ['debris', 'tool'],
+  confs: [0.81, 0.42],
+  boxes: [
+    [0.1, 0.1, 0.2, 0.2],
+    [0.3, 0.3, 0.4, 0.4],
+  ],
+  confidence: 0.81,
+  flagged: true,
+  disposition,
+});
+
+/** A signed report: nobody may change a disposition, so each row offers 'Go to' only. */
+const signedReport = {
+  inspectionId: 'd00000000000000000000001',
+  canSign: false,
+  detections: [
+    detection(1, {
+      predictionId: 'e00000000000000000000001',
+      disposition: 'dismissed',
+      reason:
+        'A reflection on the guard, not debris: the same glare shows at this spot on every ' +
+        'recording of this line, and the operator walked past the guard twice without stopping',
+      reviewerId: 'b00000000000000000000002',
+      reviewerName: 'Sofia Marquez',
+      at: '2026-11-20T10:40:00.000Z',
+    }),
+    detection(2, {
+      predictionId: 'e00000000000000000000002',
+      disposition: 'confirmed',
+      reason: '',
+      reviewerId: 'b00000000000000000000002',
+      reviewerName: 'Sofia Marquez',
+      at: '2026-11-20T10:41:00.000Z',
+    }),
+  ],
+} as unknown as InspectionReport;
+
+describe('the dispositions table at 1280 px', () => {
+  it('keeps the Actions cell in its row (borders line up) and each time and button on one line', async () => {
+    await page.viewport(1280, 900);
+    await render(
+      <section className="report-page">
+        <DispositionsSection
+          report={signedReport}
+          clock={createPlaybackClock()}
+          onChanged={() => {}}
+        />
+      </section>,
+    );
+    const goTo = page.getByRole('button', { name: 'Go to 14.792 s' });
+    await expect.element(goTo).toBeVisible();
+
+    const row = goTo.element().closest('tr') as HTMLTableRowElement;
+    const rowBox = row.getBoundingClientRect();
+    for (const cell of Array.from(row.cells)) {
+      const box = cell.getBoundingClientRect();
+      expect.soft(Math.abs(box.top - rowBox.top), `${cell.textContent} top`).toBeLessThan(1);
+      expect
+        .soft(Math.abs(box.bottom - rowBox.bottom), `${cell.textContent} bottom`)
+        .toBeLessThan(1);
+    }
+
+    // One line each: no taller than the line height plus the button's padding and border.
+    const lineHeight = (element: Element) =>
+      Number.parseFloat(getComputedStyle(element).lineHeight);
+    const button = goTo.element();
+    const style = getComputedStyle(button);
+    const chrome =
+      Number.parseFloat(style.paddingTop) +
+      Number.parseFloat(style.paddingBottom) +
+      Number.parseFloat(style.borderTopWidth) +
+      Number.parseFloat(style.borderBottomWidth);
+    expect(button.getBoundingClientRect().height).toBeLessThan(lineHeight(button) * 1.5 + chrome);
+    const time = row.cells[0] as HTMLTableCellElement;
+    const range = document.createRange();
+    range.selectNodeContents(time);
+    expect(range.getClientRects()).toHaveLength(1);
+    expect(time.textContent).toBe('14.792 s');
+
+    // The Disposition column is wide enough for its text to read in a few lines, not a word a line.
+    const disposition = row.cells[3] as HTMLTableCellElement;
+    expect(disposition.getBoundingClientRect().width).toBeGreaterThan(200);
+  });
+});
