@@ -1,7 +1,8 @@
 // The inspection report as a PDF (docs/reports.md, "The PDF"), drawn with pdf-lib on the server:
 // header, signature (printed name, UTC date and time, meaning, record hash), a warning when the
 // record changed after signing, the checklist, the coverage picture, the flags, the flagged
-// detections with their keyframe crops and dispositions, and 'Page n of m' with the print time.
+// detections with their keyframe crops and dispositions, the record's history from the audit
+// trail, and 'Page n of m' with the print time.
 import { eq } from 'drizzle-orm';
 import {
   clip,
@@ -17,8 +18,11 @@ import {
   rgb,
   StandardFonts,
 } from 'pdf-lib';
+import { recordHistory } from '../audit/record-history.ts';
 import type { AppContext } from '../context.ts';
 import { videos } from '../db/schema.ts';
+import { changes, cut } from '../schemas/audit-changes.ts';
+import type { AuditEntry } from '../schemas/audit-log.ts';
 import { coverageSource } from '../schemas/coverage-source.ts';
 import type { Coverage, InspectionReport, ReportDetection } from '../schemas/reports.ts';
 import { floorplanImageKey } from '../services/floorplan-images.ts';
@@ -254,6 +258,37 @@ function detectionText(detection: ReportDetection): string {
   return `${secondsText(detection.time)}: ${objects} (${detection.filename})`;
 }
 
+/** How much of an entry's change and reason the history prints: a SHA-256 whole, not a record. */
+const HISTORY_LIMITS = { value: 72, summary: 320, reason: 200 };
+
+/**
+ * The record's history (docs/audit-trail.md, "A record's history"), oldest first: each entry's
+ * UTC time, who, what and a short summary of its change and reason. It is printed, not signed:
+ * the record hash covers the record, and the history goes on growing after the signature.
+ */
+function drawHistory(w: Writer, entries: AuditEntry[]): void {
+  w.heading(`Record history (${entries.length} ${entries.length === 1 ? 'entry' : 'entries'})`);
+  w.text(
+    "The audit trail's entries for this inspection, its video and the video's uploads, oldest first. The history is not part of the signed record hash.",
+    { color: muted },
+  );
+  for (const entry of entries) {
+    w.room(40);
+    w.y -= 3;
+    w.text(
+      `${utc(entry.at)} · ${entry.actorEmail ?? 'system'} · ${entry.action} ${entry.entity} (entry ${entry.id})`,
+      { bold: true },
+    );
+    const summary = changes(entry.oldValue, entry.newValue, HISTORY_LIMITS.value)
+      .map((change) => change.line)
+      .join('; ');
+    if (summary) w.text(cut(summary, HISTORY_LIMITS.summary), { indent: 10 });
+    if (entry.reason) {
+      w.text(`Reason: ${cut(entry.reason, HISTORY_LIMITS.reason)}`, { indent: 10 });
+    }
+  }
+}
+
 export async function reportPdf(
   ctx: Pick<AppContext, 'db' | 'storage'>,
   report: InspectionReport,
@@ -383,6 +418,8 @@ export async function reportPdf(
     );
     w.y = Math.min(w.y, top - 100);
   }
+
+  drawHistory(w, (await recordHistory(ctx.db, report.inspectionId)) ?? []);
 
   const pages = doc.getPages();
   pages.forEach((page, i) => {

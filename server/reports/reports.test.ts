@@ -458,6 +458,22 @@ describe('the PDF', () => {
       expect(page).toContain(`Page ${i + 1} of ${pages.length}`);
       expect(page).toMatch(/Printed \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
     });
+    // The record's history, last: the inspection's creation, its video's (with the SHA-256 it
+    // was stored with) and the signature with its notes, oldest first, on numbered pages.
+    const history = text.slice(text.indexOf('Record history ('));
+    expect(text.indexOf('Record history (')).toBeGreaterThan(text.indexOf('Flagged detections'));
+    const lines = history.split('\n');
+    const at = (pattern: RegExp) => lines.findIndex((line) => pattern.test(line));
+    const video = at(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC · operator@example\.com · create video/);
+    const created = at(/ · operator@example\.com · create inspection \(entry \d+\)$/);
+    const signed = at(/ · lcmanager2@example\.com · approve inspection \(entry \d+\)$/);
+    expect(video).toBeGreaterThan(0);
+    expect(created).toBeGreaterThan(video);
+    expect(signed).toBeGreaterThan(created);
+    expect(history.replace(/\n/g, ' ')).toContain(`sha256: ${r.video?.sha256}`);
+    expect(history).toContain('status: pending -> approved');
+    expect(history).toContain(`Reason: ${APPROVAL_REASON}`);
+    expect(history).toContain('signature.failed inspection');
     // The coverage picture (the report's first image) is on its caption's page.
     const captionPage = pages.findIndex((page) => page.includes('Coverage: the path in blue'));
     const images = await pdfPageImageCounts(res.rawPayload);

@@ -2,23 +2,51 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { and, desc, eq, gte, ilike, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { Type } from 'typebox';
-import { auditReason } from '../audit/reason.ts';
+import { recordCondition, recordObjects, toAuditEntry } from '../audit/record-history.ts';
 import { verifyTrail } from '../audit/verify-trail.ts';
+import type { AuthUser } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import { auditLog } from '../db/schema.ts';
+import { auditLog, inspections } from '../db/schema.ts';
+import { currentUser } from '../http/auth-hook.ts';
 import { toCsv } from '../http/csv.ts';
 import { sendDownload } from '../http/download.ts';
 import { errorResponses } from '../http/error-responses.ts';
-import { iso } from '../ids.ts';
+import { notFound } from '../http/errors.ts';
 import { AuditEntry, AuditFacets, AuditQuery, TrailVerification } from '../schemas/audit-log.ts';
+import { visibleTo } from '../services/scope.ts';
 
 /** Who reads the whole trail: auditors, factory managers and admins (docs/permissions.md). */
 const trailReaders = ['audit', 'factory_manager', 'admin'] as const;
 const CSV_MAX_ROWS = 100_000;
 const errors = errorResponses;
 
-async function readTrail(db: Db, query: AuditQuery, limit: number): Promise<AuditEntry[]> {
+/**
+ * `record`: the whole history of an inspection the caller may see (its own entries, its video's
+ * and its uploads'; server/audit/record-history.ts); 404 for one it may not.
+ */
+async function recordFilter(db: Db, user: AuthUser, inspectionId: string): Promise<SQL> {
+  const [visible] = await db
+    .select({ id: inspections.id })
+    .from(inspections)
+    .where(
+      and(
+        eq(inspections.id, inspectionId),
+        visibleTo(user, { owner: inspections.operatorId, line: inspections.lineClearanceId }),
+      ),
+    );
+  const objects = visible && (await recordObjects(db, inspectionId));
+  if (!objects) throw notFound('Inspection');
+  return recordCondition(objects);
+}
+
+async function readTrail(
+  db: Db,
+  user: AuthUser,
+  query: AuditQuery,
+  limit: number,
+): Promise<AuditEntry[]> {
   const filters: SQL[] = [];
+  if (query.record !== undefined) filters.push(await recordFilter(db, user, query.record));
   if (query.before !== undefined) filters.push(lt(auditLog.id, query.before));
   if (query.actor !== undefined) {
     // Part of an email is enough ('lcmanager2' finds lcmanager2@example.com); LIKE's own
@@ -38,7 +66,7 @@ async function readTrail(db: Db, query: AuditQuery, limit: number): Promise<Audi
     .where(and(...filters))
     .orderBy(desc(auditLog.id))
     .limit(limit);
-  return rows.map((row) => ({ ...row, at: iso(row.at), reason: auditReason(row.newValue) }));
+  return rows.map(toAuditEntry);
 }
 
 /**
@@ -76,7 +104,8 @@ export const auditLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.Array(AuditEntry), ...errors },
       },
     },
-    async (request) => readTrail(db, request.query, request.query.limit ?? 200),
+    async (request) =>
+      readTrail(db, currentUser(request), request.query, request.query.limit ?? 200),
   );
 
   app.get(
@@ -87,7 +116,7 @@ export const auditLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags: ['audit'], querystring: AuditQuery, response: errors },
     },
     async (request, reply) => {
-      const rows = await readTrail(db, request.query, CSV_MAX_ROWS);
+      const rows = await readTrail(db, currentUser(request), request.query, CSV_MAX_ROWS);
       const csv = toCsv(
         [
           'id',

@@ -34,6 +34,11 @@ export const AuditQuery = Type.Object({
   action: Type.Optional(Type.String({ maxLength: 100 })),
   entity: Type.Optional(Type.String({ maxLength: 50 })),
   entityId: Type.Optional(Type.String({ maxLength: 100 })),
+  /**
+   * An inspection's id: its record's whole history, wherever the trail files it (the inspection's
+   * own entries, its video's, its uploads'); 404 when the caller may not see that inspection.
+   */
+  record: Type.Optional(Type.String({ maxLength: 100 })),
   from: Type.Optional(DateTime),
   to: Type.Optional(DateTime),
 });

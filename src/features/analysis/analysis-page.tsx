@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
 import { BreadcrumbBar } from '../../components/breadcrumb-bar.tsx';
+import { CellLabel } from '../../components/stacked-table.tsx';
 import { StatusTag } from '../../components/tag.tsx';
 import { inspectionReportPath, videoPath } from '../../config/paths.ts';
 import { useLoad } from '../../hooks/use-load.ts';
@@ -33,18 +34,6 @@ function seconds(from: string, to: string | null): string {
   if (ms < 9950) return `${(ms / 1000).toFixed(1)} s`;
   const total = Math.round(ms / 1000);
   return total < 60 ? `${total} s` : `${Math.floor(total / 60)} min ${total % 60} s`;
-}
-
-/**
- * A cell's column name, shown only where the rows are stacked as cards (a phone); hidden from
- * assistive technology, which takes the name from the column header.
- */
-function CellLabel({ children }: { children: string }) {
-  return (
-    <span className="analysis-cell-label" aria-hidden="true">
-      {children}
-    </span>
-  );
 }
 
 function timeTaken(job: Job | null): string {
@@ -176,7 +165,7 @@ export default function AnalysisPage() {
       {rows && rows.length === 0 && <p className="muted">{s.empty}</p>}
       {rows && rows.length > 0 && (
         <div className="analysis-table-wrap">
-          <table className="analysis-table">
+          <table className="analysis-table stacked-table">
             <caption className="visually-hidden">{s.caption}</caption>
             <thead>
               <tr>

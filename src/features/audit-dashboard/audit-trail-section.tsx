@@ -1,11 +1,20 @@
 import { useEffect, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { Link, useLocation, useSearch } from 'wouter';
+import { type Change, changes, NO_VALUE } from '../../../server/schemas/audit-changes.ts';
+import { reportPdfUrl } from '../../api/get-reports.ts';
 import { DateRangePicker } from '../../components/date-range-picker.tsx';
 import { Field, TextField } from '../../components/field.tsx';
 import { MediaLink } from '../../components/media-link.tsx';
 import { Select } from '../../components/select.tsx';
+import { CellLabel } from '../../components/stacked-table.tsx';
 import { TableScroll } from '../../components/table-scroll.tsx';
+import { inspectionReportPath, paths, routeRoles } from '../../config/paths.ts';
+import { ApiError } from '../../lib/api-client.ts';
 import type { DateRange } from '../../lib/date-range.ts';
 import { localTime, utcTime } from '../../lib/record-time.ts';
+import { hasAnyRole, roleList } from '../../lib/roles.ts';
+import { session } from '../../stores/session.ts';
 import type { AuditEntry, AuditFacets, AuditQuery, TrailVerification } from '../../types/api.ts';
 import { auditCsvUrl, getAuditFacets, getAuditTrail, verifyTrail } from './api/audit-trail.ts';
 
@@ -16,75 +25,25 @@ interface TrailFilters {
   action: string;
   entity: string;
   entityId: string;
+  /** An inspection's id: its record's whole history (its own, its video's and uploads' entries). */
+  record: string;
   range: DateRange | null;
 }
 
-const noFilters: TrailFilters = { actor: '', action: '', entity: '', entityId: '', range: null };
+const noFilters: TrailFilters = {
+  actor: '',
+  action: '',
+  entity: '',
+  entityId: '',
+  record: '',
+  range: null,
+};
 
-/** How the trail writes "no value": a field absent, null or empty. */
-export const NO_VALUE = '—';
-/** Longer values are cut on the line; the whole value is a click (or Enter) away. */
-const LINE_LIMIT = 160;
+export { changes };
 
-const isEmpty = (value: unknown) => value === undefined || value === null || value === '';
-
-/** A value on one line: text as is, anything else as JSON. */
-const inline = (value: unknown) =>
-  isEmpty(value) ? NO_VALUE : typeof value === 'string' ? value : JSON.stringify(value);
-
-/** A value in full: text as is, anything else as indented JSON. */
-const whole = (value: unknown) =>
-  isEmpty(value) ? NO_VALUE : typeof value === 'string' ? value : JSON.stringify(value, null, 2);
-
-const cut = (text: string) => (text.length > LINE_LIMIT ? `${text.slice(0, LINE_LIMIT)}…` : text);
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/**
- * One changed field: `line` reads it on one line (long values cut); `full` is set when something
- * was cut, with each side whole (`old` absent where the line shows no old side).
- */
-export interface Change {
-  line: string;
-  full: { old?: string; new: string } | null;
-}
-
-function change(key: string | null, sides: { old?: unknown; new: unknown }): Change {
-  const texts = [...('old' in sides ? [inline(sides.old)] : []), inline(sides.new)];
-  const line = `${key === null ? '' : `${key}: `}${texts.map(cut).join(' → ')}`;
-  const wasCut = texts.some((text) => text.length > LINE_LIMIT);
-  return {
-    line,
-    full: wasCut
-      ? { ...('old' in sides ? { old: whole(sides.old) } : {}), new: whole(sides.new) }
-      : null,
-  };
-}
-
-/** A record's fields, leaving out the empty ones and the reason (it has its column). */
-const fieldChanges = (value: Record<string, unknown>, removed: boolean) =>
-  Object.entries(value)
-    .filter(([key, field]) => !isEmpty(field) && key !== 'reason')
-    .map(([key, field]) => change(key, removed ? { old: field, new: null } : { new: field }));
-
-/**
- * Old → new per field that changed; a record created or removed as its fields; the whole value
- * when not objects. Absent, null and empty all read '—', and a field that goes from one of them
- * to another did not change.
- */
-export function changes(oldValue: unknown, newValue: unknown): Change[] {
-  if (isEmpty(oldValue) && isEmpty(newValue)) return [];
-  if (isEmpty(oldValue) && isObject(newValue)) return fieldChanges(newValue, false);
-  if (isObject(oldValue) && isEmpty(newValue)) return fieldChanges(oldValue, true);
-  if (!isObject(oldValue) || !isObject(newValue)) {
-    return [change(null, isEmpty(oldValue) ? { new: newValue } : { old: oldValue, new: newValue })];
-  }
-  return [...new Set([...Object.keys(oldValue), ...Object.keys(newValue)])]
-    .filter((key) => !(isEmpty(oldValue[key]) && isEmpty(newValue[key])))
-    .filter((key) => JSON.stringify(oldValue[key]) !== JSON.stringify(newValue[key]))
-    .map((key) => change(key, { old: oldValue[key], new: newValue[key] }));
-}
+/** /audit?record={inspectionId}: the page opens on that record's history (the report links it). */
+const auditRecordPath = (inspectionId: string) =>
+  `${paths.audit}?record=${encodeURIComponent(inspectionId)}`;
 
 /** One change: its line, and where a value was cut a disclosure with the whole values. */
 function ChangeItem({ item }: { item: Change }) {
@@ -116,8 +75,14 @@ function ChangeItem({ item }: { item: Change }) {
 
 /** The audit trail viewer: filters, entries with old → new, paging, CSV and the chain check. */
 export function AuditTrailSection() {
-  const [filters, setFilters] = useState<TrailFilters>(noFilters);
+  const search = useSearch();
+  const [, navigate] = useLocation();
+  const linkedRecord = new URLSearchParams(search).get('record') ?? '';
+  const [filters, setFilters] = useState<TrailFilters>({ ...noFilters, record: linkedRecord });
   const [entries, setEntries] = useState<AuditEntry[] | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  // Auditors read the trail and the PDF, but the route table keeps them off the report page.
+  const opensReport = hasAnyRole(roleList(useSnapshot(session).roles), routeRoles.inspectionReport);
   const [before, setBefore] = useState<number[]>([]);
   const [verification, setVerification] = useState<TrailVerification | null>(null);
   const [verifying, setVerifying] = useState(false);
@@ -127,6 +92,7 @@ export function AuditTrailSection() {
     action: filters.action.trim() || undefined,
     entity: filters.entity.trim() || undefined,
     entityId: filters.entityId.trim() || undefined,
+    record: filters.record.trim() || undefined,
     from: filters.range?.start.toISOString(),
     to: filters.range?.end.toISOString(),
     limit: PAGE_SIZE,
@@ -142,17 +108,41 @@ export function AuditTrailSection() {
   useEffect(() => {
     let current = true;
     getAuditTrail(query).then(
-      (answer) => current && setEntries(answer),
-      () => current && setEntries([]),
+      (answer) => {
+        if (!current) return;
+        setEntries(answer);
+        setFailure(null);
+      },
+      (error: unknown) => {
+        if (!current) return;
+        setEntries([]);
+        setFailure(
+          error instanceof ApiError && error.status === 404 && query.record
+            ? `No inspection has the id ${query.record}.`
+            : null,
+        );
+      },
     );
     return () => {
       current = false;
     };
   }, [filters, before]);
 
+  // A link to another record (or back) while the page is open shows that record.
+  useEffect(() => {
+    setFilters((previous) =>
+      previous.record === linkedRecord ? previous : { ...previous, record: linkedRecord },
+    );
+  }, [linkedRecord]);
+
   const change = (patch: Partial<TrailFilters>) => {
     setFilters((previous) => ({ ...previous, ...patch }));
     setBefore([]);
+    // The address names the record shown, so it can be shared and reloaded.
+    if (patch.record !== undefined && patch.record.trim() !== linkedRecord) {
+      const record = patch.record.trim();
+      navigate(record ? auditRecordPath(record) : paths.audit, { replace: true });
+    }
   };
   const verify = async () => {
     setVerifying(true);
@@ -168,6 +158,7 @@ export function AuditTrailSection() {
   const showEntry = (id: number) => {
     setFilters(noFilters);
     setBefore([id + 1]);
+    if (linkedRecord) navigate(paths.audit, { replace: true });
   };
 
   return (
@@ -227,6 +218,11 @@ export function AuditTrailSection() {
           value={filters.entityId}
           onChange={(entityId) => change({ entityId })}
         />
+        <TextField
+          label="Record (inspection id)"
+          value={filters.record}
+          onChange={(record) => change({ record })}
+        />
         <DateRangePicker
           value={filters.range}
           onChange={(range) => change({ range })}
@@ -241,10 +237,23 @@ export function AuditTrailSection() {
           </MediaLink>
         </div>
       </search>
-      {entries?.length === 0 && <p>No entries match these filters.</p>}
+      {query.record && !failure && (
+        <p className="muted">
+          The whole history of inspection {query.record}: its own entries, its video's (upload, hash
+          verification, analysis) and its uploads', newest first.{' '}
+          {opensReport && (
+            <>
+              <Link href={inspectionReportPath(query.record)}>Open its report</Link> ·{' '}
+            </>
+          )}
+          <MediaLink href={reportPdfUrl(query.record)}>Download its PDF</MediaLink>
+        </p>
+      )}
+      {failure && <p role="alert">{failure}</p>}
+      {entries?.length === 0 && !failure && <p>No entries match these filters.</p>}
       {entries && entries.length > 0 && (
         <TableScroll label="Audit trail entries">
-          <table className="report-table audit-table">
+          <table className="report-table audit-table stacked-table">
             <caption className="visually-hidden">Audit trail entries, newest first</caption>
             <thead>
               <tr>
@@ -268,19 +277,29 @@ export function AuditTrailSection() {
                       {entry.id === broken?.id && <strong> · the chain breaks here</strong>}
                     </span>
                   </th>
-                  <td>{entry.actorEmail ?? 'system'}</td>
                   <td>
-                    {entry.action} {entry.entity}
-                    {entry.entityId && <span className="muted audit-id"> {entry.entityId}</span>}
+                    <CellLabel>Who</CellLabel>
+                    {entry.actorEmail ?? 'system'}
                   </td>
                   <td>
+                    <CellLabel>What</CellLabel>
+                    <div>
+                      {entry.action} {entry.entity}
+                      {entry.entityId && <span className="muted audit-id"> {entry.entityId}</span>}
+                    </div>
+                  </td>
+                  <td className="audit-changes-cell">
+                    <CellLabel>Old → new</CellLabel>
                     <ul className="audit-changes">
                       {changes(entry.oldValue, entry.newValue).map((item) => (
                         <ChangeItem key={item.line} item={item} />
                       ))}
                     </ul>
                   </td>
-                  <td>{entry.reason ?? NO_VALUE}</td>
+                  <td>
+                    <CellLabel>Reason</CellLabel>
+                    {entry.reason ?? NO_VALUE}
+                  </td>
                 </tr>
               ))}
             </tbody>

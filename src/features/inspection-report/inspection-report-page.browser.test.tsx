@@ -14,10 +14,14 @@ afterEach(async () => {
   vi.unstubAllGlobals();
 });
 
-async function visit(id: string, routes: Parameters<typeof fakeFetch>[0] = {}) {
+async function visit(
+  id: string,
+  routes: Parameters<typeof fakeFetch>[0] = {},
+  roles: string[] = ['lc_manager'],
+) {
   const { fetchImpl, calls } = fakeFetch(routes);
   vi.stubGlobal('fetch', fetchImpl);
-  signIn('token', { id: 'u1', name: 'Sofia', email: 's@example.com', roles: ['lc_manager'] });
+  signIn('token', { id: 'u1', name: 'Sofia', email: 's@example.com', roles });
   const memory = memoryLocation({ path: `/inspection-report/${id}` });
   await render(
     <Router hook={memory.hook}>
@@ -120,5 +124,28 @@ describe('inspection report: Approve while the server would refuse it', () => {
     expect(page.getByText(/it can only be rejected/).query()).toBeNull();
     await userEvent.click(approve);
     await expect.element(page.getByRole('dialog', { name: 'Approve inspection' })).toBeVisible();
+  });
+});
+
+describe('inspection report: the record’s history', () => {
+  it('links the trail’s readers to /audit showing this record’s whole history', async () => {
+    await visit(
+      inspectionId,
+      {
+        [`GET /api/reports/${inspectionId}`]: { body: { ...pendingReport(null), canSign: false } },
+      },
+      ['factory_manager'],
+    );
+    await expect
+      .element(page.getByRole('link', { name: 'Record history' }))
+      .toHaveAttribute('href', `/audit?record=${inspectionId}`);
+  });
+
+  it('offers no such link to an LC manager, who does not read the trail', async () => {
+    await visit(inspectionId, {
+      [`GET /api/reports/${inspectionId}`]: { body: pendingReport(null) },
+    });
+    await expect.element(page.getByRole('link', { name: 'Download PDF' })).toBeVisible();
+    expect(page.getByRole('link', { name: 'Record history' }).query()).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { useParams } from 'wouter';
+import { useSnapshot } from 'valtio';
+import { Link, useParams } from 'wouter';
 import { getReport, isInspectionId, reportPdfUrl } from '../../api/get-reports.ts';
 import { getVideo } from '../../api/get-video.ts';
 import type { ReviewDecision } from '../../api/sign-inspection.ts';
@@ -9,7 +10,10 @@ import { ActionButton } from '../../components/record-card.tsx';
 import { SigningDialog } from '../../components/signing-dialog.tsx';
 import { createPlaybackClock } from '../../components/video-review/playback-clock.ts';
 import { VideoWorkspace } from '../../components/video-review/video-workspace.tsx';
+import { paths } from '../../config/paths.ts';
 import { ApiError } from '../../lib/api-client.ts';
+import { hasAnyRole, roleList } from '../../lib/roles.ts';
+import { session } from '../../stores/session.ts';
 import type { InspectionReport, Video } from '../../types/api.ts';
 import { ChecklistSection } from './checklist-section.tsx';
 import { DispositionsSection } from './dispositions-section.tsx';
@@ -21,6 +25,8 @@ import '../../components/report-table.css';
 import './inspection-report.css';
 
 const approvalNoteId = 'report-approval-blocker';
+/** Who reads the audit trail, and so the record's whole history on /audit (docs/permissions.md). */
+const trailReaders = ['audit', 'factory_manager', 'admin'] as const;
 
 /** What the page says when the report does not load: an id naming no inspection reads so. */
 function loadError(failure: unknown): string {
@@ -82,6 +88,7 @@ export default function InspectionReportPage() {
   const video = useVideo(report?.video?.id ?? null);
   const [clock] = useState(createPlaybackClock);
   const [signing, setSigning] = useState<ReviewDecision | null>(null);
+  const readsTrail = hasAnyRole(roleList(useSnapshot(session).roles), trailReaders);
 
   return (
     <section className="report-page">
@@ -100,6 +107,14 @@ export default function InspectionReportPage() {
             <MediaLink className="btn btn-secondary" href={reportPdfUrl(report.inspectionId)}>
               {s.downloadPdf}
             </MediaLink>
+            {readsTrail && (
+              <Link
+                className="btn btn-secondary"
+                href={`${paths.audit}?record=${encodeURIComponent(report.inspectionId)}`}
+              >
+                Record history
+              </Link>
+            )}
             {report.canSign && (
               <>
                 {/* Refused by the server (409) while blocked: unavailable as on the LC manager's
