@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useQrCamera } from '../../hooks/use-qr-camera.ts';
 import { type LocalRecording, recordedEnd, saveRecording } from '../../lib/capture/recording-db.ts';
 import { runningSha256 } from '../../lib/capture/sha256-client.ts';
@@ -76,7 +76,8 @@ export function RecordStep({
 
   // Leaving while recording asks first: a reload or a closed tab (beforeunload), and a link in
   // the app (wouter has no navigation guard: a click on a link is caught before it reaches it).
-  useEffect(() => {
+  // A layout effect: the guard is in place by the time the screen shows that it records.
+  useLayoutEffect(() => {
     if (!recordingNow) return;
     const warn = (event: BeforeUnloadEvent) => {
       event.preventDefault();
