@@ -90,15 +90,13 @@ function nearestKeyframe(names: readonly string[], time: number): string | null 
 
 const seconds = (time: number) => `${time.toFixed(2)} s`;
 
-export interface SignRules {
-  canSign: boolean;
-  reason: string | null;
-  /**
-   * Which rule refused: another LC manager's line (outside the caller's scope), a role that does
-   * not sign, the second person, or an already signed record.
-   */
-  refusal: 'scope' | 'signer' | 'operator' | 'signed' | null;
-}
+/**
+ * May the caller sign, and if not, which rule refused (another LC manager's line, outside the
+ * caller's scope; a role that does not sign; the second person; an already signed record) and why.
+ */
+export type SignRules =
+  | { canSign: true; reason: null; refusal: null }
+  | { canSign: false; reason: string; refusal: 'scope' | 'signer' | 'operator' | 'signed' };
 
 /** What the signing rules read of a record: GET /api/inspections has no more for each row. */
 export interface SignableRecord {

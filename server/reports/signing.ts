@@ -77,12 +77,11 @@ export async function checkSigner(
 ): Promise<void> {
   const managerId = await lineManager(request.server.ctx.db, record.inspection.lineClearanceId);
   const rules = signRules(user, record, managerId);
-  if (rules.refusal === 'signed') throw conflict(rules.reason ?? 'Already signed');
+  if (rules.refusal === 'signed') throw conflict(rules.reason);
   // Another manager's line is outside the caller's scope: the record does not exist for it.
   if (rules.refusal === 'scope') throw notFound('Inspection');
   // The signer reads why (the report and the cards say it before anyone tries).
-  if (rules.refusal)
-    await denied(request, rules.reason ?? 'signing rules', rules.reason ?? undefined);
+  if (rules.refusal) await denied(request, rules.reason, rules.reason);
 }
 
 /** The inspection's fields a signature changes (the audit entry's old and new values). */

@@ -1,4 +1,4 @@
-// Whose accounts a user may create, change or delete, by role (docs/permissions.md): one table for
+// Whose accounts a user may create, change or delete (docs/permissions.md): one set of rules for
 // the server's checks (services/access.ts) and the web app, which offers only what the server
 // allows (a pure module without server imports, so the web app can bundle it).
 import type { Role } from './common.ts';
@@ -14,3 +14,14 @@ export function manageableRolesOf(roles: readonly string[]): Exclude<Role, 'serv
   if (roles.includes('lc_manager')) return ['operator'];
   return [];
 }
+
+/** Admins and factory managers oversee every line; an LC manager only the lines it manages. */
+export const seesAllLinesOf = (roles: readonly string[]) =>
+  roles.includes('admin') || roles.includes('factory_manager');
+
+/** An account works on a line when its own list names the line or the line lists the account. */
+export const worksOn = (
+  account: { id: string; lineClearanceIds: readonly string[] },
+  line: { id: string; assignedOperators: readonly string[] },
+): boolean =>
+  account.lineClearanceIds.includes(line.id) || line.assignedOperators.includes(account.id);

@@ -1,13 +1,13 @@
 // Object-level rules shared by routes (docs/permissions.md): who sees and manages what.
 import type { AuthUser } from '../context.ts';
 import type { Role } from '../schemas/common.ts';
-import { manageableRolesOf } from '../schemas/manageable-roles.ts';
+import { manageableRolesOf, seesAllLinesOf, worksOn } from '../schemas/manageable-roles.ts';
 
 export const hasRole = (user: AuthUser, ...roles: Role[]) =>
   user.roles.some((role) => roles.includes(role));
 
 /** Admins and factory managers oversee every line; an LC manager only the lines it manages. */
-export const seesAllLines = (user: AuthUser) => hasRole(user, 'admin', 'factory_manager');
+export const seesAllLines = (user: AuthUser) => seesAllLinesOf(user.roles);
 
 export const managesLine = (user: AuthUser, line: { managerId: string | null }) =>
   seesAllLines(user) || (hasRole(user, 'lc_manager') && line.managerId === user.id);
@@ -20,13 +20,6 @@ export interface LineAssignment {
   id: string;
   assignedOperators: string[];
 }
-
-/** An account works on a line when its own list names the line or the line lists the account. */
-export const worksOn = (
-  target: { id: string; lineClearanceIds: string[] },
-  line: LineAssignment,
-): boolean =>
-  target.lineClearanceIds.includes(line.id) || line.assignedOperators.includes(target.id);
 
 /** Roles whose accounts a user may create, change or delete. */
 export const manageableRoles = (user: AuthUser): Set<Role> =>

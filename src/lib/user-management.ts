@@ -1,16 +1,15 @@
-// Whose accounts the signed-in user may manage: the server's rule (`manageableRoles` and
-// `canManageUser` in server/services/access.ts, docs/permissions.md "User management"), mirrored
-// so the Users tab offers only what the server would allow instead of a 403 after a click.
-import { manageableRolesOf } from '../../server/schemas/manageable-roles.ts';
-import { type Role, roleLabel, roleList } from './roles.ts';
+// Whose accounts the signed-in user may manage, by the server's own rules
+// (server/schemas/manageable-roles.ts, as `canManageUser` in server/services/access.ts applies
+// them), so the Users tab offers only what the server would allow instead of a 403 after a click.
+import {
+  manageableRolesOf,
+  seesAllLinesOf,
+  worksOn,
+} from '../../server/schemas/manageable-roles.ts';
+import { roleLabel, roleList } from './roles.ts';
 
 /** Roles whose accounts a user holding `userRoles` may create, change or delete, and may grant. */
-export const manageableRoles = (userRoles: readonly string[]): Role[] =>
-  manageableRolesOf(userRoles);
-
-/** Only admins and factory managers oversee every line (and so every manageable account). */
-const seesAllLines = (userRoles: readonly string[]) =>
-  userRoles.includes('admin') || userRoles.includes('factory_manager');
+export { manageableRolesOf as manageableRoles };
 
 export interface ManagedAccount {
   _id: string;
@@ -53,18 +52,18 @@ export function manageBlocker(
   target: ManagedAccount,
   lines: readonly LineAssignment[],
 ): string | null {
-  const allowed: readonly string[] = manageableRoles(caller.roles);
+  const allowed: readonly string[] = manageableRolesOf(caller.roles);
   const targetRoles = roleList(target.role);
   const refused = targetRoles.filter((role) => !allowed.includes(role));
   if (targetRoles.length === 0) return userManagementStrings.noRole;
   if (refused.length > 0) return userManagementStrings.notManageable(refused.map(roleLabel));
-  if (seesAllLines(caller.roles)) return null;
-  const own = target.lineClearanceIds ?? [];
+  if (seesAllLinesOf(caller.roles)) return null;
+  const account = { id: target._id, lineClearanceIds: target.lineClearanceIds ?? [] };
   const worksOnMine = lines.some(
     (line) =>
       caller.id !== null &&
       line.managerId === caller.id &&
-      (own.includes(line._id) || (line.assignedOperators ?? []).includes(target._id)),
+      worksOn(account, { id: line._id, assignedOperators: line.assignedOperators ?? [] }),
   );
   return worksOnMine ? null : userManagementStrings.notOnYourLines;
 }

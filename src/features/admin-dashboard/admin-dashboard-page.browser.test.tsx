@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
+import { activeLine } from '../../../tests/web/line-fixture.ts';
 import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
 import { Toaster } from '../../components/toaster.tsx';
 import { signIn, signOut } from '../../stores/session.ts';
@@ -13,16 +14,17 @@ afterEach(async () => {
   vi.unstubAllGlobals();
 });
 
+/** Opens the Roles list of the user dialog titled `title`: the role checkboxes it offers. */
+async function roleChoices(title: string): Promise<Element[]> {
+  const dialog = page.getByRole('dialog', { name: title });
+  await userEvent.click(dialog.getByRole('button', { name: /^Roles:/ }));
+  const options = page.getByRole('group', { name: 'Roles' }).getByRole('checkbox');
+  await expect.element(options.first()).toBeVisible();
+  return options.elements();
+}
+
 const lineId = 'aaaaaaaaaaaaaaaaaaaaaaaa';
-const line = {
-  _id: lineId,
-  name: 'Blister Line 1',
-  description: '',
-  location: '',
-  status: 'active',
-  managerId: null,
-  assignedOperators: [],
-};
+const line = activeLine(lineId);
 const user = {
   _id: 'bbbbbbbbbbbbbbbbbbbbbbbb',
   id: 'bbbbbbbbbbbbbbbbbbbbbbbb',
@@ -241,11 +243,8 @@ describe('admin / factory-manager dashboard', () => {
         .not.toHaveAttribute('aria-disabled');
 
       await userEvent.click(page.getByRole('button', { name: 'Add New' }));
-      const dialog = page.getByRole('dialog', { name: 'Create New User' });
-      await userEvent.click(dialog.getByRole('button', { name: /^Roles:/ }));
-      const options = page.getByRole('group', { name: 'Roles' }).getByRole('checkbox');
-      await expect.element(options.first()).toBeVisible();
-      expect(options.elements().map((option) => option.parentElement?.textContent)).toEqual([
+      const options = await roleChoices('Create New User');
+      expect(options.map((option) => option.parentElement?.textContent)).toEqual([
         'Line Clearance Manager',
         'Operator',
         'Audit',
@@ -267,11 +266,7 @@ describe('admin / factory-manager dashboard', () => {
         .not.toHaveAttribute('aria-disabled');
 
       await userEvent.click(page.getByRole('button', { name: 'Edit Ada Admin' }));
-      const dialog = page.getByRole('dialog', { name: 'Edit User' });
-      await userEvent.click(dialog.getByRole('button', { name: /^Roles:/ }));
-      const options = page.getByRole('group', { name: 'Roles' }).getByRole('checkbox');
-      await expect.element(options.first()).toBeVisible();
-      expect(options.elements()).toHaveLength(5);
+      expect(await roleChoices('Edit User')).toHaveLength(5);
     });
   });
 });

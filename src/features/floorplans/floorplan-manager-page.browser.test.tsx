@@ -2,21 +2,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
+import { activeLine } from '../../../tests/web/line-fixture.ts';
 import { cleanup, render, unexpectedRequest } from '../../../tests/web/render.tsx';
 import { signIn, signOut } from '../../stores/session.ts';
 import type { Floorplan, FloorplanConfigSave, FloorplanConfiguration } from '../../types/api.ts';
 import FloorplanManagerPage from './floorplan-manager-page.tsx';
 
 const lineId = 'c00000000000000000000001';
-const line = {
-  _id: lineId,
-  name: 'Blister Line 1',
-  description: '',
-  location: '',
-  status: 'active',
-  managerId: null,
-  assignedOperators: [],
-};
+const line = activeLine(lineId);
 const plan = (id: string): Floorplan => ({
   _id: id,
   name: 'Floorplan',

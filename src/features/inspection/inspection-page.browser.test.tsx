@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { Link, Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
+import { activeLine } from '../../../tests/web/line-fixture.ts';
 import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
 import { paths } from '../../config/paths.ts';
 import { deleteRecording, listRecordings } from '../../lib/capture/recording-db.ts';
@@ -21,15 +22,7 @@ afterEach(async () => {
 
 const lineId = 'a'.repeat(24);
 const detail: MyLineDetail = {
-  line: {
-    _id: lineId,
-    name: 'Blister Line 1',
-    description: '',
-    location: '',
-    status: 'active',
-    managerId: null,
-    assignedOperators: [],
-  },
+  line: activeLine(lineId),
   checklist: { floorplanConfigId: null, tags: [], hotZones: [] },
   otherLineTags: [],
   minVideoSeconds: 30,
