@@ -63,7 +63,9 @@ function removeOld(prefix: string, keep: string): void {
   for (const name of readdirSync(parent)) {
     const full = path.join(parent, name);
     if (!name.startsWith(prefix) || full === keep) continue;
-    if (Date.now() - statSync(full).mtimeMs > staleAfterMs) {
+    // Another worker may remove its lock or scratch folder between the listing and this look.
+    const found = statSync(full, { throwIfNoEntry: false });
+    if (found && Date.now() - found.mtimeMs > staleAfterMs) {
       rmSync(full, { recursive: true, force: true });
     }
   }
