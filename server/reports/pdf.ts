@@ -16,7 +16,6 @@ import {
   pushGraphicsState,
   rectangle,
   rgb,
-  StandardFonts,
 } from 'pdf-lib';
 import { recordHistory } from '../audit/record-history.ts';
 import type { AppContext } from '../context.ts';
@@ -28,6 +27,7 @@ import type { Coverage, InspectionReport, ReportDetection } from '../schemas/rep
 import { floorplanImageKey } from '../services/floorplan-images.ts';
 import { sniffImage } from '../services/image-type.ts';
 import { readWhole, type Storage } from '../storage/storage.ts';
+import { embedReportFonts } from './pdf-fonts.ts';
 
 const PAGE = { width: 595.28, height: 841.89 };
 const MARGIN = 50;
@@ -39,19 +39,28 @@ const danger = rgb(0.75, 0.1, 0.1);
 const ok = rgb(0.1, 0.5, 0.2);
 
 /**
- * Standard-font text: characters outside WinAnsi become their nearest ASCII or '?'. Every line
- * break ('\r\n', '\r', U+2028, U+2029) becomes '\n', which `wrap` turns into lines: it is not in
- * the font's character set, yet a note's lines must print as lines, not as 'a?b'.
+ * Right-to-left scripts (Hebrew, Arabic, Syriac, Thaana, N'Ko and their presentation forms): pdf-lib
+ * draws code points in stored order and does not shape them, so such text would print reversed.
+ */
+const RIGHT_TO_LEFT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/u;
+
+/**
+ * Text as the embedded font can print it: characters it lacks (CJK among them) and right-to-left
+ * ones become '?', so a lost letter shows rather than a wrong one. Every line break ('\r\n', '\r',
+ * U+2028, U+2029) becomes '\n', which `wrap` turns into lines: a note's lines print as lines.
  */
 function printable(font: PDFFont, text: string): string {
   const known = new Set(font.getCharacterSet());
-  return text
-    .replace(/\r\n?|[\u2028\u2029]/g, '\n')
-    .replace(/→/g, '->')
-    .replace(/[^\S\n]/g, ' ')
-    .split('')
-    .map((char) => (char === '\n' || known.has(char.codePointAt(0) ?? 0) ? char : '?'))
-    .join('');
+  return Array.from(
+    text
+      .normalize('NFC')
+      .replace(/\r\n?|[\u2028\u2029]/g, '\n')
+      .replace(/[^\S\n]/g, ' '),
+    (char) =>
+      char === '\n' || (known.has(char.codePointAt(0) ?? 0) && !RIGHT_TO_LEFT.test(char))
+        ? char
+        : '?',
+  ).join('');
 }
 
 /** A top-down writer over pages: a cursor, wrapping and page breaks. */
@@ -258,8 +267,11 @@ function detectionText(detection: ReportDetection): string {
   return `${secondsText(detection.time)}: ${objects} (${detection.filename})`;
 }
 
-/** How much of an entry's change and reason the history prints: a SHA-256 whole, not a record. */
-const HISTORY_LIMITS = { value: 72, summary: 320, reason: 200 };
+/**
+ * How much of an entry the history prints: a field per line, a SHA-256 whole (not a long note),
+ * and the fields of a signature (nine) or an inspection, not every field of a large record.
+ */
+const HISTORY_LIMITS = { value: 72, fields: 16, reason: 200 };
 
 /**
  * The record's history (docs/audit-trail.md, "A record's history"), oldest first: each entry's
@@ -279,10 +291,19 @@ function drawHistory(w: Writer, entries: AuditEntry[]): void {
       `${utc(entry.at)} · ${entry.actorEmail ?? 'system'} · ${entry.action} ${entry.entity} (entry ${entry.id})`,
       { bold: true },
     );
-    const summary = changes(entry.oldValue, entry.newValue, HISTORY_LIMITS.value)
-      .map((change) => change.line)
-      .join('; ');
-    if (summary) w.text(cut(summary, HISTORY_LIMITS.summary), { indent: 10 });
+    const lines = changes(entry.oldValue, entry.newValue, HISTORY_LIMITS.value).map(
+      (change) => change.line,
+    );
+    for (const line of lines.slice(0, HISTORY_LIMITS.fields)) w.text(line, { indent: 10 });
+    if (lines.length > HISTORY_LIMITS.fields) {
+      w.text(
+        `… ${lines.length - HISTORY_LIMITS.fields} more fields in entry ${entry.id} on /audit`,
+        {
+          indent: 10,
+          color: muted,
+        },
+      );
+    }
     if (entry.reason) {
       w.text(`Reason: ${cut(entry.reason, HISTORY_LIMITS.reason)}`, { indent: 10 });
     }
@@ -295,8 +316,7 @@ export async function reportPdf(
   printedAt: Date,
 ): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const { font, bold } = await embedReportFonts(doc);
   doc.setTitle(`Line clearance inspection ${report.inspectionId}`);
   doc.setCreationDate(printedAt);
   doc.setProducer('Line clearance inspection system');

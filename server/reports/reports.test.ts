@@ -471,7 +471,7 @@ describe('the PDF', () => {
     expect(created).toBeGreaterThan(video);
     expect(signed).toBeGreaterThan(created);
     expect(history.replace(/\n/g, ' ')).toContain(`sha256: ${r.video?.sha256}`);
-    expect(history).toContain('status: pending -> approved');
+    expect(history).toContain('status: pending → approved');
     expect(history).toContain(`Reason: ${APPROVAL_REASON}`);
     expect(history).toContain('signature.failed inspection');
     // The coverage picture (the report's first image) is on its caption's page.
@@ -511,6 +511,30 @@ describe('the PDF', () => {
       'Floor swept.',
       'Bins empty.',
     ]);
+  });
+  it('prints names and notes in their own letters, and a lost letter as ?', async () => {
+    // Plants in Poland, Greece, Turkey or Russia sign with these names: Helvetica printed '?Ł'.
+    // Letters the font lacks (CJK) and right-to-left ones (printed reversed) show as '?'.
+    const id = inspectionIds['insp-lc2-3'] ?? '';
+    await t.services.ctx.db
+      .update(inspections)
+      .set({ operatorNotes: 'Łukasz Wójcik, Γεώργιος, Иван, İsmail Şahin; 张伟; כהן' })
+      .where(eq(inspections.id, id));
+    const text = (
+      await pdfPages((await get('lcmanager2', `/api/reports/${id}/pdf`)).rawPayload)
+    ).join('\n');
+    expect(text).toContain('Łukasz Wójcik, Γεώργιος, Иван, İsmail Şahin; ??; ???');
+  });
+
+  it('prints a signature in the history field by field', async () => {
+    const r = await report('lcmanager2', 'insp-lc2-2');
+    const text = (
+      await pdfPages((await get('audit', `/api/reports/${r.inspectionId}/pdf`)).rawPayload)
+    ).join('\n');
+    const history = text.slice(text.indexOf('Record history (')).replace(/\n/g, ' ');
+    expect(history).toContain('signature.signerName: — → Daniel Okafor');
+    expect(history).toContain('signature.meaning: — → approved');
+    expect(history).toContain(`signature.recordHash: — → ${r.signature?.recordHash}`);
   });
 });
 

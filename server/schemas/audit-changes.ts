@@ -24,6 +24,20 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
+ * A record's nested records as dotted fields ('signature.printedName'), so a signature or a
+ * detection reads field by field rather than as one JSON text cut at the line's end.
+ */
+function flatten(value: Record<string, unknown>, prefix = ''): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) {
+    if (isObject(field) && Object.keys(field).length > 0) {
+      Object.assign(fields, flatten(field, `${prefix}${key}.`));
+    } else fields[`${prefix}${key}`] = field;
+  }
+  return fields;
+}
+
+/**
  * One changed field: `line` reads it on one line (long values cut); `full` is set when something
  * was cut, with each side whole (`old` absent where the line shows no old side).
  */
@@ -46,14 +60,15 @@ function change(key: string | null, sides: { old?: unknown; new: unknown }, limi
 
 /** A record's fields, leaving out the empty ones and the reason (it is shown on its own). */
 const fieldChanges = (value: Record<string, unknown>, removed: boolean, limit: number) =>
-  Object.entries(value)
+  Object.entries(flatten(value))
     .filter(([key, field]) => !isEmpty(field) && key !== 'reason')
     .map(([key, field]) =>
       change(key, removed ? { old: field, new: null } : { new: field }, limit),
     );
 
 /**
- * Old → new per field that changed; a record created or removed as its fields; the whole value
+ * Old → new per field that changed, nested records field by field; a record created or removed
+ * as its fields; the whole value
  * when not objects. Absent, null and empty all read '—', and a field that goes from one of them
  * to another did not change. Each value is cut at `limit` characters.
  */
@@ -66,8 +81,9 @@ export function changes(oldValue: unknown, newValue: unknown, limit = LINE_LIMIT
       change(null, isEmpty(oldValue) ? { new: newValue } : { old: oldValue, new: newValue }, limit),
     ];
   }
-  return [...new Set([...Object.keys(oldValue), ...Object.keys(newValue)])]
-    .filter((key) => !(isEmpty(oldValue[key]) && isEmpty(newValue[key])))
-    .filter((key) => JSON.stringify(oldValue[key]) !== JSON.stringify(newValue[key]))
-    .map((key) => change(key, { old: oldValue[key], new: newValue[key] }, limit));
+  const [before, after] = [flatten(oldValue), flatten(newValue)];
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])]
+    .filter((key) => !(isEmpty(before[key]) && isEmpty(after[key])))
+    .filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]))
+    .map((key) => change(key, { old: before[key], new: after[key] }, limit));
 }

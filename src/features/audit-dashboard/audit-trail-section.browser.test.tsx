@@ -21,9 +21,10 @@ const approval: AuditEntry = {
   hash: 'd'.repeat(64),
 };
 
-/** A signature's value: longer than a line, with the record hash at its end. */
+/** A signature's value, with notes longer than a line. */
 const signature = {
-  notes: 'The line was seen clear after the debris was removed',
+  notes:
+    'The line was seen clear after the debris was removed from under the case packer; the reject bin, the carton chute and the labeller magazine were emptied and checked twice',
   meaning: 'approved',
   signedAt: '2026-11-20T10:35:00.125Z',
   signerId: 'a'.repeat(24),
@@ -83,7 +84,7 @@ describe('the audit trail viewer', () => {
         { status: 'approved', reviewerId: 'u1', notes: 'same', cleared: null, signature: '' },
       ),
     ).toEqual(['status: pending → approved', 'reviewerId: — → u1']);
-    expect(lines({ a: null }, { b: { x: 1 } })).toEqual(['b: — → {"x":1}']);
+    expect(lines({ a: null }, { b: { x: 1 } })).toEqual(['b.x: — → 1']);
     // A record created or removed reads as its fields, the empty ones left out.
     expect(lines(null, { name: 'Line 1', reason: 'x', note: null, tags: ['a'] })).toEqual([
       'name: Line 1',
@@ -101,11 +102,16 @@ describe('the audit trail viewer', () => {
       old: 'x'.repeat(300),
       new: 'y',
     });
-    const [created] = changes(null, { signature });
-    expect(created?.line).toMatch(/^signature: \{"notes":.*…$/);
-    expect(created?.full).toEqual({ new: JSON.stringify(signature, null, 2) });
-    const [signed] = changes({ status: 'pending' }, { status: 'pending', signature });
-    expect(signed?.full).toEqual({ old: '—', new: JSON.stringify(signature, null, 2) });
+    // A nested record (a signature) reads field by field, each cut on its own.
+    const created = changes(null, { signature });
+    expect(created.map((change) => change.line)).toContain('signature.signerName: Lena Manager');
+    expect(created[0]?.line).toMatch(/^signature\.notes: The line .{151}…$/);
+    expect(created[0]?.full).toEqual({ new: signature.notes });
+    const signed = changes({ status: 'pending' }, { status: 'pending', signature });
+    expect(signed.map((change) => change.line)).toContain(
+      `signature.recordHash: — → ${signature.recordHash}`,
+    );
+    expect(signed[0]?.full).toEqual({ old: '—', new: signature.notes });
   });
 
   it('offers the actions and object types the trail holds, and filters by the one chosen', async () => {
@@ -134,25 +140,26 @@ describe('the audit trail viewer', () => {
     stubTrail();
     await render(<AuditTrailSection />);
     await page.getByLabelText('Action').selectOptions('approve');
-    const row = page.getByRole('row').filter({ hasText: 'signature:' });
+    const row = page.getByRole('row').filter({ hasText: 'signature.meaning:' });
     await expect.element(row).toBeVisible();
-    // Nothing of the hash on screen until the value is opened.
-    const hash = row.getByText(signature.recordHash, { exact: false });
-    await expect.element(hash).not.toBeVisible();
+    await expect
+      .element(row.getByText(`signature.recordHash: — → ${signature.recordHash}`))
+      .toBeVisible();
     await expect.element(row.getByText('reviewedAt: — → 2026-11-20T10:35:00.125Z')).toBeVisible();
     expect(row.element().textContent).not.toMatch(/null/);
     await expect.element(row.getByRole('cell', { name: signature.notes })).toBeVisible();
-    // The disclosure is a focusable summary: Enter opens it with the whole JSON, Enter closes it.
-    const summary = row.getByText(/^signature: — → /);
+    // The disclosure is a focusable summary: Enter opens it with the whole notes, Enter closes it.
+    const summary = row.getByText(/^signature\.notes: — → /);
     (summary.element() as HTMLElement).focus();
     expect(document.activeElement?.tagName).toBe('SUMMARY');
+    const details = summary.element().closest('details') as HTMLDetailsElement;
+    const whole = details.querySelector('dd:last-of-type pre') as HTMLElement;
+    expect(whole.checkVisibility()).toBe(false);
     await userEvent.keyboard('{Enter}');
-    await expect.element(hash).toBeVisible();
-    await expect
-      .element(row.getByText('"signerName": "Lena Manager"', { exact: false }))
-      .toBeVisible();
+    await expect.poll(() => whole.checkVisibility()).toBe(true);
+    expect(whole.textContent).toBe(signature.notes);
     await userEvent.keyboard('{Enter}');
-    await expect.element(hash).not.toBeVisible();
+    await expect.poll(() => whole.checkVisibility()).toBe(false);
     // An entry without a reason shows the one mark for no value.
     const plain = page.getByRole('row').filter({ hasText: 'status: pending → approved' }).last();
     await expect.element(plain.getByRole('cell').last()).toHaveTextContent('—');
