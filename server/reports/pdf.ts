@@ -63,6 +63,23 @@ function printable(font: PDFFont, text: string): string {
   ).join('');
 }
 
+/** A word cut into pieces no wider than `width`, character by character. */
+function cutToWidth(word: string, font: PDFFont, size: number, width: number): string[] {
+  const parts: string[] = [];
+  let part = '';
+  let partWidth = 0;
+  for (const char of word) {
+    const charWidth = font.widthOfTextAtSize(char, size);
+    if (part && partWidth + charWidth > width) {
+      parts.push(part);
+      [part, partWidth] = ['', 0];
+    }
+    part += char;
+    partWidth += charWidth;
+  }
+  return [...parts, part];
+}
+
 /** A top-down writer over pages: a cursor, wrapping and page breaks. */
 class Writer {
   page: PDFPage;
@@ -89,10 +106,16 @@ class Writer {
       let line = '';
       for (const word of paragraph.split(' ')) {
         const candidate = line ? `${line} ${word}` : word;
-        if (font.widthOfTextAtSize(candidate, size) <= width || !line) line = candidate;
-        else {
+        if (font.widthOfTextAtSize(candidate, size) <= width) line = candidate;
+        else if (font.widthOfTextAtSize(word, size) <= width) {
           lines.push(line);
           line = word;
+        } else {
+          // A word wider than the line (a long file name, a name without spaces) is cut.
+          if (line) lines.push(line);
+          const parts = cutToWidth(word, font, size, width);
+          lines.push(...parts.slice(0, -1));
+          line = parts.at(-1) ?? '';
         }
       }
       lines.push(line);
@@ -132,19 +155,22 @@ class Writer {
     this.y -= 4;
   }
 
-  /** A label and its value on one line (the value wraps under itself). */
-  field(label: string, value: string): void {
-    const size = 10;
-    const labelWidth = 150;
+  /**
+   * A label and its value on one line (the value wraps under itself); a SHA-256 in a smaller size,
+   * so its 64 digits stay on one line to be compared.
+   */
+  field(label: string, value: string, { hash = false } = {}): void {
+    const [labelSize, labelWidth, step] = [10, 150, 14];
+    const size = hash ? 8 : labelSize;
     const lines = this.wrap(value, this.font, size, CONTENT_WIDTH - labelWidth);
-    this.room(size * 1.4 * lines.length);
+    this.room(step * lines.length);
     lines.forEach((line, i) => {
-      this.y -= size * 1.4;
+      this.y -= step;
       if (i === 0) {
         this.page.drawText(printable(this.bold, label), {
           x: MARGIN,
           y: this.y,
-          size,
+          size: labelSize,
           font: this.bold,
           color: muted,
         });
@@ -343,7 +369,7 @@ export async function reportPdf(
     'Video',
     report.video ? `${report.video.filename} (${secondsText(report.video.duration)})` : 'none',
   );
-  w.field('Video SHA-256', report.video?.sha256 ?? 'not recorded');
+  w.field('Video SHA-256', report.video?.sha256 ?? 'not recorded', { hash: true });
   w.field('Analysis version', report.video?.analysisVersion ?? 'not recorded');
 
   w.heading('Electronic signature');
@@ -353,11 +379,11 @@ export async function reportPdf(
     w.field('Date and time', utc(signature.signedAt));
     w.field('Meaning', signature.statement);
     w.field('Notes', signature.notes || '—');
-    w.field('Signed record hash', signature.recordHash);
+    w.field('Signed record hash', signature.recordHash, { hash: true });
   } else {
     w.text('Not signed: the review of this inspection is pending.');
   }
-  w.field('Current record hash', report.recordHash);
+  w.field('Current record hash', report.recordHash, { hash: true });
   if (report.unchangedSinceSigning === false) {
     w.text(
       'WARNING: the record changed after it was signed. Its current hash differs from the signed hash; the signature does not cover what this report shows.',

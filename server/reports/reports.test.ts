@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdfPageImageCounts, pdfPages } from '../../tests/support/pdf-text.ts';
+import { pdfPageImageCounts, pdfPages, pdfTextRightEdge } from '../../tests/support/pdf-text.ts';
 import { auditLog, inspections, lineClearances, users, videos } from '../db/schema.ts';
 import type { DemoDataset } from '../demo/dataset-types.ts';
 import { DEMO_PASSWORD, loadDemo } from '../demo/load-demo.ts';
@@ -524,6 +524,23 @@ describe('the PDF', () => {
       await pdfPages((await get('lcmanager2', `/api/reports/${id}/pdf`)).rawPayload)
     ).join('\n');
     expect(text).toContain('Łukasz Wójcik, Γεώργιος, Иван, İsmail Şahin; ??; ???');
+  });
+
+  it('keeps every line inside the page: a long word is cut, a SHA-256 stays whole', async () => {
+    const id = inspectionIds['insp-lc2-3'] ?? '';
+    const word = `batch-${'0123456789'.repeat(20)}`;
+    await t.services.ctx.db
+      .update(inspections)
+      .set({ operatorNotes: `Checked ${word} twice` })
+      .where(eq(inspections.id, id));
+    const pdf = (await get('lcmanager2', `/api/reports/${id}/pdf`)).rawPayload;
+    const { edge, width } = await pdfTextRightEdge(pdf);
+    expect(edge).toBeLessThanOrEqual(width - 50);
+    const lines = (await pdfPages(pdf)).join('\n').split('\n');
+    const first = lines.indexOf('Checked');
+    expect(lines.slice(first + 1, first + 6).join('')).toMatch(new RegExp(`^${word} twice`));
+    const sha256 = (await report('lcmanager2', 'insp-lc2-3')).video?.sha256 ?? '';
+    expect(lines).toContain(sha256);
   });
 
   it('prints a signature in the history field by field', async () => {

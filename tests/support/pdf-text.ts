@@ -32,3 +32,21 @@ export async function pdfPageImageCounts(bytes: Uint8Array): Promise<number[]> {
   await pdf.destroy();
   return counts;
 }
+
+/** The right edge of the widest text on any page and the page's width, in points. */
+export async function pdfTextRightEdge(
+  bytes: Uint8Array,
+): Promise<{ edge: number; width: number }> {
+  const pdf = await open(bytes);
+  let edge = 0;
+  let width = 0;
+  for (let n = 1; n <= pdf.numPages; n++) {
+    const page = await pdf.getPage(n);
+    width = page.view[2] ?? 0;
+    for (const item of (await page.getTextContent()).items) {
+      if ('str' in item) edge = Math.max(edge, (item.transform[4] ?? 0) + item.width);
+    }
+  }
+  await pdf.destroy();
+  return { edge, width };
+}
