@@ -13,6 +13,8 @@ export interface AuditEntryInput {
   newValue?: unknown;
   /** Overrides the request's user (e.g. a failed login names the email tried). */
   actorEmail?: string | null;
+  /** When the change happened, where the record keeps its own time (a signature's); else now. */
+  at?: Date;
 }
 
 export async function audit(
@@ -30,5 +32,6 @@ export async function audit(
     oldValue: entry.oldValue ?? null,
     newValue: entry.newValue ?? null,
     ip: capOptional(request?.ip ?? null, MAX.ip),
+    ...(entry.at ? { at: entry.at } : {}),
   });
 }

@@ -8,7 +8,7 @@ import type { AuthUser } from '../context.ts';
 import { dispositions, predictions } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import type { Disposition, DispositionBody } from '../schemas/reports.ts';
-import { readRecord, toDisposition } from './record.ts';
+import { lockInspection, readRecord, toDisposition } from './record.ts';
 import { summarizeInspection } from './report.ts';
 import { checkSigner } from './signing.ts';
 
@@ -24,6 +24,8 @@ export async function setDisposition(
   // audit-logged outside the transaction (which would otherwise wait for itself on PGlite).
   await checkSigner(request, user, await readRecord(db, params.id));
   const stored = await db.transaction(async (tx) => {
+    // After a signature in flight commits: a decision never lands on a signed record.
+    await lockInspection(tx, params.id);
     const record = await readRecord(tx, params.id);
     if (record.signature || record.inspection.status !== 'pending') {
       throw conflict('A signed inspection cannot be changed');

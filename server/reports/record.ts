@@ -60,6 +60,19 @@ export interface InspectionRecord {
   kept: KeptAtSigning | null;
 }
 
+/**
+ * Locks the inspection's row until the transaction ends. Everything that changes the record or
+ * signs it takes this lock before reading it: a signature, a disposition, a change to its evidence
+ * (refuseIfSignedEvidence). Each then reads what the one before it committed.
+ */
+export async function lockInspection(tx: Tx, inspectionId: string): Promise<void> {
+  await tx
+    .select({ id: inspections.id })
+    .from(inspections)
+    .where(eq(inspections.id, inspectionId))
+    .for('update');
+}
+
 /** Reads the parts of the record that a signature covers (in the caller's transaction if any). */
 export async function readRecord(db: Db | Tx, inspectionId: string): Promise<InspectionRecord> {
   const [inspection] = await db.select().from(inspections).where(eq(inspections.id, inspectionId));

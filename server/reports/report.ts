@@ -138,6 +138,15 @@ export function signRules(
   return { canSign: true, reason: null, refusal: null };
 }
 
+/** 'The inspection is already approved: signed by Ana Lee on 2026-11-26 14:03 UTC'. */
+export function alreadySigned(record: Pick<InspectionRecord, 'inspection' | 'signature'>): string {
+  const { inspection, signature } = record;
+  const already = `The inspection is already ${inspection.status}`;
+  if (!signature) return already;
+  const at = signature.signedAt.slice(0, 16).replace('T', ' ');
+  return `${already}: signed by ${signature.signerName} on ${at} UTC`;
+}
+
 /**
  * Approving signs that the line is clear: without a verified video whose analysis finished there
  * is nothing complete to review, so only a rejection can be signed (docs/signatures.md). It reads

@@ -415,6 +415,52 @@ describe('approve and reject as e-signatures', () => {
       status: 'approved',
       signature: { meaning: 'approved' },
     });
+    // The trail's time of the signature is the signature's own, to the millisecond.
+    expect(entry?.at.toISOString()).toBe(r.signature?.signedAt);
+  });
+
+  it('checks the record again under its lock: a video deleted while the password is checked', async () => {
+    const { credentials } = t.services.ctx;
+    const check = credentials.check;
+    const videoId = (await report('lcmanager', 'insp-lc1-3')).video?.id ?? '';
+    // Its analysis has not run here; as if it had, so that only the delete can block the approval.
+    await t.services.ctx.db
+      .update(videos)
+      .set({ status: 'completed' })
+      .where(eq(videos.id, videoId));
+    // The admin's delete lands between the first check of the rules and the signature's lock.
+    credentials.check = async (...args) => {
+      credentials.check = check;
+      const deleted = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/admin/videos/${videoId}`,
+        headers: auth.admin,
+      });
+      expect(deleted.statusCode).toBe(200);
+      return check.apply(credentials, args);
+    };
+    const res = await sign('lcmanager', 'insp-lc1-3', 'approve', {
+      notes: APPROVAL_REASON,
+      password: DEMO_PASSWORD,
+    });
+    expect(credentials.check).toBe(check);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(
+      /^No video.*; it cannot be approved as clear, only rejected$/,
+    );
+    const after = await report('lcmanager', 'insp-lc1-3');
+    expect(after).toMatchObject({ status: 'pending', signature: null, video: null });
+  });
+
+  it('names who signed and when to a signer who comes second', async () => {
+    const res = await sign('admin', 'insp-lc2-2', 'reject', {
+      notes: 'Second signer tries to reject it',
+      password: DEMO_PASSWORD,
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(
+      /^The inspection is already approved: signed by Daniel Okafor on \d{4}-\d\d-\d\d \d\d:\d\d UTC$/,
+    );
   });
 
   it('rejects with notes as a signature too', async () => {

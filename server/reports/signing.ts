@@ -17,12 +17,14 @@ import { currentLayout, keepLayout, lockLayout } from './layout.ts';
 import {
   currentNames,
   type InspectionRecord,
+  lockInspection,
   readRecord,
   recordHash,
   type SignatureFields,
   signatureStatements,
 } from './record.ts';
 import {
+  alreadySigned,
   approvalBlocker,
   approvalExceptions,
   buildReport,
@@ -77,7 +79,7 @@ export async function checkSigner(
 ): Promise<void> {
   const managerId = await lineManager(request.server.ctx.db, record.inspection.lineClearanceId);
   const rules = signRules(user, record, managerId);
-  if (rules.refusal === 'signed') throw conflict(rules.reason);
+  if (rules.refusal === 'signed') throw conflict(alreadySigned(record));
   // Another manager's line is outside the caller's scope: the record does not exist for it.
   if (rules.refusal === 'scope') throw notFound('Inspection');
   // The signer reads why (the report and the cards say it before anyone tries).
@@ -85,7 +87,7 @@ export async function checkSigner(
 }
 
 /** The inspection's fields a signature changes (the audit entry's old and new values). */
-const reviewFields = (row: InspectionRecord['inspection']) => ({
+export const reviewFields = (row: InspectionRecord['inspection']) => ({
   status: row.status,
   reviewerId: row.reviewerId,
   reviewNotes: row.reviewNotes,
@@ -116,6 +118,32 @@ export async function writeSignature(
   return hash;
 }
 
+/**
+ * The record's own rules for a signature of this meaning: a rejection's reason, and an approval's
+ * evidence (a verified, analysed video) and its reason where flags stay open. Checked before the
+ * password, to refuse at once, and again under the row lock, where a video deleted or a disposition
+ * changed meanwhile is seen.
+ */
+async function checkRecordRules(
+  ctx: Pick<AppContext, 'storage'> & { db: AppContext['db'] | Tx },
+  user: AuthUser,
+  record: InspectionRecord,
+  meaning: SignatureMeaning,
+  notes: string,
+): Promise<void> {
+  if (meaning === 'rejected' && !givesReason(notes)) {
+    throw badRequest(`body.notes must give the reason for a rejection (${reasonRule})`);
+  }
+  if (meaning === 'approved') {
+    const blocker = approvalBlocker(record);
+    if (blocker) throw conflict(`${blocker}; it cannot be approved as clear, only rejected`);
+    const exceptions = approvalExceptions((await buildReport(ctx, user, record)).flags);
+    if (exceptions && !givesReason(notes)) {
+      throw badRequest(`body.notes must say why the line is clear (${reasonRule}): ${exceptions}`);
+    }
+  }
+}
+
 export async function signInspection(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -128,31 +156,18 @@ export async function signInspection(
   const notes = (body.notes ?? '').trim();
   const current = await readRecord(ctx.db, inspectionId);
   await checkSigner(request, user, current);
-  if (meaning === 'rejected' && !givesReason(notes)) {
-    throw badRequest(`body.notes must give the reason for a rejection (${reasonRule})`);
-  }
-  if (meaning === 'approved') {
-    const blocker = approvalBlocker(current);
-    if (blocker) throw conflict(`${blocker}; it cannot be approved as clear, only rejected`);
-    const exceptions = approvalExceptions((await buildReport(ctx, user, current)).flags);
-    if (exceptions && !givesReason(notes)) {
-      throw badRequest(`body.notes must say why the line is clear (${reasonRule}): ${exceptions}`);
-    }
-  }
+  await checkRecordRules(ctx, user, current, meaning, notes);
   await checkSignerPassword(request, reply, user, inspectionId, meaning, body.password);
   return ctx.db.transaction(async (tx) => {
     // The inspection's row lock first: a change of its evidence in flight (an analysis committing,
     // which holds the same lock) finishes before the record is read, so what is hashed is what is
     // committed; and one that starts later sees the signature (refuseIfSignedEvidence).
-    await tx
-      .select({ id: inspections.id })
-      .from(inspections)
-      .where(eq(inspections.id, inspectionId))
-      .for('update');
+    await lockInspection(tx, inspectionId);
     const record = await readRecord(tx, inspectionId);
     if (record.signature || record.inspection.status !== 'pending') {
-      throw conflict(`The inspection is already ${record.inspection.status}`);
+      throw conflict(alreadySigned(record));
     }
+    await checkRecordRules({ db: tx, storage: ctx.storage }, user, record, meaning, notes);
     const [signer] = await tx.select().from(users).where(eq(users.id, user.id));
     const signedAt = new Date();
     const fields = {
@@ -183,6 +198,8 @@ export async function signInspection(
       entityId: inspectionId,
       oldValue: reviewFields(record.inspection),
       newValue: { ...reviewFields(row), signature: signed.signature },
+      // The entry's time is the signature's, to the millisecond.
+      at: signedAt,
     });
     return signed;
   });
