@@ -83,3 +83,36 @@ export async function verifyTrail(db: Db): Promise<TrailVerification> {
   }
   return { ok: true, checked, headHash: checked ? previous : null, firstBroken: null };
 }
+
+/** How one entry stands against the chain: 'hash' and 'link' as in `firstBroken`. */
+export type EntryCheck = 'ok' | 'hash' | 'link';
+
+/**
+ * Checks single entries without walking the trail: each one's hash against its content, its
+ * prev_hash against the entry before it, and the entry after it against its hash. An entry edited
+ * behind the server's back fails the first; one rewritten with a new hash, or a neighbour removed,
+ * fails a link. For a record's history (the PDF), where the whole trail may be millions of rows.
+ */
+export async function checkEntries(
+  db: Db,
+  ids: readonly number[],
+): Promise<Map<number, EntryCheck>> {
+  const checks = new Map<number, EntryCheck>();
+  if (!ids.length) return checks;
+  const { rows } = (await db.execute(sql`
+    select a.id, a.prev_hash, a.hash, audit_log_canonical(a) as canonical,
+      (select p.hash from audit_log p where p.id < a.id order by p.id desc limit 1) as before_hash,
+      (select n.prev_hash from audit_log n where n.id > a.id order by n.id limit 1) as after_prev
+    from audit_log a where a.id = any(${`{${ids.join(',')}}`}::bigint[])`)) as unknown as {
+    rows: (ChainRow & { before_hash: string | null; after_prev: string | null })[];
+  };
+  for (const row of rows) {
+    const linked =
+      row.prev_hash === (row.before_hash ?? GENESIS_HASH) &&
+      (row.after_prev === null || row.after_prev === row.hash);
+    const check =
+      row.hash !== hash256((row.prev_hash ?? '') + row.canonical) ? 'hash' : linked ? 'ok' : 'link';
+    checks.set(Number(row.id), check);
+  }
+  return checks;
+}

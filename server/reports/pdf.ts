@@ -18,6 +18,7 @@ import {
   rgb,
 } from 'pdf-lib';
 import { recordHistory } from '../audit/record-history.ts';
+import { checkEntries, type EntryCheck } from '../audit/verify-trail.ts';
 import type { AppContext } from '../context.ts';
 import { videos } from '../db/schema.ts';
 import { changes, cut } from '../schemas/audit-changes.ts';
@@ -163,8 +164,10 @@ class Writer {
     const [labelSize, labelWidth, step] = [10, 150, 14];
     const size = hash ? 8 : labelSize;
     const lines = this.wrap(value, this.font, size, CONTENT_WIDTH - labelWidth);
-    this.room(step * lines.length);
+    // Together on one page when they fit; a longer value goes on over the page break.
+    this.room(step * Math.min(lines.length, 3));
     lines.forEach((line, i) => {
+      this.room(step);
       this.y -= step;
       if (i === 0) {
         this.page.drawText(printable(this.bold, label), {
@@ -299,17 +302,35 @@ function detectionText(detection: ReportDetection): string {
  */
 const HISTORY_LIMITS = { value: 72, fields: 16, reason: 200 };
 
+/** What a failed entry check means, in the words 'Verify trail' uses on /audit. */
+const ENTRY_PROBLEMS = {
+  hash: 'NOT VERIFIED: its content no longer matches its hash (it was edited).',
+  link: 'NOT VERIFIED: its link to the entry before or after it is broken (an entry was removed, inserted or its hash rewritten).',
+} as const;
+
 /**
  * The record's history (docs/audit-trail.md, "A record's history"), oldest first: each entry's
  * UTC time, who, what and a short summary of its change and reason. It is printed, not signed:
  * the record hash covers the record, and the history goes on growing after the signature.
  */
-function drawHistory(w: Writer, entries: AuditEntry[]): void {
+function drawHistory(w: Writer, entries: AuditEntry[], checks: Map<number, EntryCheck>): void {
   w.heading(`Record history (${entries.length} ${entries.length === 1 ? 'entry' : 'entries'})`);
   w.text(
     "The audit trail's entries for this inspection, its video and the video's uploads, oldest first. The history is not part of the signed record hash.",
     { color: muted },
   );
+  const failing = entries.filter((entry) => checks.get(entry.id) !== 'ok').length;
+  if (failing) {
+    w.text(
+      `WARNING: ${failing} of these entries ${failing === 1 ? 'does' : 'do'} not verify against the audit trail's hash chain (marked below); 'Verify trail' on /audit finds the first break.`,
+      { bold: true, color: danger },
+    );
+  } else if (entries.length) {
+    w.text(
+      "Each entry was checked against the audit trail's hash chain (its hash and its links to the entries before and after it): all verify.",
+      { color: ok },
+    );
+  }
   for (const entry of entries) {
     w.room(40);
     w.y -= 3;
@@ -317,6 +338,8 @@ function drawHistory(w: Writer, entries: AuditEntry[]): void {
       `${utc(entry.at)} · ${entry.actorEmail ?? 'system'} · ${entry.action} ${entry.entity} (entry ${entry.id})`,
       { bold: true },
     );
+    const check = checks.get(entry.id) ?? 'hash';
+    if (check !== 'ok') w.text(ENTRY_PROBLEMS[check], { indent: 10, bold: true, color: danger });
     const lines = changes(entry.oldValue, entry.newValue, HISTORY_LIMITS.value).map(
       (change) => change.line,
     );
@@ -465,7 +488,15 @@ export async function reportPdf(
     w.y = Math.min(w.y, top - 100);
   }
 
-  drawHistory(w, (await recordHistory(ctx.db, report.inspectionId)) ?? []);
+  const history = (await recordHistory(ctx.db, report.inspectionId)) ?? [];
+  drawHistory(
+    w,
+    history,
+    await checkEntries(
+      ctx.db,
+      history.map((entry) => entry.id),
+    ),
+  );
 
   const pages = doc.getPages();
   pages.forEach((page, i) => {

@@ -33,20 +33,30 @@ export async function pdfPageImageCounts(bytes: Uint8Array): Promise<number[]> {
   return counts;
 }
 
-/** The right edge of the widest text on any page and the page's width, in points. */
-export async function pdfTextRightEdge(
+/** Every piece of text with where it is drawn (points from the page's bottom left), and the page size. */
+export async function pdfTextBoxes(
   bytes: Uint8Array,
-): Promise<{ edge: number; width: number }> {
+): Promise<
+  { width: number; height: number; items: { str: string; x: number; y: number; width: number }[] }[]
+> {
   const pdf = await open(bytes);
-  let edge = 0;
-  let width = 0;
+  const pages = [];
   for (let n = 1; n <= pdf.numPages; n++) {
     const page = await pdf.getPage(n);
-    width = page.view[2] ?? 0;
-    for (const item of (await page.getTextContent()).items) {
-      if ('str' in item) edge = Math.max(edge, (item.transform[4] ?? 0) + item.width);
-    }
+    const items = (await page.getTextContent()).items.flatMap((item) =>
+      'str' in item && item.str
+        ? [
+            {
+              str: item.str,
+              x: item.transform[4] ?? 0,
+              y: item.transform[5] ?? 0,
+              width: item.width,
+            },
+          ]
+        : [],
+    );
+    pages.push({ width: page.view[2] ?? 0, height: page.view[3] ?? 0, items });
   }
   await pdf.destroy();
-  return { edge, width };
+  return pages;
 }
