@@ -14,9 +14,23 @@ import { capText } from './limits.ts';
  */
 export type RefusalAction = 'authorization.denied' | 'evidence.protected';
 
+/**
+ * The object a refusal protected, when it is a record's (a signed inspection's video): the entry
+ * is filed under it, so the record's history shows the attempt. Else it is filed under the route.
+ */
+export interface RefusalSubject {
+  entity: string;
+  entityId: string;
+}
+
 export interface RefusalLog {
   /** Audits one refusal of the request's user (written now, or counted into the open window). */
-  record(request: FastifyRequest, reason: string, action?: RefusalAction): Promise<void>;
+  record(
+    request: FastifyRequest,
+    reason: string,
+    action?: RefusalAction,
+    subject?: RefusalSubject,
+  ): Promise<void>;
   /** Appends the counts of every open window and closes them. */
   flush(): Promise<void>;
   /** Flushes and stops the timer (app shutdown). */
@@ -32,7 +46,14 @@ interface Window {
   route: string;
   reason: string;
   action: RefusalAction;
+  subject: RefusalSubject | null;
 }
+
+/** Where an entry is filed: the protected object, with the route in its value; else the route. */
+const filedUnder = (route: string, subject: RefusalSubject | null) =>
+  subject
+    ? { entity: subject.entity, entityId: subject.entityId, route: { route } }
+    : { entity: 'route', entityId: route, route: {} };
 
 const MAX_PARAMS = 5;
 
@@ -61,12 +82,13 @@ export function createRefusalLog(
 
   const writeRepeats = async (window: Window) => {
     if (window.repeats === 0) return;
+    const { route, ...filed } = filedUnder(window.route, window.subject);
     await audit(db, window.request, {
       action: window.action,
-      entity: 'route',
-      entityId: window.route,
+      ...filed,
       newValue: {
         reason: window.reason,
+        ...route,
         repeated: window.repeats,
         from: window.startedAt.toISOString(),
         to: window.lastAt.toISOString(),
@@ -91,9 +113,9 @@ export function createRefusalLog(
   timer.unref();
 
   return {
-    async record(request, reason, action = 'authorization.denied') {
+    async record(request, reason, action = 'authorization.denied', subject) {
       const route = refusedRoute(request);
-      const key = `${request.user?.id ?? '-'}\n${route}\n${action}\n${reason}`;
+      const key = `${request.user?.id ?? '-'}\n${route}\n${action}\n${reason}\n${subject?.entityId ?? ''}`;
       const now = new Date();
       const window = open.get(key);
       if (window && now.getTime() - window.startedAt.getTime() < windowMs) {
@@ -119,12 +141,13 @@ export function createRefusalLog(
         route,
         reason,
         action,
+        subject: subject ?? null,
       });
+      const { route: named, ...filed } = filedUnder(route, subject ?? null);
       await audit(db, request, {
         action,
-        entity: 'route',
-        entityId: route,
-        newValue: { reason, params: refusedParams(request) },
+        ...filed,
+        newValue: { reason, ...named, params: refusedParams(request) },
       });
     },
     flush: () => closeWindows(() => true),

@@ -12,7 +12,11 @@ import { iso } from '../ids.ts';
  * record hash covers the video and its analysis, and dispositions name its predictions.
  */
 export class SignedEvidenceError extends HttpError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The video whose evidence was protected: the refusal goes on its record's history. */
+    readonly videoId: string,
+  ) {
     super(409, message);
     this.name = 'SignedEvidenceError';
   }
@@ -53,6 +57,7 @@ export async function refuseIfSignedEvidence(
   const how = signedAs(signed.meaning ?? signed.status, signed.signedAt ?? signed.reviewedAt);
   throw new SignedEvidenceError(
     `The video is evidence of a signed inspection (${how}); ${consequence}`,
+    videoId,
   );
 }
 
@@ -71,7 +76,10 @@ export async function auditSignedEvidence<T>(
   } catch (error) {
     // Outside `work`'s transaction: the refusal's entry commits although the change rolled back.
     if (error instanceof SignedEvidenceError) {
-      await request.server.ctx.refusals.record(request, error.message, 'evidence.protected');
+      await request.server.ctx.refusals.record(request, error.message, 'evidence.protected', {
+        entity: 'video',
+        entityId: error.videoId,
+      });
     }
     throw error;
   }

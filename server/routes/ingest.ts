@@ -163,7 +163,10 @@ export const ingestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (inspection.status !== 'pending') {
           // A video linked now would change what was signed (the record hash covers the video).
           const reason = `The inspection is signed (${signedAs(inspection.status, inspection.reviewedAt)}); no video can be attached to it`;
-          await app.ctx.refusals.record(request, reason, 'evidence.protected');
+          await app.ctx.refusals.record(request, reason, 'evidence.protected', {
+            entity: 'inspection',
+            entityId: inspection.id,
+          });
           throw conflict(reason);
         }
         if (inspection.videoId) awaiting = await awaitingFile(inspection.videoId);

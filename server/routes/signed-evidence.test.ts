@@ -143,13 +143,18 @@ async function unchangedSinceSigning(inspectionId: string) {
   return res.json().unchangedSinceSigning;
 }
 
-/** The refusal's audit entry: who, which route and id, and the reason answered. */
-async function refusals(route: string) {
-  const rows = await t.services.ctx.db
-    .select()
-    .from(auditLog)
-    .where(and(eq(auditLog.action, 'evidence.protected'), eq(auditLog.entityId, route)));
-  return rows.map((row) => ({ actorId: row.actorId, newValue: row.newValue }));
+/** The refusals filed in the record's history (under its inspection or video): who, what, why. */
+async function refusals(inspectionId: string) {
+  const res = await t.app.inject({
+    url: `/api/audit-log?record=${inspectionId}&action=evidence.protected`,
+    headers: people.admin.auth,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as { actorId: string; entity: string; newValue: unknown }[]).map((row) => ({
+    actorId: row.actorId,
+    entity: row.entity,
+    newValue: row.newValue,
+  }));
 }
 
 /**
@@ -173,9 +178,10 @@ async function refusedOnceSigned(
   const [video] = await t.services.ctx.db.select().from(videos).where(eq(videos.id, videoId));
   expect(video?.status).toBe('completed');
   expect(await unchangedSinceSigning(inspectionId)).toBe(true);
-  expect(await refusals(route)).toContainEqual({
+  expect(await refusals(inspectionId)).toContainEqual({
     actorId: people.admin.id,
-    newValue: { reason: message, params: { id: videoId } },
+    entity: 'video',
+    newValue: { reason: message, route, params: { id: videoId } },
   });
   return { videoId, inspectionId, video };
 }
@@ -258,9 +264,10 @@ describe('the ingestion API', () => {
     );
     expect(await count()).toBe(before);
     expect(await unchangedSinceSigning(inspectionId)).toBe(true);
-    expect(await refusals('POST /api/ingest/videos')).toContainEqual({
+    expect(await refusals(inspectionId)).toContainEqual({
       actorId: people.admin.id,
-      newValue: { reason: message, params: {} },
+      entity: 'inspection',
+      newValue: { reason: message, route: 'POST /api/ingest/videos', params: {} },
     });
   });
 });
