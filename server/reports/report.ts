@@ -441,11 +441,17 @@ function reportFlags({
   }
   for (const detection of detections) {
     if (!detection.flagged) continue;
-    const label = detection.labels[detection.confs.indexOf(detection.confidence)] ?? 'object';
+    // Every object above the threshold, strongest first: a leftover label beside a product unit
+    // in the same keyframe is a finding of its own.
+    const objects = detection.labels
+      .map((label, i) => ({ label, confidence: detection.confs[i] ?? 0 }))
+      .filter((object) => object.confidence >= reportRules.confidenceThreshold)
+      .sort((a, b) => b.confidence - a.confidence)
+      .map((object) => `${object.label} ${(object.confidence * 100).toFixed(0)}%`);
     flags.push({
       kind: 'detection',
       severity: 'high',
-      text: `Detection: ${label} ${(detection.confidence * 100).toFixed(0)}% at ${seconds(detection.time)}`,
+      text: `Detection: ${objects.join(', ')} at ${seconds(detection.time)}`,
       time: detection.time,
       ref: detection.predictionId,
       decision: detection.disposition?.disposition ?? null,
