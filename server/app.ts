@@ -12,7 +12,7 @@ import type { AppContext } from './context.ts';
 import { registerAuthHook } from './http/auth-hook.ts';
 import { registerStorableDateTime } from './http/date-time-format.ts';
 import { HttpError } from './http/errors.ts';
-import { registerNulGuard } from './http/nul-guard.ts';
+import { registerTextGuard } from './http/text-guard.ts';
 import { validationMessage } from './http/validation-message.ts';
 import { apiRoutes } from './routes/index.ts';
 
@@ -116,7 +116,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
   });
 
   registerAuthHook(app);
-  registerNulGuard(app);
+  registerTextGuard(app);
   const caches = ctx.caches;
   if (caches) {
     // See ReadCache: a write invalidates when it starts and again once its response is out.

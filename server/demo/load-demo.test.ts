@@ -1,9 +1,11 @@
 // Loads the real demo dataset (server/demo/dataset.json + files/) and checks that every demo
 // account logs in and sees exactly what its role allows, that every video's media is served and
 // verified by its SHA-256, that a submitted video whose file has not arrived is as the submit
-// leaves it, that every demo e-signature comes after its recording, that the records are complete
-// as captured ones are, and that the analysis runner takes the queued video and keeps the path of
-// an analysed one it cannot place again.
+// leaves it, that every demo e-signature comes after its recording, that each record's history in
+// the trail is the product's (submit, capture, upload and verification, analysis, signature, dated
+// when they happened, in time order), that the records are complete as captured ones are, and
+// that the analysis runner takes the queued video and keeps the path of an analysed one it cannot
+// place again.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { and, eq } from 'drizzle-orm';
@@ -21,7 +23,10 @@ import {
   uploads,
   videos as videoTable,
 } from '../db/schema.ts';
+import { toSignature } from '../reports/record.ts';
+import { reviewFields } from '../reports/signing.ts';
 import type { AnalysisRow } from '../schemas/analysis.ts';
+import type { AuditEntry } from '../schemas/audit-log.ts';
 import type { InspectionReport } from '../schemas/reports.ts';
 import { build, type TestApp } from '../test/build.ts';
 import type { DemoDataset } from './dataset-types.ts';
@@ -204,7 +209,9 @@ describe.runIf(hasDataset)('the demo dataset', () => {
       expect(entriesOf(row.videoId).map((e) => e.action)[0], row.id).toBe('create');
       const signature = signed.find((sig) => sig.inspectionId === row.id);
       if (!signature) continue;
-      const signing = entriesOf(row.id).find((e) => e.action !== 'create');
+      const signing = entriesOf(row.id).find(
+        (e) => e.action === 'approve' || e.action === 'reject',
+      );
       expect(signing, row.id).toMatchObject({
         action: signature.meaning === 'approved' ? 'approve' : 'reject',
         actorId: signature.signerId,
@@ -214,6 +221,158 @@ describe.runIf(hasDataset)('the demo dataset', () => {
     }
     const verification = (await get('audit', '/api/audit-log/verify')).json();
     expect(verification).toMatchObject({ ok: true, firstBroken: null });
+  });
+
+  /** The record's history as an auditor reads it (`/audit?record=`), oldest first. */
+  const historyOf = async (inspectionId: string) =>
+    (
+      (
+        await get('audit', `/api/audit-log?record=${inspectionId}&limit=1000`)
+      ).json() as AuditEntry[]
+    )
+      .slice()
+      .reverse();
+  /** The entries the load wrote: the trail up to its demo.load entry (later ones are the tests'). */
+  async function loadedTrail() {
+    const log = await t.services.ctx.db.select().from(auditLog).orderBy(auditLog.id);
+    return log.slice(0, log.findIndex((e) => e.action === 'demo.load') + 1);
+  }
+
+  it('the demo trail is in time order: ids and times agree, one entry per step of each record', async () => {
+    const trail = await loadedTrail();
+    const waiting = dataset.inspections.filter((i) => i.pendingUpload).length;
+    const captured = dataset.inspections.filter((i) => i.captureFile).length;
+    const signedCount = dataset.inspections.filter((i) => i.status !== 'pending').length;
+    // Per video with a file: create, upload.create, upload.complete, verify, and analysis.ingest
+    // (results made outside) or analysis.enqueue (queued); per inspection its create, a capture's
+    // attach, a signature's approve/reject; the waiting video's create; demo.load.
+    expect(trail).toHaveLength(
+      dataset.videos.length * 5 + waiting + dataset.inspections.length + captured + signedCount + 1,
+    );
+    for (const [i, entry] of trail.entries()) {
+      const before = trail[i - 1];
+      if (before)
+        expect(entry.at.getTime(), `entry ${entry.id}`).toBeGreaterThanOrEqual(before.at.getTime());
+    }
+    // Each dated at its record's own time (November 2026), not at the load; the load's own entry last.
+    const firstEnd = Math.min(...dataset.inspections.map((i) => Date.parse(i.endTime)));
+    expect(trail[0]?.at.getTime()).toBe(firstEnd);
+    expect(trail.at(-1)?.action).toBe('demo.load');
+    expect((await get('audit', '/api/audit-log/verify')).json()).toMatchObject({
+      ok: true,
+      firstBroken: null,
+    });
+  });
+
+  it('a signed record’s history is submitted pending, uploaded, verified, analysed, then signed at its signedAt', async () => {
+    const reviewed = dataset.inspections.filter((i) => i.status !== 'pending');
+    expect(reviewed.length).toBeGreaterThan(0);
+    for (const demo of reviewed) {
+      const { inspection, video } = await rowsOf(demo.key);
+      if (!video) throw new Error(`${demo.key} has no video`);
+      const [signature] = await db()
+        .select()
+        .from(signatures)
+        .where(eq(signatures.inspectionId, inspection.id));
+      if (!signature) throw new Error(`${demo.key} is not signed`);
+      const [upload] = await db().select().from(uploads).where(eq(uploads.videoId, video.id));
+      const operator = dataset.users.find((u) => u.key === demo.operatorKey)?.email;
+      const history = await historyOf(inspection.id);
+      expect(
+        history.map((e) => [e.action, e.entity, e.actorEmail]),
+        demo.key,
+      ).toEqual([
+        ['create', 'video', operator],
+        ['create', 'inspection', operator],
+        ['upload.create', 'upload', operator],
+        ['upload.complete', 'upload', operator],
+        ['verify', 'video', operator],
+        ['analysis.ingest', 'video', 'admin@example.com'],
+        [demo.status === 'approved' ? 'approve' : 'reject', 'inspection', signature.signerEmail],
+      ]);
+      const [createdVideo, created, , completed, verified, ingested, signing] = history;
+      // The submit: the video without its file, the inspection pending with no review.
+      expect(createdVideo?.newValue, demo.key).toMatchObject({
+        id: video.id,
+        status: 'pending',
+        size: 0,
+        sha256: null,
+        note: 'file not uploaded yet',
+      });
+      expect(created?.newValue, demo.key).toMatchObject({
+        _id: inspection.id,
+        videoId: video.id,
+        status: 'pending',
+        reviewerId: null,
+        reviewNotes: null,
+        reviewedAt: null,
+        signature: null,
+      });
+      expect(created?.at, demo.key).toBe(demo.endTime);
+      // The file as the tus upload verified it, and the results as ingested.
+      expect(completed?.newValue).toEqual({
+        videoId: video.id,
+        size: video.size,
+        sha256: video.sha256,
+      });
+      expect(verified?.oldValue).toMatchObject({ sha256: null, size: 0 });
+      expect(verified?.newValue).toEqual({
+        sha256: video.sha256,
+        size: video.size,
+        storageKey: video.storageKey,
+        upload: upload?.id,
+      });
+      expect(upload?.status).toBe('verified');
+      expect(ingested?.newValue, demo.key).toMatchObject({
+        analysisVersion: video.analysisVersion,
+        predictions: dataset.videos.find((v) => v.key === demo.videoKey)?.predictions.length,
+      });
+      // Signed as signInspection signs: review fields before and after, the signature, its time.
+      expect(signing?.at, demo.key).toBe(signature.signedAt.toISOString());
+      expect(signing?.oldValue, demo.key).toEqual({
+        status: 'pending',
+        reviewerId: null,
+        reviewNotes: null,
+        reviewedAt: null,
+      });
+      expect(signing?.newValue, demo.key).toEqual({
+        ...reviewFields(inspection),
+        signature: toSignature(signature),
+      });
+      for (const entry of history) {
+        expect(Date.parse(entry.at), `${demo.key} ${entry.action}`).toBeLessThanOrEqual(
+          signature.signedAt.getTime(),
+        );
+      }
+    }
+  });
+
+  it('the queued video’s record has its capture, its verification and its analysis queued with it', async () => {
+    const { inspection, video } = await rowsOf(queuedDemo());
+    if (!video) throw new Error('the queued demo inspection has no video');
+    const history = await historyOf(inspection.id);
+    expect(history.map((e) => e.action)).toEqual([
+      'create',
+      'create',
+      'attach',
+      'upload.create',
+      'upload.complete',
+      'verify',
+      'analysis.enqueue',
+    ]);
+    const [job] = await db().select().from(analysisJobs).where(eq(analysisJobs.videoId, video.id));
+    const [, , attached, , , verified, enqueued] = history;
+    expect(attached).toMatchObject({ entity: 'capture', entityId: inspection.id });
+    expect(attached?.newValue).toMatchObject({ motionSamples: expect.any(Number) });
+    // Queued in the verify's transaction, as commitFile queues it: same time, the runner's shape.
+    expect(enqueued?.at).toBe(verified?.at);
+    expect(enqueued?.newValue).toEqual({
+      jobId: job?.id,
+      attempt: 0,
+      requestedBy: inspection.operatorId,
+      pipelineVersion: PIPELINE_VERSION,
+      detector: job?.detector,
+    });
   });
 
   it('every floor plan image is served', async () => {
@@ -548,5 +707,48 @@ describe.runIf(hasDataset)('the demo dataset', () => {
         }));
     };
     expect(await entries(video.id)).toEqual(await entries(submittedId));
+  });
+
+  // After the others: it signs a pending demo inspection.
+  it('a demo signature’s entry has the shape of one signed through the API', async () => {
+    const demo = dataset.inspections.find(
+      (i) => i.status === 'pending' && i.videoKey && i.lineKey === 'bottling-line-2',
+    );
+    const rejected = dataset.inspections.find((i) => i.status === 'rejected');
+    if (!demo || !rejected) throw new Error('the demo has no pending and rejected inspections');
+    const { inspection } = await rowsOf(demo.key);
+    const manager = lineOf(demo.lineKey)?.managerKey as string;
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/inspections/${inspection.id}/reject`,
+      headers: tokens.get(manager),
+      payload: {
+        password: DEMO_PASSWORD,
+        notes: 'Rear access not inspected: move the pallet and inspect it again.',
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const signing = async (key: string) => {
+      const { inspection: row } = await rowsOf(key);
+      const entry = (await historyOf(row.id)).find((e) => e.action === 'reject');
+      const [signature] = await db()
+        .select()
+        .from(signatures)
+        .where(eq(signatures.inspectionId, row.id));
+      return { entry, signedAt: signature?.signedAt.toISOString() };
+    };
+    const shape = (value: unknown) =>
+      Object.fromEntries(
+        Object.entries(value as Record<string, unknown>).map(([key, v]) => [
+          key,
+          v && typeof v === 'object' ? Object.keys(v).sort() : typeof v,
+        ]),
+      );
+    const real = await signing(demo.key);
+    const loaded = await signing(rejected.key);
+    expect(real.entry?.at).toBe(real.signedAt);
+    expect(loaded.entry?.at).toBe(loaded.signedAt);
+    expect(loaded.entry?.oldValue).toEqual(real.entry?.oldValue);
+    expect(shape(loaded.entry?.newValue)).toEqual(shape(real.entry?.newValue));
   });
 });

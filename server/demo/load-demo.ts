@@ -1,45 +1,44 @@
 // Loads the demo dataset (server/demo/dataset.json + files/) into an empty database and storage.
 // Entities refer to each other by key; every key is resolved before anything is written, and the
 // rows go in one transaction after the files are stored. The records come out as the product
-// writes them: videos verified, results switched in as the analysis and ingestion switch them,
-// the pending video's analysis queued, a video whose file has not arrived as the submit creates
-// it, inspections with their checklist snapshot and capture.
+// writes them, step by step with their audit entries, each dated when it would have happened
+// (record-story.ts): the submit (video and inspection, pending, with its checklist snapshot), the
+// capture, the video's tus upload and verification, its results ingested or its analysis queued,
+// and the signature; a video whose file has not arrived stops after the submit.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
-import { type AnalysisResults, replaceResults } from '../analysis/outputs.ts';
+import { checkKeyframes } from '../analysis/keyframes-check.ts';
 import { audit } from '../audit/audit.ts';
 import type { AppContext } from '../context.ts';
-import type { Tx } from '../db/client.ts';
 import {
-  captures,
   devices,
   floorplanConfigs,
   floorplans,
-  inspections,
   lineClearances,
-  users,
-  videos,
+  type videos,
 } from '../db/schema.ts';
 import { newId } from '../ids.ts';
-import { readRecord, signatureStatements } from '../reports/record.ts';
 import { summarizeMissing } from '../reports/report.ts';
-import { writeSignature } from '../reports/signing.ts';
-import { toInspection } from '../routes/inspections.ts';
-import type { CaptureData, ChecklistSnapshot } from '../schemas/capture.ts';
-import type { SignatureMeaning } from '../schemas/signatures.ts';
-import {
-  checkCapture,
-  checklistFor,
-  NOT_UPLOADED_NOTE,
-  submittedVideo,
-} from '../services/capture.ts';
+import type { ChecklistSnapshot } from '../schemas/capture.ts';
+import { arrivedFileKey, checklistFor, submittedVideo } from '../services/capture.ts';
 import { floorplanImageUrl, newFloorplanImageKey } from '../services/floorplan-images.ts';
 import { sniffImage } from '../services/image-type.ts';
 import { insertUser } from '../services/users.ts';
-import type { Storage } from '../storage/storage.ts';
 import type { DemoCapture, DemoDataset, DemoInspection } from './dataset-types.ts';
+import {
+  type Actor,
+  AFTER_SUBMIT_MS,
+  after,
+  arrivalSteps,
+  type DemoUpload,
+  type IngestedResults,
+  inspectionSteps,
+  inTimeOrder,
+  type PlannedInspection,
+  type StoryStep,
+  submitVideo,
+} from './record-story.ts';
 
 export const DEMO_PASSWORD = 'demo-password';
 
@@ -61,51 +60,17 @@ class KeyMap {
 
 const SAFE_SEGMENT = /^[A-Za-z0-9_-]{1,100}$/;
 
-/** How long after an inspection ends a demo reviewer signs; fixed, so nothing depends on the clock. */
-const DEMO_REVIEW_DELAY_MS = 25 * 60 * 1000;
-
 /** When a reviewed demo inspection was signed: a while after it ended. */
 function demoReviewedAt(inspection: DemoInspection): Date | null {
   if (inspection.status === 'pending') return null;
-  return new Date(Date.parse(inspection.endTime) + DEMO_REVIEW_DELAY_MS);
+  return after(new Date(inspection.endTime), AFTER_SUBMIT_MS.signed);
 }
 
-/** A reviewed demo inspection carries its reviewer's e-signature, as one signed in the app would. */
-async function signReviewed(tx: Tx, storage: Storage, inspectionId: string): Promise<void> {
-  const record = await readRecord(tx, inspectionId);
-  const { status, reviewerId, reviewNotes, reviewedAt } = record.inspection;
-  if ((status !== 'approved' && status !== 'rejected') || !reviewerId || !reviewedAt) return;
-  const [signer] = await tx.select().from(users).where(eq(users.id, reviewerId));
-  if (!signer) return;
-  const fields = {
-    signerId: signer.id,
-    signerName: signer.name,
-    signerEmail: signer.email,
-    meaning: status as SignatureMeaning,
-    statement: signatureStatements[status as SignatureMeaning],
-    notes: reviewNotes ?? '',
-    signedAt: reviewedAt.toISOString(),
-  };
-  const recordHash = await writeSignature({ db: tx, storage }, record, fields);
-  // The entry a signing writes (server/reports/signing.ts), so the trail holds the demo's history.
-  const user = { id: signer.id, name: signer.name, email: signer.email, roles: signer.roles };
-  await audit(
-    tx,
-    { user },
-    {
-      action: status === 'approved' ? 'approve' : 'reject',
-      entity: 'inspection',
-      entityId: inspectionId,
-      oldValue: { status: 'pending', reviewerId: null, reviewNotes: null, reviewedAt: null },
-      newValue: {
-        status,
-        reviewerId,
-        reviewNotes,
-        reviewedAt: fields.signedAt,
-        signature: { ...fields, recordHash },
-      },
-    },
-  );
+/** A video file's container, as a tus upload declares it (its Upload-Metadata filetype). */
+function containerOf(file: string): DemoUpload['container'] {
+  const ext = path.extname(file).toLowerCase();
+  if (ext === '.mp4' || ext === '.webm') return ext.slice(1) as DemoUpload['container'];
+  throw new Error(`Demo dataset: ${file} is not an MP4 or WebM video`);
 }
 
 export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: string) {
@@ -154,10 +119,15 @@ export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: 
     });
   }
 
-  // Each video arrives as a verified upload (pending); a completed one's results are then switched
-  // in as the analysis and the ingestion API switch theirs, a pending one's analysis is queued.
-  const videoRows: (typeof videos.$inferInsert)[] = [];
-  const results = new Map<string, AnalysisResults>();
+  // Each video is submitted (no file), then its file arrives by a tus upload and is verified; a
+  // completed one's results are then ingested, a pending one's analysis is queued.
+  const arriving: {
+    row: typeof videos.$inferInsert & { id: string; userId: string };
+    upload: DemoUpload;
+    ingested: IngestedResults | null;
+    /** When its recording ended: when it is submitted if no inspection names it. */
+    recorded: Date;
+  }[] = [];
   for (const video of dataset.videos) {
     const id = videoIds.add(video.key);
     const where = `video '${video.key}'`;
@@ -169,41 +139,58 @@ export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: 
         `Demo dataset: subfolder name '${subfolder}' must be letters, digits, _ or -`,
       );
     }
-    const ext = path.extname(video.file).toLowerCase();
-    const storageKey = `videos/${id}${ext}`;
+    const container = containerOf(video.file);
+    const uploadId = newId();
+    const fileKey = arrivedFileKey(id, uploadId, `.${container}`);
     const videoBytes = await fs.readFile(file(video.file));
-    const { size } = await ctx.storage.put(storageKey, videoBytes);
-    // Verified as a tus upload's finish() verifies one: the SHA-256 of the bytes stored.
-    const sha256 = createHash('sha256').update(videoBytes).digest('hex');
-    videoRows.push({
-      id,
-      filename: video.filename,
-      storageKey,
-      subfolder,
-      userId: userIds.get(video.userKey, where),
+    const { size } = await ctx.storage.put(fileKey, videoBytes);
+    const userId = userIds.get(video.userKey, where);
+    const timestamp = new Date(video.timestamp);
+    const submitted = submittedVideo(id, {
+      userId,
       deviceId: deviceIds.get(video.deviceKey, where),
       lineClearanceId: lineIds.get(video.lineKey, where),
-      timestamp: new Date(video.timestamp),
-      status: 'pending',
-      size,
-      sha256,
+      startTime: timestamp,
+      container,
       duration: video.duration,
     });
-    if (video.status === 'pending') continue;
+    const upload = {
+      id: uploadId,
+      userId,
+      size,
+      // The device's hash, which the server's matches: the SHA-256 of the bytes stored.
+      sha256: createHash('sha256').update(videoBytes).digest('hex'),
+      container,
+      filename: video.filename,
+      fileKey,
+    };
+    // Named and timed as the recording is, not after its id and its inspection's start.
+    const row = { ...submitted, filename: video.filename, subfolder };
+    const recorded = after(timestamp, video.duration * 1000);
+    if (video.status === 'pending') {
+      arriving.push({ row, upload, ingested: null, recorded });
+      continue;
+    }
     if (!video.keyframesFile || !video.keyframeImagesDir || !video.analysisVersion) {
       throw new Error(
         `Demo dataset: completed ${where} needs keyframesFile, keyframeImagesDir and analysisVersion`,
       );
     }
     const keyframesKey = `keyframes/${id}.txt`;
-    await ctx.storage.put(keyframesKey, await fs.readFile(file(video.keyframesFile)));
+    const keyframes = await fs.readFile(file(video.keyframesFile));
+    // Checked as the ingestion API checks posted keyframes.
+    const { points, badLineCount } = await checkKeyframes(keyframes);
+    if (badLineCount > 0) throw new Error(`Demo dataset: ${video.keyframesFile} is malformed`);
+    await ctx.storage.put(keyframesKey, keyframes);
     const imagesPrefix = `keyframe-images/${subfolder}`;
+    let images = 0;
     for (const name of await fs.readdir(file(video.keyframeImagesDir))) {
       if (!name.endsWith('.png')) continue;
       const bytes = await fs.readFile(path.join(file(video.keyframeImagesDir), name));
       await ctx.storage.put(`${imagesPrefix}/${name}`, bytes);
+      images++;
     }
-    results.set(id, {
+    const results = {
       keyframesKey,
       imagesPrefix,
       // The path is in the line's map units: the line's own calibration maps it.
@@ -217,7 +204,8 @@ export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: 
       detector: video.detector,
       analysisVersion: video.analysisVersion,
       statusReason: null,
-    });
+    };
+    arriving.push({ row, upload, ingested: { results, points, images }, recorded });
   }
 
   const configRows = dataset.floorplanConfigs.map((config) => {
@@ -237,55 +225,70 @@ export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: 
     };
   });
 
-  // A video whose file has not arrived is created as the submit creates it (submittedVideo).
-  const submittedRows: ReturnType<typeof submittedVideo>[] = [];
-  const inspectionRows = dataset.inspections.map((inspection) => {
+  // Every inspection is submitted pending with its video: one of the dataset's or, when its file
+  // has not arrived, the row the submit creates from its declaration (submittedVideo).
+  const planned: (PlannedInspection & {
+    submittedAt: Date;
+    waiting: ReturnType<typeof submittedVideo> | null;
+  })[] = [];
+  for (const inspection of dataset.inspections) {
     const where = `inspection '${inspection.key}'`;
     const lineClearanceId = lineIds.get(inspection.lineKey, where);
     const operatorId = userIds.get(inspection.operatorKey, where);
     const startTime = new Date(inspection.startTime);
+    const endTime = new Date(inspection.endTime);
     const pending = inspection.pendingUpload;
     let videoId: string;
+    let waiting: ReturnType<typeof submittedVideo> | null = null;
     if (inspection.videoKey && !pending) videoId = videoIds.get(inspection.videoKey, where);
     else if (pending && !inspection.videoKey) {
       videoId = newId();
-      submittedRows.push(
-        submittedVideo(videoId, {
-          userId: operatorId,
-          deviceId: pending.deviceKey ? deviceIds.get(pending.deviceKey, where) : null,
-          lineClearanceId,
-          startTime,
-          container: pending.container,
-          duration: pending.duration,
-        }),
-      );
+      waiting = submittedVideo(videoId, {
+        userId: operatorId,
+        deviceId: pending.deviceKey ? deviceIds.get(pending.deviceKey, where) : null,
+        lineClearanceId,
+        startTime,
+        container: pending.container,
+        duration: pending.duration,
+      });
     } else {
       throw new Error(`Demo dataset: ${where} needs either a videoKey or a pendingUpload`);
     }
-    return {
-      id: newId(),
-      lineClearanceId,
-      operatorId,
-      videoId,
-      startTime,
-      endTime: new Date(inspection.endTime),
-      productLeaving: inspection.productLeaving,
-      batchLeaving: inspection.batchLeaving,
-      productComing: inspection.productComing,
-      batchComing: inspection.batchComing,
-      status: inspection.status,
-      operatorNotes: inspection.operatorNotes,
-      reviewerId: inspection.reviewerKey ? userIds.get(inspection.reviewerKey, where) : null,
-      reviewNotes: inspection.reviewNotes,
-      // The signature (signReviewed) takes this time as its signedAt, so both agree.
-      reviewedAt: demoReviewedAt(inspection),
-    };
-  });
-  const captureData = new Map<string, DemoCapture>();
-  for (const [i, inspection] of dataset.inspections.entries()) {
-    if (!inspection.captureFile) continue;
-    const data = JSON.parse(await fs.readFile(file(inspection.captureFile), 'utf8')) as DemoCapture;
-    captureData.set(inspectionRows[i]?.id ?? '', data);
+    const reviewedAt = demoReviewedAt(inspection);
+    if (inspection.status !== 'pending' && !inspection.reviewerKey) {
+      throw new Error(`Demo dataset: ${where} is ${inspection.status} but names no reviewerKey`);
+    }
+    planned.push({
+      row: {
+        id: newId(),
+        lineClearanceId,
+        operatorId,
+        videoId,
+        startTime,
+        endTime,
+        productLeaving: inspection.productLeaving,
+        batchLeaving: inspection.batchLeaving,
+        productComing: inspection.productComing,
+        batchComing: inspection.batchComing,
+        operatorNotes: inspection.operatorNotes,
+      },
+      duration: (waiting ?? arriving.find((v) => v.row.id === videoId)?.row)?.duration ?? 0,
+      capture: inspection.captureFile
+        ? (JSON.parse(await fs.readFile(file(inspection.captureFile), 'utf8')) as DemoCapture)
+        : null,
+      review:
+        inspection.status !== 'pending' && inspection.reviewerKey && reviewedAt
+          ? {
+              signerId: userIds.get(inspection.reviewerKey, where),
+              meaning: inspection.status,
+              notes: (inspection.reviewNotes ?? '').trim(),
+              at: reviewedAt,
+            }
+          : null,
+      // The phone submits as the recording ends.
+      submittedAt: endTime,
+      waiting,
+    });
   }
 
   await ctx.db.transaction(async (tx) => {
@@ -320,76 +323,51 @@ export async function loadDemo(ctx: AppContext, dataset: DemoDataset, filesDir: 
     if (planRows.length) await tx.insert(floorplans).values(planRows);
     if (configRows.length) await tx.insert(floorplanConfigs).values(configRows);
     const byId = new Map(dataset.users.map((user) => [userIds.get(user.key, 'users'), user]));
-    const actor = (userId: string) => {
+    const actor = (userId: string): Actor => {
       const user = byId.get(userId);
       return {
         user: user ? { id: userId, name: user.name, email: user.email, roles: user.roles } : null,
       };
     };
-    const imported = videoRows.length ? await tx.insert(videos).values(videoRows).returning() : [];
-    // Each demo video's create entry, by its recorder, with the SHA-256 its file was stored with.
-    for (const video of imported) {
-      await audit(tx, actor(video.userId ?? ''), {
-        action: 'create',
-        entity: 'video',
-        entityId: video.id,
-        newValue: video,
-      });
-    }
-    for (const row of videoRows) {
-      const done = results.get(row.id);
-      if (done) await replaceResults(tx, row.id, done);
-      else await ctx.analysis.enqueue(row.id, row.userId ?? null, tx);
-    }
+    // The completed videos' results come from outside (a SLAM, a detector), posted through the
+    // ingestion API by an admin (the demo has no service account).
+    const admin = dataset.users.find((user) => user.roles.includes('admin'));
+    const ingester = admin ? actor(userIds.get(admin.key, 'users')) : null;
     // Each inspection is checked against its line's checklist as it stood when it began.
     const checklists = new Map<string, ChecklistSnapshot>();
     for (const line of lineRows) checklists.set(line.id, await checklistFor(tx, line.id));
-    const rows = inspectionRows.map((row) => ({
-      ...row,
-      checklist: checklists.get(row.lineClearanceId) ?? null,
-    }));
-    // The submitted ones' videos, written and audited as the operator's submit writes them.
-    for (const values of submittedRows) {
-      const [video] = await tx.insert(videos).values(values).returning();
-      await audit(tx, actor(values.userId), {
-        action: 'create',
-        entity: 'video',
-        entityId: values.id,
-        newValue: { ...video, note: NOT_UPLOADED_NOTE },
-      });
+
+    // A video is submitted with the (first) inspection that names it, else when its recording ends.
+    const submittedAt = new Map<string, Date>();
+    for (const { row, submittedAt: at } of planned) {
+      const first = submittedAt.get(row.videoId ?? '');
+      if (row.videoId && (!first || at < first)) submittedAt.set(row.videoId, at);
     }
-    const inserted = rows.length ? await tx.insert(inspections).values(rows).returning() : [];
-    // Every inspection's create entry, by its operator, as a submit writes it.
-    for (const row of inserted) {
-      await audit(tx, actor(row.operatorId), {
-        action: 'create',
-        entity: 'inspection',
-        entityId: row.id,
-        newValue: toInspection(row, null),
-      });
-    }
-    for (const row of rows) {
-      const data = captureData.get(row.id);
-      if (!data || !row.checklist) continue;
-      const duration =
-        [...videoRows, ...submittedRows].find((v) => v.id === row.videoId)?.duration ?? 0;
-      // Scans get their tag from the checklist, checked as PUT /api/inspections/{id}/capture does.
-      const capture: CaptureData = checkCapture(
-        { scans: data.scans.map((scan) => ({ ...scan, tagIndex: null })), motion: data.motion },
-        row.checklist,
-        duration,
+    const steps: StoryStep[] = [];
+    for (const { row, upload, ingested, recorded } of arriving) {
+      const at = submittedAt.get(row.id) ?? recorded;
+      const recorder = actor(row.userId);
+      steps.push(
+        submitVideo(row, recorder, at),
+        ...arrivalSteps(ctx, row.id, upload, ingested, { recorder, ingester }, at),
       );
-      await tx.insert(captures).values({ inspectionId: row.id, ...capture });
     }
-    for (const row of inspectionRows) await signReviewed(tx, ctx.storage, row.id);
+    for (const inspection of planned) {
+      const { waiting, submittedAt: at } = inspection;
+      if (waiting) steps.push(submitVideo(waiting, actor(waiting.userId), at));
+      const checklist = checklists.get(inspection.row.lineClearanceId) ?? null;
+      steps.push(...inspectionSteps(ctx, inspection, checklist, actor, at));
+    }
+    // In time order, so that the trail's ids (its chain order) and its times agree.
+    for (const step of inTimeOrder(steps)) await step.write(tx);
     await audit(tx, null, {
       action: 'demo.load',
       entity: 'system',
       newValue: {
         users: dataset.users.length,
         lineClearances: lineRows.length,
-        videos: videoRows.length + submittedRows.length,
-        inspections: inspectionRows.length,
+        videos: arriving.length + planned.filter((inspection) => inspection.waiting).length,
+        inspections: planned.length,
       },
     });
   });

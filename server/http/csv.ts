@@ -1,6 +1,8 @@
 // CSV exports (RFC 4180): CRLF line ends, fields with a comma, quote or line break quoted, quotes
 // doubled. A text cell that a spreadsheet would run as a formula (starting with = + - @, tab or
 // carriage return) gets a leading apostrophe (OWASP "CSV injection"); numbers are written as is.
+// The file starts with a byte order mark: without it Excel on Windows reads it in the local code
+// page and garbles Polish, Greek or Chinese names.
 export type CsvCell = string | number | boolean | null;
 
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -13,5 +15,6 @@ export function csvCell(value: CsvCell): string {
 }
 
 export function toCsv(header: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
-  return [header, ...rows].map((row) => `${row.map(csvCell).join(',')}\r\n`).join('');
+  const lines = [header, ...rows].map((row) => `${row.map(csvCell).join(',')}\r\n`);
+  return `\ufeff${lines.join('')}`;
 }

@@ -13,7 +13,7 @@ import { newId } from '../ids.ts';
 import { prepareDataDir } from '../services.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { createUser, type TestUser } from '../test/fixtures.ts';
-import { nulPath } from './nul-guard.ts';
+import { PARAMETER_RULES, refusedText } from './text-guard.ts';
 
 let t: TestApp;
 let operator: TestUser;
@@ -199,17 +199,21 @@ describe('strings the database cannot store (U+0000)', () => {
 
 describe('the U+0000 walk', () => {
   it('walks what JSON, queries and parameters parse into, never a parser’s stream or other objects', () => {
-    expect(nulPath({ a: [{ b: 'x\u0000' }] }, 'body')).toBe('body.a.0.b');
-    expect(nulPath(Object.assign(Object.create(null), { q: '\u0000' }), 'query')).toBe('query.q');
+    const refused = (value: unknown, base: string) => refusedText(value, base, PARAMETER_RULES);
+    const nul = (path: string) => `${path} must not contain the NUL character (U+0000)`;
+    expect(refused({ a: [{ b: 'x\u0000' }] }, 'body')).toBe(nul('body.a.0.b'));
+    expect(refused(Object.assign(Object.create(null), { q: '\u0000' }), 'query')).toBe(
+      nul('query.q'),
+    );
     const bare = Object.create(Object.create(null));
-    expect(nulPath(Object.assign(bare, { q: '\u0000' }), 'query')).toBe('query.q');
+    expect(refused(Object.assign(bare, { q: '\u0000' }), 'query')).toBe(nul('query.q'));
     // A video upload's body is the request stream: its graph reaches the socket and loops.
     class Looped {
       self = this;
       text = '\u0000';
     }
-    expect(nulPath(new Looped(), 'body')).toBeUndefined();
-    expect(nulPath({ stream: new PassThrough() }, 'body')).toBeUndefined();
+    expect(refused(new Looped(), 'body')).toBeUndefined();
+    expect(refused({ stream: new PassThrough() }, 'body')).toBeUndefined();
   });
 });
 

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdfPageImageCounts, pdfPages, pdfTextRightEdge } from '../../tests/support/pdf-text.ts';
+import { pdfPageImageCounts, pdfPages, pdfTextBoxes } from '../../tests/support/pdf-text.ts';
 import { auditLog, inspections, lineClearances, users, videos } from '../db/schema.ts';
 import type { DemoDataset } from '../demo/dataset-types.ts';
 import { DEMO_PASSWORD, loadDemo } from '../demo/load-demo.ts';
@@ -105,6 +105,14 @@ describe('the inspection report', () => {
     const flagged = r.detections.filter((d) => d.flagged);
     expect(flagged.every((d) => d.confidence >= r.rules.confidenceThreshold)).toBe(true);
     expect(r.flags.filter((f) => f.kind === 'detection')).toHaveLength(flagged.length);
+    // A flag names every object above the threshold in its keyframe, not only the strongest.
+    const above = (d: (typeof flagged)[number]) =>
+      d.labels.filter((_, i) => (d.confs[i] ?? 0) >= r.rules.confidenceThreshold);
+    expect(flagged.some((d) => above(d).length > 1)).toBe(true);
+    for (const detection of flagged) {
+      const flag = r.flags.find((f) => f.ref === detection.predictionId);
+      for (const label of above(detection)) expect(flag?.text).toContain(label);
+    }
     const ranks = r.flags.map((f) => ['critical', 'high', 'medium', 'low'].indexOf(f.severity));
     expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
     expect(r.canSign).toBe(true);
@@ -520,6 +528,9 @@ describe('the PDF', () => {
     expect(history).toContain('status: pending → approved');
     expect(history).toContain(`Reason: ${APPROVAL_REASON}`);
     expect(history).toContain('signature.failed inspection');
+    expect(history.replace(/\n/g, ' ')).toContain(
+      "Each entry was checked against the audit trail's hash chain (its hash and its links to the entries before and after it): all verify.",
+    );
     // The coverage picture (the report's first image) is on its caption's page.
     const captionPage = pages.findIndex((page) => page.includes('Coverage: the path in blue'));
     const images = await pdfPageImageCounts(res.rawPayload);
@@ -580,13 +591,34 @@ describe('the PDF', () => {
       .set({ operatorNotes: `Checked ${word} twice` })
       .where(eq(inspections.id, id));
     const pdf = (await get('lcmanager2', `/api/reports/${id}/pdf`)).rawPayload;
-    const { edge, width } = await pdfTextRightEdge(pdf);
-    expect(edge).toBeLessThanOrEqual(width - 50);
+    for (const page of await pdfTextBoxes(pdf)) {
+      for (const item of page.items)
+        expect(item.x + item.width).toBeLessThanOrEqual(page.width - 50);
+    }
     const lines = (await pdfPages(pdf)).join('\n').split('\n');
     const first = lines.indexOf('Checked');
     expect(lines.slice(first + 1, first + 6).join('')).toMatch(new RegExp(`^${word} twice`));
     const sha256 = (await report('lcmanager2', 'insp-lc2-3')).video?.sha256 ?? '';
     expect(lines).toContain(sha256);
+  });
+
+  it('goes on over the page break with a long value, above the footer', async () => {
+    const id = inspectionIds['insp-lc2-3'] ?? '';
+    const notes = Array.from({ length: 120 }, (_, i) => `Step ${i + 1} checked`);
+    await t.services.ctx.db
+      .update(inspections)
+      .set({ operatorNotes: notes.join('\n') })
+      .where(eq(inspections.id, id));
+    const pdf = (await get('lcmanager2', `/api/reports/${id}/pdf`)).rawPayload;
+    const pages = await pdfTextBoxes(pdf);
+    const printed = pages.flatMap((page) => page.items.map((item) => item.str));
+    expect(printed.filter((text) => /^Step \d+ checked$/.test(text))).toEqual(notes);
+    // Only the footer is drawn below the bottom margin (50 pt, and 30 for the footer).
+    for (const page of pages) {
+      for (const item of page.items.filter((item) => item.y < 80)) {
+        expect(item.str).toMatch(/^Page \d+ of \d+ · Printed /);
+      }
+    }
   });
 
   it('prints a signature in the history field by field', async () => {
@@ -686,7 +718,9 @@ describe('/reports', () => {
       .returning();
     const res = await get('admin', `/api/reports.csv?lineClearanceId=${line?.id}`);
     expect(res.headers['content-type']).toContain('text/csv');
-    const lines = res.body.split('\r\n');
+    // A byte order mark first, so that Excel reads the names as UTF-8.
+    expect(res.body.startsWith('\ufeff')).toBe(true);
+    const lines = res.body.slice(1).split('\r\n');
     expect(lines[0]).toBe(
       'Inspection,Start (UTC),Line,Operator,Status,Flags,Critical or high flags,Signed by,Signed at (UTC)',
     );
@@ -742,7 +776,7 @@ describe('the audit trail', () => {
     const future = await get('audit', '/api/audit-log?from=2999-01-01T00:00:00.000Z');
     expect(future.json()).toEqual([]);
     const csv = await get('audit', `/api/audit-log.csv?action=approve`);
-    expect(csv.body.split('\r\n')[0]).toMatch(/^id,at \(UTC\),actor id,actor email,action,/);
+    expect(csv.body.split('\r\n')[0]).toMatch(/^\ufeffid,at \(UTC\),actor id,actor email,action,/);
   });
 
   it('reports the first row edited behind the server’s back', async () => {
@@ -777,5 +811,19 @@ describe('the audit trail', () => {
       firstBroken: { id: target?.id, problem: 'hash' },
     });
     expect(await sqlCheck()).toEqual([target?.id]);
+    // The record's PDF marks the edited entry in its history, and says so above it.
+    const text = (
+      await pdfPages((await get('audit', `/api/reports/${target?.entityId}/pdf`)).rawPayload)
+    )
+      .join('\n')
+      .replace(/\n/g, ' ');
+    expect(text).toContain(
+      "WARNING: 1 of these entries does not verify against the audit trail's hash chain",
+    );
+    expect(text).toMatch(
+      new RegExp(
+        `approve inspection \\(entry ${target?.id}\\) NOT VERIFIED: its content no longer matches its hash`,
+      ),
+    );
   });
 });

@@ -144,6 +144,57 @@ async function checkRecordRules(
   }
 }
 
+/**
+ * Signs `record` (read under its row lock, rules checked): the signature row, the inspection's
+ * review fields and the approve/reject entry dated with the signature's own time, to the
+ * millisecond. The demo loader signs its records with it too.
+ */
+export async function writeSigned(
+  ctx: Pick<AppContext, 'storage'> & { db: Tx },
+  actor: Parameters<typeof audit>[1],
+  record: InspectionRecord,
+  signing: {
+    signer: { id: string; name: string; email: string };
+    meaning: SignatureMeaning;
+    notes: string;
+    signedAt: Date;
+  },
+): Promise<InspectionRecord> {
+  const { signer, meaning, notes, signedAt } = signing;
+  const fields = {
+    signerId: signer.id,
+    signerName: signer.name,
+    signerEmail: signer.email,
+    meaning,
+    statement: signatureStatements[meaning],
+    notes,
+    signedAt: iso(signedAt),
+  };
+  const hash = await writeSignature(ctx, record, fields);
+  const inspectionId = record.inspection.id;
+  const [row] = await ctx.db
+    .update(inspections)
+    .set({ status: meaning, reviewerId: signer.id, reviewNotes: notes, reviewedAt: signedAt })
+    // The status guard makes two concurrent signatures impossible: one of them updates nothing.
+    .where(and(eq(inspections.id, inspectionId), eq(inspections.status, 'pending')))
+    .returning();
+  if (!row) throw conflict('The inspection was reviewed meanwhile');
+  const signed: InspectionRecord = {
+    ...record,
+    inspection: row,
+    signature: { ...fields, recordHash: hash },
+  };
+  await audit(ctx.db, actor, {
+    action: meaning === 'approved' ? 'approve' : 'reject',
+    entity: 'inspection',
+    entityId: inspectionId,
+    oldValue: reviewFields(record.inspection),
+    newValue: { ...reviewFields(row), signature: signed.signature },
+    at: signedAt,
+  });
+  return signed;
+}
+
 export async function signInspection(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -169,38 +220,15 @@ export async function signInspection(
     }
     await checkRecordRules({ db: tx, storage: ctx.storage }, user, record, meaning, notes);
     const [signer] = await tx.select().from(users).where(eq(users.id, user.id));
-    const signedAt = new Date();
-    const fields = {
-      signerId: user.id,
-      signerName: signer?.name ?? user.name,
-      signerEmail: signer?.email ?? user.email,
+    return writeSigned({ db: tx, storage: ctx.storage }, request, record, {
+      signer: {
+        id: user.id,
+        name: signer?.name ?? user.name,
+        email: signer?.email ?? user.email,
+      },
       meaning,
-      statement: signatureStatements[meaning],
       notes,
-      signedAt: iso(signedAt),
-    };
-    const hash = await writeSignature({ db: tx, storage: ctx.storage }, record, fields);
-    const [row] = await tx
-      .update(inspections)
-      .set({ status: meaning, reviewerId: user.id, reviewNotes: notes, reviewedAt: signedAt })
-      // The status guard makes two concurrent signatures impossible: one of them updates nothing.
-      .where(and(eq(inspections.id, inspectionId), eq(inspections.status, 'pending')))
-      .returning();
-    if (!row) throw conflict('The inspection was reviewed meanwhile');
-    const signed: InspectionRecord = {
-      ...record,
-      inspection: row,
-      signature: { ...fields, recordHash: hash },
-    };
-    await audit(tx, request, {
-      action: meaning === 'approved' ? 'approve' : 'reject',
-      entity: 'inspection',
-      entityId: inspectionId,
-      oldValue: reviewFields(record.inspection),
-      newValue: { ...reviewFields(row), signature: signed.signature },
-      // The entry's time is the signature's, to the millisecond.
-      at: signedAt,
+      signedAt: new Date(),
     });
-    return signed;
   });
 }

@@ -25,9 +25,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** RFC 4180 as toCsv writes it: CRLF rows, quoted cells with doubled quotes. */
-const parseCsv = (text: string) =>
-  text
+/** RFC 4180 as toCsv writes it: a byte order mark, CRLF rows, quoted cells with doubled quotes. */
+function parseCsv(text: string) {
+  expect(text.startsWith('\ufeff')).toBe(true);
+  return text
+    .slice(1)
     .split('\r\n')
     .filter(Boolean)
     .map((line) =>
@@ -37,6 +39,7 @@ const parseCsv = (text: string) =>
           cell.startsWith('"') ? cell.slice(1, -1).replaceAll('""', '"') : cell,
         ),
     );
+}
 
 describe('the reason of an audit entry', () => {
   it('is the new value’s reason, else its signature’s notes', () => {

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, devices, lineClearances, reportSummaries, videos } from '../db/schema.ts';
 import { reportRules } from '../reports/report.ts';
 import type { MyInspection } from '../schemas/operator.ts';
@@ -99,6 +99,36 @@ describe('submitting an inspection', () => {
     ).toBe(409);
   });
 
+  it('keeps the direction marks Hebrew and Arabic users type (U+200F, U+061C)', async () => {
+    const typed = { productLeaving: 'אקמול\u200f 500', batchLeaving: '\u061cب-1001' };
+    const res = await post(u.operator.auth, submission(lines.lineA, typed));
+    expect(res.statusCode).toBe(201);
+    expect(res.json().inspection).toMatchObject(typed);
+  });
+
+  it('answers parallel submits of one recording with one 201; the others replay it (200)', async () => {
+    // All five pass the first look-up before any inserts: each opens its transaction first.
+    const { db } = t.services.ctx;
+    const transaction = db.transaction.bind(db);
+    let opened = 0;
+    let allOpened = () => {};
+    const barrier = new Promise<void>((resolve) => {
+      allOpened = resolve;
+    });
+    const spy = vi.spyOn(db, 'transaction').mockImplementation(async (...args) => {
+      opened += 1;
+      if (opened === 5) allOpened();
+      await barrier;
+      return transaction(...args);
+    });
+    const body = submission(lines.lineA);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => post(u.operator.auth, body)));
+    spy.mockRestore();
+    expect(opened).toBe(5);
+    expect(answers.map((res) => res.statusCode).sort()).toEqual([200, 200, 200, 200, 201]);
+    expect(new Set(answers.map((res) => res.json().inspection._id)).size).toBe(1);
+  });
+
   it('refuses lines the caller is not assigned to (403) and lines not active (409)', async () => {
     expect((await post(u.operator.auth, submission(lines.lineB))).statusCode).toBe(403);
     expect((await post(u.admin.auth, submission(lines.lineA))).statusCode).toBe(403);
@@ -119,6 +149,11 @@ describe('submitting an inspection', () => {
       [{ video: { container: 'avi', duration: 1 } }, 'body.video.container'],
       [{ deviceId: 'aaaaaaaaaaaaaaaaaaaaaaaa' }, 'body.deviceId'],
       [{ clientRef: '../../x' }, 'body.clientRef'],
+      // Stored, it would show as 'PA-2041' on the report.
+      [
+        { batchLeaving: '\u202e1402-AP' },
+        'body.batchLeaving contains an invisible direction control (U+202E); type the text without it',
+      ],
     ];
     for (const [change, message] of cases) {
       const res = await post(u.operator.auth, submission(lines.lineA, change));

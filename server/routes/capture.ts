@@ -85,11 +85,13 @@ export const captureRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const user = currentUser(request);
       const body = request.body;
-      const existing = await findByClientRef(body.clientRef);
-      if (existing) {
+      // The same recording submitted again (a lost answer) is answered with what it created.
+      const replay = async (existing: typeof inspections.$inferSelect) => {
         if (existing.operatorId !== user.id) throw conflict('body.clientRef is already used');
         return reply.status(200).send(await created(existing));
-      }
+      };
+      const existing = await findByClientRef(body.clientRef);
+      if (existing) return replay(existing);
       const line = await findLine(db, body.lineClearanceId);
       if (!(await isAssigned(db, user, line.id))) {
         await denied(request, 'not assigned to this line');
@@ -107,8 +109,9 @@ export const captureRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const [device] = await db.select().from(devices).where(eq(devices.id, body.deviceId));
         if (!device) throw badRequest('body.deviceId names no registered device');
       }
-      const row = await db
-        .transaction(async (tx) => {
+      let row: typeof inspections.$inferSelect;
+      try {
+        row = await db.transaction(async (tx) => {
           const checklist = await checklistFor(tx, line.id);
           const videoId = newId();
           const [video] = await tx
@@ -159,12 +162,13 @@ export const captureRoutes: FastifyPluginAsyncTypebox = async (app) => {
             newValue: toInspection(inspection, null),
           });
           return inspection;
-        })
-        .catch(async (error) => {
-          const winner = await findByClientRef(body.clientRef);
-          if (winner && winner.operatorId === user.id) return winner;
-          throw error;
         });
+      } catch (error) {
+        // A parallel submit of the same recording created it first: this one is a replay of it.
+        const winner = await findByClientRef(body.clientRef);
+        if (!winner) throw error;
+        return replay(winner);
+      }
       await refreshSummaries(app.ctx, [row.id], request.log);
       return reply.status(201).send(await created(row));
     },

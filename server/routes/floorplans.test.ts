@@ -130,6 +130,14 @@ describe('floor plans', () => {
     );
     expect(nul.statusCode).toBe(400);
     expect(nul.json().message).toBe('body.name must not contain the NUL character (U+0000)');
+    const reversed = await upload(
+      f.auth.admin,
+      { name: 'Plan \u2067B', lineID: lineB },
+      { bytes: PNG, name: 'a.png' },
+    );
+    expect(reversed.json().message).toBe(
+      'body.name contains an invisible direction control (U+2067); type the text without it',
+    );
     const big = await upload(
       f.auth.admin,
       { lineID: lineA },
@@ -274,6 +282,36 @@ describe('floor-plan configurations', () => {
     const log = await t.services.ctx.db.query.auditLog.findMany();
     const entry = log.find((r) => r.entity === 'floorplan-config' && r.action === 'update');
     expect(entry?.oldValue).toMatchObject({ configuration: { tags: [{ name: 'Tag 1' }] } });
+  });
+
+  it('refuses blank names (the report would read "Tag not scanned: ")', async () => {
+    const zone = { x: 1, y: 1, width: 50, height: 50 };
+    const cases: [object, string][] = [
+      [{ name: ' ' }, 'body.name'],
+      [{ configuration: { ...configuration, hotZones: [{ ...zone, name: '' }] } }, 'hotZones.0'],
+      [{ configuration: { ...configuration, hotZones: [{ ...zone, name: '   ' }] } }, 'hotZones.0'],
+      [{ configuration: { ...configuration, tags: [{ x: 1, y: 1, name: '' }] } }, 'tags.0'],
+      [{ configuration: { ...configuration, tags: [{ x: 1, y: 1, name: '\u200b' }] } }, 'tags.0'],
+      [
+        { configuration: { ...configuration, cameras: [{ x: 1, y: 1, name: '\u3164' }] } },
+        'cameras.0',
+      ],
+    ];
+    for (const [change, field] of cases) {
+      const body = {
+        lineClearanceId: lineB,
+        name: 'Line B Floorplan Configuration',
+        configuration,
+      };
+      const res = await save(f.auth.admin, { ...body, ...change });
+      expect(res.statusCode, JSON.stringify(change)).toBe(400);
+      const path = field === 'body.name' ? field : `body.configuration.${field}.name`;
+      // An empty name fails its minLength first, in the validator's words.
+      expect([
+        `${path} must not be blank`,
+        `${path} must not have fewer than 1 characters`,
+      ]).toContain(res.json().message);
+    }
   });
 
   it('400 names the field; 403 for another manager’s line; 404 when none saved', async () => {

@@ -10,8 +10,8 @@ import { floorplanConfigs, floorplans } from '../db/schema.ts';
 import { currentUser, denied } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { badRequest, HttpError, notFound } from '../http/errors.ts';
-import { nulMessage, nulPath } from '../http/nul-guard.ts';
 import { sendStored } from '../http/send-file.ts';
+import { BODY_RULES, refusedText } from '../http/text-guard.ts';
 import { iso, newId } from '../ids.ts';
 import { isKeptFloorplanImage, lockLayout, releaseFloorplanImage } from '../reports/layout.ts';
 import { ErrorResponse, IdParams, Matching, MessageResponse } from '../schemas/common.ts';
@@ -63,8 +63,8 @@ async function readUpload(request: FastifyRequest): Promise<Upload> {
   } catch (error) {
     throw formLimitError(error, request.server.ctx.config.maxUploadBytes);
   }
-  const nul = nulPath(fields, 'body');
-  if (nul) throw badRequest(nulMessage(nul));
+  const refused = refusedText(fields, 'body', BODY_RULES);
+  if (refused) throw badRequest(refused);
   const lineId = fields.lineID?.trim() ?? '';
   if (!lineId) throw badRequest('lineID is required');
   if (!ID.test(lineId)) throw badRequest('lineID must be a line clearance id');

@@ -1,6 +1,7 @@
 // Shapes shared by several resources. Schema files import only `typebox` so the web app can
 // import their types (type-only) without pulling server code into the browser build.
 import { type Static, type TStringOptions, Type } from 'typebox';
+import { INVISIBLE_CLASS } from './blank.ts';
 
 const patternMeanings = new Map<string, string>();
 
@@ -16,15 +17,9 @@ export function Matching(pattern: string, meaning: string, options: TStringOptio
 /** What a `Matching` pattern requires, in words; undefined for any other pattern. */
 export const patternMeaning = (pattern: string): string | undefined => patternMeanings.get(pattern);
 
-/**
- * Text a person types: up to `maxLength` characters, at least one of them visible (spaces,
- * zero-width and direction marks alone print as nothing on a record).
- */
+/** Text a person types: up to `maxLength` characters, at least one of them visible. */
 export const NonBlank = (maxLength: number) =>
-  Matching('[^\\s\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\ufeff]', 'must not be blank', {
-    minLength: 1,
-    maxLength,
-  });
+  Matching(`[^${INVISIBLE_CLASS}]`, 'must not be blank', { minLength: 1, maxLength });
 
 /** Server-generated record id (24 lower-case hex characters). */
 export const Id = Matching('^[0-9a-f]{24}$', 'must be a record id (24 lower-case hex digits)', {

@@ -1,10 +1,11 @@
 import { type Static, Type } from 'typebox';
-import { Id } from './common.ts';
+import { Id, NonBlank } from './common.ts';
 
 // Coordinates are display pixels of the calibrator (or map units for slamPoints); bounded so a
 // stored configuration can always be drawn.
 const Coord = Type.Number({ minimum: -1e6, maximum: 1e6 });
-const Label = Type.String({ maxLength: 200 });
+// Names are what the report prints ('Tag not scanned: {name}'): never blank.
+const Label = NonBlank(200);
 const Text = Type.String({ maxLength: 2000 });
 const Color = Type.String({ maxLength: 50 });
 
@@ -92,7 +93,7 @@ export type FloorplanConfiguration = Static<typeof FloorplanConfiguration>;
 /** POST /api/floorplan-configs: saves (replaces) the configuration of a line clearance. */
 export const FloorplanConfigSave = Type.Object({
   lineClearanceId: Id,
-  name: Type.String({ minLength: 1, maxLength: 300 }),
+  name: NonBlank(300),
   configuration: FloorplanConfiguration,
   floorplanId: Type.Optional(Id),
 });

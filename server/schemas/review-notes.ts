@@ -23,7 +23,16 @@ const bare = (notes: string) =>
 /** A reason takes at least this many different words: 'ok' or '-' says nothing an auditor can check. */
 export const MIN_REASON_WORDS = 3;
 
-const words = (notes: string) => new Set(notes.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+// By dictionary, not by spaces: Chinese, Japanese and Thai write a sentence as one run of letters.
+// Intl.Segmenter is in Node and in the browsers the app supports (no import: the app bundles this).
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
+
+const words = (notes: string) =>
+  new Set(
+    Array.from(segmenter.segment(notes.toLowerCase()))
+      .filter((segment) => segment.isWordLike)
+      .map((segment) => segment.segment),
+  );
 
 /** Whether the notes give a reason: three different words or more, and not a spec note. */
 export const givesReason = (notes: string) =>

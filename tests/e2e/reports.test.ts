@@ -233,7 +233,8 @@ describe('an auditor finds the record', () => {
       const csvFile = path.join(scratch, 'reports.csv');
       await csv.saveAs(csvFile);
       const lines = fs.readFileSync(csvFile, 'utf8').split('\r\n');
-      expect(lines[0]).toMatch(/^Inspection,Start \(UTC\),Line,Operator,Status,/);
+      // A byte order mark first, for Excel; then the header.
+      expect(lines[0]).toMatch(/^\ufeffInspection,Start \(UTC\),Line,Operator,Status,/);
       expect(
         lines
           .slice(1)

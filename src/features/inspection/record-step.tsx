@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useQrCamera } from '../../hooks/use-qr-camera.ts';
 import { type LocalRecording, recordedEnd, saveRecording } from '../../lib/capture/recording-db.ts';
+import { recordableCode } from '../../lib/capture/recording-entries.ts';
 import { runningSha256 } from '../../lib/capture/sha256-client.ts';
 import { markActive, showRecording } from '../../lib/capture/upload-queue.ts';
 import { keepScreenOn } from '../../lib/capture/wake-lock.ts';
@@ -135,7 +136,7 @@ export function RecordStep({
       if (seen !== undefined && videoTime - seen < SAME_PASS_SECONDS) continue;
       const verdict = judgeScan(code, detail.checklist, detail.otherLineTags, live.current.ticked);
       recording.scans.push({
-        code,
+        code: recordableCode(code),
         videoTime: Math.round(videoTime * 1000) / 1000,
         at: new Date().toISOString(),
         tagIndex: verdict.kind === 'checkpoint' ? verdict.tagIndex : null,

@@ -1,12 +1,12 @@
 import { useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
+import { isBlank } from '../../../server/schemas/blank.ts';
 import { AppDialog } from '../../components/app-dialog.tsx';
 import { TextField } from '../../components/field.tsx';
 import { CardGrid, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { StatusTag } from '../../components/tag.tsx';
 import { useQrCamera } from '../../hooks/use-qr-camera.ts';
 import { ApiError } from '../../lib/api-client.ts';
-import { isBlank } from '../../lib/capture/recording-entries.ts';
 import { toastError, toastSuccess } from '../../stores/toasts.ts';
 import type { Device } from '../../types/api.ts';
 import { registerDevice } from './api/register-device.ts';

@@ -1,6 +1,7 @@
 // What the operator types about a recording (product and batch, notes), checked by the server's
 // rules (server/schemas/inspections.ts: each product/batch field NonBlank(200), notes at most 2000
 // characters) before anything is recorded, so a recording is never refused at upload for them.
+import { isBlank } from '../../../server/schemas/blank.ts';
 import type { LocalRecording } from './recording-db.ts';
 
 export const ENTRY_KEYS = [
@@ -23,35 +24,50 @@ export const entryLabels: Record<EntryKey | 'notes', string> = {
   notes: 'Operator notes',
 };
 
-// Spaces of every kind, control and format characters (zero-width space, joiners, BOM, bidi
-// marks), and the letters and symbols that print as nothing (Hangul fillers, braille blank).
-const INVISIBLE = /[\s\p{Cc}\p{Cf}\p{Z}\u115F\u1160\u2800\u3164\uFFA0]/gu;
-
-/** True when nothing a person could read is left: only spaces or invisible characters. */
-export const isBlank = (value: string) => value.replace(INVISIBLE, '') === '';
-
 /** Why the server would refuse this product/batch value, in words; null when it is fine. */
 export function entryProblem(key: EntryKey, value: string): string | null {
   const label = entryLabels[key];
   if (isBlank(value)) return `${label} is required`;
   const length = value.trim().length;
   if (length > ENTRY_MAX) return tooLong(label, ENTRY_MAX, length);
-  return value.includes(NUL) ? hasNul(label) : null;
+  return unstorable(label, value);
 }
 
 /** Why the server would refuse these notes, in words; null when they are fine. */
 export function notesProblem(notes: string): string | null {
   const length = notes.trim().length;
   if (length > NOTES_MAX) return tooLong(entryLabels.notes, NOTES_MAX, length);
-  return notes.includes(NUL) ? hasNul(entryLabels.notes) : null;
+  return unstorable(entryLabels.notes, notes);
 }
 
-const NUL = '\u0000';
+/** The server's longest QR code text (server/schemas/capture.ts). */
+const CODE_MAX = 1000;
+
+/**
+ * A QR code's text as the recording keeps it: a NUL or a direction control written out as
+ * '\u202e' (the server refuses them raw, and a direction control would show the code as other
+ * text), and no longer than the server takes, so a printed label can never make the upload fail.
+ */
+export const recordableCode = (code: string) =>
+  code.replace(UNSTORABLE_ALL, (char) => `\\u${codePoint(char).toLowerCase()}`).slice(0, CODE_MAX);
+
 const tooLong = (label: string, max: number, length: number) =>
   `${label} must be at most ${max} characters (it has ${length})`;
-// PostgreSQL cannot store U+0000, so the server refuses it (server/http/nul-guard.ts); it only
-// arrives by pasting.
-const hasNul = (label: string) => `${label} must not contain a NUL character (U+0000)`;
+// What the server refuses in any text it stores (server/http/text-guard.ts): U+0000, which
+// PostgreSQL cannot store, and the direction controls, which make text display as other text.
+// Both arrive only by pasting.
+const UNSTORABLE_CLASS = '[\\u0000\\u202a-\\u202e\\u2066-\\u2069]';
+const UNSTORABLE = new RegExp(UNSTORABLE_CLASS);
+const UNSTORABLE_ALL = new RegExp(UNSTORABLE_CLASS, 'g');
+const codePoint = (char: string) =>
+  (char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+function unstorable(label: string, value: string): string | null {
+  const char = UNSTORABLE.exec(value)?.[0];
+  if (char === undefined) return null;
+  return char === '\u0000'
+    ? `${label} must not contain a NUL character (U+0000)`
+    : `${label} contains an invisible direction control (U+${codePoint(char)}); type the text without it`;
+}
 
 /**
  * The counter shown under a field: always for the notes, and for a short field once it nears its

@@ -236,9 +236,12 @@ describe('configuration (spec §3)', () => {
   it('explains what is wrong with an edited item', () => {
     const zone = { x: 10, y: 10, width: 50, height: 50, name: 'Z' };
     expect(itemProblem('hotZone', zone, display)).toBeNull();
-    expect(itemProblem('hotZone', { ...zone, name: ' ' }, display)).toBe(
-      'Please enter a name for the hot zone',
-    );
+    // Also a name of characters that print as nothing, which the server refuses as blank.
+    for (const name of [' ', '\u200b', '\u3164', '\u2800 \u00ad']) {
+      expect(itemProblem('hotZone', { ...zone, name }, display)).toBe(
+        'Please enter a name for the hot zone',
+      );
+    }
     expect(itemProblem('hotZone', { ...zone, width: 20 }, display)).toBe(
       'A hot zone must be larger than 20 px in both directions',
     );

@@ -1,5 +1,6 @@
 // The calibrator's rules as pure functions over an immutable state: default names, palette
 // colours, hot-zone size, proximity warnings, moves, and the configuration it becomes.
+import { isBlank } from '../../../../server/schemas/blank.ts';
 import { nextColor } from '../../../lib/palette.ts';
 import type { Camera, FloorplanConfiguration, HotZone, Tag } from '../../../types/api.ts';
 import { calibratorStrings as s } from '../strings.ts';
@@ -312,7 +313,7 @@ export function itemProblem(
   item: Tag | HotZone | Camera,
   display: Size,
 ): string | null {
-  if (!item.name.trim()) return s.nameRequired(namePrefix[kind].toLowerCase());
+  if (isBlank(item.name)) return s.nameRequired(namePrefix[kind].toLowerCase());
   const texts: [string, string | undefined, number][] = [
     [s.name, item.name, textLimits.name],
     [s.description, item.description, textLimits.description],

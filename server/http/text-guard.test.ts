@@ -1,0 +1,40 @@
+// The body walk's rules. Through the routes: U+0000 in limits.test.ts, a direction control in
+// capture.test.ts (JSON) and floorplans.test.ts (form fields).
+import { describe, expect, it } from 'vitest';
+import { BODY_RULES, PARAMETER_RULES, refusedText } from './text-guard.ts';
+
+const refusal = (path: string, code: string) =>
+  `${path} contains an invisible direction control (U+${code}); type the text without it`;
+
+describe('direction controls', () => {
+  it('are refused in a body: each embedding, override and isolate, in a value or a key', () => {
+    const controls = ['202A', '202B', '202C', '202D', '202E', '2066', '2067', '2068', '2069'];
+    for (const code of controls) {
+      const char = String.fromCodePoint(Number.parseInt(code, 16));
+      expect(refusedText({ a: [{ b: `x${char}y` }] }, 'body', BODY_RULES)).toBe(
+        refusal('body.a.0.b', code),
+      );
+      // Named escaped, so the message does not reorder itself.
+      expect(refusedText({ [`n${char}`]: 'x' }, 'body', BODY_RULES)).toBe(
+        refusal(`body.n\\u${code.toLowerCase()}`, code),
+      );
+    }
+    expect(refusedText({ q: 'a\u0000\u202eb' }, 'body', BODY_RULES)).toBe(
+      'body.q must not contain the NUL character (U+0000)',
+    );
+  });
+
+  it('leave the marks Hebrew and Arabic users type, and parameters alone', () => {
+    const typed = { name: 'דנה כהן\u200f (QA)\u200e', note: '\u061cسارة' };
+    expect(refusedText(typed, 'body', BODY_RULES)).toBeUndefined();
+    expect(refusedText({ q: 'a\u202eb' }, 'query', PARAMETER_RULES)).toBeUndefined();
+  });
+
+  it('leave passwords alone: never shown, and one set earlier must still sign its owner in', () => {
+    const secrets = { password: 'a\u202eb', currentPassword: '\u2066x', newPassword: 'y\u2069' };
+    expect(refusedText(secrets, 'body', BODY_RULES)).toBeUndefined();
+    expect(refusedText({ password: 'a\u0000' }, 'body', BODY_RULES)).toBe(
+      'body.password must not contain the NUL character (U+0000)',
+    );
+  });
+});

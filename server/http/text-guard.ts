@@ -1,0 +1,117 @@
+// Strings no route takes, refused before validation with a 400 naming the field. PostgreSQL text
+// cannot hold U+0000: a string with it would fail inside a query, as a 500 after the request had
+// been checked. And a body's strings are stored and shown to others: a direction control in one
+// would make it display as other text (U+202E turns '1402-AP' into 'PA-2041' on the report).
+import type { FastifyInstance } from 'fastify';
+import { badRequest } from './errors.ts';
+
+/** Why a string is refused, as the 400 message naming where it was found. */
+type Refusal = (path: string) => string;
+/** The refusal of `text` (found under `key`), or undefined when the rule takes it. */
+export type TextRule = (text: string, key: string) => Refusal | undefined;
+
+const hex = (char: string) => (char.codePointAt(0) ?? 0).toString(16).padStart(4, '0');
+
+const NUL = '\u0000';
+const noNul: TextRule = (text) =>
+  text.includes(NUL) ? (path) => `${path} must not contain the NUL character (U+0000)` : undefined;
+
+/**
+ * Embeddings, overrides and isolates. The marks U+200E, U+200F and U+061C are not among them:
+ * Hebrew and Arabic users type them, and they only nudge the text next to them.
+ */
+const DIRECTION_CONTROLS = '\u202a-\u202e\u2066-\u2069';
+const DIRECTION_CONTROL = new RegExp(`[${DIRECTION_CONTROLS}]`);
+/** Secrets are never shown, and one set before this rule must still sign its owner in. */
+const SECRET_KEY = /password$/i;
+const noDirectionControl: TextRule = (text, key) => {
+  if (SECRET_KEY.test(key)) return undefined;
+  const control = DIRECTION_CONTROL.exec(text)?.[0];
+  if (control === undefined) return undefined;
+  const code = `U+${hex(control).toUpperCase()}`;
+  return (path) =>
+    `${path} contains an invisible direction control (${code}); type the text without it`;
+};
+
+/** Parameters and queries: only what cannot be stored (they select, they are not shown). */
+export const PARAMETER_RULES: readonly TextRule[] = [noNul];
+/** A JSON body or form fields: stored and shown, so nothing may display as other text. */
+export const BODY_RULES: readonly TextRule[] = [noNul, noDirectionControl];
+
+interface Visit {
+  value: unknown;
+  key: string;
+  parent: Visit | undefined;
+}
+
+/** A key holding a refused character is named with it escaped: the message must be storable and read as is. */
+const ESCAPED_IN_PATHS = new RegExp(`[\\u0000${DIRECTION_CONTROLS}]`, 'g');
+
+function pathOf(visit: Visit): string {
+  const keys: string[] = [];
+  for (let at: Visit | undefined = visit; at; at = at.parent) keys.push(at.key);
+  return keys
+    .reverse()
+    .join('.')
+    .replaceAll(ESCAPED_IN_PATHS, (char) => `\\u${hex(char)}`);
+}
+
+/**
+ * Arrays and plain objects: what JSON, a query string or the route's parameters parse into. A
+ * body some parser leaves as a stream (a video upload) is not walked: its object graph reaches
+ * the socket and the server, and loops.
+ */
+function isParsed(value: unknown): value is object {
+  if (Array.isArray(value)) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  // Object.prototype, or the query parser's own bare prototype: either way, one step from null.
+  return prototype === null || Object.getPrototypeOf(prototype) === null;
+}
+
+function refusalOf(text: string, key: string, rules: readonly TextRule[]): Refusal | undefined {
+  for (const rule of rules) {
+    const refusal = rule(text, key);
+    if (refusal) return refusal;
+  }
+  return undefined;
+}
+
+/**
+ * The 400 message for the first string (value or key) in `value` that one of `rules` refuses,
+ * named from `base` (e.g. `body.notes`), or undefined. Walks without recursion: a body nested
+ * thousands deep must not overflow the stack.
+ */
+export function refusedText(
+  value: unknown,
+  base: string,
+  rules: readonly TextRule[],
+): string | undefined {
+  const stack: Visit[] = [{ value, key: base, parent: undefined }];
+  for (let visit = stack.pop(); visit; visit = stack.pop()) {
+    const item = visit.value;
+    if (typeof item === 'string') {
+      const refusal = refusalOf(item, visit.key, rules);
+      if (refusal) return refusal(pathOf(visit));
+    } else if (isParsed(item)) {
+      for (const [key, child] of Object.entries(item)) {
+        const next = { value: child, key, parent: visit };
+        const refusal = refusalOf(key, key, rules);
+        if (refusal) return refusal(pathOf(next));
+        stack.push(next);
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Refuses such strings in the parameters, query or JSON body before any route sees them. */
+export function registerTextGuard(app: FastifyInstance) {
+  app.addHook('preValidation', (request, _reply, done) => {
+    const message =
+      refusedText(request.params, 'params', PARAMETER_RULES) ??
+      refusedText(request.query, 'query', PARAMETER_RULES) ??
+      refusedText(request.body, 'body', BODY_RULES);
+    done(message ? badRequest(message) : undefined);
+  });
+}
