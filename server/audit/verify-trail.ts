@@ -9,19 +9,27 @@ export const GENESIS_HASH = '0'.repeat(64);
 const hash256 = (text: string) => oneShotHash('sha256', text, 'hex');
 const BATCH = 5_000;
 
+export interface TrailBreak {
+  id: number;
+  /** 'hash': the row's content no longer matches its hash (it was edited); 'link': its prev_hash
+   *  does not match the row before (a row was removed, inserted or its hash rewritten). */
+  problem: 'hash' | 'link';
+}
+
 export interface TrailVerification {
   ok: boolean;
-  /** Entries checked (up to and including the first broken one). */
+  /** Entries checked: the whole trail. */
   checked: number;
   /** The last entry's hash when the whole trail verifies: quote it to anchor the trail. */
   headHash: string | null;
-  firstBroken: {
-    id: number;
-    /** 'hash': the row's content no longer matches its hash; 'link': its prev_hash does not
-     *  match the row before (a row was removed, inserted or its hash rewritten). */
-    problem: 'hash' | 'link';
-  } | null;
+  firstBroken: TrailBreak | null;
+  /** Every entry that does not verify (past the first break each is checked on its own). */
+  brokenCount: number;
+  /** The first of them, in id order, at most `LISTED_BREAKS`. */
+  broken: TrailBreak[];
 }
+
+export const LISTED_BREAKS = 100;
 
 export interface ChainRow extends Record<string, unknown> {
   id: string;
@@ -60,30 +68,69 @@ export async function readChain(db: Db, after: number, limit = BATCH): Promise<C
   return rows;
 }
 
-/** Walks the whole trail in id order, in batches; stops at the first broken link. */
+/**
+ * Past a break, each row on its own: its content against its own hash, its prev_hash against the
+ * stored hash of the row before. An edited entry is reported alone, not every entry after it.
+ */
+function surveyChain(
+  rows: readonly ChainRow[],
+  previous: string,
+): { breaks: TrailBreak[]; last: string } {
+  const breaks: TrailBreak[] = [];
+  let last = previous;
+  for (const row of rows) {
+    const id = Number(row.id);
+    if (row.hash !== hash256((row.prev_hash ?? '') + row.canonical))
+      breaks.push({ id, problem: 'hash' });
+    else if (row.prev_hash !== last) breaks.push({ id, problem: 'link' });
+    last = row.hash ?? '';
+  }
+  return { breaks, last };
+}
+
+/**
+ * Walks the whole trail in id order, in batches: chained until the first break, then each entry
+ * on its own, so the answer says how many entries do not verify and which.
+ */
 export async function verifyTrail(db: Db): Promise<TrailVerification> {
   let previous = GENESIS_HASH;
   let after = 0;
   let checked = 0;
+  let brokenCount = 0;
+  const broken: TrailBreak[] = [];
   for (;;) {
     const rows = await readChain(db, after);
-    const result = checkChain(rows, previous);
-    if (!result.ok) {
-      return {
-        ok: false,
-        checked: checked + result.checked,
-        headHash: null,
-        firstBroken: { id: result.id, problem: result.problem },
-      };
+    let rest = rows;
+    if (brokenCount === 0) {
+      const result = checkChain(rows, previous);
+      if (result.ok) previous = result.last;
+      else {
+        // The rows before the break verified: their stored hashes are the computed ones.
+        const at = result.checked - 1;
+        previous = at > 0 ? (rows[at - 1]?.hash ?? previous) : previous;
+        rest = rows.slice(at);
+      }
+    }
+    if (rest !== rows || brokenCount > 0) {
+      const survey = surveyChain(rest, previous);
+      brokenCount += survey.breaks.length;
+      broken.push(...survey.breaks.slice(0, LISTED_BREAKS - broken.length));
+      previous = survey.last;
     }
     checked += rows.length;
-    previous = result.last;
     after = Number(rows[rows.length - 1]?.id ?? after);
     if (rows.length < BATCH) break;
   }
-  return { ok: true, checked, headHash: checked ? previous : null, firstBroken: null };
+  const ok = brokenCount === 0;
+  return {
+    ok,
+    checked,
+    headHash: ok && checked ? previous : null,
+    firstBroken: broken[0] ?? null,
+    brokenCount,
+    broken,
+  };
 }
-
 /** How one entry stands against the chain: 'hash' and 'link' as in `firstBroken`. */
 export type EntryCheck = 'ok' | 'hash' | 'link';
 

@@ -826,4 +826,33 @@ describe('the audit trail', () => {
       ),
     );
   });
+
+  it('counts every entry that does not verify, past the first break', async () => {
+    const { db } = t.services.ctx;
+    const ids = (await db.select({ id: auditLog.id }).from(auditLog).orderBy(auditLog.id)).map(
+      (row) => row.id,
+    );
+    // The approve entry edited above; now a later entry edited, and one removed.
+    const [edited, removed] = [ids.at(-3) ?? 0, ids.at(-2) ?? 0];
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(
+        sql`update audit_log set actor_email = 'x@example.com' where id = ${edited}`,
+      );
+      await tx.execute(sql`delete from audit_log where id = ${removed}`);
+    });
+    const res = (await get('audit', '/api/audit-log/verify')).json();
+    expect(res).toMatchObject({
+      ok: false,
+      checked: ids.length - 1,
+      headHash: null,
+      brokenCount: 3,
+      broken: [
+        { id: res.firstBroken.id, problem: 'hash' },
+        { id: edited, problem: 'hash' },
+        // The entry after the removed one no longer links to the entry before it.
+        { id: ids.at(-1), problem: 'link' },
+      ],
+    });
+  });
 });

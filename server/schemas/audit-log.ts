@@ -51,17 +51,21 @@ export const AuditFacets = Type.Object({
 });
 export type AuditFacets = Static<typeof AuditFacets>;
 
+const TrailBreak = Type.Object({
+  id: Type.Integer(),
+  problem: Type.Union([Type.Literal('hash'), Type.Literal('link')]),
+});
+
 /** GET /api/audit-log/verify: the hash chain checked from the first entry to the last. */
 export const TrailVerification = Type.Object({
   ok: Type.Boolean(),
+  /** Entries checked: the whole trail. */
   checked: Type.Integer(),
   headHash: Type.Union([Type.String(), Type.Null()]),
-  firstBroken: Type.Union([
-    Type.Object({
-      id: Type.Integer(),
-      problem: Type.Union([Type.Literal('hash'), Type.Literal('link')]),
-    }),
-    Type.Null(),
-  ]),
+  firstBroken: Type.Union([TrailBreak, Type.Null()]),
+  /** How many entries do not verify; past the first break each entry is checked on its own. */
+  brokenCount: Type.Integer(),
+  /** The first 100 of them, in id order. */
+  broken: Type.Array(TrailBreak),
 });
 export type TrailVerification = Static<typeof TrailVerification>;
