@@ -257,6 +257,31 @@ describe('an LC manager manages the operators of its own lines only', () => {
     expect(own.json().lineClearanceIds).toEqual([lineOfLc, lineOfLc2]);
   });
 
+  it('changes a shared operator itself (name, status, delete) only through an admin or factory manager', async () => {
+    const shared = (
+      await post(u.admin.auth, { ...person('both-lines'), lineClearanceIds: [lineOfLc, lineOfLc2] })
+    ).json();
+    const message = `The user also works on Bottling 2, which another LC manager manages: only an admin or a factory manager changes or deletes the account itself`;
+    for (const change of [{ name: 'Renamed' }, { status: 'deactivated' }]) {
+      const res = await put(u.lc.auth, shared._id, { ...shared, ...change });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().message).toBe(message);
+    }
+    const removal = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/users/${shared._id}`,
+      headers: u.lc.auth,
+    });
+    expect(removal.statusCode).toBe(403);
+    // Its own lines it still assigns; the account stays as it was.
+    const own = await put(u.lc.auth, shared._id, { ...shared, lineClearanceIds: [lineOfLc] });
+    expect(own.statusCode).toBe(200);
+    expect(own.json()).toMatchObject({ name: shared.name, status: 'active' });
+    // A factory manager oversees both lines and renames it.
+    const renamed = await put(u.factory.auth, shared._id, { ...shared, name: 'Renamed' });
+    expect(renamed.statusCode).toBe(200);
+  });
+
   it('a user named in an inspection is deactivated, never deleted', async () => {
     const op = (
       await post(u.admin.auth, { ...person('evidence'), lineClearanceIds: [lineOfLc] })

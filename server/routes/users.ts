@@ -1,7 +1,19 @@
 // Users: list, create, edit, deactivate, unlock, delete (spec §7) with the role rules of
 // docs/permissions.md.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { and, asc, eq, gt, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  arrayContains,
+  asc,
+  eq,
+  gt,
+  inArray,
+  isNull,
+  ne,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -24,6 +36,7 @@ import { conflict, notFound } from '../http/errors.ts';
 import { passwordRateLimits } from '../http/password-rate-limit.ts';
 import { iso } from '../ids.ts';
 import { IdParams, MessageResponse, type Role } from '../schemas/common.ts';
+import { sharedAccountRefusal } from '../schemas/manageable-roles.ts';
 import { User, UserCreate, type UserStatus, UserUpdate } from '../schemas/users.ts';
 import {
   canManageRoles,
@@ -135,6 +148,34 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       );
     }
     return { row, lines };
+  }
+
+  /**
+   * An LC manager changes the account itself (its name, its status, or deletes it) only when every
+   * line the account works on is one it manages: an operator shared with another manager's line
+   * belongs to both, and only an admin or a factory manager changes it for both. Its own lines it
+   * still assigns.
+   */
+  async function refuseIfShared(request: FastifyRequest, target: typeof users.$inferSelect) {
+    const user = currentUser(request);
+    if (seesAllLines(user)) return;
+    const others = await db
+      .select({ name: lineClearances.name })
+      .from(lineClearances)
+      .where(
+        and(
+          or(
+            target.lineClearanceIds.length
+              ? inArray(lineClearances.id, target.lineClearanceIds)
+              : undefined,
+            arrayContains(lineClearances.assignedOperators, [target.id]),
+          ),
+          or(isNull(lineClearances.managerId), ne(lineClearances.managerId, user.id)),
+        ),
+      );
+    if (!others.length) return;
+    const message = sharedAccountRefusal(others.map((line) => line.name));
+    await denied(request, message, message);
   }
 
   /**
@@ -269,6 +310,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       const status = body.status ?? (old.status as UserStatus);
       const statusChanged = status !== old.status;
+      if (statusChanged || body.name.trim() !== old.name) await refuseIfShared(request, old);
       if (statusChanged && old.id === user.id) {
         throw conflict('You cannot deactivate your own account');
       }
@@ -346,6 +388,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const user = currentUser(request);
       if (request.params.id === user.id) throw conflict('You cannot delete your own account');
       const { row: old } = await findManageable(request, request.params.id);
+      await refuseIfShared(request, old);
       await db.transaction(async (tx) => {
         const named = await recordsNaming(tx, old.id);
         if (named.length > 0) {

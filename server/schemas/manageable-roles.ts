@@ -25,3 +25,10 @@ export const worksOn = (
   line: { id: string; assignedOperators: readonly string[] },
 ): boolean =>
   account.lineClearanceIds.includes(line.id) || line.assignedOperators.includes(account.id);
+
+/**
+ * Why an LC manager may not change an account itself (its name, its status) nor delete it: it
+ * also works on these lines of another LC manager, so it belongs to both (server/routes/users.ts).
+ */
+export const sharedAccountRefusal = (lineNames: readonly string[]) =>
+  `The user also works on ${lineNames.join(', ')}, which another LC manager manages: only an admin or a factory manager changes or deletes the account itself`;

@@ -4,6 +4,7 @@
 import {
   manageableRolesOf,
   seesAllLinesOf,
+  sharedAccountRefusal,
   worksOn,
 } from '../../server/schemas/manageable-roles.ts';
 import { roleLabel, roleList } from './roles.ts';
@@ -19,6 +20,7 @@ export interface ManagedAccount {
 
 export interface LineAssignment {
   _id: string;
+  name?: string;
   managerId?: string | null;
   assignedOperators?: readonly string[] | null;
 }
@@ -68,12 +70,35 @@ export function manageBlocker(
   return worksOnMine ? null : userManagementStrings.notOnYourLines;
 }
 
-/** Why Delete would be refused: one's own account (409), else what `manageBlocker` says. */
+/**
+ * Why an LC manager may not change the account itself (name, status) nor delete it: it also works
+ * on another LC manager's line. Null for those who see every line, or when all its lines are the
+ * caller's.
+ */
+export function sharedBlocker(
+  caller: Manager,
+  target: ManagedAccount,
+  lines: readonly LineAssignment[],
+): string | null {
+  if (seesAllLinesOf(caller.roles)) return null;
+  const account = { id: target._id, lineClearanceIds: target.lineClearanceIds ?? [] };
+  const others = lines.filter(
+    (line) =>
+      line.managerId !== caller.id &&
+      worksOn(account, { id: line._id, assignedOperators: line.assignedOperators ?? [] }),
+  );
+  return others.length ? sharedAccountRefusal(others.map((line) => line.name ?? line._id)) : null;
+}
+
+/**
+ * Why Delete would be refused: one's own account (409), else what `manageBlocker` says, else an
+ * account shared with another LC manager's line.
+ */
 export function deleteBlocker(
   caller: Manager,
   target: ManagedAccount,
   lines: readonly LineAssignment[],
 ): string | null {
   if (caller.id !== null && target._id === caller.id) return userManagementStrings.ownAccount;
-  return manageBlocker(caller, target, lines);
+  return manageBlocker(caller, target, lines) ?? sharedBlocker(caller, target, lines);
 }

@@ -1,0 +1,30 @@
+// The web app offers Delete by the server's own rules (server/routes/users.ts): an LC manager does
+// not delete an operator who also works on another LC manager's line.
+import { describe, expect, it } from 'vitest';
+import { deleteBlocker } from './user-management.ts';
+
+const lc = { id: 'lc1', roles: ['lc_manager'] };
+const lines = [
+  { _id: 'L1', name: 'Blister Line 1', managerId: 'lc1', assignedOperators: [] },
+  { _id: 'L2', name: 'Bottling Line 2', managerId: 'lc2', assignedOperators: ['op-listed'] },
+];
+
+describe('Delete of an operator, for an LC manager', () => {
+  it('is offered when every line of the operator is the caller’s', () => {
+    expect(
+      deleteBlocker(lc, { _id: 'op', role: 'operator', lineClearanceIds: ['L1'] }, lines),
+    ).toBe(null);
+  });
+
+  it('is refused, in the server’s words, when another manager’s line has the operator too', () => {
+    const refusal =
+      'The user also works on Bottling Line 2, which another LC manager manages: only an admin or a factory manager changes or deletes the account itself';
+    const named = { _id: 'op', role: 'operator', lineClearanceIds: ['L1', 'L2'] };
+    expect(deleteBlocker(lc, named, lines)).toBe(refusal);
+    // Listed by the other line rather than naming it.
+    const listed = { _id: 'op-listed', role: 'operator', lineClearanceIds: ['L1'] };
+    expect(deleteBlocker(lc, listed, lines)).toBe(refusal);
+    // Admins and factory managers oversee both lines.
+    expect(deleteBlocker({ id: 'a', roles: ['admin'] }, named, lines)).toBe(null);
+  });
+});
