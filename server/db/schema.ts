@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
+  boolean,
   doublePrecision,
   index,
   integer,
@@ -220,6 +221,8 @@ export const reportSummaries = pgTable(
     zonesVisited: integer('zones_visited').notNull(),
     zonesTotal: integer('zones_total').notNull(),
     detections: integer('detections').notNull(),
+    /** A signed record whose hash, when the report was last built, no longer matched its signature. */
+    changedAfterSigning: boolean('changed_after_signing').notNull().default(false),
     builtAt: timestamp('built_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('report_summaries_flags_idx').on(t.flags)],

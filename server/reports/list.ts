@@ -41,6 +41,9 @@ export async function listReports(
   if (query.status) filters.push(eq(inspections.status, query.status));
   if (query.flagged === true) filters.push(gt(reportSummaries.flags, 0));
   if (query.flagged === false) filters.push(eq(reportSummaries.flags, 0));
+  if (query.changedAfterSigning !== undefined) {
+    filters.push(eq(reportSummaries.changedAfterSigning, query.changedAfterSigning));
+  }
   if (query.after && !options.all) {
     const { time, id } = parseCursor(query.after);
     filters.push(
@@ -69,6 +72,7 @@ export async function listReports(
       criticalFlags: reportSummaries.criticalFlags,
       signerName: signatures.signerName,
       signedAt: signatures.signedAt,
+      changedAfterSigning: reportSummaries.changedAfterSigning,
     })
     .from(inspections)
     .leftJoin(lineClearances, eq(lineClearances.id, inspections.lineClearanceId))
@@ -94,6 +98,7 @@ export async function listReports(
         criticalFlags: row.criticalFlags,
         signerName: row.signerName,
         signedAt: row.signedAt ? iso(row.signedAt) : null,
+        changedAfterSigning: row.changedAfterSigning ?? false,
       }),
     ),
     next: rows.length > limit && last ? cursorOf(last) : null,
@@ -145,6 +150,7 @@ export function reportRowsCsv(rows: readonly ReportRow[]): string {
       'Critical or high flags',
       'Signed by',
       'Signed at (UTC)',
+      'Changed after signing',
     ],
     rows.map((row) => [
       row.inspectionId,
@@ -156,6 +162,7 @@ export function reportRowsCsv(rows: readonly ReportRow[]): string {
       row.criticalFlags,
       row.signerName,
       row.signedAt,
+      row.changedAfterSigning ? 'yes' : '',
     ]),
   );
 }

@@ -551,6 +551,43 @@ describe('the PDF', () => {
     expect(text).toContain('WARNING: the record changed after it was signed');
   });
 
+  it('lists a record changed after signing as such, once checked', async () => {
+    // insp-lc1-1 is signed in the demo; its operator notes edited behind the server's back.
+    const id = inspectionIds['insp-lc1-1'] ?? '';
+    const changed = async () =>
+      ((await get('audit', '/api/reports?changedAfterSigning=true')).json() as ReportPage).rows.map(
+        (row) => row.inspectionId,
+      );
+    await t.services.ctx.db
+      .update(inspections)
+      .set({ operatorNotes: 'Edited after the signature' })
+      .where(eq(inspections.id, id));
+    expect(await changed()).not.toContain(id);
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/reports/check-signatures',
+      headers: auth.lcmanager,
+    });
+    expect(refused.statusCode).toBe(403);
+    const check = await t.app.inject({
+      method: 'POST',
+      url: '/api/reports/check-signatures',
+      headers: auth.audit,
+    });
+    expect(check.statusCode).toBe(200);
+    expect(check.json().inspectionIds).toContain(id);
+    expect(check.json().checked).toBeGreaterThanOrEqual(check.json().changed);
+    expect(await changed()).toContain(id);
+    const csv = (await get('audit', '/api/reports.csv?changedAfterSigning=true')).body;
+    expect(csv.split('\r\n')[0]).toMatch(/,Changed after signing$/);
+    expect(csv).toMatch(new RegExp(`^${id},.*,yes$`, 'm'));
+    // Unsigned records are never listed as changed.
+    const unsigned = (
+      await get('audit', '/api/reports?changedAfterSigning=true&status=pending')
+    ).json() as ReportPage;
+    expect(unsigned.rows).toEqual([]);
+  });
+
   it('prints a note’s line breaks as lines, not as ?', async () => {
     // Notes come from text areas: '\n', '\r\n' and '\r' each start a line of the record.
     const id = inspectionIds['insp-lc2-3'] ?? '';
@@ -722,7 +759,7 @@ describe('/reports', () => {
     expect(res.body.startsWith('\ufeff')).toBe(true);
     const lines = res.body.slice(1).split('\r\n');
     expect(lines[0]).toBe(
-      'Inspection,Start (UTC),Line,Operator,Status,Flags,Critical or high flags,Signed by,Signed at (UTC)',
+      'Inspection,Start (UTC),Line,Operator,Status,Flags,Critical or high flags,Signed by,Signed at (UTC),Changed after signing',
     );
     expect(lines[1]).toContain(`,"'=HYPERLINK(""http://x"",""a, b"")",`);
     expect(lines.at(-1)).toBe('');

@@ -12,9 +12,15 @@ import { notFound } from '../http/errors.ts';
 import { listReports, reportFilters, reportRowsCsv } from '../reports/list.ts';
 import { reportPdf } from '../reports/pdf.ts';
 import { readRecord } from '../reports/record.ts';
-import { buildReport } from '../reports/report.ts';
+import { buildReport, checkSignedRecords } from '../reports/report.ts';
 import { IdParams } from '../schemas/common.ts';
-import { InspectionReport, ReportFilters, ReportPage, ReportsQuery } from '../schemas/reports.ts';
+import {
+  InspectionReport,
+  ReportFilters,
+  ReportPage,
+  ReportsQuery,
+  SignatureCheck,
+} from '../schemas/reports.ts';
 import { visibleTo } from '../services/scope.ts';
 
 const readers = ['operator', 'lc_manager', 'audit', 'factory_manager', 'admin'] as const;
@@ -75,6 +81,21 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         reportRowsCsv(rows.rows),
       );
     },
+  );
+
+  app.post(
+    '/reports/check-signatures',
+    {
+      // Those who read every record: the answer lists changed records on any line.
+      config: { access: ['audit', 'factory_manager', 'admin'] },
+      schema: {
+        tags: ['reports'],
+        description:
+          'Builds every signed record again and answers which no longer match their signature.',
+        response: { 200: SignatureCheck, ...errors },
+      },
+    },
+    async () => checkSignedRecords(app.ctx),
   );
 
   app.get(

@@ -202,6 +202,8 @@ export const ReportsQuery = Type.Object({
   operatorId: Type.Optional(Id),
   status: Type.Optional(InspectionStatus),
   flagged: Type.Optional(Type.Boolean()),
+  /** Only signed records found changed after signing (true) or not (false). */
+  changedAfterSigning: Type.Optional(Type.Boolean()),
   sort: Type.Optional(ReportSort),
   after: Type.Optional(
     // Fifteen digits at most: every such millisecond count is a date (16 can pass the last one).
@@ -224,6 +226,11 @@ export const ReportRow = Type.Object({
   criticalFlags: Nullable(Type.Integer()),
   signerName: Nullable(Type.String()),
   signedAt: Nullable(DateTime),
+  /**
+   * A signed record whose hash no longer matched its signature when its report was last built
+   * (opened, printed, or checked by POST /api/reports/check-signatures).
+   */
+  changedAfterSigning: Type.Boolean(),
 });
 export type ReportRow = Static<typeof ReportRow>;
 
@@ -233,6 +240,15 @@ export const ReportPage = Type.Object({
   next: Nullable(Type.String()),
 });
 export type ReportPage = Static<typeof ReportPage>;
+
+/** POST /api/reports/check-signatures: every signed record checked against its signature. */
+export const SignatureCheck = Type.Object({
+  checked: Type.Integer(),
+  changed: Type.Integer(),
+  /** The changed records, oldest first, at most 100. */
+  inspectionIds: Type.Array(Id),
+});
+export type SignatureCheck = Static<typeof SignatureCheck>;
 
 const Choice = Type.Object({ id: Id, name: Type.String() });
 

@@ -531,6 +531,13 @@ const matrix: Row[] = [
       allowed: EVERYONE,
     }),
   ),
+  {
+    method: 'POST',
+    route: '/api/reports/check-signatures',
+    request: () => ({ url: '/api/reports/check-signatures' }),
+    ok: 200,
+    allowed: ['admin', 'factory', 'audit'],
+  },
   ...['', '/pdf'].map(
     (suffix): Row => ({
       method: 'GET',

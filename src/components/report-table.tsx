@@ -6,7 +6,7 @@ import { hasAnyRole } from '../lib/roles.ts';
 import type { ReportRow } from '../types/api.ts';
 import { MediaLink } from './media-link.tsx';
 import { TableScroll } from './table-scroll.tsx';
-import { StatusTag } from './tag.tsx';
+import { StatusTag, Tag } from './tag.tsx';
 import './report-table.css';
 
 export interface ReportTableProps {
@@ -18,7 +18,8 @@ export interface ReportTableProps {
 
 /**
  * Inspection reports as a table; each row opens its report, or, for roles the route table keeps
- * off /inspection-report (auditors), downloads its PDF (docs/reports.md).
+ * off /inspection-report (auditors), downloads its PDF (docs/reports.md). A signed record found
+ * changed after signing says so beside its status.
  */
 export function ReportTable({ rows, roles, caption }: ReportTableProps) {
   const opensPage = hasAnyRole(roles, routeRoles.inspectionReport);
@@ -48,6 +49,12 @@ export function ReportTable({ rows, roles, caption }: ReportTableProps) {
                 <td>{row.operatorName}</td>
                 <td>
                   <StatusTag status={row.status} />
+                  {row.changedAfterSigning && (
+                    <>
+                      {' '}
+                      <Tag severity="danger">Changed after signing</Tag>
+                    </>
+                  )}
                 </td>
                 <td>
                   {row.flags === null

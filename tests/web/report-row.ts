@@ -13,4 +13,5 @@ export const reportRow: ReportRow = {
   criticalFlags: 1,
   signerName: 'Sofia Lindqvist',
   signedAt: '2026-11-21T09:00:00.000Z',
+  changedAfterSigning: false,
 };
