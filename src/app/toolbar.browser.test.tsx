@@ -133,3 +133,41 @@ describe('top toolbar on a phone', () => {
     expect(document.documentElement.scrollWidth).toBeLessThanOrEqual(320);
   });
 });
+
+describe('the sticky toolbar', () => {
+  it.each([1280, 390, 320])(
+    'at %i px, a control Tab reaches under the sticky toolbar scrolls out from under it',
+    async (width) => {
+      signIn('token', {
+        id: 'u1',
+        name: 'Adriana Maria Novak',
+        email: 'a@x.com',
+        roles: ['admin'],
+      });
+      await page.viewport(width, 800);
+      await render(
+        <Router hook={memoryLocation({ path: '/admin' }).hook}>
+          <Toolbar />
+          <div style={{ height: '1500px' }} />
+          <button type="button">Before</button>
+          <button type="button">Hidden</button>
+          <div style={{ height: '3000px' }} />
+        </Router>,
+      );
+      const toolbar = document.querySelector('.toolbar') as HTMLElement;
+      const before = page.getByRole('button', { name: 'Before' }).element() as HTMLElement;
+      const hidden = page.getByRole('button', { name: 'Hidden' }).element() as HTMLElement;
+      before.focus();
+      // 'Hidden' just under the toolbar, inside the window: the browser saw no need to scroll.
+      window.scrollBy(0, hidden.getBoundingClientRect().top - 10);
+      expect(hidden.getBoundingClientRect().top).toBeLessThan(
+        toolbar.getBoundingClientRect().bottom,
+      );
+      await userEvent.keyboard('{Tab}');
+      expect(document.activeElement).toBe(hidden);
+      expect(hidden.getBoundingClientRect().top).toBeGreaterThanOrEqual(
+        toolbar.getBoundingClientRect().bottom,
+      );
+    },
+  );
+});

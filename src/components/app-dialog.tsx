@@ -16,6 +16,8 @@ export interface AppDialogProps {
   maxWidth?: CSSProperties['maxWidth'];
   /** Where focus goes on close when the opener is gone (e.g. a menu item that opened it). */
   returnFocusTo?: RefObject<HTMLElement | null>;
+  /** The × button's name, when the body has a 'Close' button of its own to tell it from. */
+  closeLabel?: string;
   children: ReactNode;
 }
 
@@ -25,7 +27,16 @@ export interface AppDialogProps {
  * plain buttons, cards' Edit buttons and menu items).
  */
 export function AppDialog(props: AppDialogProps) {
-  const { open, onOpenChange, title, width, maxWidth, returnFocusTo, children } = props;
+  const {
+    open,
+    onOpenChange,
+    title,
+    width,
+    maxWidth,
+    returnFocusTo,
+    closeLabel = 'Close',
+    children,
+  } = props;
   const opener = useRef<HTMLElement | null>(null);
   // Read while rendering the opening: by the time effects run, focus is already inside.
   if (open && !opener.current && document.activeElement instanceof HTMLElement) {
@@ -66,7 +77,7 @@ export function AppDialog(props: AppDialogProps) {
           </header>
           <div className="dialog-body">{children}</div>
           {/* After the body, so opening focuses the first field rather than Close. */}
-          <Dialog.Close className="btn btn-ghost btn-icon dialog-close" aria-label="Close">
+          <Dialog.Close className="btn btn-ghost btn-icon dialog-close" aria-label={closeLabel}>
             ×
           </Dialog.Close>
         </Dialog.Content>

@@ -16,7 +16,13 @@ describe('DateRangePicker', () => {
         placeholder="Filter by date range"
       />,
     );
-    await userEvent.click(page.getByRole('button', { name: 'May 1, 2026 – May 1, 2026' }));
+    // Named by what it filters, and the range it holds (shown as its text).
+    await userEvent.click(
+      page.getByRole('button', {
+        name: 'Filter by date range: May 1, 2026 – May 1, 2026',
+        exact: true,
+      }),
+    );
     await userEvent.click(page.getByRole('button', { name: 'Friday, May 15, 2026' }));
     await expect.element(page.getByText('Pick the last day')).toBeInTheDocument();
     // The keyboard works too: from the 15th, a week up and three days left is the 5th.

@@ -68,7 +68,12 @@ export function DateRangePicker({ value, onChange, placeholder }: DateRangePicke
         setAnchor(null);
       }}
     >
-      <Popover.Trigger className="picker-trigger" aria-label={value ? undefined : placeholder}>
+      {/* Named by what it filters, with or without a range: 'Filter by date range: May 1, 2026 –
+          May 3, 2026' (the shown range is part of the name). */}
+      <Popover.Trigger
+        className="picker-trigger"
+        aria-label={value ? `${placeholder}: ${formatRange(value)}` : placeholder}
+      >
         {value ? formatRange(value) : <span className="placeholder">{placeholder}</span>}
       </Popover.Trigger>
       <Popover.Portal>

@@ -21,6 +21,7 @@ export function Field({
   required = false,
   hint,
   error = null,
+  announce = false,
   children,
 }: {
   label: string;
@@ -29,6 +30,12 @@ export function Field({
   hint?: string;
   /** Shown under the control while not null. */
   error?: string | null;
+  /**
+   * Also announce the error as it shows (role=alert): in a dialog, where toasts outside are hidden
+   * from screen readers and focus may already be on the field (Enter typed in it), so moving it
+   * there says nothing.
+   */
+  announce?: boolean;
   children: ReactElement<FieldControlProps>;
 }) {
   const id = useId();
@@ -58,7 +65,7 @@ export function Field({
         </p>
       )}
       {error && (
-        <p id={errorId} className="field-error">
+        <p id={errorId} className="field-error" role={announce ? 'alert' : undefined}>
           {error}
         </p>
       )}
@@ -77,8 +84,11 @@ export interface TextFieldProps {
   required?: boolean;
   hint?: string;
   error?: string | null;
+  announce?: boolean;
   /** The single-line input, e.g. to move focus to it after a failed check. */
   inputRef?: Ref<HTMLInputElement>;
+  /** The text area (with `rows`), likewise. */
+  textareaRef?: Ref<HTMLTextAreaElement>;
 }
 
 export function TextField({
@@ -91,12 +101,19 @@ export function TextField({
   required,
   hint,
   error,
+  announce,
   inputRef,
+  textareaRef,
 }: TextFieldProps) {
   return (
-    <Field label={label} required={required} hint={hint} error={error}>
+    <Field label={label} required={required} hint={hint} error={error} announce={announce}>
       {rows ? (
-        <textarea rows={rows} value={value} onChange={(event) => onChange(event.target.value)} />
+        <textarea
+          ref={textareaRef}
+          rows={rows}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+        />
       ) : (
         <input
           ref={inputRef}

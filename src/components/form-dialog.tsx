@@ -1,7 +1,8 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { AppDialog, type AppDialogProps } from './app-dialog.tsx';
 
-export interface FormDialogProps extends Pick<AppDialogProps, 'title' | 'maxWidth'> {
+export interface FormDialogProps
+  extends Pick<AppDialogProps, 'title' | 'maxWidth' | 'returnFocusTo'> {
   /** Spec §9: the admin dialogs are 500px wide. */
   width?: AppDialogProps['width'];
   submitLabel?: string;

@@ -1,16 +1,18 @@
-import { type ReactNode, useId } from 'react';
+import { type ReactNode, type Ref, useEffect, useId, useLayoutEffect, useRef } from 'react';
 
 export interface RecordCardProps {
   title: ReactNode;
   tags?: ReactNode;
   actions?: ReactNode;
   children: ReactNode;
+  /** Makes the card focusable (tabIndex -1), to take the focus when the actions it had go. */
+  ref?: Ref<HTMLElement>;
 }
 
 /** A card for one record: title and tags, its fields as a description list, then its actions. */
-export function RecordCard({ title, tags, actions, children }: RecordCardProps) {
+export function RecordCard({ title, tags, actions, children, ref }: RecordCardProps) {
   return (
-    <article className="card record-card">
+    <article ref={ref} tabIndex={ref ? -1 : undefined} className="card record-card">
       <header className="record-header">
         <h3>{title}</h3>
         {tags && <div className="tags">{tags}</div>}
@@ -40,8 +42,43 @@ export interface CardGridProps<T> {
   toolbar?: ReactNode;
 }
 
+/** The first control of a card's actions (its Edit, View, …). */
+const firstAction = (card: Element | undefined) =>
+  card?.querySelector<HTMLElement>('.card-actions :is(a[href], button)') ?? null;
+
+/**
+ * Keeps the focus in the grid when the card holding it goes (deleted, then the list reloaded): on
+ * the next card's first action, else on Add New, else on the last card's, instead of <body>.
+ */
+function useFocusAfterRemoval() {
+  const grid = useRef<HTMLDivElement>(null);
+  const addNew = useRef<HTMLButtonElement>(null);
+  const focused = useRef<{ card: Element; index: number } | null>(null);
+  useEffect(() => {
+    const onFocusIn = (event: FocusEvent) => {
+      const cards = [...(grid.current?.children ?? [])];
+      const index = cards.findIndex((card) => card.contains(event.target as Node));
+      focused.current = index < 0 ? null : { card: cards[index] as Element, index };
+    };
+    document.addEventListener('focusin', onFocusIn);
+    return () => document.removeEventListener('focusin', onFocusIn);
+  }, []);
+  useLayoutEffect(() => {
+    const lost = focused.current;
+    if (!lost || lost.card.isConnected) return;
+    focused.current = null;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    const cards = grid.current?.children;
+    const target =
+      firstAction(cards?.[lost.index]) ?? addNew.current ?? firstAction(cards?.[cards.length - 1]);
+    target?.focus();
+  });
+  return { grid, addNew };
+}
+
 /** A tab's list of cards, with its controls above and a status line while loading or empty. */
 export function CardGrid<T>({ items, loading, render, onAdd, toolbar }: CardGridProps<T>) {
+  const focus = useFocusAfterRemoval();
   let body: ReactNode;
   if (loading && !items) {
     body = (
@@ -52,14 +89,18 @@ export function CardGrid<T>({ items, loading, render, onAdd, toolbar }: CardGrid
   } else if (!items || items.length === 0) {
     body = <p className="muted">Nothing here yet.</p>;
   } else {
-    body = <div className="card-grid">{items.map(render)}</div>;
+    body = (
+      <div ref={focus.grid} className="card-grid">
+        {items.map(render)}
+      </div>
+    );
   }
   return (
     <>
       {(onAdd || toolbar) && (
         <div className="tab-toolbar">
           {onAdd && (
-            <button type="button" className="btn btn-primary" onClick={onAdd}>
+            <button ref={focus.addNew} type="button" className="btn btn-primary" onClick={onAdd}>
               Add New
             </button>
           )}

@@ -28,7 +28,7 @@ async function open(
   decision: 'approve' | 'reject',
   report: object | null,
   routes: Parameters<typeof fakeFetch>[0] = {},
-  onSigned: () => void = () => {},
+  onChanged: () => void = () => {},
 ) {
   const fake = fakeFetch({
     ...(report ? { [`GET /api/reports/${id}`]: { body: report } } : {}),
@@ -36,7 +36,12 @@ async function open(
   });
   vi.stubGlobal('fetch', fake.fetchImpl);
   await render(
-    <SigningDialog inspectionId={id} decision={decision} onClose={() => {}} onSigned={onSigned} />,
+    <SigningDialog
+      inspectionId={id}
+      decision={decision}
+      onClose={() => {}}
+      onChanged={onChanged}
+    />,
   );
   return fake.calls;
 }
@@ -98,7 +103,7 @@ describe('SigningDialog', () => {
         decision="approve"
         report={report as unknown as InspectionReport}
         onClose={() => {}}
-        onSigned={() => {}}
+        onChanged={() => {}}
       />,
     );
     await expect
@@ -126,6 +131,7 @@ describe('SigningDialog', () => {
     const notes = dialog.getByLabelText('Notes (required)');
     await expect.element(notes).toHaveValue('');
     await dialog.getByLabelText('Password').fill('demo-password');
+    const why = 'Please give the reason for the rejection, in a few words';
     for (const typed of [
       '',
       'ok',
@@ -135,12 +141,33 @@ describe('SigningDialog', () => {
     ]) {
       await notes.fill(typed);
       await dialog.getByRole('button', { name: 'Sign and reject' }).click();
-      await expect
-        .poll(lastWarning)
-        .toBe('Please give the reason for the rejection, in a few words');
+      await expect.poll(lastWarning).toBe(why);
       toasts.items = [];
+      // Said at the notes too (the toast outside the modal is hidden from screen readers), which
+      // take the focus.
+      await expect.element(notes).toHaveAttribute('aria-invalid', 'true');
+      await expect.element(notes).toHaveAccessibleDescription(why);
+      await expect.element(notes).toHaveFocus();
+      await expect.element(dialog.getByRole('alert')).toHaveTextContent(why);
     }
     expect(calls).toEqual([]);
+  });
+
+  it('asks for the password at its field, and forgets the notes’ error once they give a reason', async () => {
+    await open('reject', null);
+    const dialog = page.getByRole('dialog', { name: 'Reject inspection' });
+    const notes = dialog.getByLabelText('Notes (required)');
+    const password = dialog.getByLabelText('Password');
+    await dialog.getByRole('button', { name: 'Sign and reject' }).click();
+    await expect.element(notes).toHaveAttribute('aria-invalid', 'true');
+    await notes.fill('Loose tablets under the feeder');
+    await dialog.getByRole('button', { name: 'Sign and reject' }).click();
+    await expect.element(password).toHaveFocus();
+    await expect.element(password).toHaveAttribute('aria-invalid', 'true');
+    await expect
+      .element(password)
+      .toHaveAccessibleDescription('Please enter your password to sign');
+    await expect.element(notes).not.toHaveAttribute('aria-invalid');
   });
 
   it('asks why the line is clear before approving over open flags and confirmed findings', async () => {
@@ -214,6 +241,9 @@ describe('SigningDialog', () => {
     expect(toasts.items.map((toast) => toast.detail)).toEqual([said]);
     await expect.element(password).toHaveValue('');
     await expect.element(password).toHaveFocus();
+    // The message is the password field's: marked invalid and described by it.
+    await expect.element(password).toHaveAttribute('aria-invalid', 'true');
+    await expect.element(password).toHaveAccessibleDescription(said);
     // The notes stay, and the dialog stays open for another try.
     await expect
       .element(dialog.getByLabelText('Notes (required)'))
@@ -221,30 +251,36 @@ describe('SigningDialog', () => {
     expect(signed).not.toHaveBeenCalled();
     expect(calls).toEqual([`PATCH /api/inspections/${id}/reject`]);
 
-    // The next try clears the old message: here it stops at the emptied password.
+    // The next try replaces the old message: here it stops at the emptied password.
     await dialog.getByRole('button', { name: 'Sign and reject' }).click();
     await expect.poll(lastWarning).toBe('Please enter your password to sign');
-    expect(dialog.getByRole('alert').query()).toBeNull();
+    await expect
+      .element(dialog.getByRole('alert'))
+      .toHaveTextContent('Please enter your password to sign');
     expect(calls).toHaveLength(1);
   });
 
-  it('shows the approval failure the server gives, in the dialog too', async () => {
-    await open(
-      'approve',
-      { approvalBlocker: null, approvalExceptions: null, flags: [] },
-      {
-        [`PATCH /api/inspections/${id}/approve`]: {
-          status: 409,
-          body: { message: 'Inspection is already approved' },
-        },
+  it('on a conflict (signed meanwhile) closes with the server’s reason and has the record reloaded', async () => {
+    const changed = vi.fn();
+    const closed = vi.fn();
+    const message = 'The inspection is already approved by Lee Chan at 2026-03-02 08:40 UTC';
+    const fake = fakeFetch({
+      [`GET /api/reports/${id}`]: {
+        body: { approvalBlocker: null, approvalExceptions: null, flags: [] },
       },
+      [`PATCH /api/inspections/${id}/approve`]: { status: 409, body: { message } },
+    });
+    vi.stubGlobal('fetch', fake.fetchImpl);
+    await render(
+      <SigningDialog inspectionId={id} decision="approve" onClose={closed} onChanged={changed} />,
     );
     const dialog = page.getByRole('dialog', { name: 'Approve inspection' });
     await dialog.getByLabelText('Password').fill('demo-password');
     await dialog.getByRole('button', { name: 'Sign and approve' }).click();
-    await expect
-      .element(dialog.getByRole('alert'))
-      .toHaveTextContent('Failed to approve inspection: Inspection is already approved');
-    await expect.element(dialog.getByLabelText('Password')).toHaveFocus();
+    await expect.poll(() => closed.mock.calls.length).toBe(1);
+    expect(changed).toHaveBeenCalledOnce();
+    expect(toasts.items.map((toast) => toast.detail)).toEqual([
+      `Failed to approve inspection: ${message}`,
+    ]);
   });
 });

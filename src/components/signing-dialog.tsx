@@ -1,13 +1,14 @@
-import { useEffect, useRef, useState } from 'react';
+import { type RefObject, useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { givesReason, specNotes } from '../../server/schemas/review-notes.ts';
 import { getReport } from '../api/get-reports.ts';
 import { type ReviewDecision, signInspection } from '../api/sign-inspection.ts';
+import { useFieldErrors } from '../hooks/use-field-errors.ts';
+import { ApiError } from '../lib/api-client.ts';
 import { localTime } from '../lib/record-time.ts';
-import { failureText, runAction, warnIfBlank } from '../lib/run-action.ts';
+import { failureText, runAction } from '../lib/run-action.ts';
 import { session } from '../stores/session.ts';
-import { toastWarning } from '../stores/toasts.ts';
-import type { Inspection, InspectionReport, Signature } from '../types/api.ts';
+import type { InspectionReport, Signature } from '../types/api.ts';
 import { TextField } from './field.tsx';
 import { FormDialog } from './form-dialog.tsx';
 
@@ -49,9 +50,15 @@ export interface SigningDialogProps {
   inspectionId: string;
   decision: ReviewDecision;
   onClose(): void;
-  onSigned(inspection: Inspection): void;
+  /**
+   * The record changed: signed here, or found signed by someone else or without its video (409)
+   * meanwhile. The caller reloads it, so the page shows it as it is now.
+   */
+  onChanged(): void;
   /** The inspection's report when the caller holds it (the report page); else it is fetched. */
   report?: InspectionReport | null;
+  /** Where focus goes on close if Approve or Reject is gone by then (the record is signed). */
+  returnFocusTo?: RefObject<HTMLElement | null>;
 }
 
 /** How many flags the list of open exceptions names before '…and n more'. */
@@ -129,8 +136,9 @@ export function SigningDialog({
   inspectionId,
   decision,
   onClose,
-  onSigned,
+  onChanged,
   report: given = null,
+  returnFocusTo,
 }: SigningDialogProps) {
   const text = signingText[decision];
   const { info } = useSnapshot(session);
@@ -139,9 +147,7 @@ export function SigningDialog({
     decision === 'reject' || Boolean(known?.approvalExceptions);
   const [notes, setNotes] = useState(() => (reasonDue(given) ? '' : text.notes));
   const [password, setPassword] = useState('');
-  // Why the last signature failed, shown in the dialog beside the spec's toast.
-  const [failure, setFailure] = useState<string | null>(null);
-  const passwordInput = useRef<HTMLInputElement>(null);
+  const fields = useFieldErrors<'notes' | 'password'>();
   const [fetched, setReport] = useState<InspectionReport | null>(null);
   const report = given ?? fetched;
   const needsReason = reasonDue(report);
@@ -166,22 +172,24 @@ export function SigningDialog({
   }, [decision, inspectionId, given]);
 
   const submit = async () => {
-    setFailure(null);
+    fields.clear();
     if (needsReason && !reasonGiven) {
-      toastWarning(
+      const warning =
         decision === 'reject'
           ? 'Please give the reason for the rejection, in a few words'
-          : 'Please say in the notes, in a few words, why the line is clear despite the open flags',
-      );
+          : 'Please say in the notes, in a few words, why the line is clear despite the open flags';
+      fields.warn('notes', warning);
       return false;
     }
-    if (warnIfBlank('Please enter your password to sign', password)) return false;
-    let signed: Inspection | null = null;
-    let refusal: unknown = null;
+    if (!password.trim()) {
+      fields.warn('password', 'Please enter your password to sign');
+      return false;
+    }
+    let refusal: unknown;
     const done = await runAction(
       async () => {
         try {
-          signed = await signInspection(inspectionId, decision, notes, password);
+          await signInspection(inspectionId, decision, notes, password);
         } catch (error) {
           refusal = error;
           throw error;
@@ -190,16 +198,20 @@ export function SigningDialog({
       text.success,
       text.failure,
     );
-    if (done && signed) onSigned(signed);
-    // Spec §8's toast shows outside the modal for 3 s; the dialog says it too, where the signer
-    // is looking, and asks for the password again (after a 401 the app has signed out).
-    const said = done ? null : failureText(text.failure, refusal);
-    if (said) {
-      setFailure(said);
-      setPassword('');
-      passwordInput.current?.focus();
+    // A conflict (signed by someone else meanwhile, the video deleted) is not fixed by trying
+    // again: the toast gives the server's reason and the dialog closes on the record as it is now.
+    if (done || (refusal instanceof ApiError && refusal.status === 409)) {
+      onChanged();
+      return true;
     }
-    return done;
+    // Spec §8's toast shows outside the modal, hidden from screen readers while it is open: the
+    // dialog says it too, at the password it asks for again (after a 401 the app has signed out).
+    const said = failureText(text.failure, refusal);
+    if (said) {
+      setPassword('');
+      fields.fail('password', said);
+    }
+    return false;
   };
 
   return (
@@ -209,6 +221,7 @@ export function SigningDialog({
       submitDisabled={decision === 'approve' && Boolean(report?.approvalBlocker)}
       onSubmit={submit}
       onClose={onClose}
+      returnFocusTo={returnFocusTo}
     >
       <p>
         <strong>Meaning of this signature:</strong> {text.meaning}
@@ -223,6 +236,7 @@ export function SigningDialog({
         value={notes}
         onChange={setNotes}
         rows={3}
+        {...fields.textField('notes')}
       />
       <TextField
         label="Password"
@@ -230,13 +244,8 @@ export function SigningDialog({
         autoComplete="current-password"
         value={password}
         onChange={setPassword}
-        inputRef={passwordInput}
+        {...fields.textField('password')}
       />
-      {failure && (
-        <p className="form-error" role="alert">
-          {failure}
-        </p>
-      )}
     </FormDialog>
   );
 }

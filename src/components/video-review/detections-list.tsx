@@ -11,10 +11,12 @@ export interface DetectionsListProps {
   /** Pointer or focus on an item (null when it leaves): its time is highlighted on the path. */
   onHover(detection: Detection | null): void;
   /**
-   * A landmark region of its own (the main list). The sidebar's copy sits in an aside that is
-   * already one: two regions with the same name would confuse landmark navigation.
+   * The sidebar's copy of the main list. It sits in an aside that is already a landmark, so it is
+   * no region of its own (two with the same name would confuse landmark navigation), and its
+   * buttons are out of the Tab order (a click still opens): the main list has the same ones, and
+   * Tab would otherwise pass every detection twice on the way to what follows.
    */
-  region?: boolean;
+  copy?: boolean;
 }
 
 /**
@@ -22,11 +24,11 @@ export interface DetectionsListProps {
  * first class label and that confidence (0 decimals); a click opens the keyframe image.
  */
 export const DetectionsList = memo(function DetectionsList(props: DetectionsListProps) {
-  const { title, detections, selectedId, onOpen, onHover, region = true } = props;
+  const { title, detections, selectedId, onOpen, onHover, copy = false } = props;
   const headingId = useId();
-  const Container = region ? 'section' : 'div';
+  const Container = copy ? 'div' : 'section';
   return (
-    <Container className="va-detections" aria-labelledby={region ? headingId : undefined}>
+    <Container className="va-detections" aria-labelledby={copy ? undefined : headingId}>
       <h2 id={headingId}>
         {title} <span className="muted">({detections.length})</span>
       </h2>
@@ -41,6 +43,7 @@ export const DetectionsList = memo(function DetectionsList(props: DetectionsList
               <li key={detection.id}>
                 <button
                   type="button"
+                  tabIndex={copy ? -1 : undefined}
                   className={`va-detection${selected ? ' selected' : ''}`}
                   aria-current={selected ? 'true' : undefined}
                   data-detection-id={detection.id}

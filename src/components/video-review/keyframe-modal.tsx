@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { AppDialog } from '../../components/app-dialog.tsx';
 import { aboveThreshold, boxConfidence, type Detection } from './detections.ts';
-import { keyframeImageUrl } from './keyframe-images.ts';
+import { currentImageIndex, type KeyframeImage, keyframeImageUrl } from './keyframe-images.ts';
 import { videoStrings as s } from './strings.ts';
 
 /** The keyframe the modal shows. */
@@ -18,6 +18,8 @@ export interface KeyframeModalProps {
   detection: Detection | null;
   /** Confidence threshold 0..1: boxes below it are not drawn. */
   threshold: number;
+  /** The video's keyframe images, to say which of them the frame is (null while unread). */
+  images: readonly KeyframeImage[] | null;
   onClose(): void;
 }
 
@@ -29,9 +31,16 @@ export function frameStamp(frame: KeyframeFrame): string {
  * Spec §2 keyframe image modal: the image with its bounding boxes (label and confidence with 1
  * decimal), 'No detections for this frame' without a prediction; Close or a backdrop click closes.
  */
-export function KeyframeModal({ frame, detection, threshold, onClose }: KeyframeModalProps) {
+export function KeyframeModal({
+  frame,
+  detection,
+  threshold,
+  images,
+  onClose,
+}: KeyframeModalProps) {
   const shown = detection ? (aboveThreshold([detection], threshold)[0] ?? null) : null;
   const stamp = frame ? frameStamp(frame) : '';
+  const index = frame && images ? currentImageIndex(images, frame.time) : -1;
   return (
     <AppDialog
       open={frame !== null}
@@ -40,6 +49,7 @@ export function KeyframeModal({ frame, detection, threshold, onClose }: Keyframe
       }}
       title={`${s.keyframeImage} at ${stamp} s`}
       width="min(90vw, 760px)"
+      closeLabel={s.closeKeyframe}
     >
       {frame && (
         <div className="va-keyframe">
@@ -69,6 +79,10 @@ export function KeyframeModal({ frame, detection, threshold, onClose }: Keyframe
               ))}
             </ul>
           )}
+          {/* Polite: ← and → change the frame without moving the focus. */}
+          <p className="muted" role="status">
+            {images && index >= 0 ? s.keyframeOf(index + 1, images.length) : ''}
+          </p>
           <p className="muted va-keyframe-hint">
             ← / → previous or next keyframe image · N / P next or previous detection
           </p>

@@ -35,6 +35,9 @@ export const videoStrings = {
   keyframeImageFailed: 'The keyframe image could not be loaded.',
   noDetectionsForFrame: 'No detections for this frame',
   close: 'Close',
+  /** The keyframe modal's ×, named apart from its Close button. */
+  closeKeyframe: 'Close keyframe',
+  keyframeOf: (n: number, of: number) => `Keyframe ${n} of ${of}`,
   tagDetails: 'Tag details',
   notSet: 'Not set',
 } as const;

@@ -304,7 +304,7 @@ export function VideoWorkspace({ video, clock }: VideoWorkspaceProps) {
       {allDetections.length > 0 && (
         <aside className="va-right" aria-label={s.detectionsSidebar}>
           <DetectionsList
-            region={false}
+            copy
             title={s.detections}
             detections={detections}
             selectedId={selectedId}
@@ -317,6 +317,7 @@ export function VideoWorkspace({ video, clock }: VideoWorkspaceProps) {
         frame={frame}
         detection={frame ? detectionAt(allDetections, frame.time) : null}
         threshold={threshold}
+        images={keyframes.images}
         onClose={closeFrame}
       />
       <TagDetailsModal tag={tag} onClose={closeTag} />

@@ -269,4 +269,55 @@ describe('admin / factory-manager dashboard', () => {
       expect(await roleChoices('Edit User')).toHaveLength(5);
     });
   });
+
+  it('says a missing name at the Name field of Create New User, which takes the focus', async () => {
+    const calls = await showDashboard(['admin']);
+    await userEvent.click(page.getByRole('tab', { name: 'Users' }));
+    await userEvent.click(page.getByRole('button', { name: 'Add New' }));
+    const dialog = page.getByRole('dialog', { name: 'Create New User' });
+    await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    const name = dialog.getByLabelText('Name');
+    // The spec's warning toast, and the field that needs it.
+    await expect.element(page.getByText('Please enter a name for the user')).toBeVisible();
+    await expect.element(name).toHaveFocus();
+    await expect.element(name).toHaveAttribute('aria-invalid', 'true');
+    await expect.element(name).toHaveAccessibleDescription('Please enter a name for the user');
+    expect(calls.filter((call) => call.startsWith('POST'))).toEqual([]);
+  });
+
+  it('after a delete, gives the focus to the next card, or Add New when none is left', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles: ['admin'] });
+    const second = { ...user, _id: 'b2b2b2b2b2b2b2b2b2b2b2b2', id: 'b2', name: 'Sam Stone' };
+    let users = [user, second];
+    const fake = fakeFetch({
+      'GET /api/line-clearances': { body: [line] },
+      // Read at each call: the list as the server has it after each delete.
+      'GET /api/users': {
+        get body() {
+          return users;
+        },
+      },
+      'GET /api/devices': { body: [device] },
+      [`DELETE /api/users/${user._id}`]: { body: {} },
+      [`DELETE /api/users/${second._id}`]: { body: {} },
+    });
+    vi.stubGlobal('fetch', fake.fetchImpl);
+    await render(<AdminDashboardPage />);
+    await userEvent.click(page.getByRole('tab', { name: 'Users' }));
+
+    const first = page.getByRole('button', { name: 'Delete Priya Nair' });
+    await expect.element(first).toBeVisible();
+    (first.element() as HTMLElement).focus();
+    users = [second];
+    await userEvent.keyboard('{Enter}');
+    await expect.poll(() => page.getByRole('heading', { name: 'Priya Nair' }).query()).toBeNull();
+    await expect.element(page.getByRole('button', { name: 'Edit Sam Stone' })).toHaveFocus();
+
+    users = [];
+    (page.getByRole('button', { name: 'Delete Sam Stone' }).element() as HTMLElement).focus();
+    await userEvent.keyboard('{Enter}');
+    await expect.element(page.getByText('Nothing here yet.')).toBeVisible();
+    await expect.element(page.getByRole('button', { name: 'Add New' })).toHaveFocus();
+  });
 });

@@ -10,6 +10,7 @@ import {
   lineClearanceMessages,
   userMessages,
 } from '../../config/entity-messages.ts';
+import { usePageHeading } from '../../hooks/use-heading-focus.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { dashboardLabelByRole, primaryRole, type Role } from '../../lib/roles.ts';
 import { session } from '../../stores/session.ts';
@@ -30,6 +31,7 @@ export default function AdminDashboardPage() {
   const snap = useSnapshot(session);
   const role = primaryRole(snap.roles);
   const isAdmin = snap.roles.includes('admin');
+  const heading = usePageHeading(dashboardLabelByRole[role ?? 'admin']);
   const [tab, setTab] = useState<TabName>('line-clearances');
   const [lineDialog, setLineDialog] = useState<LineClearance | 'new' | null>(null);
 
@@ -50,7 +52,9 @@ export default function AdminDashboardPage() {
 
   return (
     <section className="page dashboard">
-      <h1>{dashboardLabelByRole[role ?? 'admin']}</h1>
+      <h1 ref={heading} tabIndex={-1}>
+        {dashboardLabelByRole[role ?? 'admin']}
+      </h1>
       <QuickActions actions={(role && quickActionsByRole[role]) || []} />
       <Tabs.Root className="tabs" value={tab} onValueChange={(value) => setTab(value as TabName)}>
         <TabBar

@@ -6,9 +6,10 @@ import { FormDialog } from '../../components/form-dialog.tsx';
 import { MultiSelect } from '../../components/multi-select.tsx';
 import { Select } from '../../components/select.tsx';
 import { userMessages as messages } from '../../config/entity-messages.ts';
+import { useFieldErrors } from '../../hooks/use-field-errors.ts';
 import { useNewPassword } from '../../hooks/use-new-password.ts';
 import { isRole, type Role, roleLabel, roleList } from '../../lib/roles.ts';
-import { runAction, warnIfBlank } from '../../lib/run-action.ts';
+import { runAction } from '../../lib/run-action.ts';
 import { manageableRoles, userManagementStrings } from '../../lib/user-management.ts';
 import { session } from '../../stores/session.ts';
 import { toastWarning } from '../../stores/toasts.ts';
@@ -45,9 +46,14 @@ export function UserDialog({ item, lineClearances, onClose, onSaved }: UserDialo
     ...(item?.lineClearanceIds ?? []),
   ]);
   const [status, setStatus] = useState<UserStatus>(item?.status ?? 'active');
+  const fieldErrors = useFieldErrors<'name'>();
 
   const save = async () => {
-    if (warnIfBlank(s.userNameRequired, name)) return false;
+    fieldErrors.clear();
+    if (!name.trim()) {
+      fieldErrors.warn('name', s.userNameRequired);
+      return false;
+    }
     if (userRoles.length === 0) {
       toastWarning(s.roleRequired);
       return false;
@@ -78,7 +84,12 @@ export function UserDialog({ item, lineClearances, onClose, onSaved }: UserDialo
       onClose={onClose}
       after={item && <ResetPassword user={item} />}
     >
-      <TextField label={s.name} value={name} onChange={setName} />
+      <TextField
+        label={s.name}
+        value={name}
+        onChange={setName}
+        {...fieldErrors.textField('name')}
+      />
       <TextField label={s.email} value={email} onChange={setEmail} type="email" />
       <div className="field">
         <span className="field-label">{s.roles}</span>

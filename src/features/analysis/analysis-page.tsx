@@ -8,6 +8,7 @@ import { BreadcrumbBar } from '../../components/breadcrumb-bar.tsx';
 import { CellLabel } from '../../components/stacked-table.tsx';
 import { StatusTag } from '../../components/tag.tsx';
 import { inspectionReportPath, videoPath } from '../../config/paths.ts';
+import { usePageHeading } from '../../hooks/use-heading-focus.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { hasAnyRole } from '../../lib/roles.ts';
 import { confirmThenRun } from '../../lib/run-action.ts';
@@ -127,6 +128,7 @@ function Details({ row, isAdmin }: { row: AnalysisRow; isAdmin: boolean }) {
 }
 
 export default function AnalysisPage() {
+  const heading = usePageHeading(s.title);
   const { roles } = useSnapshot(session);
   const isAdmin = hasAnyRole(roles, ['admin']);
   const queue = useLoad(getAnalysisQueue, s.loadFailed);
@@ -156,7 +158,9 @@ export default function AnalysisPage() {
     <section className="page analysis-page">
       <BreadcrumbBar />
       <header>
-        <h1>{s.title}</h1>
+        <h1 ref={heading} tabIndex={-1}>
+          {s.title}
+        </h1>
         <p className="muted">{s.subtitle}</p>
       </header>
       <p role="status" className="analysis-summary">

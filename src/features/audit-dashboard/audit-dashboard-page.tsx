@@ -1,6 +1,7 @@
 import { useSnapshot } from 'valtio';
 import { getReports } from '../../api/get-reports.ts';
 import { ReportTable } from '../../components/report-table.tsx';
+import { usePageHeading } from '../../hooks/use-heading-focus.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { hasAnyRole, roleList } from '../../lib/roles.ts';
 import { session } from '../../stores/session.ts';
@@ -33,13 +34,16 @@ function StatusGlance({ status, roles }: { status: InspectionStatus; roles: stri
 
 /** /audit (spec §2 'Audit Dashboard'): inspections at a glance and the audit trail. */
 export default function AuditDashboardPage() {
+  const heading = usePageHeading('Audit Dashboard');
   const { roles } = useSnapshot(session);
   const mine = roleList(roles);
   const readsTrail = hasAnyRole(mine, trailReaders);
   return (
     <section className="audit-page">
       <header>
-        <h1>Audit Dashboard</h1>
+        <h1 ref={heading} tabIndex={-1}>
+          Audit Dashboard
+        </h1>
         <p className="muted">
           {readsTrail
             ? 'Inspections by review status, and the hash-chained audit trail of every change.'

@@ -172,7 +172,7 @@ describe('the audit trail viewer', () => {
     await page.getByLabelText('Object id').fill('x');
     await page.getByRole('button', { name: 'Verify trail' }).click();
     await expect
-      .element(page.getByRole('status'))
+      .element(page.getByRole('status').filter({ hasText: /broken at entry/ }))
       .toHaveTextContent(/broken at entry 7: its content no longer matches its hash/);
     await page.getByRole('button', { name: 'Show entry 7' }).click();
     // The page that starts at entry 7, whatever was filtered before.
@@ -183,5 +183,56 @@ describe('the audit trail viewer', () => {
     await expect
       .element(page.getByRole('row').filter({ hasText: 'Entry 8' }))
       .not.toHaveTextContent(/breaks here/);
+  });
+
+  it('pages by keyboard: a step with nowhere to go keeps the focus, and each page is said', async () => {
+    signInAuditor();
+    const page1 = Array.from({ length: 50 }, (_, i) => ({ ...approval, id: 100 - i }));
+    let verified: (answer: Response) => void = () => {};
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
+      const url = new URL(String(input), window.location.origin);
+      if (url.pathname === '/api/audit-log/verify') {
+        return new Promise<Response>((resolve) => {
+          verified = resolve;
+        });
+      }
+      const body =
+        url.pathname === '/api/audit-log/facets'
+          ? { actions: [], entities: [] }
+          : url.searchParams.get('entityId')
+            ? []
+            : url.searchParams.get('before')
+              ? [approval]
+              : page1;
+      return new Response(JSON.stringify(body), { status: 200 });
+    });
+    await render(<AuditTrailSection />);
+    const status = page.getByRole('status').filter({ hasText: /^(Page|No entries)/ });
+    await expect.element(status).toHaveTextContent('Page 1: 50 entries');
+    const older = page.getByRole('button', { name: 'Older entries' });
+    await expect
+      .element(page.getByRole('button', { name: 'Newer entries' }))
+      .toHaveAttribute('aria-disabled', 'true');
+    (older.element() as HTMLElement).focus();
+    await userEvent.keyboard('{Enter}');
+    await expect.element(status).toHaveTextContent('Page 2: 1 entry');
+    await expect.element(older).toHaveAttribute('aria-disabled', 'true');
+    await expect.element(older).toHaveFocus();
+
+    // Verify trail keeps the focus while it runs, and ignores presses meanwhile.
+    const verify = page.getByRole('button', { name: 'Verify trail' });
+    (verify.element() as HTMLElement).focus();
+    await userEvent.keyboard('{Enter}');
+    const running = page.getByRole('button', { name: 'Verifying…' });
+    await expect.element(running).toHaveAttribute('aria-disabled', 'true');
+    await expect.element(running).toHaveFocus();
+    verified(
+      new Response(JSON.stringify({ ok: true, checked: 51, headHash: 'f', firstBroken: null })),
+    );
+    await expect.element(page.getByText(/^The trail verifies: 51 entries/)).toBeVisible();
+    await expect.element(verify).toHaveFocus();
+
+    await page.getByLabelText('Object id').fill('x');
+    await expect.element(status).toHaveTextContent('No entries match these filters.');
   });
 });

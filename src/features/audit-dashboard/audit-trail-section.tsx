@@ -6,6 +6,7 @@ import { reportPdfUrl } from '../../api/get-reports.ts';
 import { DateRangePicker } from '../../components/date-range-picker.tsx';
 import { Field, TextField } from '../../components/field.tsx';
 import { MediaLink } from '../../components/media-link.tsx';
+import { Pager, PageStatus } from '../../components/pager.tsx';
 import { Select } from '../../components/select.tsx';
 import { CellLabel } from '../../components/stacked-table.tsx';
 import { TableScroll } from '../../components/table-scroll.tsx';
@@ -84,6 +85,8 @@ export function AuditTrailSection() {
   // Auditors read the trail and the PDF, but the route table keeps them off the report page.
   const opensReport = hasAnyRole(roleList(useSnapshot(session).roles), routeRoles.inspectionReport);
   const [before, setBefore] = useState<number[]>([]);
+  // The number of the page shown, set with its entries: the status names them together.
+  const [shownNumber, setShownNumber] = useState(1);
   const [verification, setVerification] = useState<TrailVerification | null>(null);
   const [verifying, setVerifying] = useState(false);
   const [facets, setFacets] = useState<AuditFacets>({ actions: [], entities: [] });
@@ -107,10 +110,12 @@ export function AuditTrailSection() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the query is rebuilt from its inputs each render.
   useEffect(() => {
     let current = true;
+    const number = before.length + 1;
     getAuditTrail(query).then(
       (answer) => {
         if (!current) return;
         setEntries(answer);
+        setShownNumber(number);
         setFailure(null);
       },
       (error: unknown) => {
@@ -145,6 +150,7 @@ export function AuditTrailSection() {
     }
   };
   const verify = async () => {
+    if (verifying) return;
     setVerifying(true);
     try {
       setVerification(await verifyTrail());
@@ -165,7 +171,13 @@ export function AuditTrailSection() {
     <section className="audit-panel" aria-labelledby="audit-trail">
       <div className="audit-panel-head">
         <h2 id="audit-trail">Audit trail</h2>
-        <button type="button" className="btn btn-primary" onClick={verify} disabled={verifying}>
+        {/* Not `disabled` while it runs: that would drop the focus to <body>. */}
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={verify}
+          aria-disabled={verifying || undefined}
+        >
           {verifying ? 'Verifying…' : 'Verify trail'}
         </button>
       </div>
@@ -250,7 +262,12 @@ export function AuditTrailSection() {
         </p>
       )}
       {failure && <p role="alert">{failure}</p>}
-      {entries?.length === 0 && !failure && <p>No entries match these filters.</p>}
+      <PageStatus
+        page={shownNumber}
+        count={failure ? null : (entries?.length ?? null)}
+        noun={['entry', 'entries']}
+        none="No entries match these filters."
+      />
       {entries && entries.length > 0 && (
         <TableScroll label="Audit trail entries">
           <table className="report-table audit-table stacked-table">
@@ -306,24 +323,22 @@ export function AuditTrailSection() {
           </table>
         </TableScroll>
       )}
-      <nav className="audit-pager" aria-label="Audit trail pages">
-        <button
-          type="button"
-          className="btn btn-secondary"
-          disabled={before.length === 0}
-          onClick={() => setBefore((previous) => previous.slice(0, -1))}
-        >
-          Newer entries
-        </button>
-        <button
-          type="button"
-          className="btn btn-secondary"
-          disabled={!last || (entries?.length ?? 0) < PAGE_SIZE}
-          onClick={() => last && setBefore((previous) => [...previous, last.id])}
-        >
-          Older entries
-        </button>
-      </nav>
+      <Pager
+        className="audit-pager"
+        label="Audit trail pages"
+        steps={[
+          {
+            label: 'Newer entries',
+            available: before.length > 0,
+            onClick: () => setBefore((previous) => previous.slice(0, -1)),
+          },
+          {
+            label: 'Older entries',
+            available: last !== undefined && (entries?.length ?? 0) >= PAGE_SIZE,
+            onClick: () => last && setBefore((previous) => [...previous, last.id]),
+          },
+        ]}
+      />
     </section>
   );
 }

@@ -97,12 +97,39 @@ describe('login screen', () => {
     );
     const location = await showLogin();
     await submit();
-    await expect.element(page.getByText('Login Failed', { exact: true })).toBeVisible();
-    await expect.element(page.getByText(message)).toBeVisible();
+    const toast = page.getByRole('status').filter({ hasText: 'Login Failed' });
+    await expect.element(toast).toHaveTextContent(message);
     await expect.element(page.getByRole('button', { name: 'Log in' })).toBeEnabled();
     expect(location()).toBe('/login');
     expect(session.loggedIn).toBe(false);
     expect(localStorage.getItem(accessTokenKey)).toBeNull();
+  });
+
+  it('says wrong credentials at the password, which takes the focus to be typed again', async () => {
+    vi.stubGlobal('fetch', fakeFetch({ 'POST /api/login': { status: 401 } }).fetchImpl);
+    await showLogin();
+    await submit();
+    const password = page.getByLabelText('Password', { exact: true });
+    await expect.element(password).toHaveFocus();
+    await expect.element(password).toHaveAttribute('aria-invalid', 'true');
+    await expect.element(password).toHaveAccessibleDescription('Invalid email or password');
+    await expect.element(page.getByLabelText('Email')).not.toHaveAttribute('aria-invalid');
+  });
+
+  it('says a missing value at the empty field, and keeps the focus on Log in for other failures', async () => {
+    vi.stubGlobal('fetch', fakeFetch({ 'POST /api/login': { status: 400 } }).fetchImpl);
+    await showLogin();
+    await submit('', 'demo-password');
+    const email = page.getByLabelText('Email');
+    await expect.element(email).toHaveFocus();
+    await expect.element(email).toHaveAccessibleDescription('Email and password are required');
+    await cleanup();
+
+    vi.stubGlobal('fetch', fakeFetch({ 'POST /api/login': { status: 502 } }).fetchImpl);
+    await showLogin();
+    await submit();
+    await expect.element(page.getByRole('button', { name: 'Log in' })).toHaveFocus();
+    expect(document.querySelector('[aria-invalid]')).toBeNull();
   });
 
   it('treats a network failure as a connection problem', async () => {

@@ -1,18 +1,28 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useLocation } from 'wouter';
 import { Field } from '../../components/field.tsx';
+import { useFieldErrors } from '../../hooks/use-field-errors.ts';
+import { usePageHeading } from '../../hooks/use-heading-focus.ts';
 import { dashboardPathByRole } from '../../lib/roles.ts';
 import { showToast, toastLife } from '../../stores/toasts.ts';
 import { logIn } from './session-actions.ts';
 import { authStrings as s } from './strings.ts';
 
+const passwordErrorId = 'login-password-error';
+
 export default function LoginPage() {
+  // The title only: the page starts in its Email field.
+  usePageHeading(s.loginTitle);
   const [, navigate] = useLocation();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [showPassword, setShowPassword] = useState(false);
   const [busy, setBusy] = useState(false);
   const emailField = useRef<HTMLInputElement>(null);
+  const submitButton = useRef<HTMLButtonElement>(null);
+  const fields = useFieldErrors<'email' | 'password'>();
+  const emailControl = fields.control('email');
 
   // Arriving here (the toolbar's Sign In, a redirect, a typed URL) is to sign in: start in Email.
   useEffect(() => {
@@ -21,18 +31,20 @@ export default function LoginPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    fields.clear();
     setBusy(true);
     try {
       const role = await logIn(email.trim(), password);
       navigate(role ? dashboardPathByRole[role] : '/');
     } catch (error) {
-      showToast({
-        severity: 'error',
-        summary: s.loginFailedTitle,
-        detail: error instanceof Error && error.message ? error.message : s.unexpectedError,
-        life: toastLife.long,
-      });
-      setBusy(false);
+      const detail = error instanceof Error && error.message ? error.message : s.unexpectedError;
+      showToast({ severity: 'error', summary: s.loginFailedTitle, detail, life: toastLife.long });
+      flushSync(() => setBusy(false));
+      // The spec's toast, and the field to correct: wrong credentials at the password, a missing
+      // value at the empty field. Anything else keeps the focus on the (again enabled) button.
+      if (detail === s.login401) fields.fail('password', detail);
+      else if (detail === s.login400) fields.fail(email.trim() ? 'password' : 'email', detail);
+      else submitButton.current?.focus();
     }
   };
 
@@ -41,9 +53,12 @@ export default function LoginPage() {
       <form className="card login-card" onSubmit={submit}>
         <h1>{s.loginTitle}</h1>
         <p className="muted">{s.loginIntro}</p>
-        <Field label={s.email}>
+        <Field label={s.email} error={fields.errors.email}>
           <input
-            ref={emailField}
+            ref={(input) => {
+              emailField.current = input;
+              emailControl(input);
+            }}
             type="email"
             name="email"
             autoComplete="username"
@@ -58,11 +73,14 @@ export default function LoginPage() {
           </label>
           <div className="password-input">
             <input
+              ref={fields.control('password')}
               id="login-password"
               type={showPassword ? 'text' : 'password'}
               name="password"
               autoComplete="current-password"
               aria-required="true"
+              aria-invalid={fields.errors.password ? true : undefined}
+              aria-describedby={fields.errors.password ? passwordErrorId : undefined}
               value={password}
               onChange={(event) => setPassword(event.target.value)}
             />
@@ -75,8 +93,19 @@ export default function LoginPage() {
               {showPassword ? s.hidePassword : s.showPassword}
             </button>
           </div>
+          {/* As Field shows one (with the toggle beside it, the input is no Field's child). */}
+          {fields.errors.password && (
+            <p id={passwordErrorId} className="field-error">
+              {fields.errors.password}
+            </p>
+          )}
         </div>
-        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+        <button
+          ref={submitButton}
+          type="submit"
+          className="btn btn-primary btn-block"
+          disabled={busy}
+        >
           {busy ? s.submitting : s.submit}
         </button>
       </form>

@@ -3,8 +3,8 @@ import { useSnapshot } from 'valtio';
 import { getLineClearances } from '../../api/get-line-clearances.ts';
 import { BreadcrumbBar } from '../../components/breadcrumb-bar.tsx';
 import { lineClearanceMessages } from '../../config/entity-messages.ts';
+import { usePageHeading, useStepHeading } from '../../hooks/use-heading-focus.ts';
 import { useLoad } from '../../hooks/use-load.ts';
-import { useStepHeading } from '../../hooks/use-step-heading.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { session } from '../../stores/session.ts';
 import type { Floorplan, FloorplanConfiguration, LineClearance } from '../../types/api.ts';
@@ -79,6 +79,7 @@ interface Replaced {
 }
 
 export default function FloorplanManagerPage() {
+  const pageHeading = usePageHeading(w.title);
   const snap = useSnapshot(session);
   const lines = useLoad(getLineClearances, lineClearanceMessages.loadFailed);
   const floorplans = useFloorplans();
@@ -321,7 +322,9 @@ export default function FloorplanManagerPage() {
   return (
     <section className="page floorplan-manager">
       <BreadcrumbBar />
-      <h1>{w.title}</h1>
+      <h1 ref={pageHeading} tabIndex={-1}>
+        {w.title}
+      </h1>
       <StepIndicator step={step} />
       <h2 ref={heading} tabIndex={-1} className="wizard-step-heading">
         <span className="visually-hidden">{w.stepOf(step)}: </span>

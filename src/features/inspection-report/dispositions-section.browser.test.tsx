@@ -1,12 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { page } from 'vitest/browser';
+import { page, userEvent } from 'vitest/browser';
 import { cleanup, render } from '../../../tests/web/render.tsx';
 import { createPlaybackClock } from '../../components/video-review/playback-clock.ts';
+import { toasts } from '../../stores/toasts.ts';
 import type { InspectionReport, ReportDetection } from '../../types/api.ts';
 import { DispositionsSection } from './dispositions-section.tsx';
 import './inspection-report.css';
 
-afterEach(cleanup);
+afterEach(async () => {
+  await cleanup();
+  toasts.items = [];
+});
 
 const detection = (n: number, disposition: ReportDetection['disposition']): ReportDetection => ({
   predictionId: `e0000000000000000000000${n}`,
@@ -95,5 +99,27 @@ describe('the dispositions table at 1280 px', () => {
     // The Disposition column is wide enough for its text to read in a few lines, not a word a line.
     const disposition = row.cells[3] as HTMLTableCellElement;
     expect(disposition.getBoundingClientRect().width).toBeGreaterThan(200);
+  });
+});
+
+describe('the dispositions table for a keyboard and a screen reader', () => {
+  it('is named, and a dismissal without a reason says so at the Reason field', async () => {
+    const report = { ...signedReport, canSign: true, detections: [detection(3, null)] };
+    await render(
+      <DispositionsSection report={report} clock={createPlaybackClock()} onChanged={() => {}} />,
+    );
+    await expect
+      .element(page.getByRole('table', { name: 'Detections and dispositions' }))
+      .toBeVisible();
+    await userEvent.click(page.getByRole('button', { name: 'Dismiss 16.792 s' }));
+    const dialog = page.getByRole('dialog', { name: 'Dismiss as a false positive' });
+    await userEvent.click(dialog.getByRole('button', { name: 'Dismiss' }));
+    const reason = dialog.getByLabelText('Reason (required)');
+    const why = 'Please give the reason for dismissing this detection';
+    await expect.element(reason).toHaveFocus();
+    await expect.element(reason).toHaveAttribute('aria-invalid', 'true');
+    await expect.element(reason).toHaveAccessibleDescription(why);
+    // The spec-style warning toast stays.
+    expect(toasts.items.map((toast) => toast.detail)).toEqual([why]);
   });
 });

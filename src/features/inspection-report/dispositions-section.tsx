@@ -3,8 +3,9 @@ import { TextField } from '../../components/field.tsx';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { TableScroll } from '../../components/table-scroll.tsx';
 import type { PlaybackClock } from '../../components/video-review/playback-clock.ts';
+import { useFieldErrors } from '../../hooks/use-field-errors.ts';
 import { recordTime } from '../../lib/record-time.ts';
-import { runAction, warnIfBlank } from '../../lib/run-action.ts';
+import { runAction } from '../../lib/run-action.ts';
 import type { InspectionReport, ReportDetection } from '../../types/api.ts';
 import { setDisposition } from './api/set-disposition.ts';
 import { reportStrings as s } from './strings.ts';
@@ -15,6 +16,9 @@ export interface DispositionsSectionProps {
   onChanged(): void;
 }
 
+/** The section's heading: focusable, the target of the report's 'Skip to dispositions'. */
+export const DISPOSITIONS_HEADING = 'report-dispositions';
+
 const objectsText = (d: ReportDetection) =>
   d.labels.map((label, i) => `${label} ${((d.confs[i] ?? 0) * 100).toFixed(0)}%`).join(', ');
 
@@ -22,6 +26,7 @@ const objectsText = (d: ReportDetection) =>
 export function DispositionsSection({ report, clock, onChanged }: DispositionsSectionProps) {
   const [dismissing, setDismissing] = useState<ReportDetection | null>(null);
   const [reason, setReason] = useState('');
+  const fields = useFieldErrors<'reason'>();
   // Whoever may sign decides on the detections; a signed record is final.
   const editable = report.canSign;
 
@@ -40,8 +45,8 @@ export function DispositionsSection({ report, clock, onChanged }: DispositionsSe
   };
 
   return (
-    <section className="report-panel" aria-labelledby="report-dispositions">
-      <h2 id="report-dispositions">
+    <section className="report-panel" aria-labelledby={DISPOSITIONS_HEADING}>
+      <h2 id={DISPOSITIONS_HEADING} tabIndex={-1}>
         {s.dispositions} <span className="muted">({report.detections.length})</span>
       </h2>
       {report.detections.length === 0 ? (
@@ -49,6 +54,7 @@ export function DispositionsSection({ report, clock, onChanged }: DispositionsSe
       ) : (
         <TableScroll label={s.dispositions}>
           <table className="report-table">
+            <caption className="visually-hidden">{s.dispositions}</caption>
             <thead>
               <tr>
                 <th scope="col">Time</th>
@@ -116,6 +122,7 @@ export function DispositionsSection({ report, clock, onChanged }: DispositionsSe
                               aria-label={`${s.dismiss} ${name}`}
                               onClick={() => {
                                 setReason('');
+                                fields.clear();
                                 setDismissing(detection);
                               }}
                             >
@@ -138,14 +145,24 @@ export function DispositionsSection({ report, clock, onChanged }: DispositionsSe
           submitLabel={s.dismiss}
           onClose={() => setDismissing(null)}
           onSubmit={async () => {
-            if (warnIfBlank(s.reasonMissing, reason)) return false;
+            if (!reason.trim()) {
+              fields.warn('reason', s.reasonMissing);
+              return false;
+            }
+            fields.clear();
             return save(dismissing, 'dismissed', reason);
           }}
         >
           <p>
             {dismissing.filename.replace(/\.png$/, '')} s: {objectsText(dismissing)}
           </p>
-          <TextField label={s.reason} value={reason} onChange={setReason} rows={3} />
+          <TextField
+            label={s.reason}
+            value={reason}
+            onChange={setReason}
+            rows={3}
+            {...fields.textField('reason')}
+          />
         </FormDialog>
       )}
     </section>

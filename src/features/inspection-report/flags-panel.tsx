@@ -29,14 +29,36 @@ export const FLAG_PLAYER_SELECTOR = '.report-workspace .va-media';
 
 /**
  * Brings the player into view when it is not (below the fold at 1280 × 900), so the moment a flag
- * moved the clock to is seen; 'nearest' leaves a visible player where it is. Smooth unless the
- * reader asked for reduced motion.
+ * moved the clock to is seen: as little as shows it (a visible player stays where it is), and never
+ * so far that the focused control (Next flag, a flag of the list) leaves the screen: a keyboard
+ * user was left pressing a button they could not see. Smooth unless the reader asked for reduced
+ * motion.
  */
 function showPlayer() {
-  const player = document.querySelector(FLAG_PLAYER_SELECTOR);
+  const player = document.querySelector(FLAG_PLAYER_SELECTOR)?.getBoundingClientRect();
   if (!player) return;
+  // The sticky toolbar's share of the top (styles/app.css).
+  const top = Number.parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+  const bottom = window.innerHeight;
+  // As 'nearest' does: an end out of view comes in, unless the player is taller than the view.
+  let by = 0;
+  if (player.bottom > bottom && player.top > top) {
+    by = Math.min(player.bottom - bottom, player.top - top);
+  } else if (player.top < top && player.bottom < bottom) {
+    by = Math.max(player.top - top, player.bottom - bottom);
+  }
+  // A control in the Tab order; not a heading given the focus (tabIndex -1) as the page opened.
+  const focused = document.activeElement;
+  const kept =
+    focused instanceof HTMLElement && focused.tabIndex >= 0
+      ? focused.getBoundingClientRect()
+      : null;
+  if (kept && kept.bottom > top && kept.top < bottom) {
+    by = Math.min(Math.max(by, kept.bottom - bottom), kept.top - top);
+  }
+  if (by === 0) return;
   const reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-  player.scrollIntoView({ block: 'nearest', behavior: reduced ? 'auto' : 'smooth' });
+  window.scrollBy({ top: by, behavior: reduced ? 'auto' : 'smooth' });
 }
 
 /** Scrolls the flag list itself, not the page, so the item shows in it (the list scrolls past 18rem). */

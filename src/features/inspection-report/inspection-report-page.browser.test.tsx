@@ -5,11 +5,13 @@ import { memoryLocation } from 'wouter/memory-location';
 import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
 import { paths } from '../../config/paths.ts';
 import { signIn, signOut } from '../../stores/session.ts';
+import { toasts } from '../../stores/toasts.ts';
 import type { InspectionReport } from '../../types/api.ts';
 import InspectionReportPage from './inspection-report-page.tsx';
 
 afterEach(async () => {
   await cleanup();
+  toasts.items = [];
   signOut();
   vi.unstubAllGlobals();
 });
@@ -147,5 +149,80 @@ describe('inspection report: the record’s history', () => {
     });
     await expect.element(page.getByRole('link', { name: 'Download PDF' })).toBeVisible();
     expect(page.getByRole('link', { name: 'Record history' }).query()).toBeNull();
+  });
+});
+
+describe('inspection report: after a signature', () => {
+  const signature = {
+    signerId: 'u1',
+    signerName: 'Sofia',
+    signerEmail: 's@example.com',
+    meaning: 'approved' as const,
+    statement: 'Approved: the line is clear for the next batch',
+    notes: 'Approved by LC Manager',
+    signedAt: '2026-11-20T11:00:00.000Z',
+    recordHash: 'a'.repeat(64),
+  };
+  const signedReport = (signerName: string): InspectionReport => ({
+    ...pendingReport(null),
+    status: 'approved',
+    canSign: false,
+    signature: { ...signature, signerName },
+    unchangedSinceSigning: true,
+  });
+
+  /** Signs the pending report with Approve; the report then reads `after` and the PATCH answers `answer`. */
+  async function approve(answer: { status?: number; body?: unknown }, after: InspectionReport) {
+    const routes: Parameters<typeof fakeFetch>[0] = {
+      [`GET /api/reports/${inspectionId}`]: { body: pendingReport(null) },
+      [`PATCH /api/inspections/${inspectionId}/approve`]: answer,
+    };
+    await visit(inspectionId, routes);
+    await userEvent.click(page.getByRole('button', { name: 'Approve', exact: true }));
+    const dialog = page.getByRole('dialog', { name: 'Approve inspection' });
+    await dialog.getByLabelText('Password').fill('demo-password');
+    routes[`GET /api/reports/${inspectionId}`] = { body: after };
+    await dialog.getByRole('button', { name: 'Sign and approve' }).click();
+    await expect.poll(() => page.getByRole('dialog').query()).toBeNull();
+  }
+
+  it('moves the focus to the new signature, where Approve and Reject were', async () => {
+    await approve({ body: {} }, signedReport('Sofia'));
+    const block = page.getByRole('region', { name: 'Electronic signature' });
+    await expect.element(block.getByText('Sofia (s@example.com)')).toBeVisible();
+    expect(page.getByRole('button', { name: 'Approve', exact: true }).query()).toBeNull();
+    await expect.element(block).toHaveFocus();
+  });
+
+  it('on a 409 (signed by someone else meanwhile) closes, says why and shows the record as it is', async () => {
+    const message = 'The inspection is already approved by Lee Chan';
+    await approve({ status: 409, body: { message } }, signedReport('Lee Chan'));
+    const block = page.getByRole('region', { name: 'Electronic signature' });
+    await expect.element(block.getByText('Lee Chan (s@example.com)')).toBeVisible();
+    await expect.element(block).toHaveFocus();
+    expect(page.getByRole('button', { name: 'Reject', exact: true }).query()).toBeNull();
+    expect(toasts.items.map((toast) => toast.detail)).toContain(
+      `Failed to approve inspection: ${message}`,
+    );
+  });
+});
+
+describe('inspection report: the page and its sections', () => {
+  it('names the page in the tab’s title', async () => {
+    await visit(inspectionId, {
+      [`GET /api/reports/${inspectionId}`]: { body: pendingReport(null) },
+    });
+    await expect.element(page.getByRole('heading', { level: 1 })).toBeVisible();
+    expect(document.title).toBe('Inspection Report – Line Clearance');
+  });
+
+  it('skips the player and the detection lists to the dispositions, focusing their heading', async () => {
+    await visit(inspectionId, {
+      [`GET /api/reports/${inspectionId}`]: { body: pendingReport(null) },
+    });
+    await userEvent.click(page.getByRole('link', { name: 'Skip to dispositions' }));
+    await expect
+      .element(page.getByRole('heading', { name: /^Detections and dispositions/ }))
+      .toHaveFocus();
   });
 });

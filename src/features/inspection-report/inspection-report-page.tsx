@@ -11,12 +11,14 @@ import { SigningDialog } from '../../components/signing-dialog.tsx';
 import { createPlaybackClock } from '../../components/video-review/playback-clock.ts';
 import { VideoWorkspace } from '../../components/video-review/video-workspace.tsx';
 import { paths } from '../../config/paths.ts';
+import { useFocusWhen } from '../../hooks/use-focus-when.ts';
+import { usePageHeading } from '../../hooks/use-heading-focus.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { hasAnyRole, roleList } from '../../lib/roles.ts';
 import { session } from '../../stores/session.ts';
 import type { InspectionReport, Video } from '../../types/api.ts';
 import { ChecklistSection } from './checklist-section.tsx';
-import { DispositionsSection } from './dispositions-section.tsx';
+import { DISPOSITIONS_HEADING, DispositionsSection } from './dispositions-section.tsx';
 import { FlagsPanel } from './flags-panel.tsx';
 import { RecordHeader, SignatureBlock } from './record-header.tsx';
 import { reportStrings as s } from './strings.ts';
@@ -83,19 +85,25 @@ function useVideo(id: string | null): Video | null {
 
 /** /inspection-report/{inspectionId}: the inspection as a signed GMP record (docs/reports.md). */
 export default function InspectionReportPage() {
+  const heading = usePageHeading(s.title);
   const { inspectionId } = useParams<{ inspectionId: string }>();
   const { report, error, reload } = useReport(inspectionId);
   const video = useVideo(report?.video?.id ?? null);
   const [clock] = useState(createPlaybackClock);
   const [signing, setSigning] = useState<ReviewDecision | null>(null);
   const readsTrail = hasAnyRole(roleList(useSnapshot(session).roles), trailReaders);
+  // After a signature, or a 409 (signed by someone else meanwhile), Approve and Reject go with the
+  // pending state: the reloaded record's signature takes the focus, and so is announced.
+  const signatureBlock = useFocusWhen(Boolean(report?.signature));
 
   return (
     <section className="report-page">
       <BreadcrumbBar />
       <header className="report-title">
         <div>
-          <h1>{s.title}</h1>
+          <h1 ref={heading} tabIndex={-1}>
+            {s.title}
+          </h1>
           {report && (
             <p className="muted">
               {report.lineName} · {report.operatorName} · {inspectionId}
@@ -162,11 +170,23 @@ export default function InspectionReportPage() {
         <>
           <div className="report-columns">
             <RecordHeader report={report} />
-            <SignatureBlock report={report} />
+            <SignatureBlock report={report} ref={signatureBlock.target} />
           </div>
           <FlagsPanel flags={report.flags} clock={clock} />
           <section className="report-panel" aria-labelledby="report-review">
-            <h2 id="report-review">{s.review}</h2>
+            <div className="report-panel-head">
+              <h2 id="report-review">{s.review}</h2>
+              {/* The player, the path and both detection lists hold many stops on the way. */}
+              <a
+                href={`#${DISPOSITIONS_HEADING}`}
+                onClick={(event) => {
+                  event.preventDefault();
+                  document.getElementById(DISPOSITIONS_HEADING)?.focus();
+                }}
+              >
+                {s.skipToDispositions}
+              </a>
+            </div>
             {!report.video && <p>{s.noVideo}</p>}
             {video && (
               <div className="report-workspace">
@@ -184,7 +204,11 @@ export default function InspectionReportPage() {
           report={report}
           decision={signing}
           onClose={() => setSigning(null)}
-          onSigned={reload}
+          onChanged={() => {
+            signatureBlock.arm();
+            reload();
+          }}
+          returnFocusTo={signatureBlock.target}
         />
       )}
     </section>

@@ -1,3 +1,4 @@
+import type { Ref } from 'react';
 import { StatusTag } from '../../components/tag.tsx';
 import { recordTime } from '../../lib/record-time.ts';
 import type { InspectionReport } from '../../types/api.ts';
@@ -42,11 +43,20 @@ export function RecordHeader({ report }: { report: InspectionReport }) {
   );
 }
 
-/** 21 CFR 11.50: the signer's printed name, the date and time, and the meaning, on screen. */
-export function SignatureBlock({ report }: { report: InspectionReport }) {
+/**
+ * 21 CFR 11.50: the signer's printed name, the date and time, and the meaning, on screen. Focusable
+ * (`ref`), so a new signature is announced where Approve and Reject were.
+ */
+export function SignatureBlock({
+  report,
+  ref,
+}: {
+  report: InspectionReport;
+  ref?: Ref<HTMLElement>;
+}) {
   const signature = report.signature;
   return (
-    <section className="report-panel" aria-labelledby="report-signature">
+    <section ref={ref} tabIndex={-1} className="report-panel" aria-labelledby="report-signature">
       <h2 id="report-signature">{s.signature}</h2>
       {signature ? (
         <dl className="report-fields">

@@ -25,6 +25,7 @@ export const reportStrings = {
   /** A dismissed flag picked from the list: it is not one of the open flags counted. */
   dismissedFlag: (text: string) => `Dismissed flag: ${text}`,
   review: 'Video, path and detections',
+  skipToDispositions: 'Skip to dispositions',
   noVideo: 'No video was recorded for this inspection.',
   checklist: 'Checklist',
   tags: 'Tags',

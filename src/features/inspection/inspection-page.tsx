@@ -4,8 +4,8 @@ import { Link, useParams } from 'wouter';
 import { getMyDevices } from '../../api/get-my-devices.ts';
 import { UploadProgressBar } from '../../components/upload-progress-bar.tsx';
 import { paths } from '../../config/paths.ts';
+import { usePageHeading, useStepHeading } from '../../hooks/use-heading-focus.ts';
 import { useLoad } from '../../hooks/use-load.ts';
-import { useStepHeading } from '../../hooks/use-step-heading.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { type LocalRecording, newRecording } from '../../lib/capture/recording-db.ts';
 import { discardRecording, queueRecording, uploadQueue } from '../../lib/capture/upload-queue.ts';
@@ -22,6 +22,7 @@ type Step = 'before' | 'record' | 'review' | 'submitted';
 
 /** /inspection/{areaId}: before, record, review and submit (docs/capture.md). */
 export default function InspectionPage() {
+  const pageHeading = usePageHeading(s.title);
   const { areaId = '' } = useParams<{ areaId: string }>();
   const snap = useSnapshot(session);
   const userId = snap.info?.id ?? '';
@@ -145,7 +146,7 @@ export default function InspectionPage() {
   const stepIndex = ['before', 'record', 'review'].indexOf(step);
   return (
     <section className="page capture-page">
-      <h1>
+      <h1 ref={pageHeading} tabIndex={-1}>
         {s.title}
         {detail ? `: ${detail.line.name}` : ''}
       </h1>

@@ -6,6 +6,7 @@ import { CardGrid, RecordActions, RecordCard, RecordField } from '../../componen
 import { SigningDialog, signatureLine } from '../../components/signing-dialog.tsx';
 import { StatusTag } from '../../components/tag.tsx';
 import { inspectionReportPath } from '../../config/paths.ts';
+import { useFocusWhen } from '../../hooks/use-focus-when.ts';
 import { type DateRange, inRange } from '../../lib/date-range.ts';
 import { localTime } from '../../lib/record-time.ts';
 import type { ListedInspection } from '../../types/api.ts';
@@ -41,6 +42,12 @@ export function InspectionsTab({
     }) ?? null;
 
   const [signing, setSigning] = useState<{ id: string; decision: ReviewDecision } | null>(null);
+  // Once signed (here, or by someone else: 409), the reloaded card has no Approve or Reject: the
+  // card takes the focus as its signature shows, so it is read, instead of <body>.
+  const [signedId, setSignedId] = useState<string | null>(null);
+  const signedCard = useFocusWhen(
+    Boolean(inspections?.find((inspection) => inspection._id === signedId)?.signature),
+  );
 
   return (
     <>
@@ -49,7 +56,12 @@ export function InspectionsTab({
           inspectionId={signing.id}
           decision={signing.decision}
           onClose={() => setSigning(null)}
-          onSigned={reload}
+          onChanged={() => {
+            setSignedId(signing.id);
+            signedCard.arm();
+            reload();
+          }}
+          returnFocusTo={signedCard.target}
         />
       )}
       <CardGrid
@@ -70,6 +82,7 @@ export function InspectionsTab({
           return (
             <RecordCard
               key={inspection._id}
+              ref={inspection._id === signedId ? signedCard.target : undefined}
               title={title}
               tags={<StatusTag status={status} />}
               actions={

@@ -114,6 +114,9 @@ describe('LC manager dashboard', () => {
       assignedOperators: [],
     };
     const { calls } = await showDashboard({
+      // Priya works on this manager's line only (one also on another manager's line is shared:
+      // only an admin or a factory manager deletes that account).
+      'GET /api/line-clearances': { body: [mine, { ...theirs, assignedOperators: [] }] },
       'GET /api/users': {
         body: [{ ...stranger, _id: operator, id: operator, name: 'Priya Nair' }, stranger],
       },
@@ -185,6 +188,36 @@ describe('LC manager dashboard', () => {
     await expect.element(page.getByText('Inspection approved successfully')).toBeVisible();
     expect(bodies).toEqual([{ notes: 'Approved by LC Manager', password: 'my-password' }]);
     expect(calls.filter((call) => call === 'GET /api/inspections')).toHaveLength(2);
+  });
+
+  it('gives the focus to the signed card once the list shows its signature, also after a 409', async () => {
+    for (const answer of [
+      { body: {} },
+      { status: 409, body: { message: 'The inspection is already approved by Lee Chan' } },
+    ]) {
+      let signed = false;
+      await showDashboard({
+        'GET /api/inspections': {
+          // Read at each call: signed once the approval went through (here, or someone else's).
+          get body() {
+            return signed ? [{ ...approved, _id: pending._id }] : [pending];
+          },
+        },
+        'PATCH /api/inspections/d00000000000000000000001/approve': answer,
+        'GET /api/reports/d00000000000000000000001': { body: { approvalBlocker: null, flags: [] } },
+      });
+      await userEvent.click(page.getByRole('tab', { name: 'Inspections' }));
+      await userEvent.click(page.getByRole('button', { name: /^Approve / }));
+      const dialog = page.getByRole('dialog', { name: 'Approve inspection' });
+      await userEvent.fill(dialog.getByLabelText('Password'), 'my-password');
+      signed = true;
+      await userEvent.click(dialog.getByRole('button', { name: 'Sign and approve' }));
+      const card = page.getByRole('article').filter({ hasText: pending._id });
+      await expect.element(card.getByText(/^Approved: the line is clear/)).toBeVisible();
+      expect(page.getByRole('dialog').query()).toBeNull();
+      await expect.element(card).toHaveFocus();
+      await cleanup();
+    }
   });
 
   it('disables Approve on a card whose approval the server refuses, says why, keeps Reject', async () => {

@@ -10,6 +10,7 @@ import {
   lineClearanceMessages,
   operatorMessages,
 } from '../../config/entity-messages.ts';
+import { usePageHeading } from '../../hooks/use-heading-focus.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { roleList } from '../../lib/roles.ts';
 import { deleteBlocker } from '../../lib/user-management.ts';
@@ -27,6 +28,7 @@ type TabName = 'line-clearances' | 'operators' | 'inspections';
 
 /** Spec §2 LC manager dashboard. */
 export default function LcManagerDashboardPage() {
+  const heading = usePageHeading(s.title);
   const snap = useSnapshot(session);
   const managerId = snap.info?.id ?? '';
   const [tab, setTab] = useState<TabName>('line-clearances');
@@ -60,7 +62,9 @@ export default function LcManagerDashboardPage() {
 
   return (
     <section className="page dashboard">
-      <h1>{s.title}</h1>
+      <h1 ref={heading} tabIndex={-1}>
+        {s.title}
+      </h1>
       <QuickActions
         actions={[
           { label: s.createNewLineClearance, onClick: () => setDialog('area') },

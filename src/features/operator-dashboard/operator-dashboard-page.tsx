@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useSnapshot } from 'valtio';
 import { getMyDevices } from '../../api/get-my-devices.ts';
+import { usePageHeading } from '../../hooks/use-heading-focus.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { uploadQueue } from '../../lib/capture/upload-queue.ts';
 import { getMyInspections } from './api/get-my-inspections.ts';
@@ -14,6 +15,7 @@ import './operator-dashboard.css';
 
 /** /operator: the operator's lines, recordings still on this device, inspections and devices. */
 export default function OperatorDashboardPage() {
+  const heading = usePageHeading(s.title);
   const lines = useLoad(getMyLines, s.linesLoadFailed);
   const inspections = useLoad(getMyInspections, s.recentLoadFailed);
   const devices = useLoad(getMyDevices, s.devicesLoadFailed);
@@ -27,7 +29,9 @@ export default function OperatorDashboardPage() {
 
   return (
     <section className="page dashboard operator-dashboard">
-      <h1>{s.title}</h1>
+      <h1 ref={heading} tabIndex={-1}>
+        {s.title}
+      </h1>
       <LinesSection lines={lines.data} loading={lines.loading} />
       <PendingUploads />
       <RecentInspections inspections={inspections.data} loading={inspections.loading} />

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { page } from 'vitest/browser';
+import { page, userEvent } from 'vitest/browser';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
+import { reportRow } from '../../../tests/web/report-row.ts';
 import { signIn, signOut } from '../../stores/session.ts';
 import type { ReportFilters } from '../../types/api.ts';
 import ReportsPage from './reports-page.tsx';
@@ -56,5 +57,63 @@ describe('the filters of /reports', () => {
     await expect
       .poll(() => urls.some((url) => url.includes('operatorId=a00000000000000000000007')))
       .toBe(true);
+  });
+});
+
+describe('paging /reports by keyboard', () => {
+  it('keeps the focus on a pager button that has nowhere to go, and says what each page holds', async () => {
+    signIn('token', { id: 'u-lc', name: 'Lena', email: 'u-lc@example.com', roles: ['lc_manager'] });
+    const rows = (n: number, from: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        ...reportRow,
+        inspectionId: `0123456789abcdef0123${String(from + i).padStart(4, '0')}`,
+      }));
+    const { fetchImpl, calls } = fakeFetch({
+      'GET /api/reports/filters': { body: { lines: [], operators: [] } },
+    });
+    const urls: string[] = [];
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      urls.push(url);
+      if (url.startsWith('/api/reports?')) {
+        const page2 = url.includes('after=');
+        const body = url.includes('status=rejected')
+          ? { rows: [], next: null }
+          : page2
+            ? { rows: rows(20, 25), next: null }
+            : { rows: rows(25, 0), next: 'cursor-2' };
+        return Promise.resolve(new Response(JSON.stringify(body)));
+      }
+      return fetchImpl(input, init);
+    });
+    await render(
+      <Router hook={memoryLocation({ path: '/reports' }).hook}>
+        <ReportsPage />
+      </Router>,
+    );
+    const status = page.getByRole('status');
+    await expect.element(status).toHaveTextContent('Page 1: 25 reports');
+    const previous = page.getByRole('button', { name: 'Previous page' });
+    const next = page.getByRole('button', { name: 'Next page' });
+    await expect.element(previous).toHaveAttribute('aria-disabled', 'true');
+
+    (next.element() as HTMLElement).focus();
+    await userEvent.keyboard('{Enter}');
+    await expect.element(status).toHaveTextContent('Page 2: 20 reports');
+    // The last page: Next says so and keeps the focus (`disabled` dropped it to <body>).
+    await expect.element(next).toHaveAttribute('aria-disabled', 'true');
+    await expect.element(next).toHaveFocus();
+    const asked = urls.length;
+    await userEvent.keyboard('{Enter}');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(urls).toHaveLength(asked);
+
+    await userEvent.click(previous);
+    await expect.element(status).toHaveTextContent('Page 1: 25 reports');
+    await expect.element(previous).toHaveFocus();
+
+    await page.getByLabelText('Status').selectOptions('rejected');
+    await expect.element(status).toHaveTextContent('No reports match these filters.');
+    expect(calls).toEqual(['GET /api/reports/filters']);
   });
 });

@@ -5,7 +5,9 @@ import { BreadcrumbBar } from '../../components/breadcrumb-bar.tsx';
 import { DateRangePicker } from '../../components/date-range-picker.tsx';
 import { Field } from '../../components/field.tsx';
 import { MediaLink } from '../../components/media-link.tsx';
+import { Pager, PageStatus } from '../../components/pager.tsx';
 import { ReportTable } from '../../components/report-table.tsx';
+import { usePageHeading } from '../../hooks/use-heading-focus.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import type { DateRange } from '../../lib/date-range.ts';
 import { roleList } from '../../lib/roles.ts';
@@ -49,11 +51,14 @@ function toQuery(filters: Filters): ReportsQuery {
 
 /** /reports: every inspection report the caller may see, filtered and paged on the server. */
 export default function ReportsPage() {
+  const heading = usePageHeading('Reports');
   const { roles } = useSnapshot(session);
   const [filters, setFilters] = useState<Filters>(noFilters);
   // Keyset pages: the cursors of the pages before this one, to go back.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const [page, setPage] = useState<ReportPage | null>(null);
+  // The number of the page shown, set with its rows: the status names them together.
+  const [shownNumber, setShownNumber] = useState(1);
   const [failed, setFailed] = useState(false);
   const choices = useLoad(getReportFilters, 'Failed to load the filters');
   const query = toQuery(filters);
@@ -62,10 +67,12 @@ export default function ReportsPage() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the query is rebuilt from `filters` each render.
   useEffect(() => {
     let current = true;
+    const number = cursors.length;
     getReports({ ...query, after }).then(
       (answer) => {
         if (!current) return;
         setPage(answer);
+        setShownNumber(number);
         setFailed(false);
       },
       () => {
@@ -85,7 +92,9 @@ export default function ReportsPage() {
     <section className="reports-page">
       <BreadcrumbBar />
       <header>
-        <h1>Reports</h1>
+        <h1 ref={heading} tabIndex={-1}>
+          Reports
+        </h1>
         <p className="muted">Inspection reports with their flags and signatures.</p>
       </header>
       <search className="reports-filters" aria-label="Filter reports">
@@ -164,31 +173,31 @@ export default function ReportsPage() {
           Failed to load reports
         </p>
       )}
-      {page && page.rows.length === 0 && <p>No reports match these filters.</p>}
+      <PageStatus
+        page={shownNumber}
+        count={page?.rows.length ?? null}
+        noun={['report', 'reports']}
+        none="No reports match these filters."
+      />
       {page && page.rows.length > 0 && (
         <ReportTable rows={page.rows} roles={roleList(roles)} caption="Inspection reports" />
       )}
-      <nav className="reports-pager" aria-label="Pages">
-        <button
-          type="button"
-          className="btn btn-secondary"
-          disabled={cursors.length < 2}
-          onClick={() => setCursors((previous) => previous.slice(0, -1))}
-        >
-          Previous page
-        </button>
-        <span className="muted">Page {cursors.length}</span>
-        <button
-          type="button"
-          className="btn btn-secondary"
-          disabled={!page?.next}
-          onClick={() =>
-            page?.next && setCursors((previous) => [...previous, page.next ?? undefined])
-          }
-        >
-          Next page
-        </button>
-      </nav>
+      <Pager
+        className="reports-pager"
+        label="Pages"
+        steps={[
+          {
+            label: 'Previous page',
+            available: cursors.length > 1,
+            onClick: () => setCursors((previous) => previous.slice(0, -1)),
+          },
+          {
+            label: 'Next page',
+            available: Boolean(page?.next),
+            onClick: () => setCursors((previous) => [...previous, page?.next ?? undefined]),
+          },
+        ]}
+      />
     </section>
   );
 }

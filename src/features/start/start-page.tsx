@@ -1,11 +1,13 @@
 import { useSnapshot } from 'valtio';
 import { Link, useLocation } from 'wouter';
+import { usePageHeading } from '../../hooks/use-heading-focus.ts';
 import { logOut } from '../../lib/log-out.ts';
 import { primaryRole } from '../../lib/roles.ts';
 import { session } from '../../stores/session.ts';
 import { featureGrid, mainActionByRole, startStrings as s, welcomeByRole } from './strings.ts';
 
 export default function StartPage() {
+  const heading = usePageHeading('Start page');
   const snap = useSnapshot(session);
   const [, navigate] = useLocation();
   const role = snap.loggedIn ? (primaryRole(snap.roles) ?? 'default') : null;
@@ -16,7 +18,9 @@ export default function StartPage() {
   return (
     <section className="page start-page">
       <header className="hero">
-        <h1>{s.title}</h1>
+        <h1 ref={heading} tabIndex={-1}>
+          {s.title}
+        </h1>
         <p className="hero-welcome">{text.welcome}</p>
         <p className="muted">{text.description}</p>
       </header>

@@ -2,6 +2,7 @@ import { useSnapshot } from 'valtio';
 import { Link, useLocation } from 'wouter';
 import { BreadcrumbBar } from '../../components/breadcrumb-bar.tsx';
 import { paths } from '../../config/paths.ts';
+import { usePageHeading } from '../../hooks/use-heading-focus.ts';
 import { session } from '../../stores/session.ts';
 
 const s = {
@@ -18,6 +19,7 @@ const s = {
 
 /** Spec §2 /user. */
 export default function UserDashboardPage() {
+  const heading = usePageHeading(s.title);
   const snap = useSnapshot(session);
   const [, navigate] = useLocation();
   const isAdmin = snap.roles.includes('admin');
@@ -25,7 +27,9 @@ export default function UserDashboardPage() {
   return (
     <section className="page dashboard">
       <BreadcrumbBar />
-      <h1>{s.title}</h1>
+      <h1 ref={heading} tabIndex={-1}>
+        {s.title}
+      </h1>
       <p className="muted">{s.welcome(snap.info?.name ?? '')}</p>
       <div className="card-grid">
         <article className="card">

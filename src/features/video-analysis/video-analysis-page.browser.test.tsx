@@ -483,6 +483,32 @@ describe('detections (spec §2, §7, §9)', () => {
     expect(document.querySelectorAll('.va-marker')).toHaveLength(3);
   });
 
+  it('keeps the sidebar’s copy out of the Tab order, still opening on a click', async () => {
+    await showPage(`/video/${ids.a}`);
+    const sidebar = page.getByRole('complementary', { name: 'Detections (sidebar)' });
+    await expect.element(sidebar.getByRole('button').nth(2)).toBeVisible();
+    expect(
+      sidebar
+        .getByRole('button')
+        .elements()
+        .map((button) => button.tabIndex),
+    ).toEqual([-1, -1, -1]);
+    expect(
+      mainList()
+        .getByRole('button')
+        .elements()
+        .map((button) => button.tabIndex),
+    ).toEqual([0, 0, 0]);
+    // Tab from the main list's last detection leaves the detections behind.
+    (mainList().getByRole('button').nth(2).element() as HTMLElement).focus();
+    await userEvent.keyboard('{Tab}');
+    expect(sidebar.element().contains(document.activeElement)).toBe(false);
+    await sidebar.getByRole('button', { name: /^9\.500 s/ }).click();
+    await expect
+      .element(page.getByRole('dialog', { name: 'Keyframe image at 9.500 s' }))
+      .toBeVisible();
+  });
+
   it('has no right sidebar when the video has no detections', async () => {
     await showPage(`/video/${ids.b}`);
     await expect.element(mainList()).toHaveTextContent('No detections');
@@ -680,6 +706,25 @@ describe('keyboard shortcuts', () => {
     await expect
       .element(page.getByRole('dialog', { name: 'Keyframe image at 8.250 s' }))
       .toBeVisible();
+  });
+
+  it('says politely which keyframe ← / → brought, and names its × apart from Close', async () => {
+    await showPage(`/video/${ids.a}`);
+    await page.getByRole('button', { name: 'Path loaded' }).click();
+    await mainList()
+      .getByRole('button', { name: /^8\.250 s/ })
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'Keyframe image at 8.250 s' });
+    const status = dialog.getByRole('status');
+    await expect.element(status).toHaveTextContent('Keyframe 4 of 6');
+    await userEvent.keyboard('{ArrowRight}');
+    await expect
+      .element(page.getByRole('dialog', { name: 'Keyframe image at 9.500 s' }).getByRole('status'))
+      .toHaveTextContent('Keyframe 5 of 6');
+    const modal = page.getByRole('dialog');
+    expect(modal.getByRole('button', { name: 'Close', exact: true }).all()).toHaveLength(1);
+    await modal.getByRole('button', { name: 'Close keyframe', exact: true }).click();
+    await expect.element(modal).not.toBeInTheDocument();
   });
 
   it('← / → step through the keyframe images; J jumps back 5 s', async () => {

@@ -12,6 +12,7 @@ import {
 import { videoStrings as s, timelineLoadErrors } from '../../components/video-review/strings.ts';
 import { VideoWorkspace } from '../../components/video-review/video-workspace.tsx';
 import { videoPath } from '../../config/paths.ts';
+import { usePageHeading } from '../../hooks/use-heading-focus.ts';
 import { videoIdOf } from '../../lib/video.ts';
 import type { LineClearance, User, Video } from '../../types/api.ts';
 import { getVideos, type VideoFilters } from './api/get-videos.ts';
@@ -119,6 +120,7 @@ function routeRef(param: string | undefined): string | null {
 
 /** Spec §2 Video Analysis page (/video, /video/{videoId}). */
 export default function VideoAnalysisPage() {
+  const heading = usePageHeading(s.title);
   const { videoId } = useParams<{ videoId?: string }>();
   const ref = routeRef(videoId);
   const [, navigate] = useLocation();
@@ -142,7 +144,9 @@ export default function VideoAnalysisPage() {
     <section className="va-page">
       <BreadcrumbBar />
       <header className="va-header">
-        <h1>{s.title}</h1>
+        <h1 ref={heading} tabIndex={-1}>
+          {s.title}
+        </h1>
         <p className="muted">{s.subtitle}</p>
       </header>
       <div className="va-layout">
