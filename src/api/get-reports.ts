@@ -1,6 +1,12 @@
 import { api, segment } from '../lib/api-client.ts';
 import { queryString } from '../lib/query-string.ts';
-import type { InspectionReport, ReportFilters, ReportPage, ReportsQuery } from '../types/api.ts';
+import type {
+  InspectionReport,
+  ReportFilters,
+  ReportPage,
+  ReportsQuery,
+  SignatureCheck,
+} from '../types/api.ts';
 
 /** GET /api/reports: one keyset page of inspection reports in the caller's scope. */
 export const getReports = (query: ReportsQuery) =>
@@ -8,6 +14,9 @@ export const getReports = (query: ReportsQuery) =>
 
 /** GET /api/reports/filters: the lines and operators of the caller's reports, for the filters. */
 export const getReportFilters = () => api.get<ReportFilters>('/api/reports/filters');
+
+/** POST /api/reports/check-signatures: every signed record built again against its signature. */
+export const checkSignatures = () => api.post<SignatureCheck>('/api/reports/check-signatures');
 
 /** The CSV export of the same listing: a plain link (the media cookie authorises it). */
 export const reportsCsvUrl = (query: ReportsQuery) => {

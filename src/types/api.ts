@@ -62,6 +62,7 @@ export type {
   ReportPage,
   ReportRow,
   ReportsQuery,
+  SignatureCheck,
 } from '../../server/schemas/reports.ts';
 export type { Signature } from '../../server/schemas/signatures.ts';
 export type {

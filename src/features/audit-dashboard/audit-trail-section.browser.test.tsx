@@ -56,7 +56,17 @@ function stubTrail() {
       url.pathname === '/api/audit-log/facets'
         ? { actions: ['approve', 'create', 'login'], entities: ['inspection', 'user'] }
         : url.pathname === '/api/audit-log/verify'
-          ? { ok: false, checked: 7, headHash: null, firstBroken: { id: 7, problem: 'hash' } }
+          ? {
+              ok: false,
+              checked: 9,
+              headHash: null,
+              firstBroken: { id: 7, problem: 'hash' },
+              brokenCount: 2,
+              broken: [
+                { id: 7, problem: 'hash' },
+                { id: 9, problem: 'link' },
+              ],
+            }
           : url.pathname === '/api/audit-log'
             ? url.searchParams.get('action') || url.searchParams.get('before')
               ? [signedApproval, approval]
@@ -174,6 +184,10 @@ describe('the audit trail viewer', () => {
     await expect
       .element(page.getByRole('status').filter({ hasText: /broken at entry/ }))
       .toHaveTextContent(/broken at entry 7: its content no longer matches its hash/);
+    // Every entry that does not verify, past the first break.
+    await expect
+      .element(page.getByText(/^2 of 9 entries do not verify/))
+      .toHaveTextContent('2 of 9 entries do not verify: 7 (hash), 9 (link).');
     await page.getByRole('button', { name: 'Show entry 7' }).click();
     // The page that starts at entry 7, whatever was filtered before.
     await expect.poll(() => queries.at(-1)?.toString()).toBe('limit=50&before=8');
@@ -227,7 +241,16 @@ describe('the audit trail viewer', () => {
     await expect.element(running).toHaveAttribute('aria-disabled', 'true');
     await expect.element(running).toHaveFocus();
     verified(
-      new Response(JSON.stringify({ ok: true, checked: 51, headHash: 'f', firstBroken: null })),
+      new Response(
+        JSON.stringify({
+          ok: true,
+          checked: 51,
+          headHash: 'f',
+          firstBroken: null,
+          brokenCount: 0,
+          broken: [],
+        }),
+      ),
     );
     await expect.element(page.getByText(/^The trail verifies: 51 entries/)).toBeVisible();
     await expect.element(verify).toHaveFocus();

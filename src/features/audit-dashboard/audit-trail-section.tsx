@@ -203,6 +203,15 @@ export function AuditTrailSection() {
             </button>
           </p>
         )}
+        {verification && verification.brokenCount > 1 && (
+          <p className="report-warning">
+            {verification.brokenCount} of {verification.checked} entries do not verify
+            {verification.brokenCount > verification.broken.length
+              ? ` (the first ${verification.broken.length} listed)`
+              : ''}
+            : {verification.broken.map((entry) => `${entry.id} (${entry.problem})`).join(', ')}.
+          </p>
+        )}
       </div>
       <search className="audit-filters" aria-label="Filter the audit trail">
         <TextField

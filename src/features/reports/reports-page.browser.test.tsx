@@ -117,3 +117,63 @@ describe('paging /reports by keyboard', () => {
     expect(calls).toEqual(['GET /api/reports/filters']);
   });
 });
+
+describe('checking the signed records', () => {
+  it('is offered to auditors, says what it found and lists the changed records', async () => {
+    signIn('token', { id: 'u-a', name: 'Ada', email: 'audit@example.com', roles: ['audit'] });
+    const changed = { ...reportRow, changedAfterSigning: true };
+    const { fetchImpl } = fakeFetch({
+      'GET /api/reports/filters': { body: { lines: [], operators: [] } },
+      'GET /api/reports': { body: { rows: [reportRow], next: null } },
+      'POST /api/reports/check-signatures': {
+        body: { checked: 4, changed: 1, inspectionIds: [reportRow.inspectionId] },
+      },
+    });
+    const urls: string[] = [];
+    let checked = false;
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      urls.push(url);
+      if (init?.method === 'POST') checked = true;
+      // After the check the list answers with the row marked.
+      if (checked && url.startsWith('/api/reports?')) {
+        return Promise.resolve(Response.json({ rows: [changed], next: null }));
+      }
+      return fetchImpl(input, init);
+    });
+    await render(
+      <Router hook={memoryLocation({ path: '/reports' }).hook}>
+        <ReportsPage />
+      </Router>,
+    );
+    await page.getByRole('button', { name: 'Check signed records' }).click();
+    await expect
+      .element(page.getByText(/^Checked 4 signed records/))
+      .toHaveTextContent(
+        'Checked 4 signed records: 1 changed after signing (choose Signature: Changed after signing).',
+      );
+    await expect
+      .element(page.getByRole('row').nth(1))
+      .toHaveTextContent(/approved Changed after signing/);
+    await page.getByLabelText('Signature').selectOptions('Changed after signing');
+    await expect
+      .poll(() => urls.some((url) => url.includes('changedAfterSigning=true')))
+      .toBe(true);
+  });
+
+  it('is not offered to an LC manager, who reads only its lines', async () => {
+    signIn('token', { id: 'u-lc', name: 'Lena', email: 'lc@example.com', roles: ['lc_manager'] });
+    const { fetchImpl } = fakeFetch({
+      'GET /api/reports/filters': { body: { lines: [], operators: [] } },
+      'GET /api/reports': { body: { rows: [reportRow], next: null } },
+    });
+    vi.stubGlobal('fetch', fetchImpl);
+    await render(
+      <Router hook={memoryLocation({ path: '/reports' }).hook}>
+        <ReportsPage />
+      </Router>,
+    );
+    await expect.element(page.getByRole('link', { name: 'Export CSV' })).toBeVisible();
+    expect(page.getByRole('button', { name: 'Check signed records' }).query()).toBeNull();
+  });
+});

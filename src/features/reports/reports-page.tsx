@@ -1,6 +1,11 @@
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { getReportFilters, getReports, reportsCsvUrl } from '../../api/get-reports.ts';
+import {
+  checkSignatures,
+  getReportFilters,
+  getReports,
+  reportsCsvUrl,
+} from '../../api/get-reports.ts';
 import { BreadcrumbBar } from '../../components/breadcrumb-bar.tsx';
 import { DateRangePicker } from '../../components/date-range-picker.tsx';
 import { Field } from '../../components/field.tsx';
@@ -10,9 +15,15 @@ import { ReportTable } from '../../components/report-table.tsx';
 import { usePageHeading } from '../../hooks/use-heading-focus.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import type { DateRange } from '../../lib/date-range.ts';
-import { roleList } from '../../lib/roles.ts';
+import { hasAnyRole, roleList } from '../../lib/roles.ts';
 import { session } from '../../stores/session.ts';
-import type { InspectionStatus, ReportPage, ReportsQuery } from '../../types/api.ts';
+import { toastError } from '../../stores/toasts.ts';
+import type {
+  InspectionStatus,
+  ReportPage,
+  ReportsQuery,
+  SignatureCheck,
+} from '../../types/api.ts';
 import './reports.css';
 
 const PAGE_SIZE = 25;
@@ -24,6 +35,7 @@ interface Filters {
   operatorId: string;
   status: InspectionStatus | typeof ALL;
   flagged: 'true' | 'false' | typeof ALL;
+  changed: 'true' | typeof ALL;
   sort: '-startTime' | 'startTime';
 }
 
@@ -33,6 +45,7 @@ const noFilters: Filters = {
   operatorId: ALL,
   status: ALL,
   flagged: ALL,
+  changed: ALL,
   sort: '-startTime',
 };
 
@@ -44,9 +57,57 @@ function toQuery(filters: Filters): ReportsQuery {
     operatorId: filters.operatorId || undefined,
     status: filters.status || undefined,
     flagged: filters.flagged ? filters.flagged === 'true' : undefined,
+    changedAfterSigning: filters.changed ? true : undefined,
     sort: filters.sort,
     limit: PAGE_SIZE,
   };
+}
+
+/** Who may check every signed record (those who read every record; the server's rule). */
+const CHECKERS = ['audit', 'factory_manager', 'admin'] as const;
+
+/**
+ * 'Check signed records': builds every signed record again on the server, says how many changed
+ * after signing, and has the list reloaded so their rows say so (docs/reports.md).
+ */
+function SignatureCheckButton({ onChecked }: { onChecked: () => void }) {
+  const [checking, setChecking] = useState(false);
+  const [result, setResult] = useState<SignatureCheck | null>(null);
+  const check = async () => {
+    if (checking) return;
+    setChecking(true);
+    try {
+      setResult(await checkSignatures());
+      onChecked();
+    } catch (error) {
+      toastError(
+        `Failed to check the signed records: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    } finally {
+      setChecking(false);
+    }
+  };
+  return (
+    <>
+      {/* Not `disabled` while it runs: that would drop the focus to <body>. */}
+      <button
+        type="button"
+        className="btn btn-secondary"
+        onClick={check}
+        aria-disabled={checking || undefined}
+      >
+        {checking ? 'Checking…' : 'Check signed records'}
+      </button>
+      <p role="status" className={result?.changed ? 'report-warning' : 'muted'}>
+        {result &&
+          `Checked ${result.checked} signed ${result.checked === 1 ? 'record' : 'records'}: ${
+            result.changed === 0
+              ? 'each matches its signature.'
+              : `${result.changed} changed after signing (choose Signature: Changed after signing).`
+          }`}
+      </p>
+    </>
+  );
 }
 
 /** /reports: every inspection report the caller may see, filtered and paged on the server. */
@@ -60,6 +121,8 @@ export default function ReportsPage() {
   // The number of the page shown, set with its rows: the status names them together.
   const [shownNumber, setShownNumber] = useState(1);
   const [failed, setFailed] = useState(false);
+  // Bumped after a signature check, so the list shows what the check found.
+  const [checks, setChecks] = useState(0);
   const choices = useLoad(getReportFilters, 'Failed to load the filters');
   const query = toQuery(filters);
   const after = cursors[cursors.length - 1];
@@ -82,7 +145,7 @@ export default function ReportsPage() {
     return () => {
       current = false;
     };
-  }, [filters, after]);
+  }, [filters, after, checks]);
 
   const change = (patch: Partial<Filters>) => {
     setFilters((previous) => ({ ...previous, ...patch }));
@@ -150,6 +213,15 @@ export default function ReportsPage() {
             <option value="false">Not flagged</option>
           </select>
         </Field>
+        <Field label="Signature">
+          <select
+            value={filters.changed}
+            onChange={(event) => change({ changed: event.target.value as Filters['changed'] })}
+          >
+            <option value={ALL}>Any record</option>
+            <option value="true">Changed after signing</option>
+          </select>
+        </Field>
         <Field label="Sort">
           <select
             value={filters.sort}
@@ -166,6 +238,9 @@ export default function ReportsPage() {
           <MediaLink className="btn btn-secondary" href={reportsCsvUrl(query)}>
             Export CSV
           </MediaLink>
+          {hasAnyRole(roleList(roles), CHECKERS) && (
+            <SignatureCheckButton onChecked={() => setChecks((n) => n + 1)} />
+          )}
         </div>
       </search>
       {failed && (
