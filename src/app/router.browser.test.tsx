@@ -23,18 +23,18 @@ describe('each route’s page (browser history, as in the app)', () => {
     );
     const start = page.getByRole('heading', { level: 1, name: 'Line Clearance Inspection System' });
     await expect.element(start).toBeVisible();
-    expect(document.title).toBe('Start page – Line Clearance');
+    await expect.poll(() => document.title).toBe('Start page – Line Clearance');
     expect(document.activeElement).toBe(document.body);
 
     navigate('/no-such-page');
     const notFound = page.getByRole('heading', { level: 1, name: 'Page not found' });
     await expect.element(notFound).toHaveFocus();
-    expect(document.title).toBe('Not found – Line Clearance');
+    await expect.poll(() => document.title).toBe('Not found – Line Clearance');
 
     // The login page names itself but starts in its Email field.
     navigate('/login');
     await expect.element(page.getByLabelText('Email')).toHaveFocus();
-    expect(document.title).toBe('Sign In – Line Clearance');
+    await expect.poll(() => document.title).toBe('Sign In – Line Clearance');
 
     // Back counts as a move too.
     history.back();

@@ -122,6 +122,17 @@ describe('top toolbar on a phone', () => {
     expect(document.documentElement.scrollWidth).toBeLessThanOrEqual(width);
   });
 
+  it('cuts a very long name with an ellipsis at 1280 px; the menu button still says it whole', async () => {
+    await page.viewport(1280, 844);
+    const name = `Maria ${'Konstantinopoulou-'.repeat(11)}Papadopoulou`;
+    signIn('token', { id: 'u1', name, email: 'm@example.com', roles: ['operator'] });
+    await showToolbar('/operator');
+    const account = page.getByRole('button', { name: `MK ${name}: account menu`, exact: true });
+    await expect.element(account).toBeVisible();
+    expect(account.element().getBoundingClientRect().right).toBeLessThanOrEqual(1280);
+    expect(document.documentElement.scrollWidth).toBeLessThanOrEqual(1280);
+  });
+
   it('at 320 px puts the actions on one row of their own below the logo', async () => {
     const { theme, guide, adminPanel, account } = await adminToolbarAt(320);
     expect(guide.height).toBeLessThan(44);

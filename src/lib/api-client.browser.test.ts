@@ -90,6 +90,8 @@ describe('api client', () => {
       // Spec §4: signed out and sent to /login, as by any other call.
       expect(localStorage.getItem(accessTokenKey)).toBeNull();
       expect(window.location.pathname).toBe('/login');
+      // Where the login page says the last action was not carried out.
+      expect(window.location.search).toBe('?session=ended');
     } finally {
       window.history.replaceState(null, '', testPage);
     }

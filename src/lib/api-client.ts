@@ -53,6 +53,9 @@ function serverMessageOf(body: string): string | null {
   return null;
 }
 
+/** The query the login page reads as 'the session ended under a call' (spec §4: a 401 signs out). */
+export const SESSION_ENDED = 'session=ended';
+
 /** Every failed answer, from fetch or XHR, ends here: a 401 signs out (spec §4), then the error. */
 function failure(
   method: string,
@@ -63,7 +66,8 @@ function failure(
   const serverMessage = serverMessageOf(answer.body);
   if (answer.status === 401 && signOutOn401) {
     signOut();
-    navigate('/login');
+    // The login page then says why: the action the user just took was not carried out.
+    navigate(`/login?${SESSION_ENDED}`);
   }
   return new ApiError(
     answer.status,

@@ -14,7 +14,8 @@ export interface DetectionsListProps {
    * The sidebar's copy of the main list. It sits in an aside that is already a landmark, so it is
    * no region of its own (two with the same name would confuse landmark navigation), and its
    * buttons are out of the Tab order (a click still opens): the main list has the same ones, and
-   * Tab would otherwise pass every detection twice on the way to what follows.
+   * Tab would otherwise pass every detection twice on the way to what follows. The list itself
+   * is one Tab stop, so that it can be scrolled from the keyboard.
    */
   copy?: boolean;
 }
@@ -35,7 +36,12 @@ export const DetectionsList = memo(function DetectionsList(props: DetectionsList
       {detections.length === 0 ? (
         <p className="muted">{s.noDetections}</p>
       ) : (
-        <ul className="va-detection-list">
+        // The copy's list is one Tab stop of its own, so the keyboard can scroll it (arrows).
+        <ul
+          className="va-detection-list"
+          tabIndex={copy ? 0 : undefined}
+          aria-label={copy ? title : undefined}
+        >
           {detections.map((detection) => {
             const { label, confidence } = detectionSummary(detection);
             const selected = detection.id === selectedId;

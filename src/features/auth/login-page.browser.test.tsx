@@ -33,6 +33,27 @@ async function submit(email = 'lcmanager@example.com', password = 'demo-password
 }
 
 describe('login screen', () => {
+  it('says why it shows after a session ended under a call: nothing was carried out', async () => {
+    const memory = memoryLocation({ path: '/login?session=ended' });
+    await render(
+      <Router hook={memory.hook} searchHook={memory.searchHook}>
+        <LoginPage />
+      </Router>,
+    );
+    await expect
+      .element(page.getByRole('status'))
+      .toHaveTextContent(
+        'Your session ended, so your last action was not carried out (nothing was saved or signed). Sign in again to go on.',
+      );
+    await expect.element(page.getByLabelText('Email')).toHaveFocus();
+  });
+
+  it('says nothing of a session when opened to sign in', async () => {
+    await showLogin();
+    await expect.element(page.getByLabelText('Email')).toHaveFocus();
+    expect(page.getByText(/Your session ended/).query()).toBeNull();
+  });
+
   it('starts with the Email field focused', async () => {
     // As after the toolbar's Sign In: focus was on a control of the page left behind.
     const signInButton = document.createElement('button');

@@ -1,9 +1,10 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { useLocation } from 'wouter';
+import { useLocation, useSearch } from 'wouter';
 import { Field } from '../../components/field.tsx';
 import { useFieldErrors } from '../../hooks/use-field-errors.ts';
 import { usePageHeading } from '../../hooks/use-heading-focus.ts';
+import { SESSION_ENDED } from '../../lib/api-client.ts';
 import { dashboardPathByRole } from '../../lib/roles.ts';
 import { showToast, toastLife } from '../../stores/toasts.ts';
 import { logIn } from './session-actions.ts';
@@ -15,6 +16,7 @@ export default function LoginPage() {
   // The title only: the page starts in its Email field.
   usePageHeading(s.loginTitle);
   const [, navigate] = useLocation();
+  const sessionEnded = new URLSearchParams(useSearch()).toString() === SESSION_ENDED;
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [showPassword, setShowPassword] = useState(false);
@@ -52,6 +54,11 @@ export default function LoginPage() {
     <section className="page login-page">
       <form className="card login-card" onSubmit={submit}>
         <h1>{s.loginTitle}</h1>
+        {sessionEnded && (
+          <p className="report-warning" role="status">
+            {s.sessionEnded}
+          </p>
+        )}
         <p className="muted">{s.loginIntro}</p>
         <Field label={s.email} error={fields.errors.email}>
           <input

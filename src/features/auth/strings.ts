@@ -2,6 +2,9 @@
 export const authStrings = {
   loginTitle: 'Sign In',
   loginIntro: 'Sign in with your work email to record and review line clearance inspections.',
+  /** After a 401: whatever the user just did was refused, so nothing was saved or signed. */
+  sessionEnded:
+    'Your session ended, so your last action was not carried out (nothing was saved or signed). Sign in again to go on.',
   email: 'Email',
   password: 'Password',
   showPassword: 'Show password',

@@ -1,5 +1,6 @@
-import type { Ref } from 'react';
+import type { ReactNode, Ref } from 'react';
 import { StatusTag } from '../../components/tag.tsx';
+import { UserText } from '../../components/user-text.tsx';
 import { recordTime } from '../../lib/record-time.ts';
 import type { InspectionReport } from '../../types/api.ts';
 import { reportStrings as s } from './strings.ts';
@@ -8,7 +9,7 @@ const orDash = (value: string | null | undefined) => value || '—';
 
 /** The record's header: line, products and batches, operator, times, status, video evidence. */
 export function RecordHeader({ report }: { report: InspectionReport }) {
-  const rows: [string, string][] = [
+  const rows: [string, ReactNode][] = [
     ['Line', report.lineName],
     ['Operator', report.operatorName],
     ['Start', recordTime(report.startTime, true)],
@@ -18,7 +19,10 @@ export function RecordHeader({ report }: { report: InspectionReport }) {
       `${orDash(report.productLeaving)} / ${orDash(report.batchLeaving)}`,
     ],
     ['Product / batch coming', `${orDash(report.productComing)} / ${orDash(report.batchComing)}`],
-    ['Operator notes', orDash(report.operatorNotes)],
+    [
+      'Operator notes',
+      report.operatorNotes ? <UserText key="notes" text={report.operatorNotes} /> : '—',
+    ],
     [
       'Video',
       report.video ? `${report.video.filename} (${report.video.duration.toFixed(1)} s)` : 'none',
@@ -76,7 +80,7 @@ export function SignatureBlock({
           </div>
           <div>
             <dt>Notes</dt>
-            <dd>{orDash(signature.notes)}</dd>
+            <dd>{signature.notes ? <UserText text={signature.notes} /> : '—'}</dd>
           </div>
           <div>
             <dt>Signed record hash</dt>

@@ -5,6 +5,7 @@ import { DateRangePicker } from '../../components/date-range-picker.tsx';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { SigningDialog, signatureLine } from '../../components/signing-dialog.tsx';
 import { StatusTag } from '../../components/tag.tsx';
+import { UserText } from '../../components/user-text.tsx';
 import { inspectionReportPath } from '../../config/paths.ts';
 import { useFocusWhen } from '../../hooks/use-focus-when.ts';
 import { type DateRange, inRange } from '../../lib/date-range.ts';
@@ -127,13 +128,17 @@ export function InspectionsTab({
               </RecordField>
               <RecordField label={s.date}>{(start && localTime(start)) ?? s.unknown}</RecordField>
               {inspection.operatorNotes && (
-                <RecordField label={s.notes}>{inspection.operatorNotes}</RecordField>
+                <RecordField label={s.notes}>
+                  <UserText text={inspection.operatorNotes} />
+                </RecordField>
               )}
               {inspection.signature && (
                 <RecordField label={s.signature}>{signatureLine(inspection.signature)}</RecordField>
               )}
               {inspection.signature?.notes && (
-                <RecordField label={s.reviewNotes}>{inspection.signature.notes}</RecordField>
+                <RecordField label={s.reviewNotes}>
+                  <UserText text={inspection.signature.notes} />
+                </RecordField>
               )}
               <RecordField label={s.id}>{inspection._id}</RecordField>
             </RecordCard>

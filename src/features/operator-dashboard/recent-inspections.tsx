@@ -1,6 +1,7 @@
 import { Link } from 'wouter';
 import { CardGrid, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { StatusTag, Tag } from '../../components/tag.tsx';
+import { UserText } from '../../components/user-text.tsx';
 import { inspectionReportPath } from '../../config/paths.ts';
 import { localTime } from '../../lib/record-time.ts';
 import type { MyInspection } from '../../types/api.ts';
@@ -51,7 +52,9 @@ export function RecentInspections({
                     : s.awaitingReview}
                 </RecordField>
                 {signature?.notes && (
-                  <RecordField label={s.reviewNotes}>{signature.notes}</RecordField>
+                  <RecordField label={s.reviewNotes}>
+                    <UserText text={signature.notes} />
+                  </RecordField>
                 )}
                 <RecordField label={s.upload}>
                   {video?.verified ? (

@@ -499,8 +499,11 @@ describe('detections (spec §2, §7, §9)', () => {
         .elements()
         .map((button) => button.tabIndex),
     ).toEqual([0, 0, 0]);
-    // Tab from the main list's last detection leaves the detections behind.
+    // Tab from the main list's last detection passes the sidebar's copy in one stop, its list
+    // (scrollable by the keyboard), then leaves the detections behind.
     (mainList().getByRole('button').nth(2).element() as HTMLElement).focus();
+    await userEvent.keyboard('{Tab}');
+    expect(document.activeElement).toBe(sidebar.getByRole('list').element());
     await userEvent.keyboard('{Tab}');
     expect(sidebar.element().contains(document.activeElement)).toBe(false);
     await sidebar.getByRole('button', { name: /^9\.500 s/ }).click();
