@@ -7,6 +7,7 @@ import { audit } from '../audit/audit.ts';
 import type { AuthUser } from '../context.ts';
 import { dispositions, predictions } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { isBlank } from '../schemas/blank.ts';
 import type { Disposition, DispositionBody } from '../schemas/reports.ts';
 import { lockInspection, readRecord, toDisposition } from './record.ts';
 import { summarizeInspection } from './report.ts';
@@ -44,7 +45,8 @@ export async function setDisposition(
           )
       : [];
     if (!prediction) throw notFound('Detection');
-    if (body.disposition === 'dismissed' && !reason) {
+    // A reason of invisible characters only is no reason (server/schemas/blank.ts).
+    if (body.disposition === 'dismissed' && isBlank(reason)) {
       throw badRequest('body.reason is required for a dismissal');
     }
     const old = record.dispositions.find((d) => d.predictionId === params.predictionId) ?? null;

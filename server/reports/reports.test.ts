@@ -208,6 +208,14 @@ describe('the inspection report', () => {
     });
     expect(noReason.statusCode).toBe(400);
     expect(noReason.json().message).toBe('body.reason is required for a dismissal');
+    // A reason that prints as nothing is none either.
+    for (const reason of ['\u200b', '\u3164\u2800', '\u00ad ']) {
+      const invisible = await dispose('lcmanager2', 'insp-lc2-2', first.predictionId, {
+        disposition: 'dismissed',
+        reason,
+      });
+      expect(invisible.json().message).toBe('body.reason is required for a dismissal');
+    }
     expect(
       (await dispose('operator', 'insp-lc2-2', first.predictionId, { disposition: 'confirmed' }))
         .statusCode,

@@ -261,7 +261,7 @@ describe('an LC manager manages the operators of its own lines only', () => {
     const shared = (
       await post(u.admin.auth, { ...person('both-lines'), lineClearanceIds: [lineOfLc, lineOfLc2] })
     ).json();
-    const message = `The user also works on Bottling 2, which another LC manager manages: only an admin or a factory manager changes or deletes the account itself`;
+    const message = `The user also works on Bottling 2, a line you do not manage: only an admin or a factory manager changes or deletes the account itself`;
     for (const change of [{ name: 'Renamed' }, { status: 'deactivated' }]) {
       const res = await put(u.lc.auth, shared._id, { ...shared, ...change });
       expect(res.statusCode).toBe(403);

@@ -9,6 +9,8 @@ const invisible = [
   ...['\u200b', '\u200c', '\u200d', '\u200e', '\u200f', '\u2060', '\ufeff'],
   ...['\u202a', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'],
   ...['\u3164', '\u115f', '\u1160', '\uffa0', '\u2800', '\u00ad', '\u034f', '\u061c', '\u180e'],
+  // Marks alone: variation selectors, the Mongolian and Khmer invisible signs, a combining accent.
+  ...['\ufe0f', '\u{e0100}', '\u180b', '\u17b4', '\u0300', '\u034f\ufe0f'],
 ];
 
 describe('NonBlank', () => {
@@ -19,7 +21,8 @@ describe('NonBlank', () => {
       expect(Value.Check(NonBlank(200), ` ${char}${char} `), code).toBe(false);
       expect(Value.Check(NonBlank(200), `${char}A`), code).toBe(true);
     }
-    for (const name of ['A', 'Zoë', '张伟', 'שרה', '·']) {
+    // A decomposed ë (e and a combining diaeresis) and Devanagari (a consonant and its vowel sign).
+    for (const name of ['A', 'Zoë', 'Zoe\u0308', '张伟', 'שרה', '·', 'कि']) {
       expect(Value.Check(NonBlank(200), name), name).toBe(true);
     }
   });

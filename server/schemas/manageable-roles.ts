@@ -28,7 +28,13 @@ export const worksOn = (
 
 /**
  * Why an LC manager may not change an account itself (its name, its status) nor delete it: it
- * also works on these lines of another LC manager, so it belongs to both (server/routes/users.ts).
+ * also works on these lines, which it does not manage (another manager's, or none's), so the
+ * account is not its alone (server/routes/users.ts).
  */
-export const sharedAccountRefusal = (lineNames: readonly string[]) =>
-  `The user also works on ${lineNames.join(', ')}, which another LC manager manages: only an admin or a factory manager changes or deletes the account itself`;
+export function sharedAccountRefusal(lineNames: readonly string[]): string {
+  const names =
+    lineNames.length === 1
+      ? `${lineNames[0]}, a line`
+      : `${lineNames.slice(0, -1).join(', ')} and ${lineNames.at(-1)}, lines`;
+  return `The user also works on ${names} you do not manage: only an admin or a factory manager changes or deletes the account itself`;
+}

@@ -1,7 +1,7 @@
 import { Link } from 'wouter';
 import { reportPdfUrl } from '../api/get-reports.ts';
 import { inspectionReportPath, routeRoles } from '../config/paths.ts';
-import { localTime } from '../lib/record-time.ts';
+import { recordTime } from '../lib/record-time.ts';
 import { hasAnyRole } from '../lib/roles.ts';
 import type { ReportRow } from '../types/api.ts';
 import { MediaLink } from './media-link.tsx';
@@ -40,7 +40,8 @@ export function ReportTable({ rows, roles, caption }: ReportTableProps) {
         </thead>
         <tbody>
           {rows.map((row) => {
-            const start = localTime(row.startTime) ?? row.startTime;
+            // The record's clock, as the report, the PDF and the CSV print it (lib/record-time.ts).
+            const start = recordTime(row.startTime);
             const name = `${row.lineName} ${start}`;
             return (
               <tr key={row.inspectionId}>
@@ -61,11 +62,7 @@ export function ReportTable({ rows, roles, caption }: ReportTableProps) {
                     ? '—'
                     : `${row.flags}${row.criticalFlags ? ` (${row.criticalFlags} critical or high)` : ''}`}
                 </td>
-                <td>
-                  {row.signerName
-                    ? `${row.signerName}, ${localTime(row.signedAt ?? '') ?? '—'}`
-                    : '—'}
-                </td>
+                <td>{row.signerName ? `${row.signerName}, ${recordTime(row.signedAt)}` : '—'}</td>
                 <td className="report-actions">
                   {opensPage && (
                     <Link

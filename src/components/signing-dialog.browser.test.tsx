@@ -260,6 +260,41 @@ describe('SigningDialog', () => {
     expect(calls).toHaveLength(1);
   });
 
+  it('says a refusal of the notes at the notes, and keeps the password typed', async () => {
+    const calls = await open('reject', null, {
+      [`PATCH /api/inspections/${id}/reject`]: {
+        status: 400,
+        body: {
+          message: 'body.notes must give the reason for a rejection (at least 3 different words)',
+        },
+      },
+    });
+    const dialog = page.getByRole('dialog', { name: 'Reject inspection' });
+    const notes = dialog.getByLabelText('Notes (required)');
+    const password = dialog.getByLabelText('Password');
+    // A pasted direction control is named before anything is sent.
+    await notes.fill('Batch label shows \u202eAP-2041 wrong');
+    await password.fill('demo-password');
+    await dialog.getByRole('button', { name: 'Sign and reject' }).click();
+    await expect
+      .element(notes)
+      .toHaveAccessibleDescription(
+        'Notes contains an invisible direction control (U+202E); type the text without it',
+      );
+    expect(calls).toEqual([]);
+    // The server's refusal of the notes is said there too; the password stays.
+    await notes.fill('Loose tablets under the feeder, carton chute not emptied');
+    await dialog.getByRole('button', { name: 'Sign and reject' }).click();
+    await expect
+      .element(notes)
+      .toHaveAccessibleDescription(
+        'Failed to reject inspection: body.notes must give the reason for a rejection (at least 3 different words)',
+      );
+    await expect.element(notes).toHaveAttribute('aria-invalid', 'true');
+    await expect.element(password).toHaveValue('demo-password');
+    expect(calls).toEqual([`PATCH /api/inspections/${id}/reject`]);
+  });
+
   it('on a conflict (signed meanwhile) closes with the server’s reason and has the record reloaded', async () => {
     const changed = vi.fn();
     const closed = vi.fn();

@@ -7,6 +7,7 @@ import { useFieldErrors } from '../hooks/use-field-errors.ts';
 import { ApiError } from '../lib/api-client.ts';
 import { localTime } from '../lib/record-time.ts';
 import { failureText, runAction } from '../lib/run-action.ts';
+import { unstorableProblem } from '../lib/text-rules.ts';
 import { session } from '../stores/session.ts';
 import type { InspectionReport, Signature } from '../types/api.ts';
 import { TextField } from './field.tsx';
@@ -181,6 +182,11 @@ export function SigningDialog({
       fields.warn('notes', warning);
       return false;
     }
+    const notesProblem = unstorableProblem('Notes', notes);
+    if (notesProblem) {
+      fields.warn('notes', notesProblem);
+      return false;
+    }
     if (!password.trim()) {
       fields.warn('password', 'Please enter your password to sign');
       return false;
@@ -207,7 +213,10 @@ export function SigningDialog({
     // Spec §8's toast shows outside the modal, hidden from screen readers while it is open: the
     // dialog says it too, at the password it asks for again (after a 401 the app has signed out).
     const said = failureText(text.failure, refusal);
-    if (said) {
+    // A refusal of the notes (a 400 naming them) is said at the notes; the password stays typed.
+    if (said && refusal instanceof ApiError && refusal.serverMessage?.startsWith('body.notes')) {
+      fields.fail('notes', said);
+    } else if (said) {
       setPassword('');
       fields.fail('password', said);
     }

@@ -1,3 +1,4 @@
+import { isBlank } from '../../server/schemas/blank.ts';
 import { toastError, toastLife, toastSuccess, toastWarning } from '../stores/toasts.ts';
 import { ApiError } from './api-client.ts';
 
@@ -72,7 +73,8 @@ export async function deleteThenReload(
 
 /** Spec §5 required fields: warns (3 s) and answers true when any value is blank. */
 export function warnIfBlank(message: string, ...values: string[]): boolean {
-  if (values.every((value) => value.trim())) return false;
+  // Blank by the server's rule: invisible characters alone are blank too.
+  if (values.every((value) => !isBlank(value))) return false;
   toastWarning(message);
   return true;
 }

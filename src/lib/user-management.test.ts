@@ -18,12 +18,23 @@ describe('Delete of an operator, for an LC manager', () => {
 
   it('is refused, in the server’s words, when another manager’s line has the operator too', () => {
     const refusal =
-      'The user also works on Bottling Line 2, which another LC manager manages: only an admin or a factory manager changes or deletes the account itself';
+      'The user also works on Bottling Line 2, a line you do not manage: only an admin or a factory manager changes or deletes the account itself';
     const named = { _id: 'op', role: 'operator', lineClearanceIds: ['L1', 'L2'] };
     expect(deleteBlocker(lc, named, lines)).toBe(refusal);
     // Listed by the other line rather than naming it.
     const listed = { _id: 'op-listed', role: 'operator', lineClearanceIds: ['L1'] };
     expect(deleteBlocker(lc, listed, lines)).toBe(refusal);
+    // A line nobody manages is not the caller's either; two lines are named as a list.
+    const three = [...lines, { _id: 'L3', name: 'Sachet Line 3', managerId: null }];
+    expect(
+      deleteBlocker(
+        lc,
+        { _id: 'op', role: 'operator', lineClearanceIds: ['L1', 'L2', 'L3'] },
+        three,
+      ),
+    ).toBe(
+      'The user also works on Bottling Line 2 and Sachet Line 3, lines you do not manage: only an admin or a factory manager changes or deletes the account itself',
+    );
     // Admins and factory managers oversee both lines.
     expect(deleteBlocker({ id: 'a', roles: ['admin'] }, named, lines)).toBe(null);
   });

@@ -1,7 +1,8 @@
 // Phones open the camera only on a secure page. The server started with TLS_CERT/TLS_KEY (a
 // certificate made as `npm run cert` makes it) answers HTTPS, and the app's page has
 // navigator.mediaDevices under a LAN name; the same name over plain HTTP has not (control).
-// The name resolves to 127.0.0.1 inside Chromium only: no traffic leaves the machine.
+// The name resolves to 127.0.0.1 inside Chromium only: no traffic leaves the machine. Over plain
+// HTTP under that name the inspection screen gets to its camera step and says to use https.
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +12,9 @@ import { type Browser, chromium } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSelfSignedCertificate } from '../../server/tls/self-signed.ts';
 import { chromiumArgs, chromiumPath } from '../support/chromium.ts';
+import { Api } from './support/api.ts';
+import { newContext } from './support/browser.ts';
+import { demoAccount, demoPassword } from './support/demo.ts';
 import { startServer, type TestServer } from './support/server.ts';
 
 const NAME = 'line-clearance.test';
@@ -71,6 +75,37 @@ describe('HTTPS with a generated certificate', () => {
       hsts: expect.stringMatching(/^max-age=\d+/),
     });
   });
+
+  it('over plain HTTP under a LAN name, the inspection screen says the camera needs https', async () => {
+    // The first thing a plant tries: the server's LAN address on a phone, without TLS.
+    const plainApp = await startServer();
+    const context = await newContext(browser, {
+      baseUrl: plainApp.baseUrl.replace('127.0.0.1', NAME),
+      token: (await Api.login(plainApp.baseUrl, demoAccount('operator').email, demoPassword)).token,
+    });
+    try {
+      const page = await context.newPage();
+      await page.goto('/operator');
+      expect(await page.evaluate(() => window.isSecureContext)).toBe(false);
+      await page
+        .getByRole('link', { name: /^Start Inspection: / })
+        .first()
+        .click();
+      await page.getByLabel('Product leaving the line').fill('Aspirin 500 mg');
+      await page.getByLabel('Batch leaving the line').fill('B-1001');
+      await page.getByLabel('Product coming next').fill('Ibuprofen 200 mg');
+      await page.getByLabel('Batch coming next').fill('B-2002');
+      await page.getByRole('button', { name: 'Start Recording' }).click();
+      await page
+        .getByText(
+          /^The camera needs a secure connection, and this page was opened over plain http/,
+        )
+        .waitFor({ timeout: 30_000 });
+    } finally {
+      await context.close();
+      await plainApp.stop();
+    }
+  }, 180_000);
 
   it('the same name over plain HTTP has no camera API (control)', async () => {
     const { port } = plain.address() as AddressInfo;

@@ -282,6 +282,10 @@ describe('admin / factory-manager dashboard', () => {
     await expect.element(name).toHaveFocus();
     await expect.element(name).toHaveAttribute('aria-invalid', 'true');
     await expect.element(name).toHaveAccessibleDescription('Please enter a name for the user');
+    // A name of invisible characters only is none either (the server's blank rule).
+    await name.fill('\u200b\u3164');
+    await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    await expect.element(name).toHaveAccessibleDescription('Please enter a name for the user');
     expect(calls.filter((call) => call.startsWith('POST'))).toEqual([]);
   });
 

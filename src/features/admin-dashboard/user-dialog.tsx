@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useSnapshot } from 'valtio';
+import { isBlank } from '../../../server/schemas/blank.ts';
 import { createUser } from '../../api/create-user.ts';
 import { TextField } from '../../components/field.tsx';
 import { FormDialog } from '../../components/form-dialog.tsx';
@@ -10,6 +11,7 @@ import { useFieldErrors } from '../../hooks/use-field-errors.ts';
 import { useNewPassword } from '../../hooks/use-new-password.ts';
 import { isRole, type Role, roleLabel, roleList } from '../../lib/roles.ts';
 import { runAction } from '../../lib/run-action.ts';
+import { unstorableProblem } from '../../lib/text-rules.ts';
 import { manageableRoles, userManagementStrings } from '../../lib/user-management.ts';
 import { session } from '../../stores/session.ts';
 import { toastWarning } from '../../stores/toasts.ts';
@@ -50,8 +52,13 @@ export function UserDialog({ item, lineClearances, onClose, onSaved }: UserDialo
 
   const save = async () => {
     fieldErrors.clear();
-    if (!name.trim()) {
+    if (isBlank(name)) {
       fieldErrors.warn('name', s.userNameRequired);
+      return false;
+    }
+    const nameProblem = unstorableProblem('Name', name);
+    if (nameProblem) {
+      fieldErrors.warn('name', nameProblem);
       return false;
     }
     if (userRoles.length === 0) {

@@ -121,5 +121,16 @@ describe('the dispositions table for a keyboard and a screen reader', () => {
     await expect.element(reason).toHaveAccessibleDescription(why);
     // The spec-style warning toast stays.
     expect(toasts.items.map((toast) => toast.detail)).toEqual([why]);
+    // A reason of invisible characters only is none, and a direction control is named.
+    await reason.fill('\u200b\u3164');
+    await userEvent.click(dialog.getByRole('button', { name: 'Dismiss' }));
+    await expect.element(reason).toHaveAccessibleDescription(why);
+    await reason.fill('Reflection on \u202eAP-2041');
+    await userEvent.click(dialog.getByRole('button', { name: 'Dismiss' }));
+    await expect
+      .element(reason)
+      .toHaveAccessibleDescription(
+        'Reason (required) contains an invisible direction control (U+202E); type the text without it',
+      );
   });
 });

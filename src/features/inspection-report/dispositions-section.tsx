@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { isBlank } from '../../../server/schemas/blank.ts';
 import { TextField } from '../../components/field.tsx';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { TableScroll } from '../../components/table-scroll.tsx';
@@ -6,6 +7,7 @@ import type { PlaybackClock } from '../../components/video-review/playback-clock
 import { useFieldErrors } from '../../hooks/use-field-errors.ts';
 import { recordTime } from '../../lib/record-time.ts';
 import { runAction } from '../../lib/run-action.ts';
+import { unstorableProblem } from '../../lib/text-rules.ts';
 import type { InspectionReport, ReportDetection } from '../../types/api.ts';
 import { setDisposition } from './api/set-disposition.ts';
 import { reportStrings as s } from './strings.ts';
@@ -145,8 +147,14 @@ export function DispositionsSection({ report, clock, onChanged }: DispositionsSe
           submitLabel={s.dismiss}
           onClose={() => setDismissing(null)}
           onSubmit={async () => {
-            if (!reason.trim()) {
+            // Blank by the server's rule (invisible characters alone are no reason).
+            if (isBlank(reason)) {
               fields.warn('reason', s.reasonMissing);
+              return false;
+            }
+            const problem = unstorableProblem(s.reason, reason);
+            if (problem) {
+              fields.warn('reason', problem);
               return false;
             }
             fields.clear();

@@ -7,7 +7,11 @@ import { paths } from '../../config/paths.ts';
 import { usePageHeading, useStepHeading } from '../../hooks/use-heading-focus.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { ApiError } from '../../lib/api-client.ts';
-import { type LocalRecording, newRecording } from '../../lib/capture/recording-db.ts';
+import {
+  type LocalRecording,
+  newRecording,
+  newRecordingId,
+} from '../../lib/capture/recording-db.ts';
 import { discardRecording, queueRecording, uploadQueue } from '../../lib/capture/upload-queue.ts';
 import { session } from '../../stores/session.ts';
 import type { MyLineDetail } from '../../types/api.ts';
@@ -71,7 +75,7 @@ export default function InspectionPage() {
           setEntries(typed);
           setRecording(
             newRecording({
-              id: crypto.randomUUID(),
+              id: newRecordingId(),
               userId,
               lineId: detail.line._id,
               lineName: detail.line.name,

@@ -62,6 +62,16 @@ export type RecordingStart = Pick<
   | 'checklist'
 >;
 
+/**
+ * A new recording's id, also its inspection's clientRef: 32 random hex digits. Not
+ * `crypto.randomUUID`, which browsers offer only on https pages: on plain http the inspection
+ * screen must still reach the camera step, which says the camera needs https.
+ */
+export function newRecordingId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
 export const newRecording = (start: RecordingStart): LocalRecording => ({
   ...start,
   notes: '',

@@ -2,6 +2,7 @@
 // rules (server/schemas/inspections.ts: each product/batch field NonBlank(200), notes at most 2000
 // characters) before anything is recorded, so a recording is never refused at upload for them.
 import { isBlank } from '../../../server/schemas/blank.ts';
+import { codePoint, UNSTORABLE_ALL, unstorableProblem } from '../text-rules.ts';
 import type { LocalRecording } from './recording-db.ts';
 
 export const ENTRY_KEYS = [
@@ -30,14 +31,14 @@ export function entryProblem(key: EntryKey, value: string): string | null {
   if (isBlank(value)) return `${label} is required`;
   const length = value.trim().length;
   if (length > ENTRY_MAX) return tooLong(label, ENTRY_MAX, length);
-  return unstorable(label, value);
+  return unstorableProblem(label, value);
 }
 
 /** Why the server would refuse these notes, in words; null when they are fine. */
 export function notesProblem(notes: string): string | null {
   const length = notes.trim().length;
   if (length > NOTES_MAX) return tooLong(entryLabels.notes, NOTES_MAX, length);
-  return unstorable(entryLabels.notes, notes);
+  return unstorableProblem(entryLabels.notes, notes);
 }
 
 /** The server's longest QR code text (server/schemas/capture.ts). */
@@ -49,26 +50,12 @@ const CODE_MAX = 1000;
  * text), and no longer than the server takes, so a printed label can never make the upload fail.
  */
 export const recordableCode = (code: string) =>
-  code.replace(UNSTORABLE_ALL, (char) => `\\u${codePoint(char).toLowerCase()}`).slice(0, CODE_MAX);
+  code
+    .replace(UNSTORABLE_ALL, (char) => `\\u${codePoint(char).slice(2).toLowerCase()}`)
+    .slice(0, CODE_MAX);
 
 const tooLong = (label: string, max: number, length: number) =>
   `${label} must be at most ${max} characters (it has ${length})`;
-// What the server refuses in any text it stores (server/http/text-guard.ts): U+0000, which
-// PostgreSQL cannot store, and the direction controls, which make text display as other text.
-// Both arrive only by pasting.
-const UNSTORABLE_CLASS = '[\\u0000\\u202a-\\u202e\\u2066-\\u2069]';
-const UNSTORABLE = new RegExp(UNSTORABLE_CLASS);
-const UNSTORABLE_ALL = new RegExp(UNSTORABLE_CLASS, 'g');
-const codePoint = (char: string) =>
-  (char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
-function unstorable(label: string, value: string): string | null {
-  const char = UNSTORABLE.exec(value)?.[0];
-  if (char === undefined) return null;
-  return char === '\u0000'
-    ? `${label} must not contain a NUL character (U+0000)`
-    : `${label} contains an invisible direction control (U+${codePoint(char)}); type the text without it`;
-}
-
 /**
  * The counter shown under a field: always for the notes, and for a short field once it nears its
  * limit (a batch number rarely does, and a counter under every field would crowd a phone).

@@ -236,6 +236,10 @@ describe('configuration (spec §3)', () => {
   it('explains what is wrong with an edited item', () => {
     const zone = { x: 10, y: 10, width: 50, height: 50, name: 'Z' };
     expect(itemProblem('hotZone', zone, display)).toBeNull();
+    // A pasted direction control is named before the plan is saved, with the field.
+    expect(itemProblem('hotZone', { ...zone, name: 'Filler \u202e' }, display)).toBe(
+      'Name contains an invisible direction control (U+202E); type the text without it',
+    );
     // Also a name of characters that print as nothing, which the server refuses as blank.
     for (const name of [' ', '\u200b', '\u3164', '\u2800 \u00ad']) {
       expect(itemProblem('hotZone', { ...zone, name }, display)).toBe(

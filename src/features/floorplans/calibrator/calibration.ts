@@ -2,6 +2,7 @@
 // colours, hot-zone size, proximity warnings, moves, and the configuration it becomes.
 import { isBlank } from '../../../../server/schemas/blank.ts';
 import { nextColor } from '../../../lib/palette.ts';
+import { unstorableProblem } from '../../../lib/text-rules.ts';
 import type { Camera, FloorplanConfiguration, HotZone, Tag } from '../../../types/api.ts';
 import { calibratorStrings as s } from '../strings.ts';
 import {
@@ -321,6 +322,10 @@ export function itemProblem(
   ];
   const long = texts.find(([, text, limit]) => text !== undefined && text.length > limit);
   if (long) return s.tooLong(long[0], long[2]);
+  for (const [label, text] of texts) {
+    const problem = text === undefined ? null : unstorableProblem(label, text);
+    if (problem) return problem;
+  }
   const rect = footprint(item);
   const numbers: [string, number][] = [
     ['X', rect.x],
