@@ -65,6 +65,7 @@ export function ChecklistSection({ report }: { report: InspectionReport }) {
     <section className="report-panel" aria-labelledby="report-checklist">
       <h2 id="report-checklist">{s.checklist}</h2>
       {report.pathMessage && <p className="report-warning">{report.pathMessage}</p>}
+      <p className="muted">{s.scannedHow}</p>
       <TableScroll label={s.tags}>
         <table className="report-table">
           <caption>{s.tags}</caption>

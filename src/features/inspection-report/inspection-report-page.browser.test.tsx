@@ -213,7 +213,16 @@ describe('inspection report: the page and its sections', () => {
       [`GET /api/reports/${inspectionId}`]: { body: pendingReport(null) },
     });
     await expect.element(page.getByRole('heading', { level: 1 })).toBeVisible();
-    expect(document.title).toBe('Inspection Report – Line Clearance');
+    await expect.poll(() => document.title).toBe('Inspection Report – Line Clearance');
+  });
+
+  it('says how the checklist counts a tag scanned, apart from the path player', async () => {
+    await visit(inspectionId, {
+      [`GET /api/reports/${inspectionId}`]: { body: pendingReport(null) },
+    });
+    await expect
+      .element(page.getByText(/^A tag counts as scanned when its QR code was read/))
+      .toHaveTextContent(/The path player above counts the path alone\.$/);
   });
 
   it('skips the player and the detection lists to the dispositions, focusing their heading', async () => {

@@ -28,6 +28,9 @@ export const reportStrings = {
   skipToDispositions: 'Skip to dispositions',
   noVideo: 'No video was recorded for this inspection.',
   checklist: 'Checklist',
+  /** The path player above counts a tag scanned by the path alone (spec §2); the record counts both. */
+  scannedHow:
+    'A tag counts as scanned when its QR code was read during the recording or the path passed it. The path player above counts the path alone.',
   tags: 'Tags',
   hotZones: 'Hot zones',
   /** A zone's visit when there is no path to tell (the no-path flag says why). */
