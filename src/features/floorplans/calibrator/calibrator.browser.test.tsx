@@ -144,6 +144,8 @@ describe('Calibrator', () => {
     await clickPlan(500, 300);
     expect(last().tags).toHaveLength(2);
 
+    // Each name in the list is isolated from the position after it (a right-to-left name).
+    expect(page.getByText('Tag 1', { exact: true }).element().tagName).toBe('BDI');
     await userEvent.click(button('Remove Tag 1'));
     await expect.poll(() => last().tags.map((tag) => tag.name)).toEqual(['Tag 2']);
     await userEvent.click(button('Add Camera'));

@@ -37,7 +37,9 @@ function ItemList({ kind, title, ...props }: ItemListsProps & { kind: ItemKind; 
                 aria-hidden="true"
               />
               <span className="calibrator-list-name">
-                {value.name}
+                {/* Isolated: a right-to-left name (or a control saved before they were refused)
+                    must not reorder the position after it. */}
+                <bdi>{value.name}</bdi>
                 <span className="muted"> ({s.at(value.x, value.y)})</span>
               </span>
               {!props.readOnly && (
