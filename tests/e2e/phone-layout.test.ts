@@ -176,6 +176,42 @@ describe.concurrent('a 390 px phone', () => {
     );
   });
 
+  test('/video/{id} on a touch phone: the slider has a row of its own, no list twice, 44 px buttons', async () => {
+    const videos = await e2e.admin.get<{ id: string; filename: string }[]>('/api/videos');
+    const video = videos.find((candidate) => candidate.filename === 'lc1-20261103-081500.mp4');
+    if (!video) throw new Error('the demo data has no video lc1-20261103-081500');
+    // A phone's own browser: touch, so `pointer: coarse` holds.
+    const context = await e2e.browser.newContext({
+      baseURL: e2e.server.baseUrl,
+      viewport: phone,
+      hasTouch: true,
+      isMobile: true,
+    });
+    const token = await e2e.tokenFor('lc_manager');
+    await context.addInitScript((value) => localStorage.setItem('accessToken', value), token);
+    try {
+      const page = await context.newPage();
+      await page.goto(`/video/${video.id}`);
+      const slider = page.getByRole('slider', { name: 'Time' });
+      await slider.waitFor();
+      expect(await page.evaluate(() => matchMedia('(pointer: coarse)').matches)).toBe(true);
+      expect((await slider.boundingBox())?.width).toBeGreaterThan(300);
+      expect(await page.locator('.va-right').isVisible()).toBe(false);
+      await page.locator('.va-main .va-detections').waitFor();
+      const heights = await page
+        .locator('main .btn')
+        .evaluateAll((buttons) =>
+          buttons
+            .filter((button) => (button as HTMLElement).offsetParent !== null)
+            .map((button) => button.getBoundingClientRect().height),
+        );
+      expect(heights.length).toBeGreaterThan(0);
+      expect(Math.min(...heights)).toBeGreaterThanOrEqual(44);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('axe light and dark at 390 px with the scroll hints', async () => {
     const failures: Record<string, string[]> = {};
     for (const { role, url } of [

@@ -66,6 +66,8 @@ export function TimeSlider({
   );
 
   const startDrag = () => {
+    // Chromium sends pointerdown to a disabled input: while playing the slider does nothing.
+    if (clock.playing) return;
     clock.seeking = true;
     clock.playing = false;
     const end = () => {

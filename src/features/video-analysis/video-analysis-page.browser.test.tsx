@@ -412,6 +412,12 @@ describe('time bounds, slider and playback state (spec §4, §9)', () => {
     await expect.element(slider()).toBeDisabled();
     await expect.element(page.getByText('Playing…')).toBeVisible();
     await expect.element(page.getByRole('button', { name: 'Pause', exact: true })).toBeVisible();
+    // A press on the disabled slider neither pauses nor seeks (Chromium still sends pointerdown).
+    slider()
+      .element()
+      .dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
+    await expect.element(page.getByText('Playing…')).toBeVisible();
+    await expect.element(slider()).toBeDisabled();
     mediaElement().dispatchEvent(new Event('pause'));
     await expect.element(slider()).toBeEnabled();
     await expect.element(page.getByText('Playing…')).not.toBeInTheDocument();
