@@ -1,13 +1,17 @@
 // Process entry: configuration, database, first-start seed, listen, graceful shutdown.
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
 import { LockError } from './db/lock.ts';
 import { summarizeMissing } from './reports/report.ts';
 import { seedEmptyDatabase } from './seed.ts';
 import { createServices } from './services.ts';
+import { startupProblem } from './startup-errors.ts';
+
+// Kept for the failure message: a start that fails names the setting to fix.
+let config: Config | null = null;
 
 async function main() {
-  const config = loadConfig();
+  config = loadConfig();
   const services = await createServices(config);
   const app = await buildApp(services.ctx, { logger: { level: config.logLevel } });
   const banner = await seedEmptyDatabase(services.ctx, app.log);
@@ -17,6 +21,9 @@ async function main() {
     if (closing) return;
     closing = true;
     app.log.info(`${signal}: finishing open requests, then closing the database`);
+    // No new analysis while the requests drain: a job started now would be cut off (and its
+    // 'analysis.start' left without an end in the trail). A job queued meanwhile waits in the queue.
+    await services.ctx.analysis.stop();
     // close() stops accepting connections and waits for in-flight requests.
     await app.close();
     await services.close();
@@ -38,10 +45,10 @@ async function main() {
 
 main().catch((error: unknown) => {
   // Configuration and lock problems are the operator's to fix: print them plainly.
-  if (error instanceof ConfigError || error instanceof LockError) {
-    console.error(error.message);
-  } else {
-    console.error(error);
-  }
+  const problem =
+    error instanceof ConfigError || error instanceof LockError
+      ? error.message
+      : startupProblem(error, config);
+  console.error(problem ?? error);
   process.exit(1);
 });

@@ -1,5 +1,6 @@
 // `npm run restore -- <backup folder>`: restores a backup into an empty DATA_DIR (or an empty
-// DATABASE_URL database). Checks every file's SHA-256 first; never overwrites anything.
+// DATABASE_URL database). Checks the manifest, the dump's and every file's SHA-256 first; never
+// overwrites anything, and a failed restore leaves DATA_DIR as it was.
 import path from 'node:path';
 import { restoreBackup } from './backup/restore-backup.ts';
 import { loadConfig } from './config.ts';

@@ -13,6 +13,24 @@ const login = (app: TestApp, email: string, password: string) =>
   app.app.inject({ method: 'POST', url: '/api/login', payload: { email, password } });
 
 describe('first start', () => {
+  it('refuses an empty database with DEMO=off and no first admin: nobody could sign in', async () => {
+    t = await build({ DEMO: 'off' });
+    await expect(seedEmptyDatabase(t.services.ctx, t.app.log)).rejects.toThrow(
+      'The database is empty and DEMO=off, so nobody could sign in: set ADMIN_EMAIL and ADMIN_PASSWORD for a first admin (or DEMO=on for the demo data)',
+    );
+  });
+
+  it('says it ignores ADMIN_EMAIL and ADMIN_PASSWORD on a database that has users', async () => {
+    t = await build({ ADMIN_EMAIL: 'boss@plant.example', ADMIN_PASSWORD: 'first-admin-pw' });
+    await seedEmptyDatabase(t.services.ctx, t.app.log);
+    const warnings: string[] = [];
+    const log = { ...t.app.log, warn: (message: string) => warnings.push(message) };
+    expect(await seedEmptyDatabase(t.services.ctx, log as typeof t.app.log)).toBeNull();
+    expect(warnings).toEqual([
+      'ADMIN_EMAIL and ADMIN_PASSWORD are used only on an empty database: this one has users, so they were ignored',
+    ]);
+  });
+
   it('creates the configured admin and nothing else, once', async () => {
     t = await build({ ADMIN_EMAIL: 'Boss@Plant.example', ADMIN_PASSWORD: 'first-admin-pw' });
     expect(await seedEmptyDatabase(t.services.ctx, t.app.log)).toBeNull();

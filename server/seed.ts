@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { count } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { audit } from './audit/audit.ts';
+import { ConfigError } from './config.ts';
 import type { AppContext } from './context.ts';
 import { users } from './db/schema.ts';
 import type { DemoDataset } from './demo/dataset-types.ts';
@@ -17,8 +18,16 @@ export async function seedEmptyDatabase(
   log: FastifyBaseLogger,
 ): Promise<string | null> {
   const [row] = await ctx.db.select({ n: count() }).from(users);
-  if ((row?.n ?? 0) > 0) return null;
   const { adminEmail, adminPassword } = ctx.config;
+  if ((row?.n ?? 0) > 0) {
+    // Said, not silently ignored: an operator who set them expects them to mean something.
+    if (adminEmail) {
+      log.warn(
+        'ADMIN_EMAIL and ADMIN_PASSWORD are used only on an empty database: this one has users, so they were ignored',
+      );
+    }
+    return null;
+  }
   if (adminEmail && adminPassword) {
     await ctx.db.transaction(async (tx) => {
       const admin = await insertUser(tx, ctx.passwords, {
@@ -37,7 +46,11 @@ export async function seedEmptyDatabase(
     log.info(`Created the first admin ${adminEmail}`);
     return null;
   }
-  if (!ctx.config.demo) return null;
+  if (!ctx.config.demo) {
+    throw new ConfigError([
+      'The database is empty and DEMO=off, so nobody could sign in: set ADMIN_EMAIL and ADMIN_PASSWORD for a first admin (or DEMO=on for the demo data)',
+    ]);
+  }
   const datasetFile = new URL('dataset.json', DEMO_DIR);
   if (!fs.existsSync(datasetFile)) {
     log.warn(

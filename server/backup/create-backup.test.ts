@@ -11,7 +11,7 @@ import { users } from '../db/schema.ts';
 import { insertUser } from '../services/users.ts';
 import { createServices } from '../services.ts';
 import { build, migratedPglite, type TestApp } from '../test/build.ts';
-import { createBackup } from './create-backup.ts';
+import { type BackupManifest, backUpDataDir, createBackup } from './create-backup.ts';
 import { restoreBackup } from './restore-backup.ts';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-backup-'));
@@ -83,6 +83,23 @@ const restoreTarget = () => {
   };
 };
 
+describe('backup of a wrong DATA_DIR', () => {
+  it('refuses a DATA_DIR that does not exist or holds no database, creating nothing', async () => {
+    const typo = path.join(tmp, 'typo');
+    const out = path.join(tmp, 'typo-out');
+    await expect(backUpDataDir({ dataDir: typo, databaseUrl: null }, out)).rejects.toThrow(
+      `DATA_DIR ${typo} does not exist`,
+    );
+    expect(fs.existsSync(typo)).toBe(false);
+    const empty = fs.mkdtempSync(path.join(tmp, 'empty-'));
+    await expect(backUpDataDir({ dataDir: empty, databaseUrl: null }, out)).rejects.toThrow(
+      `DATA_DIR ${empty} holds no database`,
+    );
+    expect(fs.readdirSync(empty)).toEqual([]);
+    expect(fs.existsSync(out)).toBe(false);
+  });
+});
+
 describe.skipIf(postgresUrl)('backup and restore with PGlite', () => {
   it(
     'dumps the database and the files with checksums',
@@ -143,9 +160,129 @@ describe.skipIf(postgresUrl)('backup and restore with PGlite', () => {
       fs.writeFileSync(path.join(folder, 'files', 'floorplans', 'abc.png'), 'tampered!!!');
       const { dataDir, target } = restoreTarget();
       await expect(restoreBackup(folder, target)).rejects.toThrow(
-        'Backup is damaged: floorplans/abc.png does not match its checksum',
+        'Backup is damaged: files/floorplans/abc.png does not match its checksum',
       );
       expect(fs.readdirSync(dataDir)).toEqual([]);
+    },
+    pgliteBudgetMs,
+  );
+
+  it(
+    'writes the dump checksum, folders 0700 and files 0600',
+    async () => {
+      const folder = await freshBackup();
+      const manifest = JSON.parse(
+        fs.readFileSync(path.join(folder, 'manifest.json'), 'utf8'),
+      ) as BackupManifest;
+      const dump = fs.readFileSync(path.join(folder, 'database.tar.gz'));
+      expect(manifest.databaseSize).toBe(dump.length);
+      expect(manifest.databaseSha256).toBe(createHash('sha256').update(dump).digest('hex'));
+      const modeOf = (p: string) => fs.statSync(p).mode & 0o777;
+      expect(modeOf(folder)).toBe(0o700);
+      expect(modeOf(path.dirname(folder))).toBe(0o700);
+      const entries = fs.readdirSync(folder, { recursive: true, withFileTypes: true });
+      expect(entries.length).toBeGreaterThanOrEqual(5); // dump, manifest, files/, floorplans/, abc.png
+      for (const entry of entries) {
+        const full = path.join(entry.parentPath, entry.name);
+        expect([entry.name, modeOf(full)]).toEqual([
+          entry.name,
+          entry.isDirectory() ? 0o700 : 0o600,
+        ]);
+      }
+    },
+    pgliteBudgetMs,
+  );
+
+  it(
+    'refuses a truncated, altered or unlisted dump and a bad manifest, writing nothing',
+    async () => {
+      const folder = await freshBackup();
+      const variant = (change: (copy: string) => void) => {
+        const copy = fs.mkdtempSync(path.join(tmp, 'variant-'));
+        fs.cpSync(folder, copy, { recursive: true });
+        change(copy);
+        return copy;
+      };
+      const refuses = async (copy: string, message: RegExp) => {
+        const { dataDir, target } = restoreTarget();
+        await expect(restoreBackup(copy, target, { warn: () => {} })).rejects.toThrow(message);
+        expect(fs.readdirSync(dataDir)).toEqual([]);
+      };
+      const dumpOf = (copy: string) => path.join(copy, 'database.tar.gz');
+      const truncated = variant((copy) => {
+        const dump = fs.readFileSync(dumpOf(copy));
+        fs.writeFileSync(dumpOf(copy), dump.subarray(0, dump.length - 100));
+      });
+      await refuses(truncated, /Backup is damaged: database\.tar\.gz does not match its checksum/);
+      const zeroed = variant((copy) => {
+        const dump = fs.readFileSync(dumpOf(copy));
+        dump.fill(0, dump.length - 8);
+        fs.writeFileSync(dumpOf(copy), dump);
+      });
+      await refuses(zeroed, /database\.tar\.gz does not match its checksum/);
+      const missing = variant((copy) => fs.rmSync(dumpOf(copy)));
+      await refuses(missing, /database\.tar\.gz is missing/);
+      const badJson = variant((copy) =>
+        fs.writeFileSync(path.join(copy, 'manifest.json'), '{"createdAt": '),
+      );
+      await refuses(badJson, /manifest\.json is not valid JSON/);
+      const escaping = variant((copy) => {
+        const file = path.join(copy, 'manifest.json');
+        const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as BackupManifest;
+        manifest.files.push({ path: '../manifest.json', size: 1, sha256: '0'.repeat(64) });
+        fs.writeFileSync(file, JSON.stringify(manifest));
+      });
+      await refuses(escaping, /manifest\.json has a file path outside files/);
+      // A backup made before the dump's checksum was recorded, with a damaged dump: gzip's own
+      // check refuses it, and the target is left as it was (no empty pglite/ behind).
+      const oldAndDamaged = variant((copy) => {
+        const file = path.join(copy, 'manifest.json');
+        const {
+          databaseSha256: _s,
+          databaseSize: _z,
+          ...old
+        } = JSON.parse(fs.readFileSync(file, 'utf8')) as BackupManifest;
+        fs.writeFileSync(file, JSON.stringify(old));
+        const dump = fs.readFileSync(dumpOf(copy));
+        fs.writeFileSync(dumpOf(copy), dump.subarray(0, dump.length - 100));
+      });
+      await refuses(oldAndDamaged, /database\.tar\.gz is not a complete gzip archive/);
+    },
+    pgliteBudgetMs,
+  );
+
+  it(
+    'restores only the files the manifest lists, and an old backup with a warning',
+    async () => {
+      const folder = await freshBackup();
+      fs.writeFileSync(path.join(folder, 'files', 'floorplans', 'extra.png'), 'slipped in');
+      fs.writeFileSync(path.join(folder, 'files', 'extra.txt'), 'slipped in');
+      const file = path.join(folder, 'manifest.json');
+      const {
+        databaseSha256: _s,
+        databaseSize: _z,
+        ...old
+      } = JSON.parse(fs.readFileSync(file, 'utf8')) as BackupManifest;
+      fs.writeFileSync(file, JSON.stringify(old));
+      const { dataDir, target } = restoreTarget();
+      const warnings: string[] = [];
+      await restoreBackup(folder, target, { warn: (message) => warnings.push(message) });
+      expect(warnings).toEqual([expect.stringMatching(/no checksum for database\.tar\.gz/)]);
+      expect(fs.readdirSync(path.join(dataDir, 'files'), { recursive: true }).sort()).toEqual([
+        'floorplans',
+        path.join('floorplans', 'abc.png'),
+      ]);
+      expect(fs.readdirSync(dataDir).sort()).toEqual(['files', 'pglite']);
+      const database = await openDatabase({ databaseUrl: null, pgliteDir: target.pgliteDir });
+      try {
+        const rows = await database.db
+          .select()
+          .from(users)
+          .where(eq(users.email, 'kept@example.com'));
+        expect(rows).toHaveLength(1);
+      } finally {
+        await database.close();
+      }
     },
     pgliteBudgetMs,
   );

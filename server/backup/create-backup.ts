@@ -1,21 +1,49 @@
 // A backup is one folder: the database dump, a copy of the stored files and a manifest with a
-// SHA-256 per file, so a restore can prove it got what was saved.
+// size and SHA-256 for the dump and for every file, so a restore can prove it got what was saved.
+// It holds password hashes and every record: folders are created 0700 and files 0600.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Database } from '../db/client.ts';
+import { type Database, openDatabase } from '../db/client.ts';
 
 export interface BackupManifest {
   createdAt: string;
   database: 'pglite' | 'postgres';
   databaseFile: string;
+  /** Size and SHA-256 of `databaseFile`; absent in backups made before they were recorded. */
+  databaseSize?: number;
+  databaseSha256?: string;
   files: { path: string; size: number; sha256: string }[];
 }
 
-async function sha256(file: string): Promise<string> {
+/** A problem the operator has to fix (wrong DATA_DIR, damaged backup…): printed plainly. */
+export class BackupError extends Error {}
+
+export const DIR_MODE = 0o700;
+export const FILE_MODE = 0o600;
+
+export async function sha256File(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
   return hash.digest('hex');
+}
+
+/** Copies the stored files (temp files skipped) into `to`, folders 0700 and files 0600. */
+async function copyFiles(from: string, to: string): Promise<void> {
+  await fs.promises.mkdir(to, { mode: DIR_MODE });
+  await fs.promises.chmod(to, DIR_MODE);
+  for (const entry of await fs.promises.readdir(from, { withFileTypes: true })) {
+    // Stored objects are written by rename, so each copied file is complete.
+    if (entry.name === '.tmp') continue;
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    if (entry.isDirectory()) {
+      await copyFiles(source, target);
+    } else if (entry.isFile()) {
+      await fs.promises.copyFile(source, target, fs.constants.COPYFILE_EXCL);
+      await fs.promises.chmod(target, FILE_MODE);
+    }
+  }
 }
 
 /** Backs up `database` and the storage folder `filesDir` into a new folder under `targetDir`. */
@@ -26,17 +54,16 @@ export async function createBackup(
   now = new Date(),
 ): Promise<{ folder: string; manifest: BackupManifest }> {
   const folder = path.join(targetDir, `backup-${now.toISOString().replace(/[:.]/g, '-')}`);
-  await fs.promises.mkdir(folder, { recursive: true });
+  await fs.promises.mkdir(targetDir, { recursive: true, mode: DIR_MODE });
+  // Not recursive: an existing folder of that name is an error, never written into.
+  await fs.promises.mkdir(folder, { mode: DIR_MODE });
+  await fs.promises.chmod(folder, DIR_MODE);
   const databaseFile = database.kind === 'pglite' ? 'database.tar.gz' : 'database.pgdump';
-  await database.dump(path.join(folder, databaseFile));
+  const dumpPath = path.join(folder, databaseFile);
+  await database.dump(dumpPath);
+  await fs.promises.chmod(dumpPath, FILE_MODE);
   const filesCopy = path.join(folder, 'files');
-  if (fs.existsSync(filesDir)) {
-    // Stored objects are written by rename, so each copied file is complete; temp files are skipped.
-    await fs.promises.cp(filesDir, filesCopy, {
-      recursive: true,
-      filter: (source) => path.basename(source) !== '.tmp',
-    });
-  }
+  if (fs.existsSync(filesDir)) await copyFiles(filesDir, filesCopy);
   const files: BackupManifest['files'] = [];
   const entries = fs.existsSync(filesCopy)
     ? await fs.promises.readdir(filesCopy, { recursive: true, withFileTypes: true })
@@ -45,9 +72,9 @@ export async function createBackup(
     if (!entry.isFile()) continue;
     const full = path.join(entry.parentPath, entry.name);
     files.push({
-      path: path.relative(filesCopy, full),
+      path: path.relative(filesCopy, full).split(path.sep).join('/'),
       size: (await fs.promises.stat(full)).size,
-      sha256: await sha256(full),
+      sha256: await sha256File(full),
     });
   }
   files.sort((a, b) => a.path.localeCompare(b.path));
@@ -55,11 +82,45 @@ export async function createBackup(
     createdAt: now.toISOString(),
     database: database.kind,
     databaseFile,
+    databaseSize: (await fs.promises.stat(dumpPath)).size,
+    databaseSha256: await sha256File(dumpPath),
     files,
   };
-  await fs.promises.writeFile(
-    path.join(folder, 'manifest.json'),
-    `${JSON.stringify(manifest, null, 2)}\n`,
-  );
+  const manifestPath = path.join(folder, 'manifest.json');
+  await fs.promises.writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`, {
+    mode: FILE_MODE,
+    flag: 'wx',
+  });
+  await fs.promises.chmod(manifestPath, FILE_MODE);
   return { folder, manifest };
+}
+
+/**
+ * What `npm run backup` does: refuses a DATA_DIR that holds no database (a mistyped path must
+ * fail, never back up, or create, an empty database), then backs it up into `targetDir`.
+ */
+export async function backUpDataDir(
+  config: { dataDir: string; databaseUrl: string | null },
+  targetDir: string,
+  now = new Date(),
+): Promise<{ folder: string; manifest: BackupManifest }> {
+  const { dataDir, databaseUrl } = config;
+  if (!fs.existsSync(dataDir) || !fs.statSync(dataDir).isDirectory()) {
+    throw new BackupError(
+      `DATA_DIR ${dataDir} does not exist: check DATA_DIR (nothing was backed up)`,
+    );
+  }
+  const pgliteDir = path.join(dataDir, 'pglite');
+  if (!databaseUrl && !fs.existsSync(path.join(pgliteDir, 'PG_VERSION'))) {
+    throw new BackupError(
+      `DATA_DIR ${dataDir} holds no database (no PGlite database in ${pgliteDir}): ` +
+        'check DATA_DIR, or set DATABASE_URL for PostgreSQL (nothing was backed up)',
+    );
+  }
+  const database = await openDatabase({ databaseUrl, pgliteDir: databaseUrl ? null : pgliteDir });
+  try {
+    return await createBackup(database, path.join(dataDir, 'files'), targetDir, now);
+  } finally {
+    await database.close();
+  }
 }

@@ -1,13 +1,22 @@
-// Restores a backup folder (see create-backup.ts) into an empty database and storage. Every file
-// is checked against the manifest first, and nothing existing is ever overwritten.
+// Restores a backup folder (see create-backup.ts) into an empty database and storage. The manifest,
+// the database dump and every file are checked first; only the files the manifest lists are
+// restored; nothing existing is ever overwritten, and a failed restore leaves the target as it was
+// (everything is written into temporary folders beside the target and renamed into place last).
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { acquireLock } from '../db/lock.ts';
-import type { BackupManifest } from './create-backup.ts';
+import {
+  BackupError,
+  type BackupManifest,
+  DIR_MODE,
+  FILE_MODE,
+  sha256File,
+} from './create-backup.ts';
 
 export interface RestoreTarget {
   /** PostgreSQL to restore into (must have no tables yet), or null for PGlite in `pgliteDir`. */
@@ -16,78 +25,254 @@ export interface RestoreTarget {
   filesDir: string;
 }
 
-const isEmptyDir = (dir: string) => !fs.existsSync(dir) || fs.readdirSync(dir).length === 0;
+export interface RestoreOptions {
+  /** Where warnings go (a backup too old to have its dump's checksum); console.warn by default. */
+  warn?: (message: string) => void;
+}
 
-async function verifyFiles(folder: string, manifest: BackupManifest): Promise<void> {
+const isEmptyDir = (dir: string) => !fs.existsSync(dir) || fs.readdirSync(dir).length === 0;
+const SHA256 = /^[0-9a-f]{64}$/;
+const isSize = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0;
+
+/** Reads and checks manifest.json; every problem names the file. */
+async function readManifest(folder: string): Promise<BackupManifest> {
+  const manifestFile = path.join(folder, 'manifest.json');
+  if (!fs.existsSync(manifestFile)) {
+    throw new BackupError(`${folder} is not a backup (no manifest.json)`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(await fs.promises.readFile(manifestFile, 'utf8'));
+  } catch (error) {
+    throw new BackupError(
+      `Backup is damaged: ${manifestFile} is not valid JSON (${(error as Error).message})`,
+    );
+  }
+  const bad = (what: string) => new BackupError(`Backup is damaged: ${manifestFile} has ${what}`);
+  const m = data as Partial<BackupManifest> | null;
+  if (!m || typeof m !== 'object' || Array.isArray(m)) throw bad('no manifest object');
+  if (typeof m.createdAt !== 'string') throw bad('no createdAt');
+  const expectedFile = { pglite: 'database.tar.gz', postgres: 'database.pgdump' }[
+    m.database as string
+  ];
+  if (!expectedFile) throw bad('no valid database kind (pglite or postgres)');
+  if (m.databaseFile !== expectedFile) throw bad(`databaseFile other than ${expectedFile}`);
+  const hasSha = m.databaseSha256 !== undefined;
+  const hasSize = m.databaseSize !== undefined;
+  if (hasSha !== hasSize) throw bad(`only part of the checksum of ${expectedFile}`);
+  if (hasSha && (typeof m.databaseSha256 !== 'string' || !SHA256.test(m.databaseSha256))) {
+    throw bad(`an invalid SHA-256 for ${expectedFile}`);
+  }
+  if (hasSize && !isSize(m.databaseSize)) throw bad(`an invalid size for ${expectedFile}`);
+  if (!Array.isArray(m.files)) throw bad('no files list');
+  const seen = new Set<string>();
+  for (const file of m.files as unknown[]) {
+    const f = file as Partial<BackupManifest['files'][number]> | null;
+    if (!f || typeof f.path !== 'string') throw bad('a files entry without a path');
+    const normal = path.posix.normalize(f.path);
+    if (
+      normal !== f.path ||
+      f.path === '' ||
+      f.path.startsWith('/') ||
+      f.path.split('/').includes('..') ||
+      f.path.includes('\\') ||
+      f.path.includes('\0')
+    ) {
+      throw bad(`a file path outside files/: ${JSON.stringify(f.path)}`);
+    }
+    if (seen.has(f.path)) throw bad(`files/${f.path} twice`);
+    seen.add(f.path);
+    if (!isSize(f.size) || typeof f.sha256 !== 'string' || !SHA256.test(f.sha256)) {
+      throw bad(`an invalid size or SHA-256 for files/${f.path}`);
+    }
+  }
+  return m as BackupManifest;
+}
+
+/** Checks one file of the backup against its size and SHA-256; the error names it. */
+async function verifyFile(full: string, name: string, size: number, sha256: string) {
+  let stat: fs.Stats;
+  try {
+    stat = await fs.promises.lstat(full);
+  } catch {
+    throw new BackupError(`Backup is incomplete: ${name} is missing (${full})`);
+  }
+  if (!stat.isFile()) throw new BackupError(`Backup is damaged: ${name} is not a file (${full})`);
+  if (stat.size !== size || (await sha256File(full)) !== sha256) {
+    throw new BackupError(`Backup is damaged: ${name} does not match its checksum (${full})`);
+  }
+}
+
+async function verifyBackup(
+  folder: string,
+  manifest: BackupManifest,
+  warn: (message: string) => void,
+): Promise<void> {
+  const dump = path.join(folder, manifest.databaseFile);
+  if (manifest.databaseSha256 !== undefined && manifest.databaseSize !== undefined) {
+    await verifyFile(dump, manifest.databaseFile, manifest.databaseSize, manifest.databaseSha256);
+  } else {
+    if (!fs.existsSync(dump)) {
+      throw new BackupError(`Backup is incomplete: ${manifest.databaseFile} is missing (${dump})`);
+    }
+    warn(
+      `Warning: ${path.join(folder, 'manifest.json')} has no checksum for ${manifest.databaseFile} ` +
+        '(a backup made before they were recorded): the database dump could not be checked',
+    );
+    if (manifest.database === 'pglite') {
+      // Without a checksum, at least gzip's own CRC and length catch a truncated or altered dump
+      // here, before anything is written (PGlite would fail half way, with zlib's bare message).
+      try {
+        zlib.gunzipSync(await fs.promises.readFile(dump));
+      } catch (error) {
+        throw new BackupError(
+          `Backup is damaged: ${manifest.databaseFile} is not a complete gzip archive (${dump}): ${
+            error instanceof Error ? error.message : String(error)
+          }`,
+        );
+      }
+    }
+  }
   for (const file of manifest.files) {
-    const full = path.join(folder, 'files', file.path);
-    if (!full.startsWith(path.join(folder, 'files') + path.sep) || !fs.existsSync(full)) {
-      throw new Error(`Backup is incomplete: ${file.path} is missing`);
-    }
-    const bytes = await fs.promises.readFile(full);
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
-    if (bytes.length !== file.size || sha256 !== file.sha256) {
-      throw new Error(`Backup is damaged: ${file.path} does not match its checksum`);
-    }
+    await verifyFile(
+      path.join(folder, 'files', file.path),
+      `files/${file.path}`,
+      file.size,
+      file.sha256,
+    );
+  }
+}
+
+/** Copies exactly the files the manifest lists into `to` and checks each copy again. */
+async function copyListedFiles(folder: string, manifest: BackupManifest, to: string) {
+  await fs.promises.mkdir(to, { mode: DIR_MODE });
+  for (const file of manifest.files) {
+    const target = path.join(to, file.path);
+    await fs.promises.mkdir(path.dirname(target), { recursive: true, mode: DIR_MODE });
+    await fs.promises.copyFile(
+      path.join(folder, 'files', file.path),
+      target,
+      fs.constants.COPYFILE_EXCL,
+    );
+    await fs.promises.chmod(target, FILE_MODE);
+    await verifyFile(target, `files/${file.path} (copied)`, file.size, file.sha256);
   }
 }
 
 function pgRestore(url: string, file: string): Promise<void> {
   return new Promise((resolve, reject) => {
+    // One transaction: a failing restore leaves the database as empty as it was.
     execFile(
       'pg_restore',
-      ['--exit-on-error', '--no-owner', '--dbname', url, file],
+      ['--single-transaction', '--exit-on-error', '--no-owner', '--dbname', url, file],
       (error, _out, stderr) =>
-        error ? reject(new Error(`pg_restore failed: ${stderr.trim()}`)) : resolve(),
+        error
+          ? reject(new BackupError(`pg_restore of ${file} failed: ${stderr.trim()}`))
+          : resolve(),
     );
   });
+}
+
+/** A new temporary folder name beside `dir` (same file system, so it can be renamed into place). */
+const stagingFor = (dir: string) =>
+  path.join(
+    path.dirname(dir),
+    `.${path.basename(dir)}.restoring-${randomBytes(6).toString('hex')}`,
+  );
+
+/** Puts the staged folder `staged` in place of the empty or absent `dir`; returns an undo. */
+async function moveIntoPlace(staged: string, dir: string): Promise<() => Promise<void>> {
+  const existed = fs.existsSync(dir);
+  if (existed) await fs.promises.rmdir(dir); // empty: checked before; fails otherwise
+  await fs.promises.rename(staged, dir);
+  return async () => {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+    if (existed) await fs.promises.mkdir(dir, { mode: DIR_MODE });
+  };
 }
 
 export async function restoreBackup(
   folder: string,
   target: RestoreTarget,
+  options: RestoreOptions = {},
 ): Promise<BackupManifest> {
-  const manifestFile = path.join(folder, 'manifest.json');
-  if (!fs.existsSync(manifestFile)) throw new Error(`${folder} is not a backup (no manifest.json)`);
-  const manifest = JSON.parse(await fs.promises.readFile(manifestFile, 'utf8')) as BackupManifest;
-  await verifyFiles(folder, manifest);
+  const warn = options.warn ?? ((message: string) => console.warn(message));
+  const manifest = await readManifest(folder);
+  await verifyBackup(folder, manifest, warn);
+  if (target.databaseUrl && manifest.database !== 'postgres') {
+    throw new BackupError('This backup is of PGlite; restore it without DATABASE_URL');
+  }
+  if (!target.databaseUrl && manifest.database !== 'pglite') {
+    throw new BackupError('This backup is of PostgreSQL; restore it with DATABASE_URL');
+  }
   if (!isEmptyDir(target.filesDir)) {
-    throw new Error(
+    throw new BackupError(
       `${target.filesDir} already holds files; restore only into an empty data directory`,
     );
   }
-  const dump = path.join(folder, manifest.databaseFile);
-  if (target.databaseUrl) {
-    if (manifest.database !== 'postgres')
-      throw new Error('This backup is of PGlite; restore it without DATABASE_URL');
-    const client = new pg.Client({ connectionString: target.databaseUrl });
-    await client.connect();
-    const { rows } = await client.query<{ t: string | null }>(
-      "select to_regclass('public.users')::text as t",
-    );
-    await client.end();
-    if (rows[0]?.t)
-      throw new Error('The target PostgreSQL database is not empty; restore into a new database');
-    await pgRestore(target.databaseUrl, dump);
-  } else {
-    if (manifest.database !== 'pglite')
-      throw new Error('This backup is of PostgreSQL; restore it with DATABASE_URL');
-    if (!isEmptyDir(target.pgliteDir)) {
-      throw new Error(`${target.pgliteDir} already holds a database; move it away first`);
-    }
-    await fs.promises.mkdir(path.dirname(target.pgliteDir), { recursive: true });
-    const release = acquireLock(`${target.pgliteDir}.lock`);
-    try {
-      const archive = await fs.promises.readFile(dump);
-      const db = new PGlite(target.pgliteDir, { loadDataDir: new Blob([archive]) });
-      await db.waitReady;
-      await db.close();
-    } finally {
-      release();
-    }
+  if (!target.databaseUrl && !isEmptyDir(target.pgliteDir)) {
+    throw new BackupError(`${target.pgliteDir} already holds a database; move it away first`);
   }
-  if (fs.existsSync(path.join(folder, 'files'))) {
-    await fs.promises.cp(path.join(folder, 'files'), target.filesDir, { recursive: true });
+  const dump = path.join(folder, manifest.databaseFile);
+  // Folders this restore creates, removed again if it fails (the target is left as it was).
+  const created: string[] = [];
+  const undo: (() => Promise<void>)[] = [];
+  const mkdirTracked = async (dir: string) => {
+    const first = await fs.promises.mkdir(dir, { recursive: true, mode: DIR_MODE });
+    if (first) created.push(first);
+  };
+  let release = () => {};
+  try {
+    await mkdirTracked(path.dirname(target.filesDir));
+    const filesStaging = stagingFor(target.filesDir);
+    created.push(filesStaging);
+    await copyListedFiles(folder, manifest, filesStaging);
+    if (target.databaseUrl) {
+      const client = new pg.Client({ connectionString: target.databaseUrl });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ t: string | null }>(
+          "select to_regclass('public.users')::text as t",
+        );
+        if (rows[0]?.t) {
+          throw new BackupError(
+            'The target PostgreSQL database is not empty; restore into a new database',
+          );
+        }
+      } finally {
+        await client.end();
+      }
+      undo.push(await moveIntoPlace(filesStaging, target.filesDir));
+      await pgRestore(target.databaseUrl, dump);
+    } else {
+      await mkdirTracked(path.dirname(target.pgliteDir));
+      release = acquireLock(`${target.pgliteDir}.lock`);
+      const pgliteStaging = stagingFor(target.pgliteDir);
+      created.push(pgliteStaging);
+      const archive = await fs.promises.readFile(dump);
+      try {
+        const db = new PGlite(pgliteStaging, { loadDataDir: new Blob([archive]) });
+        await db.waitReady;
+        await db.close();
+      } catch (error) {
+        throw new BackupError(
+          `Backup is damaged: ${manifest.databaseFile} could not be loaded (${dump}): ${
+            error instanceof Error ? error.message : String(error)
+          }`,
+        );
+      }
+      await fs.promises.chmod(pgliteStaging, DIR_MODE);
+      undo.push(await moveIntoPlace(pgliteStaging, target.pgliteDir));
+      undo.push(await moveIntoPlace(filesStaging, target.filesDir));
+    }
+  } catch (error) {
+    for (const step of undo.reverse()) await step().catch(() => {});
+    for (const dir of created.reverse()) {
+      await fs.promises.rm(dir, { recursive: true, force: true }).catch(() => {});
+    }
+    throw error;
+  } finally {
+    release();
   }
   return manifest;
 }

@@ -58,6 +58,14 @@ describe('line clearances', () => {
     const manager = await create(u.admin.auth, { name: 'x', managerId: newId() });
     expect(manager.statusCode).toBe(400);
     expect(manager.json().message).toMatch(/^body\.managerId /);
+    // A line's manager signs its records: an operator is refused as one, an LC manager taken.
+    const operator = await create(u.admin.auth, { name: 'x', managerId: u.operator.id });
+    expect(operator.json()).toEqual({
+      message: 'body.managerId must name a user with the LC manager role',
+    });
+    expect((await create(u.admin.auth, { name: 'Managed', managerId: u.lc.id })).statusCode).toBe(
+      201,
+    );
     const missing = await create(u.admin.auth, {});
     expect(missing.json()).toEqual({ message: 'body.name is required' });
     const badId = await t.app.inject({

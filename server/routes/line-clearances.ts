@@ -16,7 +16,7 @@ import {
 } from '../db/schema.ts';
 import { currentUser, denied } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
-import { conflict, notFound } from '../http/errors.ts';
+import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import { IdParams, MessageResponse } from '../schemas/common.ts';
 import {
@@ -56,6 +56,18 @@ function managerFor(user: AuthUser, requested: string | null | undefined): strin
 
 export const lineClearanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ctx;
+
+  /** A line's manager signs its records: a user holding the LC manager role (a kept one stays). */
+  async function assertManagerRole(managerId: string | null, kept: string | null = null) {
+    if (!managerId || managerId === kept) return;
+    const [row] = await db
+      .select({ roles: users.roles })
+      .from(users)
+      .where(eq(users.id, managerId));
+    if (row && !row.roles.includes('lc_manager')) {
+      throw badRequest('body.managerId must name a user with the LC manager role');
+    }
+  }
 
   /**
    * Listing an operator on a line gives the line's LC manager authority over the account, so an
@@ -116,6 +128,7 @@ export const lineClearanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const body = request.body;
         const managerId = managerFor(user, body.managerId);
         await assertUsersExist(db, managerId ? [managerId] : [], 'body.managerId');
+        await assertManagerRole(managerId);
         await assertUsersExist(db, body.assignedOperators ?? [], 'body.assignedOperators');
         await assertMayAssign(request, [], body.assignedOperators ?? []);
         const row = await db.transaction(async (tx) => {
@@ -167,6 +180,7 @@ export const lineClearanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
           : body.managerId
         : user.id;
       await assertUsersExist(db, managerId ? [managerId] : [], 'body.managerId');
+      await assertManagerRole(managerId, old.managerId);
       await assertUsersExist(db, body.assignedOperators ?? [], 'body.assignedOperators');
       await assertMayAssign(request, old.assignedOperators, body.assignedOperators ?? []);
       return db.transaction(async (tx) => {

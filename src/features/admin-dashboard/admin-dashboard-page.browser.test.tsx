@@ -154,6 +154,74 @@ describe('admin / factory-manager dashboard', () => {
     expect(calls.filter((call) => call.startsWith('POST'))).toEqual([]);
   });
 
+  it('names a line its LC manager on create, and shows the current one on the card and in Edit', async () => {
+    signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles: ['admin'] });
+    const sofia = {
+      ...user,
+      _id: 'f1f1f1f1f1f1f1f1f1f1f1f1',
+      id: 'f1f1f1f1f1f1f1f1f1f1f1f1',
+      name: 'Sofia Lindqvist',
+      role: ['lc_manager'],
+    };
+    const managed = activeLine('a2a2a2a2a2a2a2a2a2a2a2a2', {
+      name: 'Packing Line 2',
+      managerId: sofia._id,
+    });
+    const fake = fakeFetch({
+      'GET /api/line-clearances': { body: [line, managed] },
+      'GET /api/users': { body: [user, sofia] },
+      'GET /api/devices': { body: [device] },
+      'POST /api/line-clearances': { status: 201, body: activeLine('a3a3a3a3a3a3a3a3a3a3a3a3') },
+      [`PUT /api/line-clearances/${managed._id}`]: { body: { ...managed, managerId: null } },
+    });
+    const bodies: Record<string, unknown> = {};
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.method && typeof init.body === 'string') {
+        bodies[`${init.method} ${new URL(String(input), window.location.origin).pathname}`] =
+          JSON.parse(init.body);
+      }
+      return fake.fetchImpl(input, init);
+    });
+    await render(
+      <>
+        <AdminDashboardPage />
+        <Toaster />
+      </>,
+    );
+
+    // Each card names its manager, or none.
+    await expect.element(page.getByText('Sofia Lindqvist')).toBeVisible();
+    await expect.element(page.getByText('none', { exact: true })).toBeVisible();
+
+    await userEvent.click(page.getByRole('button', { name: 'Add New' }));
+    const create = page.getByRole('dialog', { name: 'Create New Line Clearance' });
+    const manager = create.getByLabelText('LC manager');
+    await expect.element(manager).toHaveValue('');
+    // Only holders of the lc_manager role are offered, after '— none —'.
+    expect(
+      [...(manager.element() as HTMLSelectElement).options].map((option) => option.text),
+    ).toEqual(['— none —', 'Sofia Lindqvist']);
+    await create.getByLabelText('Name').fill('Tablet Line 3');
+    await userEvent.selectOptions(manager, 'Sofia Lindqvist');
+    await userEvent.click(create.getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(fake.calls).toContain('POST /api/line-clearances'));
+    expect(bodies['POST /api/line-clearances']).toMatchObject({
+      name: 'Tablet Line 3',
+      managerId: sofia._id,
+    });
+    await expect.poll(() => create.query()).toBeNull();
+
+    await userEvent.click(page.getByRole('button', { name: 'Edit Packing Line 2' }));
+    const edit = page.getByRole('dialog', { name: 'Edit Line Clearance' });
+    await expect.element(edit.getByLabelText('LC manager')).toHaveValue(sofia._id);
+    // '— none —' is sent as null: the line has no manager any more.
+    await userEvent.selectOptions(edit.getByLabelText('LC manager'), '— none —');
+    await userEvent.click(edit.getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() =>
+      expect(bodies[`PUT /api/line-clearances/${managed._id}`]).toMatchObject({ managerId: null }),
+    );
+  });
+
   it('shows a locked, deactivated account and unlocks it from the Users tab', async () => {
     signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles: ['admin'] });
     const locked = {

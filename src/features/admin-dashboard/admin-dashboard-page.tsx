@@ -68,7 +68,11 @@ export default function AdminDashboardPage() {
           ]}
         />
         <Tabs.Content className="tab-panel" value="line-clearances">
-          <LineClearancesTab lineClearances={lineClearances} onEdit={setLineDialog} />
+          <LineClearancesTab
+            lineClearances={lineClearances}
+            users={users.data ?? []}
+            onEdit={setLineDialog}
+          />
         </Tabs.Content>
         <Tabs.Content className="tab-panel" value="users">
           <UsersTab users={users} lineClearances={lineClearances.data ?? []} />
@@ -89,6 +93,7 @@ export default function AdminDashboardPage() {
       {lineDialog && (
         <LineClearanceDialog
           item={lineDialog === 'new' ? null : lineDialog}
+          users={users.data ?? []}
           onClose={() => setLineDialog(null)}
           onSaved={lineClearances.reload}
         />

@@ -1,10 +1,14 @@
 import { useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { seesAllLinesOf } from '../../../server/schemas/manageable-roles.ts';
 import { Field, TextField } from '../../components/field.tsx';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { Select } from '../../components/select.tsx';
 import { lineClearanceMessages as messages } from '../../config/entity-messages.ts';
+import { roleList } from '../../lib/roles.ts';
 import { runAction, warnIfBlank } from '../../lib/run-action.ts';
-import type { LineClearance, LineClearanceStatus } from '../../types/api.ts';
+import { session } from '../../stores/session.ts';
+import type { LineClearance, LineClearanceStatus, User } from '../../types/api.ts';
 import { createLineClearance } from './api/create-line-clearance.ts';
 import { updateLineClearance } from './api/update-line-clearance.ts';
 import { adminStrings as s } from './strings.ts';
@@ -14,20 +18,36 @@ const statuses: LineClearanceStatus[] = ['active', 'inactive', 'maintenance'];
 export interface LineClearanceDialogProps {
   /** null creates a new line clearance. */
   item: LineClearance | null;
+  /** The users the page loaded: the holders of the lc_manager role are offered as its manager. */
+  users: readonly User[];
   onClose: () => void;
   onSaved: () => void;
 }
 
 /** Spec §2: Edit Line Clearance / Create New Line Clearance, 500px. */
-export function LineClearanceDialog({ item, onClose, onSaved }: LineClearanceDialogProps) {
+export function LineClearanceDialog({ item, users, onClose, onSaved }: LineClearanceDialogProps) {
+  // Admins and factory managers name any manager (or none); the server makes an LC manager the
+  // manager of what it creates or edits, whatever is sent, so it is not asked.
+  const { roles } = useSnapshot(session);
+  const choosesManager = seesAllLinesOf(roles);
   const [name, setName] = useState(item?.name ?? '');
   const [description, setDescription] = useState(item?.description ?? '');
   const [location, setLocation] = useState(item?.location ?? '');
   const [status, setStatus] = useState<LineClearanceStatus>(item?.status ?? 'active');
+  const [managerId, setManagerId] = useState<string | null>(item?.managerId ?? null);
+  const managers = users.filter((user) => roleList(user.role).includes('lc_manager'));
+  // The current manager stays offered (and shown) even when no longer listed as an LC manager.
+  const current = item?.managerId;
+  const currentMissing = current && !managers.some((user) => user._id === current);
 
   const save = async () => {
     if (warnIfBlank(s.lineClearanceNameRequired, name)) return false;
-    const fields = { name: name.trim(), description, location };
+    const fields = {
+      name: name.trim(),
+      description,
+      location,
+      ...(choosesManager ? { managerId } : {}),
+    };
     const saved = item
       ? await runAction(
           () => updateLineClearance(item._id, { ...item, ...fields, status }),
@@ -48,6 +68,26 @@ export function LineClearanceDialog({ item, onClose, onSaved }: LineClearanceDia
       <TextField label={s.name} value={name} onChange={setName} />
       <TextField label={s.description} value={description} onChange={setDescription} rows={3} />
       <TextField label={s.location} value={location} onChange={setLocation} />
+      {choosesManager && (
+        <Field label={s.lcManager}>
+          <select
+            value={managerId ?? ''}
+            onChange={(event) => setManagerId(event.target.value || null)}
+          >
+            <option value="">{s.noManagerOption}</option>
+            {managers.map((user) => (
+              <option key={user._id} value={user._id}>
+                {user.name}
+              </option>
+            ))}
+            {currentMissing && (
+              <option value={current}>
+                {users.find((user) => user._id === current)?.name ?? s.unknown}
+              </option>
+            )}
+          </select>
+        </Field>
+      )}
       {item && (
         <Field label={s.status}>
           <Select value={status} options={statuses} onChange={setStatus} />

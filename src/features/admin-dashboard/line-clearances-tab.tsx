@@ -4,16 +4,24 @@ import { StatusTag } from '../../components/tag.tsx';
 import { lineClearanceMessages as messages } from '../../config/entity-messages.ts';
 import type { Loaded } from '../../hooks/use-load.ts';
 import { deleteThenReload } from '../../lib/run-action.ts';
-import type { LineClearance } from '../../types/api.ts';
+import type { LineClearance, User } from '../../types/api.ts';
 import { adminStrings as s } from './strings.ts';
 
 export interface LineClearancesTabProps {
   lineClearances: Loaded<LineClearance[]>;
+  /** The loaded users, to name each line's LC manager. */
+  users: readonly User[];
   /** The page owns the dialog: its 'Create New Line Clearance' quick action opens it too. */
   onEdit: (item: LineClearance | 'new') => void;
 }
 
-export function LineClearancesTab({ lineClearances, onEdit: setEditing }: LineClearancesTabProps) {
+export function LineClearancesTab({
+  lineClearances,
+  users,
+  onEdit: setEditing,
+}: LineClearancesTabProps) {
+  const managerName = (id: string | null) =>
+    id === null ? s.noManager : (users.find((user) => user._id === id)?.name ?? s.unknown);
   return (
     <CardGrid
       onAdd={() => setEditing('new')}
@@ -45,6 +53,7 @@ export function LineClearancesTab({ lineClearances, onEdit: setEditing }: LineCl
         >
           <RecordField label={s.description}>{line.description || s.noDescription}</RecordField>
           <RecordField label={s.location}>{line.location || s.noLocation}</RecordField>
+          <RecordField label={s.lcManager}>{managerName(line.managerId)}</RecordField>
           <RecordField label={s.id}>{line._id}</RecordField>
         </RecordCard>
       )}

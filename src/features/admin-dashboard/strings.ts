@@ -33,6 +33,10 @@ export const adminStrings = {
   description: 'Description',
   location: 'Location',
   status: 'Status',
+  /** The line's manager: the lc_manager who signs its inspections (docs/permissions.md). */
+  lcManager: 'LC manager',
+  noManagerOption: '— none —',
+  noManager: 'none',
   email: 'Email',
   roles: 'Roles',
   password: 'Password',

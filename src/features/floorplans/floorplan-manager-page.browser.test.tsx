@@ -118,6 +118,19 @@ afterEach(async () => {
 });
 
 describe('/floorplans', () => {
+  it('on a new system says to create a line clearance first, not that the role cannot edit', async () => {
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
+      const { pathname } = new URL(String(input), window.location.origin);
+      if (pathname === '/api/line-clearances' || pathname === '/api/floorplans') return json([]);
+      return unexpectedRequest(`GET ${pathname}`);
+    });
+    await show();
+    await expect
+      .element(page.getByText(/^There is no line clearance yet\. Create one first/))
+      .toBeVisible();
+    expect(page.getByText(/^Your role can look at this floor plan/).query()).toBeNull();
+  });
+
   it('has the breadcrumb bar: back to the dashboard, and Floorplan Manager (spec §2)', async () => {
     await serve();
     await show();

@@ -20,6 +20,8 @@ export const wizardStrings = {
   loading: 'Loading…',
   readOnly:
     'Your role can look at this floor plan and its configuration; only the line clearance’s manager, a factory manager or an admin can change them.',
+  noLines:
+    'There is no line clearance yet. Create one first (Admin Dashboard, Line Clearances; or the LC Manager Dashboard), then upload its floor plan here.',
   // Step 1
   lineClearance: 'Line clearance',
   selectLineClearance: 'Select a line clearance',

@@ -94,7 +94,10 @@ export function UploadStep(props: UploadStepProps) {
             </button>
           </div>
         )}
-        {editable ? (
+        {lines?.length === 0 ? (
+          // A new system: not a matter of rights, there is nothing to upload a plan for yet.
+          <p className="notice">{w.noLines}</p>
+        ) : editable ? (
           <>
             <div className="field">
               <label className="field-label" htmlFor={fileFieldId}>
