@@ -32,6 +32,18 @@ describe('one process serves the web app and the API', () => {
     }
   });
 
+  it('answers a missing file with 404, not the app’s page', async () => {
+    for (const url of ['/assets/chunk-1234.js', '/favicon-2.png?v=1']) {
+      const missing = await t.app.inject({ url });
+      expect(missing.statusCode, url).toBe(404);
+      expect(missing.json().message).toBe(
+        `No file ${url.split('?')[0]}: if the web app was built again, restart the server`,
+      );
+    }
+    // An app route naming a file (a video by its file name) is still a page.
+    expect((await t.app.inject({ url: '/video/lc1-20261103-081500.mp4' })).statusCode).toBe(200);
+  });
+
   it('never falls back for /api or non-GET requests', async () => {
     const api = await t.app.inject({ url: '/api/nothing-here' });
     expect(api.statusCode).toBe(404);

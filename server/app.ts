@@ -149,6 +149,16 @@ function registerWebApp(app: FastifyInstance, distDir: string) {
   app.setNotFoundHandler(
     { preHandler: app.rateLimit({ max: 600, timeWindow: '1 minute' }) },
     (request, reply) => {
+      const pathname = request.url.split('?')[0] ?? '';
+      // A file the app asks for (a script chunk, an image) is not a page: answering index.html
+      // would fail as 'wrong MIME type', far from the cause (files listed when the server started).
+      // (Only top-level names: /video/{file name}.mp4 is a page of the app.)
+      const isFile = pathname.startsWith('/assets/') || /^\/[^/]+\.[a-z0-9]+$/i.test(pathname);
+      if (request.method === 'GET' && isFile && !pathname.startsWith('/api')) {
+        return reply.status(404).send({
+          message: `No file ${pathname}: if the web app was built again, restart the server`,
+        });
+      }
       const isPage = request.method === 'GET' && !request.url.startsWith('/api');
       if (isPage && hasWebApp) return reply.type('text/html').sendFile('index.html');
       if (isPage) {
