@@ -2,8 +2,9 @@
 // DATABASE_URL database). Checks the manifest, the dump's and every file's SHA-256 first; never
 // overwrites anything, and a failed restore leaves DATA_DIR as it was.
 import path from 'node:path';
-import { restoreBackup } from './backup/restore-backup.ts';
+import { noteRestore, restoreBackup } from './backup/restore-backup.ts';
 import { loadConfig } from './config.ts';
+import { createServices } from './services.ts';
 
 async function main() {
   const folder = process.argv[2];
@@ -14,6 +15,13 @@ async function main() {
     pgliteDir: path.join(config.dataDir, 'pglite'),
     filesDir: path.join(config.dataDir, 'files'),
   });
+  // The restored trail says so (the entries after the backup are gone, their numbers reused).
+  const services = await createServices(config);
+  try {
+    await noteRestore(services.ctx.db, manifest);
+  } finally {
+    await services.close();
+  }
   console.log(`Restored the backup of ${manifest.createdAt} (${manifest.files.length} files)`);
 }
 

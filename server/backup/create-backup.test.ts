@@ -2,17 +2,18 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { verifyTrail } from '../audit/verify-trail.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
-import { users } from '../db/schema.ts';
+import { auditLog, users } from '../db/schema.ts';
 import { insertUser } from '../services/users.ts';
 import { createServices } from '../services.ts';
 import { build, migratedPglite, type TestApp } from '../test/build.ts';
 import { type BackupManifest, backUpDataDir, createBackup } from './create-backup.ts';
-import { restoreBackup } from './restore-backup.ts';
+import { noteRestore, restoreBackup } from './restore-backup.ts';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-backup-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -145,6 +146,20 @@ describe.skipIf(postgresUrl)('backup and restore with PGlite', () => {
           chunks.push(chunk);
         }
         expect(Buffer.concat(chunks).equals(IMAGE)).toBe(true);
+        // The restore is the first entry after the backup's, and the trail verifies across it.
+        const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'manifest.json'), 'utf8'));
+        await noteRestore(services.ctx.db, manifest);
+        const [entry] = await services.ctx.db
+          .select()
+          .from(auditLog)
+          .orderBy(desc(auditLog.id))
+          .limit(1);
+        expect(entry).toMatchObject({
+          action: 'backup.restore',
+          entity: 'system',
+          newValue: { backupCreatedAt: manifest.createdAt, files: 1 },
+        });
+        expect((await verifyTrail(services.ctx.db)).ok).toBe(true);
       } finally {
         await services.close();
       }

@@ -9,6 +9,8 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { audit } from '../audit/audit.ts';
+import type { Db } from '../db/client.ts';
 import { acquireLock } from '../db/lock.ts';
 import {
   BackupError,
@@ -275,4 +277,22 @@ export async function restoreBackup(
     release();
   }
   return manifest;
+}
+
+/**
+ * The restore in the restored trail (docs/server.md, "Backup"): entries after the backup are gone
+ * and their numbers will be reused, so the first entry after them says why. The chain verifies
+ * across it; an auditor comparing a head hash written down earlier reads the reason here.
+ */
+export async function noteRestore(db: Db, manifest: BackupManifest): Promise<void> {
+  await audit(db, null, {
+    action: 'backup.restore',
+    entity: 'system',
+    newValue: {
+      backupCreatedAt: manifest.createdAt,
+      database: manifest.database,
+      databaseSha256: manifest.databaseSha256 ?? null,
+      files: manifest.files.length,
+    },
+  });
 }
