@@ -100,18 +100,21 @@ export async function verifyTrail(db: Db): Promise<TrailVerification> {
   const broken: TrailBreak[] = [];
   for (;;) {
     const rows = await readChain(db, after);
-    let rest = rows;
+    // Chained until the first break; from it on, each row on its own.
+    let rest: readonly ChainRow[] = rows;
     if (brokenCount === 0) {
       const result = checkChain(rows, previous);
-      if (result.ok) previous = result.last;
-      else {
+      if (result.ok) {
+        previous = result.last;
+        rest = [];
+      } else {
         // The rows before the break verified: their stored hashes are the computed ones.
         const at = result.checked - 1;
-        previous = at > 0 ? (rows[at - 1]?.hash ?? previous) : previous;
+        previous = rows[at - 1]?.hash ?? previous;
         rest = rows.slice(at);
       }
     }
-    if (rest !== rows || brokenCount > 0) {
+    if (rest.length > 0) {
       const survey = surveyChain(rest, previous);
       brokenCount += survey.breaks.length;
       broken.push(...survey.breaks.slice(0, LISTED_BREAKS - broken.length));

@@ -3,6 +3,7 @@
 // been checked. And a body's strings are stored and shown to others: a direction control in one
 // would make it display as other text (U+202E turns '1402-AP' into 'PA-2041' on the report).
 import type { FastifyInstance } from 'fastify';
+import { DIRECTION_CONTROLS, directionControlRefusal, writtenOut } from '../schemas/text-rules.ts';
 import { badRequest } from './errors.ts';
 
 /** Why a string is refused, as the 400 message naming where it was found. */
@@ -10,27 +11,17 @@ type Refusal = (path: string) => string;
 /** The refusal of `text` (found under `key`), or undefined when the rule takes it. */
 export type TextRule = (text: string, key: string) => Refusal | undefined;
 
-const hex = (char: string) => (char.codePointAt(0) ?? 0).toString(16).padStart(4, '0');
-
 const NUL = '\u0000';
 const noNul: TextRule = (text) =>
   text.includes(NUL) ? (path) => `${path} must not contain the NUL character (U+0000)` : undefined;
 
-/**
- * Embeddings, overrides and isolates. The marks U+200E, U+200F and U+061C are not among them:
- * Hebrew and Arabic users type them, and they only nudge the text next to them.
- */
-const DIRECTION_CONTROLS = '\u202a-\u202e\u2066-\u2069';
 const DIRECTION_CONTROL = new RegExp(`[${DIRECTION_CONTROLS}]`);
 /** Secrets are never shown, and one set before this rule must still sign its owner in. */
 const SECRET_KEY = /password$/i;
 const noDirectionControl: TextRule = (text, key) => {
   if (SECRET_KEY.test(key)) return undefined;
   const control = DIRECTION_CONTROL.exec(text)?.[0];
-  if (control === undefined) return undefined;
-  const code = `U+${hex(control).toUpperCase()}`;
-  return (path) =>
-    `${path} contains an invisible direction control (${code}); type the text without it`;
+  return control === undefined ? undefined : (path) => directionControlRefusal(path, control);
 };
 
 /** Parameters and queries: only what cannot be stored (they select, they are not shown). */
@@ -50,10 +41,7 @@ const ESCAPED_IN_PATHS = new RegExp(`[\\u0000${DIRECTION_CONTROLS}]`, 'g');
 function pathOf(visit: Visit): string {
   const keys: string[] = [];
   for (let at: Visit | undefined = visit; at; at = at.parent) keys.push(at.key);
-  return keys
-    .reverse()
-    .join('.')
-    .replaceAll(ESCAPED_IN_PATHS, (char) => `\\u${hex(char)}`);
+  return keys.reverse().join('.').replaceAll(ESCAPED_IN_PATHS, writtenOut);
 }
 
 /**

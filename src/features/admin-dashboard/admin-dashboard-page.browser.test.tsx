@@ -59,11 +59,11 @@ const video = {
   relatedData: { predictions: 2, reports: 0, floorplanConfigs: 1, floorplans: 1 },
 };
 
-async function showDashboard(roles: string[]) {
+async function showDashboard(roles: string[], users: object[] = [user]) {
   signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles });
   const fake = fakeFetch({
     'GET /api/line-clearances': { body: [line] },
-    'GET /api/users': { body: [user] },
+    'GET /api/users': { body: users },
     'GET /api/devices': { body: [device] },
     'GET /api/admin/videos': { body: [video] },
   });
@@ -265,21 +265,9 @@ describe('admin / factory-manager dashboard', () => {
     const self = { ...user, _id: 'u1', id: 'u1', name: 'Pat Doe' };
 
     async function showUsers(roles: string[], list: object[]) {
-      signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles });
-      const fake = fakeFetch({
-        'GET /api/line-clearances': { body: [line] },
-        'GET /api/users': { body: list },
-        'GET /api/devices': { body: [device] },
-      });
-      vi.stubGlobal('fetch', fake.fetchImpl);
-      await render(
-        <>
-          <AdminDashboardPage />
-          <Toaster />
-        </>,
-      );
+      const calls = await showDashboard(roles, list);
       await userEvent.click(page.getByRole('tab', { name: 'Users' }));
-      return fake.calls;
+      return calls;
     }
 
     it('offers a factory manager only the roles it may give, and no Edit or Delete of an admin', async () => {

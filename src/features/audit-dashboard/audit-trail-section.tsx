@@ -7,6 +7,7 @@ import { DateRangePicker } from '../../components/date-range-picker.tsx';
 import { Field, TextField } from '../../components/field.tsx';
 import { MediaLink } from '../../components/media-link.tsx';
 import { Pager, PageStatus } from '../../components/pager.tsx';
+import { RunButton } from '../../components/run-button.tsx';
 import { Select } from '../../components/select.tsx';
 import { CellLabel } from '../../components/stacked-table.tsx';
 import { TableScroll } from '../../components/table-scroll.tsx';
@@ -88,7 +89,6 @@ export function AuditTrailSection() {
   // The number of the page shown, set with its entries: the status names them together.
   const [shownNumber, setShownNumber] = useState(1);
   const [verification, setVerification] = useState<TrailVerification | null>(null);
-  const [verifying, setVerifying] = useState(false);
   const [facets, setFacets] = useState<AuditFacets>({ actions: [], entities: [] });
   const query: AuditQuery = {
     actor: filters.actor.trim() || undefined,
@@ -150,13 +150,7 @@ export function AuditTrailSection() {
     }
   };
   const verify = async () => {
-    if (verifying) return;
-    setVerifying(true);
-    try {
-      setVerification(await verifyTrail());
-    } finally {
-      setVerifying(false);
-    }
+    setVerification(await verifyTrail());
   };
   const last = entries?.[entries.length - 1];
   const broken = verification?.firstBroken ?? null;
@@ -171,15 +165,12 @@ export function AuditTrailSection() {
     <section className="audit-panel" aria-labelledby="audit-trail">
       <div className="audit-panel-head">
         <h2 id="audit-trail">Audit trail</h2>
-        {/* Not `disabled` while it runs: that would drop the focus to <body>. */}
-        <button
-          type="button"
+        <RunButton
+          label="Verify trail"
+          busyLabel="Verifying…"
           className="btn btn-primary"
-          onClick={verify}
-          aria-disabled={verifying || undefined}
-        >
-          {verifying ? 'Verifying…' : 'Verify trail'}
-        </button>
+          onRun={verify}
+        />
       </div>
       <div role="status">
         {verification?.ok && (

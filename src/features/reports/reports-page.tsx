@@ -12,6 +12,7 @@ import { Field } from '../../components/field.tsx';
 import { MediaLink } from '../../components/media-link.tsx';
 import { Pager, PageStatus } from '../../components/pager.tsx';
 import { ReportTable } from '../../components/report-table.tsx';
+import { RunButton } from '../../components/run-button.tsx';
 import { usePageHeading } from '../../hooks/use-heading-focus.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import type { DateRange } from '../../lib/date-range.ts';
@@ -71,11 +72,8 @@ const CHECKERS = ['audit', 'factory_manager', 'admin'] as const;
  * after signing, and has the list reloaded so their rows say so (docs/reports.md).
  */
 function SignatureCheckButton({ onChecked }: { onChecked: () => void }) {
-  const [checking, setChecking] = useState(false);
   const [result, setResult] = useState<SignatureCheck | null>(null);
   const check = async () => {
-    if (checking) return;
-    setChecking(true);
     try {
       setResult(await checkSignatures());
       onChecked();
@@ -83,21 +81,16 @@ function SignatureCheckButton({ onChecked }: { onChecked: () => void }) {
       toastError(
         `Failed to check the signed records: ${error instanceof Error ? error.message : String(error)}`,
       );
-    } finally {
-      setChecking(false);
     }
   };
   return (
     <>
-      {/* Not `disabled` while it runs: that would drop the focus to <body>. */}
-      <button
-        type="button"
+      <RunButton
+        label="Check signed records"
+        busyLabel="Checking…"
         className="btn btn-secondary"
-        onClick={check}
-        aria-disabled={checking || undefined}
-      >
-        {checking ? 'Checking…' : 'Check signed records'}
-      </button>
+        onRun={check}
+      />
       <p role="status" className={result?.changed ? 'report-warning' : 'muted'}>
         {result &&
           `Checked ${result.checked} signed ${result.checked === 1 ? 'record' : 'records'}: ${

@@ -2,7 +2,8 @@
 // rules (server/schemas/inspections.ts: each product/batch field NonBlank(200), notes at most 2000
 // characters) before anything is recorded, so a recording is never refused at upload for them.
 import { isBlank } from '../../../server/schemas/blank.ts';
-import { codePoint, UNSTORABLE_ALL, unstorableProblem } from '../text-rules.ts';
+import { writtenOut } from '../../../server/schemas/text-rules.ts';
+import { UNSTORABLE_ALL, unstorableProblem } from '../text-rules.ts';
 import type { LocalRecording } from './recording-db.ts';
 
 export const ENTRY_KEYS = [
@@ -50,9 +51,7 @@ const CODE_MAX = 1000;
  * text), and no longer than the server takes, so a printed label can never make the upload fail.
  */
 export const recordableCode = (code: string) =>
-  code
-    .replace(UNSTORABLE_ALL, (char) => `\\u${codePoint(char).slice(2).toLowerCase()}`)
-    .slice(0, CODE_MAX);
+  code.replace(UNSTORABLE_ALL, writtenOut).slice(0, CODE_MAX);
 
 const tooLong = (label: string, max: number, length: number) =>
   `${label} must be at most ${max} characters (it has ${length})`;
