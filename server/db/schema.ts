@@ -35,6 +35,12 @@ export const users = pgTable('users', {
   roles: text('roles').array().notNull().$type<Role[]>(),
   /** Bumped on password change, role change and delete: older tokens stop working. */
   tokenVersion: integer('token_version').notNull().default(0),
+  /**
+   * Who chose the current password when it was not the user (an account created or a password
+   * reset by a manager); null once the user sets their own. A signature needs a password only its
+   * signer knows (docs/signatures.md).
+   */
+  passwordSetBy: text('password_set_by'),
   /** 'active' or 'deactivated' (kept for its records; the login refuses it). */
   status: text('status').notNull().default('active'),
   lineClearanceIds: ids('line_clearance_ids'),
@@ -115,6 +121,8 @@ export const videos = pgTable(
     index('videos_user_idx').on(t.userId, t.timestamp),
     index('videos_line_idx').on(t.lineClearanceId, t.timestamp),
     index('videos_subfolder_idx').on(t.subfolder),
+    // A file stored again as another video's is refused (services/capture.ts sameFileAs).
+    index('videos_sha256_idx').on(t.sha256),
   ],
 );
 

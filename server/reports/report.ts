@@ -1,7 +1,7 @@
 // Builds the inspection report (docs/reports.md): header, checklist, detections with their
 // dispositions, flags, the coverage picture and the signature, from the stored records. It also
 // writes the report's summary row that /reports filters on.
-import { asc, eq, isNull, ne } from 'drizzle-orm';
+import { asc, eq, inArray, isNull, ne } from 'drizzle-orm';
 import { imageSizeFromHeader } from '../../workers/image-header.ts';
 import type { AppContext, AuthUser } from '../context.ts';
 import type { Db, Tx } from '../db/client.ts';
@@ -11,6 +11,7 @@ import {
   lineClearances,
   predictions,
   reportSummaries,
+  users,
 } from '../db/schema.ts';
 import { iso } from '../ids.ts';
 import type { FloorplanConfiguration, Importance } from '../schemas/floorplan-configs.ts';
@@ -55,13 +56,35 @@ export const reportRules: ReportRules = {
 
 const importanceRank: Record<Importance, number> = { critical: 0, high: 1, medium: 2, low: 3 };
 
-/** The line's LC manager: with the admins and factory managers, the one who signs its records. */
-export async function lineManager(db: Db | Tx, lineId: string): Promise<string | null> {
+/** What the signing rules read besides the record: who manages the line, who set whose password. */
+export interface SignContext {
+  /** The line's LC manager: with the admins, the one who signs its records. */
+  managerId: string | null;
+  /** Who chose the signer's current password, when not the signer (users.passwordSetBy). */
+  signerPasswordSetBy: string | null;
+  /** Who chose the current password of the inspection's operator, when not the operator. */
+  operatorPasswordSetBy: string | null;
+}
+
+export async function signContext(
+  db: Db | Tx,
+  signerId: string,
+  inspection: Pick<InspectionRecord['inspection'], 'lineClearanceId' | 'operatorId'>,
+): Promise<SignContext> {
   const [line] = await db
     .select({ managerId: lineClearances.managerId })
     .from(lineClearances)
-    .where(eq(lineClearances.id, lineId));
-  return line?.managerId ?? null;
+    .where(eq(lineClearances.id, inspection.lineClearanceId));
+  const people = await db
+    .select({ id: users.id, passwordSetBy: users.passwordSetBy })
+    .from(users)
+    .where(inArray(users.id, [signerId, inspection.operatorId]));
+  const setBy = (id: string) => people.find((person) => person.id === id)?.passwordSetBy ?? null;
+  return {
+    managerId: line?.managerId ?? null,
+    signerPasswordSetBy: setBy(signerId),
+    operatorPasswordSetBy: setBy(inspection.operatorId),
+  };
 }
 
 /** The checklist items: the inspection's snapshot, else the line's configuration as it is now. */
@@ -97,7 +120,11 @@ const seconds = (time: number) => `${time.toFixed(2)} s`;
  */
 export type SignRules =
   | { canSign: true; reason: null; refusal: null }
-  | { canSign: false; reason: string; refusal: 'scope' | 'signer' | 'operator' | 'signed' };
+  | {
+      canSign: false;
+      reason: string;
+      refusal: 'scope' | 'signer' | 'operator' | 'signed' | 'password';
+    };
 
 /** What the signing rules read of a record: GET /api/inspections has no more for each row. */
 export interface SignableRecord {
@@ -105,16 +132,17 @@ export interface SignableRecord {
   signature: unknown;
 }
 
+export const SET_OWN_PASSWORD =
+  'Your password was set by another user: set your own (Profile, Change password) before you sign';
+export const OPERATOR_PASSWORD_SET_BY_SIGNER =
+  'You set the password of this inspection’s operator: they must set their own before you can sign their inspections';
+
 /**
  * The signing rules of docs/signatures.md, in the order the server checks them. Issue 18: only the
  * line's LC manager or an admin signs; a factory manager sees every record but does not sign.
  */
-export function signRules(
-  user: AuthUser,
-  record: SignableRecord,
-  managerId: string | null,
-): SignRules {
-  const linesManager = hasRole(user, 'lc_manager') && managerId === user.id;
+export function signRules(user: AuthUser, record: SignableRecord, context: SignContext): SignRules {
+  const linesManager = hasRole(user, 'lc_manager') && context.managerId === user.id;
   if (!hasRole(user, 'admin') && !linesManager) {
     return {
       canSign: false,
@@ -135,6 +163,14 @@ export function signRules(
       reason: `The inspection is already ${record.inspection.status}`,
       refusal: 'signed',
     };
+  }
+  // A signature needs a password only its signer knows (21 CFR 11.200, 11.300): one a manager
+  // chose lets that manager sign as the signer, or record as the operator and then sign.
+  if (context.signerPasswordSetBy) {
+    return { canSign: false, reason: SET_OWN_PASSWORD, refusal: 'password' };
+  }
+  if (context.operatorPasswordSetBy === user.id) {
+    return { canSign: false, reason: OPERATOR_PASSWORD_SET_BY_SIGNER, refusal: 'password' };
   }
   return { canSign: true, reason: null, refusal: null };
 }
@@ -322,7 +358,7 @@ export async function buildReport(
           layout: drawnOn,
         },
   );
-  const rules = signRules(user, record, await lineManager(db, inspection.lineClearanceId));
+  const rules = signRules(user, record, await signContext(db, user.id, inspection));
   const unchangedSinceSigning = signature ? currentHash === signature.recordHash : null;
   await saveSummary(db, inspection.id, {
     flags,

@@ -28,7 +28,7 @@ import {
   approvalBlocker,
   approvalExceptions,
   buildReport,
-  lineManager,
+  signContext,
   signRules,
 } from './report.ts';
 
@@ -77,8 +77,8 @@ export async function checkSigner(
   user: AuthUser,
   record: InspectionRecord,
 ): Promise<void> {
-  const managerId = await lineManager(request.server.ctx.db, record.inspection.lineClearanceId);
-  const rules = signRules(user, record, managerId);
+  const context = await signContext(request.server.ctx.db, user.id, record.inspection);
+  const rules = signRules(user, record, context);
   if (rules.refusal === 'signed') throw conflict(alreadySigned(record));
   // Another manager's line is outside the caller's scope: the record does not exist for it.
   if (rules.refusal === 'scope') throw notFound('Inspection');

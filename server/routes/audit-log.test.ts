@@ -128,7 +128,8 @@ describe('a record’s whole history (GET /api/audit-log?record=)', () => {
     // A first upload refused for its checksum (its row is gone), then the one that verifies.
     expect((await upload(videoId, file, 'f'.repeat(64))).statusCode).toBe(460);
     expect((await upload(videoId, file, sha256)).statusCode).toBe(204);
-    await upload(other.videoId, file, sha256);
+    const otherFile = webmBytes(20_000);
+    await upload(other.videoId, otherFile, createHash('sha256').update(otherFile).digest('hex'));
 
     const read = async (who: keyof RoleUsers, id = inspection._id) =>
       t.app.inject({ url: `/api/audit-log?record=${id}`, headers: u[who].auth });

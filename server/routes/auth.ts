@@ -102,7 +102,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const updated = await db.transaction(async (tx) => {
         const [row] = await tx
           .update(users)
-          .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` })
+          .set({ passwordHash, passwordSetBy: null, tokenVersion: sql`${users.tokenVersion} + 1` })
           .where(eq(users.id, me.id))
           .returning();
         if (!row) throw new HttpError(401, 'Session is no longer valid; please log in again');

@@ -164,6 +164,15 @@ describe('posting a recording', () => {
       },
     });
     expect(upload.statusCode).toBe(409);
+    // The same file posted as a new video: refused, it is already this inspection's evidence.
+    const copy = await t.app.inject({
+      method: 'POST',
+      url: `/api/ingest/videos?lineClearanceId=${lineId}`,
+      headers: { ...bearer(key), 'content-type': 'video/mp4' },
+      payload: file,
+    });
+    expect(copy.statusCode).toBe(409);
+    expect(copy.json().message).toMatch(/^This file is identical \(the same SHA-256\)/);
   });
 
   it('attaches no file to a recording the device gave up', async () => {

@@ -24,7 +24,7 @@ import {
 } from '../reports/signed-evidence.ts';
 import { IngestAnalysis } from '../schemas/analysis.ts';
 import { ErrorResponse, Id, IdParams } from '../schemas/common.ts';
-import { arrivedFileKey } from '../services/capture.ts';
+import { arrivedFileKey, SAME_FILE, sameFileAs } from '../services/capture.ts';
 import { sniffImage } from '../services/image-type.ts';
 import { findLine } from './line-clearances.ts';
 
@@ -194,6 +194,20 @@ export const ingestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         throw badRequest('The body is empty: post the video file');
       }
       const sha256 = hash.digest('hex');
+      const other = await sameFileAs(db, sha256, id);
+      if (other) {
+        await storage.delete(storageKey);
+        await app.ctx.refusals.record(
+          request,
+          `${SAME_FILE} (video ${other})`,
+          'evidence.protected',
+          {
+            entity: 'video',
+            entityId: other,
+          },
+        );
+        throw conflict(SAME_FILE);
+      }
       const operatorId = query.operatorId ?? inspection?.operatorId ?? null;
       const createVideo = async (tx: Tx) => {
         const [row] = await tx

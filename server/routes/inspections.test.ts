@@ -192,6 +192,78 @@ describe('inspections', () => {
     expect(rejected.json()).toMatchObject({ status: 'rejected', reviewerId: u.admin.id });
   });
 
+  it('signs only with a password the signer chose, never for an operator whose password the signer chose', async () => {
+    const signIn = async (email: string, password: string) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { email, password },
+      });
+      return { authorization: `Bearer ${res.json().token}` };
+    };
+    const changeOwn = (auth: { authorization: string }, from: string, to: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/change-password',
+        headers: auth,
+        payload: { currentPassword: from, newPassword: to },
+      });
+    // The LC manager makes an operator with a password it chose, and signs in as it.
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: u.lc.auth,
+      payload: { name: 'Puppet', email: 'puppet@example.com', password: 'chosen-by-lc-1' },
+    });
+    expect(made.statusCode).toBe(201);
+    const puppet = made.json()._id as string;
+    const id = await inspection(lineOfLc, puppet);
+    const refused = await review(u.lc.auth, id, 'reject', REJECTION_REASON);
+    expect(refused.statusCode).toBe(403);
+    const operatorRule =
+      'You set the password of this inspection’s operator: they must set their own before you can sign their inspections';
+    expect(refused.json().message).toBe(operatorRule);
+    const signBlockerOf = async (auth: { authorization: string }, inspectionId: string) =>
+      (await t.app.inject({ url: '/api/inspections', headers: auth }))
+        .json()
+        .find((row: { _id: string }) => row._id === inspectionId)?.signBlocker;
+    expect(await signBlockerOf(u.lc.auth, id)).toBe(operatorRule);
+    // Another signer did not choose it; once the operator sets its own, the LC manager signs too.
+    expect(await signBlockerOf(u.admin.auth, id)).toBeNull();
+    const operator = await signIn('puppet@example.com', 'chosen-by-lc-1');
+    expect((await changeOwn(operator, 'chosen-by-lc-1', 'my-own-secret-1')).statusCode).toBe(200);
+    expect(await signBlockerOf(u.lc.auth, id)).toBeNull();
+
+    // A signer whose password an admin reset signs nothing until it sets its own.
+    const reset = await t.app.inject({
+      method: 'PUT',
+      url: `/api/users/${u.lc2.id}`,
+      headers: u.admin.auth,
+      payload: { name: 'lc2', email: u.lc2.email, password: 'reset-by-admin-1' },
+    });
+    expect(reset.statusCode).toBe(200);
+    const lc2 = await signIn(u.lc2.email, 'reset-by-admin-1');
+    const other = await inspection(lineOfLc2, u.operator2.id);
+    const ownFirst =
+      'Your password was set by another user: set your own (Profile, Change password) before you sign';
+    const before = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/inspections/${other}/reject`,
+      headers: lc2,
+      payload: { password: 'reset-by-admin-1', notes: REJECTION_REASON },
+    });
+    expect(before.statusCode).toBe(403);
+    expect(before.json().message).toBe(ownFirst);
+    const changed = await changeOwn(lc2, 'reset-by-admin-1', PASSWORD);
+    const after = await review(
+      { authorization: `Bearer ${changed.json().token}` },
+      other,
+      'reject',
+      REJECTION_REASON,
+    );
+    expect(after.json()).toMatchObject({ status: 'rejected', reviewerId: u.lc2.id });
+  });
+
   it('404 for an unknown inspection, 400 for a bad id or notes', async () => {
     expect((await review(u.admin.auth, newId(), 'approve')).statusCode).toBe(404);
     expect((await review(u.admin.auth, 'zzz', 'approve')).json().message).toMatch(/^params\.id /);

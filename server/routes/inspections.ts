@@ -2,15 +2,21 @@
 // docs/reports.md) and the reviewer's detection dispositions.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { desc, eq } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { Type } from 'typebox';
 import type { AuthUser } from '../context.ts';
-import { inspections, lineClearances, signatures, videos } from '../db/schema.ts';
+import { inspections, lineClearances, signatures, users, videos } from '../db/schema.ts';
 import { currentUser } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { iso } from '../ids.ts';
 import { setDisposition } from '../reports/dispositions.ts';
 import { toSignature } from '../reports/record.ts';
-import { approvalBlocker, type SignableRecord, signRules } from '../reports/report.ts';
+import {
+  approvalBlocker,
+  type SignableRecord,
+  type SignContext,
+  signRules,
+} from '../reports/report.ts';
 import { signInspection } from '../reports/signing.ts';
 import { Id, IdParams } from '../schemas/common.ts';
 import { Inspection, type InspectionStatus, ListedInspection } from '../schemas/inspections.ts';
@@ -43,10 +49,12 @@ export const toInspection = (row: Row, signature: Signature | null): Inspection 
 const errors = errorResponses;
 
 /** Why this caller cannot sign a pending record at all (role, line, second person); else null. */
-function signBlocker(user: AuthUser, row: SignableRecord & { managerId: string | null }) {
-  const rules = signRules(user, row, row.managerId);
+function signBlocker(user: AuthUser, row: SignableRecord, context: SignContext) {
+  const rules = signRules(user, row, context);
   return rules.refusal === 'signed' ? null : rules.reason;
 }
+
+const operators = alias(users, 'operators');
 
 export const inspectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ctx;
@@ -74,19 +82,29 @@ export const inspectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
             statusReason: videos.statusReason,
           },
           managerId: lineClearances.managerId,
+          operatorPasswordSetBy: operators.passwordSetBy,
         })
         .from(inspections)
         .leftJoin(signatures, eq(signatures.inspectionId, inspections.id))
         .leftJoin(videos, eq(videos.id, inspections.videoId))
         .leftJoin(lineClearances, eq(lineClearances.id, inspections.lineClearanceId))
+        .leftJoin(operators, eq(operators.id, inspections.operatorId))
         .where(
           visibleTo(user, { owner: inspections.operatorId, line: inspections.lineClearanceId }),
         )
         .orderBy(desc(inspections.startTime));
+      const [me] = await db
+        .select({ passwordSetBy: users.passwordSetBy })
+        .from(users)
+        .where(eq(users.id, user.id));
       return rows.map((row) => ({
         ...toInspection(row.inspection, row.signature && toSignature(row.signature)),
         approvalBlocker: approvalBlocker(row),
-        signBlocker: signBlocker(user, row),
+        signBlocker: signBlocker(user, row, {
+          managerId: row.managerId,
+          signerPasswordSetBy: me?.passwordSetBy ?? null,
+          operatorPasswordSetBy: row.operatorPasswordSetBy,
+        }),
       }));
     },
   );

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, lineClearances, uploads, videos } from '../db/schema.ts';
-import { createVideoUploads } from '../services/video-uploads.ts';
+import { createVideoUploads, MAX_OPEN_UPLOADS } from '../services/video-uploads.ts';
 import { build, type TestApp } from '../test/build.ts';
 import {
   type CaptureLines,
@@ -233,6 +233,46 @@ describe('tus uploads', () => {
     expect(retry.statusCode).toBe(201);
   });
 
+  it('refuses a file already stored as another video: one recording is the evidence of one inspection', async () => {
+    const file = webmBytes(30_000);
+    const { location } = await started(file);
+    expect((await patch(u.operator, location, 0, file)).statusCode).toBe(204);
+    // The same recording offered for a new inspection: refused when the upload is created…
+    const { videoId } = await submit(t, u.operator, lines.lineA);
+    const again = await createFor(videoId, file);
+    expect(again.statusCode).toBe(409);
+    expect(again.body).toContain('identical (the same SHA-256) to a video already stored');
+    expect(await actions(videoId)).toContain('evidence.protected');
+    // …and when two uploads of one file for two videos were both created before either finished.
+    const twin = webmBytes(30_000);
+    const first = await submit(t, u.operator, lines.lineA);
+    const second = await submit(t, u.operator, lines.lineA);
+    const locations = [
+      (await createFor(first.videoId, twin)).headers.location as string,
+      (await createFor(second.videoId, twin)).headers.location as string,
+    ];
+    const finished = [];
+    for (const at of locations) finished.push(await patch(u.operator, at, 0, twin));
+    expect(finished.map((res) => res.statusCode)).toEqual([204, 409]);
+    expect(finished[1]?.body).toContain('identical (the same SHA-256) to a video already stored');
+    const [kept] = await t.services.ctx.db
+      .select()
+      .from(videos)
+      .where(eq(videos.id, second.videoId));
+    expect(kept?.sha256).toBeNull();
+  });
+
+  it('keeps at most MAX_OPEN_UPLOADS unfinished uploads of one video', async () => {
+    const file = webmBytes(10_000);
+    const { videoId } = await started(file);
+    for (let n = 1; n < MAX_OPEN_UPLOADS; n++) {
+      expect((await createFor(videoId, file)).statusCode).toBe(201);
+    }
+    const over = await createFor(videoId, file);
+    expect(over.statusCode).toBe(409);
+    expect(over.body).toContain(`already has ${MAX_OPEN_UPLOADS} unfinished uploads`);
+  });
+
   it('keeps the file whose hash it records when two uploads of one video finish at once', async () => {
     const [first, second] = [webmBytes(20_000), webmBytes(20_000)];
     const { videoId, videoFilename, location } = await started(first);
@@ -335,6 +375,11 @@ describe('tus uploads', () => {
       [{ ...good, videoId: '../uploads' }, 'Upload-Metadata.videoId'],
       [{ ...good, sha256: 'XYZ' }, 'Upload-Metadata.sha256'],
       [{ videoId, filetype: 'video/webm' }, 'Upload-Metadata.sha256 is required'],
+      // Shown in the trail: no text that displays as other text.
+      [
+        { ...good, filename: 'evil\u202eabew.webm' },
+        'Upload-Metadata.filename contains an invisible direction control (U+202E)',
+      ],
     ];
     for (const [fields, message] of cases) {
       const res = await create(u.operator, 1000, fields);

@@ -253,7 +253,12 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await assertUsersExist(db, body.assignedOperators ?? [], 'body.assignedOperators');
       try {
         const row = await db.transaction(async (tx) => {
-          const created = await insertUser(tx, passwords, { ...body, roles, lineClearanceIds });
+          const created = await insertUser(tx, passwords, {
+            ...body,
+            roles,
+            lineClearanceIds,
+            passwordSetBy: user.id,
+          });
           await audit(tx, request, {
             action: 'create',
             entity: 'user',
@@ -330,7 +335,9 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
               lineClearanceIds,
               assignedOperators,
               status,
-              ...(passwordHash ? { passwordHash } : {}),
+              ...(passwordHash
+                ? { passwordHash, passwordSetBy: old.id === user.id ? null : user.id }
+                : {}),
               // New roles, a reset password or email, or a deactivation must not ride on tokens
               // issued before.
               ...(rolesChanged || passwordHash || emailChanged || statusChanged

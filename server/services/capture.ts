@@ -1,9 +1,9 @@
 // Rules of the capture loop shared by its routes: which lines an operator may inspect, the
 // checklist an inspection is checked against, and how scanned codes map onto its tags.
-import { arrayContains, asc, eq, inArray, or } from 'drizzle-orm';
+import { and, arrayContains, asc, eq, inArray, ne, or } from 'drizzle-orm';
 import type { AuthUser } from '../context.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { floorplanConfigs, lineClearances, users, type videos } from '../db/schema.ts';
+import { floorplanConfigs, lineClearances, users, videos } from '../db/schema.ts';
 import { badRequest } from '../http/errors.ts';
 import type { CaptureData, ChecklistSnapshot, QrScan } from '../schemas/capture.ts';
 
@@ -93,6 +93,23 @@ export function arrivedFileKey(videoId: string, fileId: string, ext: string): st
 }
 
 /** The checklist tag whose QR code is `code` (the first, if two share it), or null. */
+/** Told to the uploader; the audit entry names the other video. */
+export const SAME_FILE =
+  'This file is identical (the same SHA-256) to a video already stored: a recording is the evidence of one inspection only, so record this inspection again';
+
+/**
+ * The other video whose file has this SHA-256, or null. A file stored again as new evidence (an
+ * approved recording uploaded for a new inspection) would let one walk clear two line clearances.
+ */
+export async function sameFileAs(db: Db | Tx, sha256: string, videoId: string) {
+  const [other] = await db
+    .select({ id: videos.id })
+    .from(videos)
+    .where(and(eq(videos.sha256, sha256), ne(videos.id, videoId)))
+    .limit(1);
+  return other?.id ?? null;
+}
+
 export function tagIndexOf(checklist: ChecklistSnapshot, code: string): number | null {
   const wanted = code.trim();
   const tag = checklist.tags.find((t) => t.qrCode !== undefined && t.qrCode.trim() === wanted);

@@ -14,6 +14,8 @@ export interface NewUser {
   roles: Role[];
   lineClearanceIds?: string[];
   assignedOperators?: string[];
+  /** The manager who chose the password (not the user); seeded and demo accounts have none. */
+  passwordSetBy?: string;
 }
 
 export async function insertUser(db: Db | Tx, passwords: PasswordHasher, input: NewUser) {
@@ -24,6 +26,7 @@ export async function insertUser(db: Db | Tx, passwords: PasswordHasher, input: 
       name: input.name.trim(),
       email: input.email.trim().toLowerCase(),
       passwordHash: await passwords.hash(input.password),
+      passwordSetBy: input.passwordSetBy ?? null,
       roles: [...new Set(input.roles)],
       lineClearanceIds: input.lineClearanceIds ?? [],
       assignedOperators: input.assignedOperators ?? [],

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { Server } from '@tus/server';
 import { DataStore, ERRORS, Upload } from '@tus/utils';
-import { and, eq, isNull, lt } from 'drizzle-orm';
+import { and, count, eq, isNull, lt } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import { Value } from 'typebox/value';
 import { audit } from '../audit/audit.ts';
@@ -19,13 +19,14 @@ import type { Db, Tx } from '../db/client.ts';
 import { uploads, videos } from '../db/schema.ts';
 import { denied } from '../http/auth-hook.ts';
 import { HttpError } from '../http/errors.ts';
+import { BODY_RULES, refusedText } from '../http/text-guard.ts';
 import { validationMessage } from '../http/validation-message.ts';
 import { sendWebResponse, webRequest } from '../http/web-request.ts';
 import { newId } from '../ids.ts';
 import { inspectionsOfVideo, refreshSummaries } from '../reports/report.ts';
 import { refuseIfSignedEvidence, SignedEvidenceError } from '../reports/signed-evidence.ts';
 import { CHECKSUM_MISMATCH, UploadMetadata } from '../schemas/uploads.ts';
-import { arrivedFileKey, isAssigned } from './capture.ts';
+import { arrivedFileKey, isAssigned, SAME_FILE, sameFileAs } from './capture.ts';
 import { visibleTo } from './scope.ts';
 
 /** The API request being served, for the store's methods, which @tus/server calls without it. */
@@ -36,11 +37,20 @@ type Container = 'webm' | 'mp4';
 
 const LATE_FILE = 'its file can no longer be added: discard the recording on the device';
 const FILE_TAKEN = 'The video file has already been uploaded and verified';
+/** Unfinished uploads one video may have at once. */
+export const MAX_OPEN_UPLOADS = 5;
 
 /** Another upload of the same video committed its file first. */
 class FileTaken extends Error {
   constructor() {
     super(FILE_TAKEN);
+  }
+}
+
+/** The received file is already another video's (capture.ts `sameFileAs`). */
+class SameFile extends Error {
+  constructor(readonly otherVideoId: string) {
+    super(SAME_FILE);
   }
 }
 
@@ -96,6 +106,9 @@ function parseMetadata(raw: Record<string, string | null> | undefined): UploadMe
       throw new TusError(400, `Upload-Metadata.${key} must not contain NUL or a path separator`);
     }
   }
+  // Stored in the audit trail and shown: the JSON bodies' rule (no text that displays as other text).
+  const refused = refusedText(metadata, 'Upload-Metadata', BODY_RULES);
+  if (refused) throw new TusError(400, refused);
   const candidate = Object.fromEntries(
     Object.entries(metadata).filter(([key]) => key in UploadMetadata.properties),
   );
@@ -274,10 +287,20 @@ class VideoUploadStore extends DataStore {
     try {
       await this.commitFile(request, row, video, sha256, fileKey);
     } catch (error) {
-      // Signed meanwhile, or another upload of the video won: this file does not join the record.
-      if (!(error instanceof SignedEvidenceError || error instanceof FileTaken)) throw error;
+      // Signed meanwhile, another upload of the video won, or the file is another video's: this
+      // file does not join the record.
+      const refused =
+        error instanceof SignedEvidenceError ||
+        error instanceof FileTaken ||
+        error instanceof SameFile;
+      if (!refused) throw error;
       await this.ctx.storage.delete(fileKey);
-      await this.reject(row, error.message);
+      await this.reject(
+        row,
+        error instanceof SameFile
+          ? `${error.message} (video ${error.otherVideoId})`
+          : error.message,
+      );
       throw new TusError(409, error.message);
     }
     this.ctx.caches?.videoLists.invalidate();
@@ -304,6 +327,9 @@ class VideoUploadStore extends DataStore {
         .where(and(eq(videos.id, video.id), isNull(videos.sha256)))
         .returning();
       if (!updated) throw new FileTaken();
+      // Checked under the commit, so two uploads of one file for two videos cannot both land.
+      const other = await sameFileAs(tx, sha256, video.id);
+      if (other) throw new SameFile(other);
       await tx.update(uploads).set({ status: 'verified' }).where(eq(uploads.id, id));
       await audit(tx, request, {
         action: 'verify',
@@ -390,6 +416,25 @@ async function checkCreate(ctx: AppContext, upload: Upload): Promise<void> {
     await denied(request, 'not assigned to the video’s line');
   }
   if (video.sha256) throw new TusError(409, FILE_TAKEN);
+  // Each upload may be resumed until it expires; more than a few of one video is no device's.
+  const [open] = await ctx.db
+    .select({ n: count() })
+    .from(uploads)
+    .where(and(eq(uploads.videoId, video.id), eq(uploads.status, 'receiving')));
+  if ((open?.n ?? 0) >= MAX_OPEN_UPLOADS) {
+    throw new TusError(
+      409,
+      `This video already has ${MAX_OPEN_UPLOADS} unfinished uploads: resume one of them`,
+    );
+  }
+  const other = await sameFileAs(ctx.db, metadata.sha256, video.id);
+  if (other) {
+    await ctx.refusals.record(request, `${SAME_FILE} (video ${other})`, 'evidence.protected', {
+      entity: 'video',
+      entityId: video.id,
+    });
+    throw new TusError(409, SAME_FILE);
+  }
   const late = await lateFileRefusal(ctx.db, video.id);
   if (late) throw new TusError(409, late);
   if (video.status === 'error')

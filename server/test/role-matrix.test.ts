@@ -149,20 +149,20 @@ const freshSubmission = async () =>
     videoId: string;
   };
 const TUS = { 'tus-resumable': '1.0.0' };
-const FILE = webmBytes(1000);
-async function freshUpload() {
+/** An upload of new bytes each time: a file already stored as another video's is refused. */
+async function freshUpload(file = webmBytes(1000)) {
   const { videoId } = await freshSubmission();
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/uploads',
-    headers: { ...f.auth.operator, ...uploadHeaders(videoId) },
+    headers: { ...f.auth.operator, ...uploadHeaders(videoId, file) },
   });
   return res.headers.location as string;
 }
-const uploadHeaders = (videoId: string) => ({
+const uploadHeaders = (videoId: string, file = webmBytes(1000)) => ({
   ...TUS,
-  'upload-length': String(FILE.length),
-  'upload-metadata': `videoId ${Buffer.from(videoId).toString('base64')},sha256 ${Buffer.from(createHash('sha256').update(FILE).digest('hex')).toString('base64')},filetype ${Buffer.from('video/webm').toString('base64')}`,
+  'upload-length': String(file.length),
+  'upload-metadata': `videoId ${Buffer.from(videoId).toString('base64')},sha256 ${Buffer.from(createHash('sha256').update(file).digest('hex')).toString('base64')},filetype ${Buffer.from('video/webm').toString('base64')}`,
 });
 /** Roles that may record inspections (the route table's /inspection roles). */
 const RECORDERS: DemoKey[] = [
@@ -248,15 +248,18 @@ const matrix: Row[] = [
   {
     method: 'PATCH',
     route: '/api/uploads/{id}',
-    request: async () => ({
-      url: await freshUpload(),
-      headers: {
-        ...TUS,
-        'upload-offset': '0',
-        'content-type': 'application/offset+octet-stream',
-      },
-      payload: FILE,
-    }),
+    request: async () => {
+      const file = webmBytes(1000);
+      return {
+        url: await freshUpload(file),
+        headers: {
+          ...TUS,
+          'upload-offset': '0',
+          'content-type': 'application/offset+octet-stream',
+        },
+        payload: file,
+      };
+    },
     ok: 204,
     allowed: ['operator'],
     hidden: ['admin', 'factory', 'lcmanager', 'lcmanager2', 'operator2'],
