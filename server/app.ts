@@ -5,15 +5,17 @@ import path from 'node:path';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
-import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import type { AppContext } from './context.ts';
 import { registerAuthHook } from './http/auth-hook.ts';
 import { registerStorableDateTime } from './http/date-time-format.ts';
 import { HttpError } from './http/errors.ts';
+import { storageFailure, storageFailureMessage } from './http/storage-errors.ts';
 import { registerTextGuard } from './http/text-guard.ts';
 import { validationMessage } from './http/validation-message.ts';
+import { validatorCompiler } from './http/validator.ts';
 import { apiRoutes } from './routes/index.ts';
 
 export interface BuildOptions {
@@ -53,7 +55,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
       : { http: serverOptions }) as { http: typeof serverOptions }),
     schemaErrorFormatter: (errors, context) => new Error(validationMessage(errors, context)),
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  app.setValidatorCompiler(validatorCompiler);
   app.decorate('ctx', ctx);
 
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
@@ -61,8 +63,17 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
     if (error instanceof HttpError || (status >= 400 && status < 500)) {
       return reply.status(status).send({ message: error.message });
     }
+    // A full or read-only disk is for the administrator to fix, not a fault in the request: the
+    // person is told so (507) and what it means for their change.
+    const storage = storageFailure(error);
     // 5xx: details go to the log, never to the client.
-    request.log.error({ err: error }, 'request failed');
+    request.log.error(
+      { err: error },
+      storage ? `request failed: the storage is ${storage.problem}` : 'request failed',
+    );
+    if (storage) {
+      return reply.status(507).send({ message: storageFailureMessage(storage, request.method) });
+    }
     return reply.status(500).send({ message: 'Internal server error' });
   });
 

@@ -48,6 +48,13 @@ describe('audit log', () => {
     ]);
     const bad = await t.app.inject({ url: '/api/audit-log?limit=0', headers: u.audit.auth });
     expect(bad.json().message).toMatch(/^query\.limit /);
+    // An id past any the trail can hold is a 400, not the database's 500.
+    const huge = await t.app.inject({
+      url: '/api/audit-log?before=99999999999999999999999',
+      headers: u.audit.auth,
+    });
+    expect(huge.statusCode).toBe(400);
+    expect(huge.json().message).toMatch(/^query\.before /);
   });
 
   it('lists each action and object type the trail holds once, in order, for the filters', async () => {

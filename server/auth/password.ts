@@ -4,6 +4,7 @@
 // a flood of other password work cannot make signing in slow.
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { HttpError } from '../http/errors.ts';
+import { Turns } from '../http/turns.ts';
 
 const R = 8;
 const P = 1;
@@ -15,35 +16,6 @@ export type HashLane = 'sign-in' | 'other';
 export class HashQueueFullError extends HttpError {
   constructor() {
     super(503, 'The server is busy checking passwords; try again in a moment');
-  }
-}
-
-class PrioritySemaphore {
-  private readonly waiting: Record<HashLane, (() => void)[]> = { 'sign-in': [], other: [] };
-  private active = 0;
-  constructor(
-    private readonly limit: number,
-    private readonly maxWaiting: number,
-  ) {}
-
-  async run<T>(lane: HashLane, task: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) {
-      const queue = this.waiting[lane];
-      // A shift change signs in many people at once: sign-ins may queue four times as many.
-      const room = lane === 'sign-in' ? 4 * this.maxWaiting : this.maxWaiting;
-      if (queue.length >= room) throw new HashQueueFullError();
-      // The slot is handed over by the finishing task (`active` stays counted).
-      await new Promise<void>((resolve) => queue.push(resolve));
-    } else {
-      this.active++;
-    }
-    try {
-      return await task();
-    } finally {
-      const next = this.waiting['sign-in'].shift() ?? this.waiting.other.shift();
-      if (next) next();
-      else this.active--;
-    }
   }
 }
 
@@ -69,7 +41,12 @@ export function createPasswordHasher(
   concurrency: number,
   maxWaiting = 32,
 ): PasswordHasher {
-  const gate = new PrioritySemaphore(concurrency, maxWaiting);
+  // A shift change signs in many people at once: sign-ins may queue four times as many.
+  const gate = new Turns<HashLane>(
+    concurrency,
+    { 'sign-in': 4 * maxWaiting, other: maxWaiting },
+    () => new HashQueueFullError(),
+  );
   return {
     async hash(password, lane = 'other') {
       const salt = randomBytes(16);

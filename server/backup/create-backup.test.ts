@@ -1,24 +1,41 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { desc, eq } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { verifyTrail } from '../audit/verify-trail.ts';
 import { loadConfig } from '../config.ts';
-import { openDatabase } from '../db/client.ts';
+import { type Database, openDatabase } from '../db/client.ts';
 import { auditLog, users } from '../db/schema.ts';
 import { insertUser } from '../services/users.ts';
 import { createServices } from '../services.ts';
 import { build, migratedPglite, type TestApp } from '../test/build.ts';
-import { type BackupManifest, backUpDataDir, createBackup } from './create-backup.ts';
+import { BackupError, type BackupManifest, backUpDataDir, createBackup } from './create-backup.ts';
 import { noteRestore, restoreBackup } from './restore-backup.ts';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-backup-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 const postgresUrl = process.env.TEST_DATABASE_URL;
 const IMAGE = Buffer.from('image bytes');
+afterEach(() => vi.restoreAllMocks());
+
+/** What Node throws when a write finds the disk full. */
+const diskFull = (syscall: string) =>
+  Object.assign(new Error(`ENOSPC: no space left on device, ${syscall}`), {
+    code: 'ENOSPC',
+    errno: -28,
+    syscall,
+  });
+
+/** The error `promise` rejects with (undefined if it resolves). */
+const rejectionOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 
 /**
  * Each PGlite test starts PGlite on disk up to four times (from the migrated dump, no initdb): about
@@ -98,6 +115,62 @@ describe('backup of a wrong DATA_DIR', () => {
     );
     expect(fs.readdirSync(empty)).toEqual([]);
     expect(fs.existsSync(out)).toBe(false);
+  });
+});
+
+describe('backup on a full disk', () => {
+  /** A database whose dump writes its first bytes, then finds the disk full, if `full`. */
+  const database = (full: boolean): Database => ({
+    db: null as never,
+    kind: 'pglite',
+    dump: async (file) => {
+      await fs.promises.writeFile(file, 'the first bytes of a dump');
+      if (full) throw diskFull('write');
+    },
+    close: async () => {},
+  });
+
+  it('removes the incomplete backup and says so in one line naming the folder', async () => {
+    const out = fs.mkdtempSync(path.join(tmp, 'full-'));
+    const error = await rejectionOf(createBackup(database(true), path.join(tmp, 'none'), out));
+    expect(error).toBeInstanceOf(BackupError);
+    expect((error as Error).message).toBe(
+      `Backup failed while writing the database dump: ENOSPC: no space left in ${out}. ` +
+        'The incomplete backup was removed. Free space there, or back up into another folder ' +
+        '(npm run backup -- <folder>).',
+    );
+    expect(fs.readdirSync(out)).toEqual([]);
+  });
+
+  it('removes the incomplete backup when the disk fills while copying the files', async () => {
+    const files = fs.mkdtempSync(path.join(tmp, 'files-'));
+    fs.mkdirSync(path.join(files, 'floorplans'));
+    fs.writeFileSync(path.join(files, 'floorplans', 'a.png'), IMAGE);
+    fs.writeFileSync(path.join(files, 'floorplans', 'b.png'), IMAGE);
+    const copy = fs.promises.copyFile;
+    let copied = 0;
+    vi.spyOn(fs.promises, 'copyFile').mockImplementation(async (from, to, mode) => {
+      if (++copied === 2) {
+        await fs.promises.writeFile(to, IMAGE.subarray(0, 3));
+        throw diskFull('copyfile');
+      }
+      return copy(from, to, mode);
+    });
+    const out = fs.mkdtempSync(path.join(tmp, 'full-'));
+    const error = await rejectionOf(createBackup(database(false), files, out));
+    expect((error as Error).message).toMatch(
+      `Backup failed while copying the stored files: ENOSPC: no space left in ${out}.`,
+    );
+    expect(fs.readdirSync(out)).toEqual([]);
+  });
+
+  it('leaves only the finished backup-… folder when it succeeds', async () => {
+    const out = fs.mkdtempSync(path.join(tmp, 'fine-'));
+    const now = new Date('2026-11-27T08:00:00.000Z');
+    const { folder } = await createBackup(database(false), path.join(tmp, 'none'), out, now);
+    expect(folder).toBe(path.join(out, 'backup-2026-11-27T08-00-00-000Z'));
+    expect(fs.readdirSync(out)).toEqual(['backup-2026-11-27T08-00-00-000Z']);
+    expect(fs.readdirSync(folder).sort()).toEqual(['database.tar.gz', 'manifest.json']);
   });
 });
 
@@ -303,6 +376,54 @@ describe.skipIf(postgresUrl)('backup and restore with PGlite', () => {
   );
 
   it(
+    'says a full target disk is the problem, not the backup, and leaves the target as it was',
+    async () => {
+      const folder = await freshBackup();
+      // PGlite's file system turns Node's ENOSPC into its own ErrnoError (errno 51, no Error):
+      // the writes into the staged database find the disk full after 64 KiB.
+      const open = fs.openSync;
+      const write = fs.writeSync;
+      const close = fs.closeSync;
+      const staged = new Set<number>();
+      let room = 64 * 1024;
+      vi.spyOn(fs, 'openSync').mockImplementation(((file, ...rest) => {
+        const fd = open(file, ...rest);
+        if (String(file).includes(`${path.sep}.pglite.restoring-`)) staged.add(fd);
+        return fd;
+      }) as typeof fs.openSync);
+      vi.spyOn(fs, 'closeSync').mockImplementation((fd) => {
+        staged.delete(fd);
+        close(fd);
+      });
+      vi.spyOn(fs, 'writeSync').mockImplementation(((fd, data, ...rest) => {
+        if (staged.has(fd)) {
+          room -= typeof rest[1] === 'number' ? rest[1] : String(data).length;
+          if (room < 0) throw diskFull('write');
+        }
+        return write(fd, data as never, ...(rest as []));
+      }) as typeof fs.writeSync);
+      const { dataDir, target } = restoreTarget();
+      const error = await rejectionOf(restoreBackup(folder, target));
+      expect(error).toBeInstanceOf(BackupError);
+      expect((error as Error).message).toBe(
+        `No space left on device while loading the database into ${target.pgliteDir} (ENOSPC): ` +
+          'free space on that disk, or restore into a DATA_DIR on a larger one, then run the ' +
+          'restore again. The backup is not damaged; nothing was restored.',
+      );
+      expect(room).toBeLessThan(0);
+      expect(fs.readdirSync(dataDir)).toEqual([]);
+      vi.restoreAllMocks();
+      // The disk fills while the stored files are copied: the same, for the files folder.
+      vi.spyOn(fs.promises, 'copyFile').mockRejectedValue(diskFull('copyfile'));
+      await expect(restoreBackup(folder, target)).rejects.toThrow(
+        `No space left on device while copying the stored files into ${target.filesDir} (ENOSPC)`,
+      );
+      expect(fs.readdirSync(dataDir)).toEqual([]);
+    },
+    pgliteBudgetMs,
+  );
+
+  it(
     'refuses to open PGlite while another instance holds the database',
     async () => {
       const pgliteDir = path.join(fs.mkdtempSync(path.join(tmp, 'locked-')), 'pglite');
@@ -318,6 +439,86 @@ describe.skipIf(postgresUrl)('backup and restore with PGlite', () => {
       } finally {
         await first.close();
       }
+    },
+    pgliteBudgetMs,
+  );
+});
+
+/** A directory for a small tmpfs, if this machine lets an unprivileged mount namespace mount one. */
+const smallDisk = path.join(tmp, 'small-disk');
+fs.mkdirSync(smallDisk);
+const canMountTmpfs =
+  process.platform === 'linux' &&
+  spawnSync('unshare', ['-r', '-m', 'mount', '-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', smallDisk], {
+    stdio: 'ignore',
+  }).status === 0;
+
+/**
+ * Runs `npm run <script>`'s file with `args` and `env` while `smallDisk` is a fresh tmpfs of
+ * `size` (seen by that process alone); answers its stderr, exit code and what it left there.
+ */
+function onSmallDisk(size: string, script: string, args: string[], env: Record<string, string>) {
+  const { DATABASE_URL: _url, ...inherited } = process.env;
+  const run = spawnSync(
+    'unshare',
+    [
+      '-r',
+      '-m',
+      'sh',
+      '-c',
+      'mount -t tmpfs -o size="$SIZE" tmpfs "$DISK" || exit 99; "$@"; echo "exit $?"; ls -A "$DISK"',
+      'sh',
+      process.execPath,
+      '--import',
+      'tsx',
+      script,
+      ...args,
+    ],
+    { encoding: 'utf8', env: { ...inherited, ...env, SIZE: size, DISK: smallDisk } },
+  );
+  const [exit, ...left] = run.stdout.trim().split('\n');
+  return { stderr: run.stderr.trim(), exit, left };
+}
+
+describe.runIf(canMountTmpfs && !postgresUrl)('backup and restore on a real full disk', () => {
+  it(
+    'npm run backup: one line naming the folder, exit code 1, nothing left there',
+    async () => {
+      const source = await storedData();
+      try {
+        const run = onSmallDisk('64k', 'server/backup.ts', [smallDisk], {
+          DATA_DIR: source.dataDir,
+        });
+        expect(run).toEqual({
+          stderr:
+            'Backup failed while writing the database dump: ENOSPC: no space left in ' +
+            `${smallDisk}. The incomplete backup was removed. Free space there, or back up ` +
+            'into another folder (npm run backup -- <folder>).',
+          exit: 'exit 1',
+          left: [],
+        });
+        expect(fs.existsSync(path.join(source.dataDir, 'pglite.lock'))).toBe(false);
+      } finally {
+        await source.close();
+      }
+    },
+    pgliteBudgetMs,
+  );
+
+  it(
+    'npm run restore: the full disk named, not the backup, exit code 1, nothing left there',
+    async () => {
+      const folder = await freshBackup();
+      const dataDir = path.join(smallDisk, 'data');
+      const run = onSmallDisk('2m', 'server/restore.ts', [folder], { DATA_DIR: dataDir });
+      expect(run).toEqual({
+        stderr:
+          `No space left on device while loading the database into ${dataDir}/pglite (ENOSPC): ` +
+          'free space on that disk, or restore into a DATA_DIR on a larger one, then run the ' +
+          'restore again. The backup is not damaged; nothing was restored.',
+        exit: 'exit 1',
+        left: [],
+      });
     },
     pgliteBudgetMs,
   );

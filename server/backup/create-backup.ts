@@ -1,10 +1,11 @@
 // A backup is one folder: the database dump, a copy of the stored files and a manifest with a
 // size and SHA-256 for the dump and for every file, so a restore can prove it got what was saved.
 // It holds password hashes and every record: folders are created 0700 and files 0600.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Database, openDatabase } from '../db/client.ts';
+import { describeThrown, errorCode } from './errors.ts';
 
 export interface BackupManifest {
   createdAt: string;
@@ -46,53 +47,92 @@ async function copyFiles(from: string, to: string): Promise<void> {
   }
 }
 
-/** Backs up `database` and the storage folder `filesDir` into a new folder under `targetDir`. */
+/**
+ * Backs up `database` and the storage folder `filesDir` into a new folder under `targetDir`. A
+ * failure (a full disk) removes what was written and throws a BackupError naming the problem.
+ */
 export async function createBackup(
   database: Database,
   filesDir: string,
   targetDir: string,
   now = new Date(),
 ): Promise<{ folder: string; manifest: BackupManifest }> {
-  const folder = path.join(targetDir, `backup-${now.toISOString().replace(/[:.]/g, '-')}`);
-  await fs.promises.mkdir(targetDir, { recursive: true, mode: DIR_MODE });
-  // Not recursive: an existing folder of that name is an error, never written into.
-  await fs.promises.mkdir(folder, { mode: DIR_MODE });
-  await fs.promises.chmod(folder, DIR_MODE);
-  const databaseFile = database.kind === 'pglite' ? 'database.tar.gz' : 'database.pgdump';
-  const dumpPath = path.join(folder, databaseFile);
-  await database.dump(dumpPath);
-  await fs.promises.chmod(dumpPath, FILE_MODE);
-  const filesCopy = path.join(folder, 'files');
-  if (fs.existsSync(filesDir)) await copyFiles(filesDir, filesCopy);
-  const files: BackupManifest['files'] = [];
-  const entries = fs.existsSync(filesCopy)
-    ? await fs.promises.readdir(filesCopy, { recursive: true, withFileTypes: true })
-    : [];
-  for (const entry of entries) {
-    if (!entry.isFile()) continue;
-    const full = path.join(entry.parentPath, entry.name);
-    files.push({
-      path: path.relative(filesCopy, full).split(path.sep).join('/'),
-      size: (await fs.promises.stat(full)).size,
-      sha256: await sha256File(full),
-    });
+  const name = `backup-${now.toISOString().replace(/[:.]/g, '-')}`;
+  const folder = path.join(targetDir, name);
+  // An existing folder of that name is an error, never written into or replaced.
+  if (fs.existsSync(folder)) {
+    throw new BackupError(`${folder} exists already: nothing was backed up; try again`);
   }
-  files.sort((a, b) => a.path.localeCompare(b.path));
-  const manifest: BackupManifest = {
-    createdAt: now.toISOString(),
-    database: database.kind,
-    databaseFile,
-    databaseSize: (await fs.promises.stat(dumpPath)).size,
-    databaseSha256: await sha256File(dumpPath),
-    files,
-  };
-  const manifestPath = path.join(folder, 'manifest.json');
-  await fs.promises.writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`, {
-    mode: FILE_MODE,
-    flag: 'wx',
-  });
-  await fs.promises.chmod(manifestPath, FILE_MODE);
-  return { folder, manifest };
+  // Written under another name and renamed last, so a backup-… folder is always complete, even
+  // after a kill or a crash that no cleanup survives (a failure below also removes it).
+  const partial = path.join(targetDir, `incomplete-${name}-${randomBytes(4).toString('hex')}`);
+  let doing = 'creating the backup folder';
+  try {
+    await fs.promises.mkdir(targetDir, { recursive: true, mode: DIR_MODE });
+    await fs.promises.mkdir(partial, { mode: DIR_MODE });
+    await fs.promises.chmod(partial, DIR_MODE);
+    const databaseFile = database.kind === 'pglite' ? 'database.tar.gz' : 'database.pgdump';
+    const dumpPath = path.join(partial, databaseFile);
+    doing = 'writing the database dump';
+    await database.dump(dumpPath);
+    await fs.promises.chmod(dumpPath, FILE_MODE);
+    doing = 'copying the stored files';
+    const filesCopy = path.join(partial, 'files');
+    if (fs.existsSync(filesDir)) await copyFiles(filesDir, filesCopy);
+    doing = 'checking the copied files';
+    const files: BackupManifest['files'] = [];
+    const entries = fs.existsSync(filesCopy)
+      ? await fs.promises.readdir(filesCopy, { recursive: true, withFileTypes: true })
+      : [];
+    for (const entry of entries) {
+      if (!entry.isFile()) continue;
+      const full = path.join(entry.parentPath, entry.name);
+      files.push({
+        path: path.relative(filesCopy, full).split(path.sep).join('/'),
+        size: (await fs.promises.stat(full)).size,
+        sha256: await sha256File(full),
+      });
+    }
+    files.sort((a, b) => a.path.localeCompare(b.path));
+    const manifest: BackupManifest = {
+      createdAt: now.toISOString(),
+      database: database.kind,
+      databaseFile,
+      databaseSize: (await fs.promises.stat(dumpPath)).size,
+      databaseSha256: await sha256File(dumpPath),
+      files,
+    };
+    doing = 'writing the manifest';
+    const manifestPath = path.join(partial, 'manifest.json');
+    await fs.promises.writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`, {
+      mode: FILE_MODE,
+      flag: 'wx',
+    });
+    await fs.promises.chmod(manifestPath, FILE_MODE);
+    doing = 'naming the finished backup';
+    await fs.promises.rename(partial, folder);
+    return { folder, manifest };
+  } catch (error) {
+    await fs.promises.rm(partial, { recursive: true, force: true }).catch(() => {});
+    throw backupFailure(error, doing, targetDir);
+  }
+}
+
+/** A failed backup in one line: what went wrong, where, and that nothing partial was left. */
+function backupFailure(error: unknown, doing: string, targetDir: string): unknown {
+  if (error instanceof BackupError) return error;
+  const code = errorCode(error);
+  if (!code && error instanceof Error) return error; // not a system error: a bug, keep its stack
+  const full = code === 'ENOSPC' || code === 'EDQUOT';
+  const problem = full
+    ? `${code}: ${code === 'ENOSPC' ? 'no space left' : 'disk quota exceeded'} in ${targetDir}`
+    : `${describeThrown(error)} (in ${targetDir})`;
+  return new BackupError(
+    `Backup failed while ${doing}: ${problem}. The incomplete backup was removed. ` +
+      (full
+        ? 'Free space there, or back up into another folder (npm run backup -- <folder>).'
+        : 'Fix that, then run the backup again.'),
+  );
 }
 
 /**

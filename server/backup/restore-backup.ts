@@ -19,6 +19,7 @@ import {
   FILE_MODE,
   sha256File,
 } from './create-backup.ts';
+import { DISK_PROBLEMS, describeThrown, errorCode, meaningOf } from './errors.ts';
 
 export interface RestoreTarget {
   /** PostgreSQL to restore into (must have no tables yet), or null for PGlite in `pgliteDir`. */
@@ -175,6 +176,24 @@ function pgRestore(url: string, file: string): Promise<void> {
   });
 }
 
+/**
+ * A failure while writing into the target: a full, read-only or failing disk is the target's
+ * problem and is said so (the backup was verified and is not to blame); null for other errors.
+ */
+function targetDiskProblem(error: unknown, doing: string, dir: string): BackupError | null {
+  const code = errorCode(error);
+  if (!code || !DISK_PROBLEMS.has(code)) return null;
+  const meaning = meaningOf(code);
+  const fix =
+    code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG'
+      ? 'free space on that disk, or restore into a DATA_DIR on a larger one'
+      : 'fix that disk or its permissions, or restore into another DATA_DIR';
+  return new BackupError(
+    `${meaning[0]?.toUpperCase()}${meaning.slice(1)} while ${doing} into ${dir} (${code}): ` +
+      `${fix}, then run the restore again. The backup is not damaged; nothing was restored.`,
+  );
+}
+
 /** A new temporary folder name beside `dir` (same file system, so it can be renamed into place). */
 const stagingFor = (dir: string) =>
   path.join(
@@ -228,7 +247,11 @@ export async function restoreBackup(
     await mkdirTracked(path.dirname(target.filesDir));
     const filesStaging = stagingFor(target.filesDir);
     created.push(filesStaging);
-    await copyListedFiles(folder, manifest, filesStaging);
+    try {
+      await copyListedFiles(folder, manifest, filesStaging);
+    } catch (error) {
+      throw targetDiskProblem(error, 'copying the stored files', target.filesDir) ?? error;
+    }
     if (target.databaseUrl) {
       const client = new pg.Client({ connectionString: target.databaseUrl });
       await client.connect();
@@ -257,10 +280,11 @@ export async function restoreBackup(
         await db.waitReady;
         await db.close();
       } catch (error) {
-        throw new BackupError(
-          `Backup is damaged: ${manifest.databaseFile} could not be loaded (${dump}): ${
-            error instanceof Error ? error.message : String(error)
-          }`,
+        throw (
+          targetDiskProblem(error, 'loading the database', target.pgliteDir) ??
+          new BackupError(
+            `Backup is damaged: ${manifest.databaseFile} could not be loaded (${dump}): ${describeThrown(error)}`,
+          )
         );
       }
       await fs.promises.chmod(pgliteStaging, DIR_MODE);

@@ -31,7 +31,8 @@ export const BODY_RULES: readonly TextRule[] = [noNul, noDirectionControl];
 
 interface Visit {
   value: unknown;
-  key: string;
+  /** A property name, or an array index (named only when a refusal needs the path). */
+  key: string | number;
   parent: Visit | undefined;
 }
 
@@ -40,7 +41,7 @@ const ESCAPED_IN_PATHS = new RegExp(`[\\u0000${DIRECTION_CONTROLS}]`, 'g');
 
 function pathOf(visit: Visit): string {
   const keys: string[] = [];
-  for (let at: Visit | undefined = visit; at; at = at.parent) keys.push(at.key);
+  for (let at: Visit | undefined = visit; at; at = at.parent) keys.push(String(at.key));
   return keys.reverse().join('.').replaceAll(ESCAPED_IN_PATHS, writtenOut);
 }
 
@@ -75,18 +76,34 @@ export function refusedText(
   base: string,
   rules: readonly TextRule[],
 ): string | undefined {
-  const stack: Visit[] = [{ value, key: base, parent: undefined }];
-  for (let visit = stack.pop(); visit; visit = stack.pop()) {
-    const item = visit.value;
-    if (typeof item === 'string') {
-      const refusal = refusalOf(item, visit.key, rules);
-      if (refusal) return refusal(pathOf(visit));
-    } else if (isParsed(item)) {
-      for (const [key, child] of Object.entries(item)) {
-        const next = { value: child, key, parent: visit };
+  const stack: Visit[] = [];
+  // Only strings are checked and only containers are pushed: a capture body holds millions of
+  // numbers, and a visit (or an index listed as a key) for each cost seconds and gigabytes.
+  const visit = (child: unknown, key: string | number, parent?: Visit): string | undefined => {
+    if (typeof child === 'string') {
+      const refusal = refusalOf(child, String(key), rules);
+      if (refusal) return refusal(pathOf({ value: child, key, parent }));
+    } else if (isParsed(child)) {
+      stack.push({ value: child, key, parent });
+    }
+    return undefined;
+  };
+  const refusedRoot = visit(value, base);
+  if (refusedRoot) return refusedRoot;
+  for (let at = stack.pop(); at; at = stack.pop()) {
+    const item = at.value;
+    if (Array.isArray(item)) {
+      for (let index = 0; index < item.length; index++) {
+        const refused = visit(item[index], index, at);
+        if (refused) return refused;
+      }
+    } else {
+      for (const key in item as object) {
+        if (!Object.hasOwn(item as object, key)) continue;
         const refusal = refusalOf(key, key, rules);
-        if (refusal) return refusal(pathOf(next));
-        stack.push(next);
+        if (refusal) return refusal(pathOf({ value: undefined, key, parent: at }));
+        const refused = visit((item as Record<string, unknown>)[key], key, at);
+        if (refused) return refused;
       }
     }
   }

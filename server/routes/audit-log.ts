@@ -12,6 +12,7 @@ import { toCsv } from '../http/csv.ts';
 import { sendDownload } from '../http/download.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { notFound } from '../http/errors.ts';
+import { inTurn } from '../http/heavy-work.ts';
 import { AuditEntry, AuditFacets, AuditQuery, TrailVerification } from '../schemas/audit-log.ts';
 import { visibleTo } from '../services/scope.ts';
 
@@ -116,38 +117,39 @@ export const auditLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags: ['audit'], querystring: AuditQuery, response: errors },
     },
     async (request, reply) => {
-      const rows = await readTrail(db, currentUser(request), request.query, CSV_MAX_ROWS);
-      const csv = toCsv(
-        [
-          'id',
-          'at (UTC)',
-          'actor id',
-          'actor email',
-          'action',
-          'entity',
-          'entity id',
-          'old value',
-          'new value',
-          'reason',
-          'ip',
-          'prev hash',
-          'hash',
-        ],
-        rows.map((r) => [
-          r.id,
-          r.at,
-          r.actorId,
-          r.actorEmail,
-          r.action,
-          r.entity,
-          r.entityId,
-          json(r.oldValue),
-          json(r.newValue),
-          r.reason,
-          r.ip,
-          r.prevHash,
-          r.hash,
-        ]),
+      const csv = await inTurn(app, async () =>
+        toCsv(
+          [
+            'id',
+            'at (UTC)',
+            'actor id',
+            'actor email',
+            'action',
+            'entity',
+            'entity id',
+            'old value',
+            'new value',
+            'reason',
+            'ip',
+            'prev hash',
+            'hash',
+          ],
+          (await readTrail(db, currentUser(request), request.query, CSV_MAX_ROWS)).map((r) => [
+            r.id,
+            r.at,
+            r.actorId,
+            r.actorEmail,
+            r.action,
+            r.entity,
+            r.entityId,
+            json(r.oldValue),
+            json(r.newValue),
+            r.reason,
+            r.ip,
+            r.prevHash,
+            r.hash,
+          ]),
+        ),
       );
       return sendDownload(reply, 'text/csv; charset=utf-8', 'audit-trail.csv', csv);
     },
@@ -171,6 +173,6 @@ export const auditLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: trailReaders },
       schema: { tags: ['audit'], response: { 200: TrailVerification, ...errors } },
     },
-    async () => verifyTrail(db),
+    async () => inTurn(app, () => verifyTrail(db)),
   );
 };

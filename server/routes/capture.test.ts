@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, devices, lineClearances, reportSummaries, videos } from '../db/schema.ts';
+import { newId } from '../ids.ts';
 import { reportRules } from '../reports/report.ts';
 import type { MyInspection } from '../schemas/operator.ts';
 import { build, type TestApp } from '../test/build.ts';
@@ -10,7 +11,8 @@ import {
   submission,
   submit,
 } from '../test/capture-fixture.ts';
-import { createRoleUsers, type RoleUsers } from '../test/fixtures.ts';
+import { createRoleUsers, createUser, type RoleUsers } from '../test/fixtures.ts';
+import { INSPECTIONS_PER_HOUR } from './capture.ts';
 
 let t: TestApp;
 let u: RoleUsers;
@@ -127,6 +129,31 @@ describe('submitting an inspection', () => {
     expect(opened).toBe(5);
     expect(answers.map((res) => res.statusCode).sort()).toEqual([200, 200, 200, 200, 201]);
     expect(new Set(answers.map((res) => res.json().inspection._id)).size).toBe(1);
+  });
+
+  it('takes at most INSPECTIONS_PER_HOUR new inspections an hour from one account', async () => {
+    const busy = await createUser(t, 'busy-operator', ['operator']);
+    const calm = await createUser(t, 'calm-operator', ['operator']);
+    const { db } = t.services.ctx;
+    const line = await db
+      .insert(lineClearances)
+      .values({
+        id: newId(),
+        name: 'Line R',
+        assignedOperators: [busy.id, calm.id],
+      })
+      .returning();
+    const lineId = line[0]?.id as string;
+    for (let n = 0; n < INSPECTIONS_PER_HOUR; n++) await submit(t, busy, lineId);
+    const over = await t.app.inject({
+      method: 'POST',
+      url: '/api/inspections',
+      headers: busy.auth,
+      payload: submission(lineId),
+    });
+    expect(over.statusCode).toBe(429);
+    // Another account is not held back by it.
+    expect(await submit(t, calm, lineId)).toHaveProperty('videoId');
   });
 
   it('refuses lines the caller is not assigned to (403) and lines not active (409)', async () => {

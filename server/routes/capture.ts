@@ -51,6 +51,8 @@ const CLOCK_SKEW_MS = 10 * 60 * 1000;
 /** 30 minutes of motion at 60 Hz, as JSON numbers, with room to spare. */
 const CAPTURE_BODY_LIMIT = 24 * 1024 * 1024;
 const DISCARDED = 'Recording discarded on the device';
+/** New inspections one account may submit an hour. */
+export const INSPECTIONS_PER_HOUR = 60;
 
 export const captureRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, storage } = app.ctx;
@@ -76,6 +78,13 @@ export const captureRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/inspections',
     {
       config: { access: RECORDERS },
+      // Every inspection is a record kept for good: one account cannot flood the review queue
+      // (a QA pass made 1,500 in 30 s). A shift records a few; a resubmit answers the same one.
+      preHandler: app.rateLimit({
+        max: INSPECTIONS_PER_HOUR,
+        timeWindow: '1 hour',
+        keyGenerator: (request) => `inspections ${request.user?.id ?? request.ip}`,
+      }),
       schema: {
         tags: ['capture'],
         body: InspectionCreate,

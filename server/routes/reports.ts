@@ -9,6 +9,7 @@ import { currentUser } from '../http/auth-hook.ts';
 import { sendDownload } from '../http/download.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { notFound } from '../http/errors.ts';
+import { inTurn } from '../http/heavy-work.ts';
 import { listReports, reportFilters, reportRowsCsv } from '../reports/list.ts';
 import { reportPdf } from '../reports/pdf.ts';
 import { readRecord } from '../reports/record.ts';
@@ -73,13 +74,11 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags: ['reports'], querystring: ReportsQuery, response: errors },
     },
     async (request, reply) => {
-      const rows = await listReports(db, currentUser(request), request.query, { all: true });
-      return sendDownload(
-        reply,
-        'text/csv; charset=utf-8',
-        'inspection-reports.csv',
-        reportRowsCsv(rows.rows),
-      );
+      const csv = await inTurn(app, async () => {
+        const rows = await listReports(db, currentUser(request), request.query, { all: true });
+        return reportRowsCsv(rows.rows);
+      });
+      return sendDownload(reply, 'text/csv; charset=utf-8', 'inspection-reports.csv', csv);
     },
   );
 
@@ -95,7 +94,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: SignatureCheck, ...errors },
       },
     },
-    async () => checkSignedRecords(app.ctx),
+    async () => inTurn(app, () => checkSignedRecords(app.ctx)),
   );
 
   app.get(
@@ -119,7 +118,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const report = await visibleReport(currentUser(request), request.params.id);
-      const pdf = await reportPdf(app.ctx, report, new Date());
+      const pdf = await inTurn(app, () => reportPdf(app.ctx, report, new Date()));
       return sendDownload(
         reply,
         'application/pdf',

@@ -28,7 +28,8 @@ const DateTime = Type.String({ format: 'date-time' });
 /** GET /api/audit-log (and .csv): newest first, filtered, paged by `before` (an entry id). */
 export const AuditQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
-  before: Type.Optional(Type.Integer({ minimum: 1 })),
+  // Beyond 2^53 a number is no longer an exact id (and the database refused 1e+23 with a 500).
+  before: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
   /** Part of the actor's email (case-insensitive) or its user id. */
   actor: Type.Optional(Type.String({ maxLength: 320 })),
   action: Type.Optional(Type.String({ maxLength: 100 })),
