@@ -59,6 +59,12 @@ describe('POST /api/login', () => {
     }
   });
 
+  it('takes no body larger than an email and a password need (413, nothing parsed)', async () => {
+    const payload = { email: op.email, password: PASSWORD, padding: 'x'.repeat(20_000) };
+    const res = await t.app.inject({ method: 'POST', url: '/api/login', payload });
+    expect(res.statusCode).toBe(413);
+  });
+
   it('records logins and failures in the audit log', async () => {
     await login(op.email, 'bad-password-again');
     const rows = await t.services.ctx.db.query.auditLog.findMany();
