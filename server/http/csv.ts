@@ -14,7 +14,17 @@ export function csvCell(value: CsvCell): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+const line = (row: readonly CsvCell[]) => `${row.map(csvCell).join(',')}\r\n`;
+
 export function toCsv(header: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
-  const lines = [header, ...rows].map((row) => `${row.map(csvCell).join(',')}\r\n`);
-  return `\ufeff${lines.join('')}`;
+  return `\ufeff${[header, ...rows].map(line).join('')}`;
+}
+
+/** The same file as `toCsv`, a batch of rows at a time: a long export never sits in memory whole. */
+export async function* csvChunks(
+  header: readonly string[],
+  batches: AsyncIterable<readonly (readonly CsvCell[])[]>,
+): AsyncGenerator<string> {
+  yield `\ufeff${line(header)}`;
+  for await (const rows of batches) yield rows.map(line).join('');
 }

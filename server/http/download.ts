@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 
 /** A file answer (a route's typed reply only knows its JSON bodies). */
@@ -5,7 +6,7 @@ export function sendDownload(
   reply: FastifyReply,
   type: string,
   filename: string,
-  body: string | Buffer,
+  body: string | Buffer | Readable,
 ) {
   return reply
     .type(type)

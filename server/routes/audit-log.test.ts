@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditReason } from '../audit/reason.ts';
 import { recordHistory } from '../audit/record-history.ts';
@@ -93,6 +94,29 @@ describe('the reason of an audit entry', () => {
     const [, creation = []] = parseCsv(created.body);
     expect(creation[header.indexOf('action')]).toBe('create');
     expect(creation[header.indexOf('reason')]).toBe('');
+  });
+});
+
+describe('the trail CSV', () => {
+  it('streams every selected entry, page after page, newest first, never built whole', async () => {
+    // More entries than one page of the export (2,000), written as the server writes them.
+    await t.services.ctx.db.execute(sql`
+      insert into audit_log (action, entity, entity_id, new_value)
+      select 'bulk.test', 'test', g::text, jsonb_build_object('n', g)
+      from generate_series(1, 2100) g`);
+    const res = await t.app.inject({
+      url: '/api/audit-log.csv?action=bulk.test',
+      headers: u.audit.auth,
+    });
+    expect(res.statusCode).toBe(200);
+    // Sent as it is read (no length known in advance), not as one string in memory.
+    expect(res.headers['content-length']).toBeUndefined();
+    const [header = [], ...rows] = parseCsv(res.body);
+    const ids = rows.map((row) => Number(row[header.indexOf('id')]));
+    expect(ids).toHaveLength(2100);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    expect(new Set(ids).size).toBe(2100);
+    expect(rows.at(-1)?.[header.indexOf('entity id')]).toBe('1');
   });
 });
 

@@ -1,4 +1,6 @@
 // The audit trail (docs/audit-trail.md): filtered pages, a CSV export and the hash-chain check.
+import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { and, desc, eq, gte, ilike, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { Type } from 'typebox';
@@ -8,7 +10,7 @@ import type { AuthUser } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { auditLog, inspections } from '../db/schema.ts';
 import { currentUser } from '../http/auth-hook.ts';
-import { toCsv } from '../http/csv.ts';
+import { csvChunks } from '../http/csv.ts';
 import { sendDownload } from '../http/download.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { notFound } from '../http/errors.ts';
@@ -18,7 +20,8 @@ import { visibleTo } from '../services/scope.ts';
 
 /** Who reads the whole trail: auditors, factory managers and admins (docs/permissions.md). */
 const trailReaders = ['audit', 'factory_manager', 'admin'] as const;
-const CSV_MAX_ROWS = 100_000;
+/** Entries read at a time for the CSV, which streams the whole filtered trail. */
+const CSV_PAGE_ROWS = 2000;
 const errors = errorResponses;
 
 /**
@@ -92,6 +95,54 @@ async function distinctValues(db: Db, column: 'action' | 'entity'): Promise<stri
 const json = (value: unknown) =>
   value === null || value === undefined ? null : JSON.stringify(value);
 
+/** Every entry the query selects, newest first, a page at a time (keyset on the id). */
+async function* trailPages(db: Db, user: AuthUser, query: AuditQuery) {
+  let before = query.before;
+  for (;;) {
+    const page = await readTrail(db, user, { ...query, before }, CSV_PAGE_ROWS);
+    if (page.length > 0) yield page;
+    const last = page.at(-1);
+    if (!last || page.length < CSV_PAGE_ROWS) return;
+    before = last.id;
+  }
+}
+
+const TRAIL_CSV_HEADER = [
+  'id',
+  'at (UTC)',
+  'actor id',
+  'actor email',
+  'action',
+  'entity',
+  'entity id',
+  'old value',
+  'new value',
+  'reason',
+  'ip',
+  'prev hash',
+  'hash',
+];
+
+async function* trailCsvRows(pages: AsyncIterable<AuditEntry[]>) {
+  for await (const page of pages) {
+    yield page.map((r) => [
+      r.id,
+      r.at,
+      r.actorId,
+      r.actorEmail,
+      r.action,
+      r.entity,
+      r.entityId,
+      json(r.oldValue),
+      json(r.newValue),
+      r.reason,
+      r.ip,
+      r.prevHash,
+      r.hash,
+    ]);
+  }
+}
+
 export const auditLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ctx;
 
@@ -117,41 +168,22 @@ export const auditLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags: ['audit'], querystring: AuditQuery, response: errors },
     },
     async (request, reply) => {
-      const csv = await inTurn(app, async () =>
-        toCsv(
-          [
-            'id',
-            'at (UTC)',
-            'actor id',
-            'actor email',
-            'action',
-            'entity',
-            'entity id',
-            'old value',
-            'new value',
-            'reason',
-            'ip',
-            'prev hash',
-            'hash',
-          ],
-          (await readTrail(db, currentUser(request), request.query, CSV_MAX_ROWS)).map((r) => [
-            r.id,
-            r.at,
-            r.actorId,
-            r.actorEmail,
-            r.action,
-            r.entity,
-            r.entityId,
-            json(r.oldValue),
-            json(r.newValue),
-            r.reason,
-            r.ip,
-            r.prevHash,
-            r.hash,
-          ]),
-        ),
-      );
-      return sendDownload(reply, 'text/csv; charset=utf-8', 'audit-trail.csv', csv);
+      const pages = trailPages(db, currentUser(request), request.query);
+      // The first page is read before anything is sent: a refusal (a record the caller may not
+      // see) is still an answer of its own, not a broken file.
+      const first = await pages.next();
+      async function* rows() {
+        if (first.done) return;
+        yield first.value;
+        yield* pages;
+      }
+      const csv = Readable.from(csvChunks(TRAIL_CSV_HEADER, trailCsvRows(rows())));
+      // The turn lasts until the last byte has gone: exports at once stay bounded.
+      await inTurn(app, async () => {
+        sendDownload(reply, 'text/csv; charset=utf-8', 'audit-trail.csv', csv);
+        await finished(reply.raw);
+      });
+      return reply;
     },
   );
 
