@@ -12,6 +12,11 @@ import type { ReportFilters, ReportPage, ReportRow, ReportsQuery } from '../sche
 import { visibleTo } from '../services/scope.ts';
 
 const DEFAULT_LIMIT = 50;
+/**
+ * The list's total counts at most this many matching reports: a count of every match grows with
+ * the table (10^5 rows), a capped one costs about the same at any size (bench/reports.bench.ts).
+ */
+export const TOTAL_CAP = 200;
 /** The CSV export's cap: an export is a listing, not a backup (npm run backup is). */
 export const CSV_MAX_ROWS = 100_000;
 
@@ -44,6 +49,8 @@ export async function listReports(
   if (query.changedAfterSigning !== undefined) {
     filters.push(eq(reportSummaries.changedAfterSigning, query.changedAfterSigning));
   }
+  // The total matches the filters, not the page: counted before the cursor's condition joins them.
+  const matching = and(...filters);
   if (query.after && !options.all) {
     const { time, id } = parseCursor(query.after);
     filters.push(
@@ -53,7 +60,8 @@ export async function listReports(
     );
   }
   const order = newestFirst ? desc : asc;
-  const rows = await db
+  const counting = options.all ? Promise.resolve(null) : countReports(db, matching);
+  const rowsQuery = db
     .select({
       id: inspections.id,
       startTime: inspections.startTime,
@@ -82,6 +90,7 @@ export async function listReports(
     .where(and(...filters))
     .orderBy(order(inspections.startTime), order(inspections.id))
     .limit(limit + 1);
+  const [rows, total] = await Promise.all([rowsQuery, counting]);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {
@@ -102,7 +111,22 @@ export async function listReports(
       }),
     ),
     next: rows.length > limit && last ? cursorOf(last) : null,
+    total: total ?? { count: page.length, more: false },
   };
+}
+
+/** How many reports match, counted up to TOTAL_CAP (`more`: there are more than that). */
+async function countReports(db: Db, where: SQL | undefined): Promise<ReportPage['total']> {
+  const capped = db
+    .select({ one: sql`1` })
+    .from(inspections)
+    .leftJoin(reportSummaries, eq(reportSummaries.inspectionId, inspections.id))
+    .where(where)
+    .limit(TOTAL_CAP + 1)
+    .as('capped');
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(capped);
+  const n = row?.n ?? 0;
+  return n > TOTAL_CAP ? { count: TOTAL_CAP, more: true } : { count: n, more: false };
 }
 
 /**

@@ -1,7 +1,7 @@
 // Builds the inspection report (docs/reports.md): header, checklist, detections with their
 // dispositions, flags, the coverage picture and the signature, from the stored records. It also
 // writes the report's summary row that /reports filters on.
-import { asc, eq, inArray, isNull, ne } from 'drizzle-orm';
+import { asc, eq, inArray, isNull } from 'drizzle-orm';
 import { imageSizeFromHeader } from '../../workers/image-header.ts';
 import type { AppContext, AuthUser } from '../context.ts';
 import type { Db, Tx } from '../db/client.ts';
@@ -24,7 +24,6 @@ import type {
   KeyframeRef,
   ReportDetection,
   ReportRules,
-  SignatureCheck,
 } from '../schemas/reports.ts';
 import { hasRole, seesAllLines } from '../services/access.ts';
 import { floorplanImageUrl } from '../services/floorplan-images.ts';
@@ -602,32 +601,6 @@ export async function inspectionsOfVideo(db: Db, videoId: string): Promise<strin
     .from(inspections)
     .where(eq(inspections.videoId, videoId));
   return recorded.map((row) => row.id);
-}
-
-/**
- * Builds every signed record's report again, so its /reports row says whether the record still
- * matches its signature (a change behind the server's back, which no route allows). Answers how
- * many were checked and which changed (the first 100, by id).
- */
-export async function checkSignedRecords(
-  ctx: Pick<AppContext, 'db' | 'storage'>,
-): Promise<SignatureCheck> {
-  const signed = await ctx.db
-    .select({ id: inspections.id })
-    .from(inspections)
-    .where(ne(inspections.status, 'pending'))
-    .orderBy(asc(inspections.id));
-  for (const { id } of signed) await summarizeInspection(ctx, id);
-  const changed = await ctx.db
-    .select({ id: reportSummaries.inspectionId })
-    .from(reportSummaries)
-    .where(eq(reportSummaries.changedAfterSigning, true))
-    .orderBy(asc(reportSummaries.inspectionId));
-  return {
-    checked: signed.length,
-    changed: changed.length,
-    inspectionIds: changed.slice(0, 100).map((row) => row.id),
-  };
 }
 
 /**

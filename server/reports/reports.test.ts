@@ -8,10 +8,17 @@ import { pdfPageImageCounts, pdfPages, pdfTextBoxes } from '../../tests/support/
 import { auditLog, inspections, lineClearances, users, videos } from '../db/schema.ts';
 import type { DemoDataset } from '../demo/dataset-types.ts';
 import { DEMO_PASSWORD, loadDemo } from '../demo/load-demo.ts';
+import { inTurn } from '../http/heavy-work.ts';
 import { newId } from '../ids.ts';
-import type { InspectionReport, ReportFilters, ReportPage } from '../schemas/reports.ts';
+import type {
+  InspectionReport,
+  ReportFilters,
+  ReportPage,
+  SignatureCheck,
+} from '../schemas/reports.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { createUser, PASSWORD as TEST_PASSWORD } from '../test/fixtures.ts';
+import { TOTAL_CAP } from './list.ts';
 
 const dataset = JSON.parse(
   fs.readFileSync(new URL('../demo/dataset.json', import.meta.url), 'utf8'),
@@ -64,6 +71,17 @@ const dispose = (who: string, key: string, predictionId: string, payload: object
     headers: auth[who],
     payload,
   });
+const CHECK_SIGNATURES = '/api/reports/check-signatures';
+/** Starts a signature check as `who` (or joins the one going) and follows it until it ends. */
+async function checkSignatures(who: string): Promise<SignatureCheck> {
+  const started = await t.app.inject({ method: 'POST', url: CHECK_SIGNATURES, headers: auth[who] });
+  expect(started.statusCode).toBe(202);
+  for (;;) {
+    const state = (await get(who, CHECK_SIGNATURES)).json() as SignatureCheck;
+    if (state.state !== 'running') return state;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 const trail = async (action: string, entityId: string) =>
   (await t.services.ctx.db.select().from(auditLog).where(eq(auditLog.action, action))).filter(
     (row) => row.entityId === entityId,
@@ -580,14 +598,10 @@ describe('the PDF', () => {
       headers: auth.lcmanager,
     });
     expect(refused.statusCode).toBe(403);
-    const check = await t.app.inject({
-      method: 'POST',
-      url: '/api/reports/check-signatures',
-      headers: auth.audit,
-    });
-    expect(check.statusCode).toBe(200);
-    expect(check.json().inspectionIds).toContain(id);
-    expect(check.json().checked).toBeGreaterThanOrEqual(check.json().changed);
+    const check = await checkSignatures('audit');
+    if (check.state !== 'finished') throw new Error(`the check ended ${check.state}`);
+    expect(check.inspectionIds).toContain(id);
+    expect(check.checked).toBeGreaterThanOrEqual(check.changed);
     expect(await changed()).toContain(id);
     const csv = (await get('audit', '/api/reports.csv?changedAfterSigning=true')).body;
     expect(csv.split('\r\n')[0]).toMatch(/,Changed after signing$/);
@@ -681,6 +695,60 @@ describe('the PDF', () => {
   });
 });
 
+describe('checking the signed records in the background', () => {
+  it('answers 202 at once, is followed by GET, and a second start joins the run going', async () => {
+    const signed = (await t.services.ctx.db.select().from(inspections)).filter(
+      (row) => row.status !== 'pending',
+    ).length;
+    const refused = await get('lcmanager', CHECK_SIGNATURES);
+    expect(refused.statusCode).toBe(403);
+    const started = await t.app.inject({
+      method: 'POST',
+      url: CHECK_SIGNATURES,
+      headers: auth.audit,
+    });
+    expect(started.statusCode).toBe(202);
+    const run = started.json() as SignatureCheck;
+    if (run.state !== 'running') throw new Error(`the check started ${run.state}`);
+    expect(run.startedBy).toEqual({ id: ids.audit, name: 'Helen Park' });
+    const joined = await t.app.inject({
+      method: 'POST',
+      url: CHECK_SIGNATURES,
+      headers: auth.factory,
+    });
+    expect(joined.statusCode).toBe(202);
+    expect(joined.json()).toMatchObject({
+      state: 'running',
+      startedAt: run.startedAt,
+      startedBy: { id: ids.audit },
+    });
+    const following = (await get('factory', CHECK_SIGNATURES)).json() as SignatureCheck;
+    expect(following).toMatchObject({ state: 'running', startedAt: run.startedAt });
+    const done = await checkSignatures('admin');
+    // The admin's start came after the end, so it may be a run of its own; it is finished.
+    expect(done).toMatchObject({ state: 'finished', checked: signed, total: signed });
+    if (done.state !== 'finished') throw new Error('not finished');
+    expect(Date.parse(done.finishedAt)).toBeGreaterThanOrEqual(Date.parse(done.startedAt));
+    // The last run's outcome stays readable.
+    expect((await get('audit', CHECK_SIGNATURES)).json()).toEqual(done);
+  });
+
+  it('takes no heavy-work turn: it finishes while other work holds both', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const turns = [inTurn(t.app, () => held), inTurn(t.app, () => held)];
+    try {
+      const done = await checkSignatures('audit');
+      expect(done.state).toBe('finished');
+    } finally {
+      release();
+      await Promise.all(turns);
+    }
+  });
+});
+
 describe('/reports', () => {
   it('lists each role’s scope, filtered, newest first, in keyset pages', async () => {
     const list = async (who: string, query = '') =>
@@ -723,6 +791,28 @@ describe('/reports', () => {
     expect(beyondDates.json().message).toBe(
       'query.after must be the `next` cursor of the previous page',
     );
+  });
+
+  it('gives the total that matches the filters, the same on every page', async () => {
+    const list = async (who: string, query: string) =>
+      (await get(who, `/api/reports?${query}`)).json() as ReportPage;
+    for (const [who, query] of [
+      ['admin', ''],
+      ['admin', 'status=pending'],
+      ['admin', 'status=pending&flagged=true&sort=startTime'],
+      ['lcmanager2', 'status=approved'],
+      ['operator', ''],
+    ] as const) {
+      const all = await list(who, `${query}&limit=200`);
+      expect(all.next).toBeNull();
+      expect(all.total).toEqual({ count: all.rows.length, more: false });
+      // A later page of the same filters counts them all, not what is left after its cursor.
+      const first = await list(who, `${query}&limit=1`);
+      const second = await list(who, `${query}&limit=1&after=${first.next}`);
+      expect(first.total).toEqual(all.total);
+      if (first.next) expect(second.total).toEqual(all.total);
+    }
+    expect((await list('admin', 'status=pending')).total.count).toBeGreaterThan(0);
   });
 
   it('offers as filter choices only the lines and operators of the caller’s reports', async () => {
@@ -774,6 +864,37 @@ describe('/reports', () => {
     );
     expect(lines[1]).toContain(`,"'=HYPERLINK(""http://x"",""a, b"")",`);
     expect(lines.at(-1)).toBe('');
+  });
+});
+
+describe('/reports total at plant scale', () => {
+  it('counts up to the cap and then says there are more', async () => {
+    const app = await build();
+    try {
+      const admin = await createUser(app, 'total-admin', ['admin']);
+      const { db } = app.services.ctx;
+      await db.execute(sql`
+        insert into line_clearances (id, name) values (lpad('1', 24, '0'), 'Line 1')`);
+      const insert = (from: number, to: number, status: string) =>
+        db.execute(sql`
+          insert into inspections (id, line_clearance_id, operator_id, start_time, status)
+          select lpad(to_hex(1000000 + i), 24, '0'), lpad('1', 24, '0'), ${admin.id},
+            timestamptz '2024-01-01' + i * interval '7 minutes', ${status}
+          from generate_series(${from}::int, ${to}::int) i`);
+      await insert(1, TOTAL_CAP + 1, 'pending');
+      await insert(TOTAL_CAP + 2, TOTAL_CAP + 11, 'approved');
+      const total = async (query: string) =>
+        (
+          (
+            await app.app.inject({ url: `/api/reports?${query}`, headers: admin.auth })
+          ).json() as ReportPage
+        ).total;
+      expect(await total('status=pending')).toEqual({ count: TOTAL_CAP, more: true });
+      expect(await total('limit=5')).toEqual({ count: TOTAL_CAP, more: true });
+      expect(await total('status=approved&limit=5')).toEqual({ count: 10, more: false });
+    } finally {
+      await app.close();
+    }
   });
 });
 

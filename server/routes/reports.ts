@@ -10,10 +10,11 @@ import { sendDownload } from '../http/download.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { notFound } from '../http/errors.ts';
 import { inTurn } from '../http/heavy-work.ts';
+import { SignatureChecks } from '../reports/check-signatures.ts';
 import { listReports, reportFilters, reportRowsCsv } from '../reports/list.ts';
 import { reportPdf } from '../reports/pdf.ts';
 import { readRecord } from '../reports/record.ts';
-import { buildReport, checkSignedRecords } from '../reports/report.ts';
+import { buildReport } from '../reports/report.ts';
 import { IdParams } from '../schemas/common.ts';
 import {
   InspectionReport,
@@ -82,19 +83,41 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  // One run per server, in the background and outside the heavy-work turns: it takes minutes at
+  // plant scale, longer than a request may stay silent (docs/reports.md).
+  const checks = new SignatureChecks(app.ctx, app.log);
+  app.addHook('onClose', () => checks.stop());
+  // Those who read every record: the answer lists changed records on any line.
+  const checkers = ['audit', 'factory_manager', 'admin'] as const;
+
   app.post(
     '/reports/check-signatures',
     {
-      // Those who read every record: the answer lists changed records on any line.
-      config: { access: ['audit', 'factory_manager', 'admin'] },
+      config: { access: checkers },
       schema: {
         tags: ['reports'],
         description:
-          'Builds every signed record again and answers which no longer match their signature.',
+          'Starts building every signed record again in the background (or joins the run going) ' +
+          'and answers its state at once; GET follows it until it says which records changed.',
+        response: { 202: SignatureCheck, ...errors },
+      },
+    },
+    async (request, reply) => reply.status(202).send(checks.start(currentUser(request))),
+  );
+
+  app.get(
+    '/reports/check-signatures',
+    {
+      config: { access: checkers },
+      schema: {
+        tags: ['reports'],
+        description:
+          'The signature check going (checked n of total) or the last one: the records that ' +
+          'no longer match their signature, or why it failed.',
         response: { 200: SignatureCheck, ...errors },
       },
     },
-    async () => inTurn(app, () => checkSignedRecords(app.ctx)),
+    async () => checks.state(),
   );
 
   app.get(

@@ -238,16 +238,51 @@ export const ReportPage = Type.Object({
   rows: Type.Array(ReportRow),
   /** The cursor of the next page; null on the last page. */
   next: Nullable(Type.String()),
+  /**
+   * How many reports match the filters on every page: `count` exactly, or, with `more`, more than
+   * `count` (the count stops at a cap, so that it costs the same at any table size).
+   */
+  total: Type.Object({ count: Type.Integer(), more: Type.Boolean() }),
 });
 export type ReportPage = Static<typeof ReportPage>;
 
-/** POST /api/reports/check-signatures: every signed record checked against its signature. */
-export const SignatureCheck = Type.Object({
+/** Who started a signature check and when; what it has checked of how many. */
+const SignatureCheckRun = {
+  /** Records checked so far; every one of `total` once finished. */
   checked: Type.Integer(),
-  changed: Type.Integer(),
-  /** The changed records, oldest first, at most 100. */
-  inspectionIds: Type.Array(Id),
-});
+  /** The signed records the run checks (those signed when it started). */
+  total: Type.Integer(),
+  startedAt: DateTime,
+  startedBy: Type.Object({ id: Id, name: Type.String() }),
+};
+
+/**
+ * POST and GET /api/reports/check-signatures: the current or last run that builds every signed
+ * record again against its signature, one run at a time per server, in the background. Finished,
+ * it holds what the POST answered when it ran in the request (`checked`, `changed`,
+ * `inspectionIds`), so those callers keep working.
+ */
+export const SignatureCheck = Type.Union([
+  /** No check has run since the server started. */
+  Type.Object({ state: Type.Literal('none') }),
+  Type.Object({ state: Type.Literal('running'), ...SignatureCheckRun }),
+  Type.Object({
+    state: Type.Literal('finished'),
+    ...SignatureCheckRun,
+    finishedAt: DateTime,
+    /** The signed records that no longer match their signature. */
+    changed: Type.Integer(),
+    /** The changed records, by id, at most 100. */
+    inspectionIds: Type.Array(Id),
+  }),
+  Type.Object({
+    state: Type.Literal('failed'),
+    ...SignatureCheckRun,
+    finishedAt: DateTime,
+    /** Why the run stopped (the server log holds the details). */
+    error: Type.String(),
+  }),
+]);
 export type SignatureCheck = Static<typeof SignatureCheck>;
 
 const Choice = Type.Object({ id: Id, name: Type.String() });

@@ -534,13 +534,16 @@ const matrix: Row[] = [
       allowed: EVERYONE,
     }),
   ),
-  {
-    method: 'POST',
-    route: '/api/reports/check-signatures',
-    request: () => ({ url: '/api/reports/check-signatures' }),
-    ok: 200,
-    allowed: ['admin', 'factory', 'audit'],
-  },
+  ...(['POST', 'GET'] as const).map(
+    (method): Row => ({
+      method,
+      route: '/api/reports/check-signatures',
+      request: () => ({ url: '/api/reports/check-signatures' }),
+      // POST starts the background run (or joins it) and answers at once.
+      ok: method === 'POST' ? 202 : 200,
+      allowed: ['admin', 'factory', 'audit'],
+    }),
+  ),
   ...['', '/pdf'].map(
     (suffix): Row => ({
       method: 'GET',

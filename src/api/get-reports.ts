@@ -15,8 +15,14 @@ export const getReports = (query: ReportsQuery) =>
 /** GET /api/reports/filters: the lines and operators of the caller's reports, for the filters. */
 export const getReportFilters = () => api.get<ReportFilters>('/api/reports/filters');
 
-/** POST /api/reports/check-signatures: every signed record built again against its signature. */
+/**
+ * POST /api/reports/check-signatures: starts building every signed record again against its
+ * signature in the background (or joins the run going); answers the run's state at once.
+ */
 export const checkSignatures = () => api.post<SignatureCheck>('/api/reports/check-signatures');
+
+/** GET /api/reports/check-signatures: the signature check going (its progress) or the last one. */
+export const getSignatureCheck = () => api.get<SignatureCheck>('/api/reports/check-signatures');
 
 /** The CSV export of the same listing: a plain link (the media cookie authorises it). */
 export const reportsCsvUrl = (query: ReportsQuery) => {

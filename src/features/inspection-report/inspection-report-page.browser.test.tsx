@@ -3,10 +3,11 @@ import { page, userEvent } from 'vitest/browser';
 import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
+import { reportRow } from '../../../tests/web/report-row.ts';
 import { paths } from '../../config/paths.ts';
 import { signIn, signOut } from '../../stores/session.ts';
 import { toasts } from '../../stores/toasts.ts';
-import type { InspectionReport } from '../../types/api.ts';
+import type { InspectionReport, ReportRow } from '../../types/api.ts';
 import InspectionReportPage from './inspection-report-page.tsx';
 
 afterEach(async () => {
@@ -233,5 +234,127 @@ describe('inspection report: the page and its sections', () => {
     await expect
       .element(page.getByRole('heading', { name: /^Detections and dispositions/ }))
       .toHaveFocus();
+  });
+});
+
+describe('inspection report: Next pending inspection', () => {
+  const nextId = 'd00000000000000000000002';
+  /** The list's keyset cursor of the pending report (its start time in ms, then its id). */
+  const here = `${Date.parse('2026-11-20T10:10:00.000Z')}_${inspectionId}`;
+  const pendingRow = (id: string, operatorId: string, startTime: string): ReportRow => ({
+    ...reportRow,
+    inspectionId: id,
+    operatorId,
+    startTime,
+    status: 'pending',
+    signerName: null,
+    signedAt: null,
+  });
+
+  /** The report page on `routes`, the list answering `lists` in turn; returns the list URLs asked. */
+  async function open(
+    routes: Parameters<typeof fakeFetch>[0],
+    lists: ReportRow[][],
+    roles: string[] = ['lc_manager'],
+  ) {
+    const { fetchImpl } = fakeFetch(routes);
+    const urls: string[] = [];
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      if (!url.startsWith('/api/reports?')) return fetchImpl(input, init);
+      urls.push(url);
+      const rows = lists.shift() ?? [];
+      return Promise.resolve(
+        Response.json({ rows, next: null, total: { count: rows.length, more: false } }),
+      );
+    });
+    signIn('token', { id: 'u1', name: 'Sofia', email: 's@example.com', roles });
+    const memory = memoryLocation({ path: `/inspection-report/${inspectionId}`, record: true });
+    await render(
+      <Router hook={memory.hook}>
+        <Route path={paths.inspectionReport}>
+          <InspectionReportPage />
+        </Route>
+      </Router>,
+    );
+    return { urls, memory };
+  }
+
+  it('opens the oldest pending report after this one that the caller may sign', async () => {
+    const { urls, memory } = await open(
+      {
+        [`GET /api/reports/${inspectionId}`]: { body: pendingReport(null) },
+        [`GET /api/reports/${nextId}`]: {
+          body: { ...pendingReport(null), inspectionId: nextId, lineName: 'Sachet Line 3' },
+        },
+      },
+      // The caller's own inspection comes first: an operator cannot sign it.
+      [
+        [
+          pendingRow('d00000000000000000000009', 'u1', '2026-11-20T11:00:00.000Z'),
+          pendingRow(nextId, 'b00000000000000000000001', '2026-11-20T12:00:00.000Z'),
+        ],
+      ],
+    );
+    await userEvent.click(page.getByRole('button', { name: 'Next pending inspection' }));
+    await expect.element(page.getByText(`Sachet Line 3 · Omar · ${nextId}`)).toBeVisible();
+    expect(memory.history.at(-1)).toBe(`/inspection-report/${nextId}`);
+    expect(urls).toEqual([`/api/reports?status=pending&sort=startTime&limit=10&after=${here}`]);
+  });
+
+  it('after a signature keeps the focus on the signature, and says when none is left', async () => {
+    const routes: Parameters<typeof fakeFetch>[0] = {
+      [`GET /api/reports/${inspectionId}`]: { body: pendingReport(null) },
+      [`PATCH /api/inspections/${inspectionId}/approve`]: { body: {} },
+    };
+    // None after this one, and from the start only this one (still listed as pending).
+    const { urls } = await open(routes, [
+      [],
+      [pendingRow(inspectionId, 'b00000000000000000000001', '2026-11-20T10:10:00.000Z')],
+    ]);
+    await userEvent.click(page.getByRole('button', { name: 'Approve', exact: true }));
+    const dialog = page.getByRole('dialog', { name: 'Approve inspection' });
+    await dialog.getByLabelText('Password').fill('demo-password');
+    routes[`GET /api/reports/${inspectionId}`] = {
+      body: {
+        ...pendingReport(null),
+        status: 'approved',
+        canSign: false,
+        signature: {
+          signerId: 'u1',
+          signerName: 'Sofia',
+          signerEmail: 's@example.com',
+          meaning: 'approved',
+          statement: 'Approved: the line is clear for the next batch',
+          notes: '',
+          signedAt: '2026-11-20T11:00:00.000Z',
+          recordHash: 'a'.repeat(64),
+        },
+      },
+    };
+    await dialog.getByRole('button', { name: 'Sign and approve' }).click();
+    const block = page.getByRole('region', { name: 'Electronic signature' });
+    await expect.element(block).toHaveFocus();
+
+    const next = page.getByRole('button', { name: 'Next pending inspection' });
+    await userEvent.click(next);
+    await expect.element(page.getByText('No more pending inspections')).toBeVisible();
+    await expect.element(next).toHaveFocus();
+    expect(urls).toEqual([
+      `/api/reports?status=pending&sort=startTime&limit=10&after=${here}`,
+      '/api/reports?status=pending&sort=startTime&limit=10',
+    ]);
+  });
+
+  it('is not offered to a factory manager, who does not sign', async () => {
+    await open(
+      {
+        [`GET /api/reports/${inspectionId}`]: { body: { ...pendingReport(null), canSign: false } },
+      },
+      [],
+      ['factory_manager'],
+    );
+    await expect.element(page.getByText(`Blister Line 1 · Omar · ${inspectionId}`)).toBeVisible();
+    expect(page.getByRole('button', { name: 'Next pending inspection' }).query()).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { Link, useParams } from 'wouter';
+import { Link, useLocation, useParams } from 'wouter';
 import { getReport, isInspectionId, reportPdfUrl } from '../../api/get-reports.ts';
 import { getVideo } from '../../api/get-video.ts';
 import type { ReviewDecision } from '../../api/sign-inspection.ts';
@@ -10,13 +10,15 @@ import { ActionButton } from '../../components/record-card.tsx';
 import { SigningDialog } from '../../components/signing-dialog.tsx';
 import { createPlaybackClock } from '../../components/video-review/playback-clock.ts';
 import { VideoWorkspace } from '../../components/video-review/video-workspace.tsx';
-import { paths } from '../../config/paths.ts';
+import { inspectionReportPath, paths } from '../../config/paths.ts';
 import { useFocusWhen } from '../../hooks/use-focus-when.ts';
 import { usePageHeading } from '../../hooks/use-heading-focus.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { hasAnyRole, roleList } from '../../lib/roles.ts';
 import { session } from '../../stores/session.ts';
+import { toastError } from '../../stores/toasts.ts';
 import type { InspectionReport, Video } from '../../types/api.ts';
+import { nextPendingInspection } from './api/next-pending.ts';
 import { ChecklistSection } from './checklist-section.tsx';
 import { DISPOSITIONS_HEADING, DispositionsSection } from './dispositions-section.tsx';
 import { FlagsPanel } from './flags-panel.tsx';
@@ -29,6 +31,48 @@ import './inspection-report.css';
 const approvalNoteId = 'report-approval-blocker';
 /** Who reads the audit trail, and so the record's whole history on /audit (docs/permissions.md). */
 const trailReaders = ['audit', 'factory_manager', 'admin'] as const;
+/** Who signs inspections (docs/signatures.md): they review the pending queue one by one. */
+const signers = ['lc_manager', 'admin'] as const;
+
+/**
+ * 'Next pending inspection': opens the next report of the review queue (oldest first) that the
+ * caller may sign, or says there is none, so a reviewer goes on without re-filtering /reports.
+ */
+function NextPendingButton({ report }: { report: InspectionReport }) {
+  const [, navigate] = useLocation();
+  const userId = useSnapshot(session).info?.id ?? '';
+  const [none, setNone] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const next = async () => {
+    setBusy(true);
+    try {
+      const id = await nextPendingInspection(report, userId);
+      if (id) navigate(inspectionReportPath(id));
+      else setNone(true);
+    } catch (error) {
+      toastError(
+        `${s.nextPendingFailed}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn-secondary"
+        aria-disabled={busy || undefined}
+        onClick={busy ? undefined : next}
+      >
+        {s.nextPending}
+      </button>
+      <p className="muted" role="status">
+        {none ? s.noMorePending : ''}
+      </p>
+    </>
+  );
+}
 
 /** What the page says when the report does not load: an id naming no inspection reads so. */
 function loadError(failure: unknown): string {
@@ -85,13 +129,20 @@ function useVideo(id: string | null): Video | null {
 
 /** /inspection-report/{inspectionId}: the inspection as a signed GMP record (docs/reports.md). */
 export default function InspectionReportPage() {
-  const heading = usePageHeading(s.title);
   const { inspectionId } = useParams<{ inspectionId: string }>();
+  // A new page per record ('Next pending inspection'): no clock, dialog or status of the last one
+  // carries over, and the heading takes the focus as on any other page change.
+  return <ReportView key={inspectionId} inspectionId={inspectionId} />;
+}
+
+function ReportView({ inspectionId }: { inspectionId: string }) {
+  const heading = usePageHeading(s.title);
   const { report, error, reload } = useReport(inspectionId);
   const video = useVideo(report?.video?.id ?? null);
   const [clock] = useState(createPlaybackClock);
   const [signing, setSigning] = useState<ReviewDecision | null>(null);
-  const readsTrail = hasAnyRole(roleList(useSnapshot(session).roles), trailReaders);
+  const roles = roleList(useSnapshot(session).roles);
+  const readsTrail = hasAnyRole(roles, trailReaders);
   // After a signature, or a 409 (signed by someone else meanwhile), Approve and Reject go with the
   // pending state: the reloaded record's signature takes the focus, and so is announced.
   const signatureBlock = useFocusWhen(Boolean(report?.signature));
@@ -153,6 +204,7 @@ export default function InspectionReportPage() {
             {!report.canSign && report.status === 'pending' && report.cannotSignReason && (
               <p className="muted">{report.cannotSignReason}</p>
             )}
+            {hasAnyRole(roles, signers) && <NextPendingButton report={report} />}
           </div>
         )}
       </header>

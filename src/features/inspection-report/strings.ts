@@ -9,6 +9,9 @@ export const reportStrings = {
   reject: 'Reject',
   /** Under an unavailable Approve, as the LC manager's cards word it. */
   onlyRejectable: (blocker: string) => `${blocker}: it can only be rejected.`,
+  nextPending: 'Next pending inspection',
+  noMorePending: 'No more pending inspections',
+  nextPendingFailed: 'Failed to find the next pending inspection',
   record: 'Record',
   signature: 'Electronic signature',
   notSigned: 'Not signed: the review is pending.',

@@ -14,6 +14,11 @@ afterEach(async () => {
   vi.unstubAllGlobals();
 });
 
+const none = { count: 0, more: false };
+const one = { count: 1, more: false };
+/** A keyset cursor as the server gives it (`{ms}_{id}`). */
+const cursor2 = '1763600000000_0123456789abcdef01230024';
+
 const optionTexts = async (label: string, expected: string) => {
   const select = page.getByLabelText(label);
   await expect.element(select.getByRole('option', { name: expected })).toBeInTheDocument();
@@ -32,7 +37,7 @@ describe('the filters of /reports', () => {
     };
     const { fetchImpl } = fakeFetch({
       'GET /api/reports/filters': { body: filters },
-      'GET /api/reports': { body: { rows: [], next: null } },
+      'GET /api/reports': { body: { rows: [], next: null, total: none } },
     });
     const urls: string[] = [];
     vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
@@ -77,11 +82,12 @@ describe('paging /reports by keyboard', () => {
       urls.push(url);
       if (url.startsWith('/api/reports?')) {
         const page2 = url.includes('after=');
+        const total = { count: 45, more: false };
         const body = url.includes('status=rejected')
-          ? { rows: [], next: null }
+          ? { rows: [], next: null, total: none }
           : page2
-            ? { rows: rows(20, 25), next: null }
-            : { rows: rows(25, 0), next: 'cursor-2' };
+            ? { rows: rows(20, 25), next: null, total }
+            : { rows: rows(25, 0), next: cursor2, total };
         return Promise.resolve(new Response(JSON.stringify(body)));
       }
       return fetchImpl(input, init);
@@ -91,7 +97,8 @@ describe('paging /reports by keyboard', () => {
         <ReportsPage />
       </Router>,
     );
-    const status = page.getByRole('status');
+    // The page's status first, then the total's.
+    const status = page.getByRole('status').first();
     await expect.element(status).toHaveTextContent('Page 1: 25 reports');
     const previous = page.getByRole('button', { name: 'Previous page' });
     const next = page.getByRole('button', { name: 'Next page' });
@@ -119,25 +126,52 @@ describe('paging /reports by keyboard', () => {
 });
 
 describe('checking the signed records', () => {
-  it('is offered to auditors, says what it found and lists the changed records', async () => {
+  it('is offered to auditors, shows the progress, says what it found and lists the changed records', async () => {
     signIn('token', { id: 'u-a', name: 'Ada', email: 'audit@example.com', roles: ['audit'] });
     const changed = { ...reportRow, changedAfterSigning: true };
+    const started = {
+      startedAt: '2026-11-12T06:30:00.000Z',
+      startedBy: { id: 'a00000000000000000000005', name: 'Ada' },
+      total: 4,
+    };
     const { fetchImpl } = fakeFetch({
       'GET /api/reports/filters': { body: { lines: [], operators: [] } },
-      'GET /api/reports': { body: { rows: [reportRow], next: null } },
-      'POST /api/reports/check-signatures': {
-        body: { checked: 4, changed: 1, inspectionIds: [reportRow.inspectionId] },
-      },
+      'GET /api/reports': { body: { rows: [reportRow], next: null, total: one } },
     });
     const urls: string[] = [];
+    // The server's answers in turn: none yet, started, half way, then finished.
+    let polls = 0;
     let checked = false;
     vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
       const url = String(input);
       urls.push(url);
-      if (init?.method === 'POST') checked = true;
+      if (url === '/api/reports/check-signatures') {
+        if (init?.method === 'POST') {
+          checked = true;
+          return Promise.resolve(
+            Response.json({ state: 'running', checked: 0, ...started }, { status: 202 }),
+          );
+        }
+        if (!checked) return Promise.resolve(Response.json({ state: 'none' }));
+        polls++;
+        return Promise.resolve(
+          Response.json(
+            polls === 1
+              ? { state: 'running', checked: 2, ...started }
+              : {
+                  state: 'finished',
+                  checked: 4,
+                  ...started,
+                  finishedAt: '2026-11-12T06:31:00.000Z',
+                  changed: 1,
+                  inspectionIds: [reportRow.inspectionId],
+                },
+          ),
+        );
+      }
       // After the check the list answers with the row marked.
-      if (checked && url.startsWith('/api/reports?')) {
-        return Promise.resolve(Response.json({ rows: [changed], next: null }));
+      if (polls > 1 && url.startsWith('/api/reports?')) {
+        return Promise.resolve(Response.json({ rows: [changed], next: null, total: one }));
       }
       return fetchImpl(input, init);
     });
@@ -146,12 +180,26 @@ describe('checking the signed records', () => {
         <ReportsPage />
       </Router>,
     );
-    await page.getByRole('button', { name: 'Check signed records' }).click();
+    const button = page.getByRole('button', { name: 'Check signed records' });
+    await expect.element(button).toBeVisible();
+    await button.click();
+    const progress = page.getByText(/^Checking signed records/);
     await expect
-      .element(page.getByText(/^Checked 4 signed records/))
+      .element(progress)
+      .toHaveTextContent(
+        /^Checking signed records: 0 of 4 \(started 2026-11-12 06:30 UTC.* by Ada\)…$/,
+      );
+    await expect.element(page.getByRole('button', { name: 'Checking…' })).toBeVisible();
+    // The page asks again every 2 s.
+    await expect
+      .element(progress, { timeout: 4000 })
+      .toHaveTextContent(/^Checking signed records: 2 of 4 /);
+    await expect
+      .element(page.getByText(/^Checked 4 signed records/), { timeout: 4000 })
       .toHaveTextContent(
         'Checked 4 signed records: 1 changed after signing (choose Signature: Changed after signing).',
       );
+    await expect.element(button).toBeVisible();
     await expect
       .element(page.getByRole('row').nth(1))
       .toHaveTextContent(/approved Changed after signing/);
@@ -161,11 +209,64 @@ describe('checking the signed records', () => {
       .toBe(true);
   });
 
+  it('follows a run already going when the page opens, without starting another', async () => {
+    signIn('token', {
+      id: 'u-f',
+      name: 'Martin',
+      email: 'fm@example.com',
+      roles: ['factory_manager'],
+    });
+    const started = {
+      startedAt: '2026-11-12T06:30:00.000Z',
+      startedBy: { id: 'a00000000000000000000005', name: 'Helen Park' },
+      total: 18836,
+    };
+    let polls = 0;
+    const { fetchImpl, calls } = fakeFetch({
+      'GET /api/reports/filters': { body: { lines: [], operators: [] } },
+      'GET /api/reports': { body: { rows: [reportRow], next: null, total: one } },
+    });
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input) !== '/api/reports/check-signatures') return fetchImpl(input, init);
+      if (init?.method === 'POST') throw new Error('no second run is started');
+      polls++;
+      return Promise.resolve(
+        Response.json(
+          polls === 1
+            ? { state: 'running', checked: 9000, ...started }
+            : {
+                state: 'failed',
+                checked: 9001,
+                ...started,
+                finishedAt: '2026-11-12T06:31:00.000Z',
+                error:
+                  'Record 0123456789abcdef01230000 could not be built; the server log says why.',
+              },
+        ),
+      );
+    });
+    await render(
+      <Router hook={memoryLocation({ path: '/reports' }).hook}>
+        <ReportsPage />
+      </Router>,
+    );
+    await expect
+      .element(page.getByText(/^Checking signed records/))
+      .toHaveTextContent(/^Checking signed records: 9000 of 18836 \(started .* by Helen Park\)…$/);
+    await expect
+      .element(page.getByText(/^The check of the signed records stopped/), { timeout: 4000 })
+      .toHaveTextContent(
+        'The check of the signed records stopped after 9001 of 18836: Record 0123456789abcdef01230000 could not be built; the server log says why.',
+      );
+    // A failed run changed nothing the list shows: it is not asked again.
+    expect(calls.filter((call) => call === 'GET /api/reports')).toHaveLength(1);
+  });
+
   it('is not offered to an LC manager, who reads only its lines', async () => {
     signIn('token', { id: 'u-lc', name: 'Lena', email: 'lc@example.com', roles: ['lc_manager'] });
     const { fetchImpl } = fakeFetch({
       'GET /api/reports/filters': { body: { lines: [], operators: [] } },
-      'GET /api/reports': { body: { rows: [reportRow], next: null } },
+      'GET /api/reports': { body: { rows: [reportRow], next: null, total: one } },
     });
     vi.stubGlobal('fetch', fetchImpl);
     await render(
@@ -175,5 +276,65 @@ describe('checking the signed records', () => {
     );
     await expect.element(page.getByRole('link', { name: 'Export CSV' })).toBeVisible();
     expect(page.getByRole('button', { name: 'Check signed records' }).query()).toBeNull();
+  });
+});
+
+describe('/reports keeps its filters, sort and page in the URL', () => {
+  /** /reports on `path`, answering each list request with two rows and a next page. */
+  async function open(memory: Pick<ReturnType<typeof memoryLocation>, 'hook' | 'searchHook'>) {
+    signIn('token', { id: 'u-lc', name: 'Lena', email: 'u-lc@example.com', roles: ['lc_manager'] });
+    const { fetchImpl } = fakeFetch({
+      'GET /api/reports/filters': { body: { lines: [], operators: [] } },
+    });
+    const urls: string[] = [];
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      if (!url.startsWith('/api/reports?')) return fetchImpl(input, init);
+      urls.push(url);
+      const total = url.includes('status=pending')
+        ? { count: 200, more: true }
+        : { count: 1234, more: false };
+      return Promise.resolve(Response.json({ rows: [reportRow], next: cursor2, total }));
+    });
+    await render(
+      <Router hook={memory.hook} searchHook={memory.searchHook}>
+        <ReportsPage />
+      </Router>,
+    );
+    return urls;
+  }
+
+  it('so that Back, a reload or a shared link shows the same list', async () => {
+    const memory = memoryLocation({ path: '/reports', record: true });
+    const urls = await open(memory);
+    await expect.element(page.getByText('1,234 reports in all')).toBeVisible();
+    await page.getByLabelText('Status').selectOptions('pending');
+    await page.getByLabelText('Sort').selectOptions('Oldest first');
+    await userEvent.click(page.getByRole('button', { name: 'Next page' }));
+    await expect.element(page.getByRole('status').first()).toHaveTextContent('Page 2: 1 report');
+    const shown = `/reports?status=pending&sort=startTime&after=${cursor2}`;
+    // Each change replaced the entry: Back leaves /reports rather than undoing a filter.
+    expect(memory.history).toEqual([shown]);
+    expect(urls.at(-1)).toContain(`status=pending&sort=startTime&limit=25&after=${cursor2}`);
+    await expect.element(page.getByText('More than 200 reports in all')).toBeVisible();
+
+    // Coming back to that URL (Back from a report, a reload, a link) shows the same page.
+    await cleanup();
+    const again = await open(memoryLocation({ path: shown }));
+    await expect.element(page.getByRole('status').first()).toHaveTextContent('Page 2: 1 report');
+    expect(again).toEqual([urls.at(-1)]);
+    await expect.element(page.getByLabelText('Status')).toHaveValue('pending');
+    await expect.element(page.getByLabelText('Sort')).toHaveValue('startTime');
+    await userEvent.click(page.getByRole('button', { name: 'Previous page' }));
+    await expect.element(page.getByRole('status').first()).toHaveTextContent('Page 1: 1 report');
+    expect(again.at(-1)).not.toContain('after=');
+  });
+
+  it('drops a value the server would refuse, so an edited link still lists', async () => {
+    const urls = await open(
+      memoryLocation({ path: '/reports?status=done&after=nonsense&flagged=true' }),
+    );
+    await expect.element(page.getByRole('status').first()).toHaveTextContent('Page 1: 1 report');
+    expect(urls).toEqual(['/api/reports?flagged=true&sort=-startTime&limit=25']);
   });
 });

@@ -1,9 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
+import { useLocation, useSearch } from 'wouter';
 import {
   checkSignatures,
   getReportFilters,
   getReports,
+  getSignatureCheck,
   reportsCsvUrl,
 } from '../../api/get-reports.ts';
 import { BreadcrumbBar } from '../../components/breadcrumb-bar.tsx';
@@ -14,8 +16,10 @@ import { Pager, PageStatus } from '../../components/pager.tsx';
 import { ReportTable } from '../../components/report-table.tsx';
 import { RunButton } from '../../components/run-button.tsx';
 import { usePageHeading } from '../../hooks/use-heading-focus.ts';
+import { useLatest } from '../../hooks/use-latest.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import type { DateRange } from '../../lib/date-range.ts';
+import { recordTime } from '../../lib/record-time.ts';
 import { hasAnyRole, roleList } from '../../lib/roles.ts';
 import { session } from '../../stores/session.ts';
 import { toastError } from '../../stores/toasts.ts';
@@ -50,6 +54,53 @@ const noFilters: Filters = {
   sort: '-startTime',
 };
 
+const STATUSES: readonly string[] = ['pending', 'approved', 'rejected'];
+const isId = (value: string | null) => value !== null && /^[0-9a-f]{24}$/.test(value);
+const isCursor = (value: string) => /^[0-9]{1,15}_[0-9a-f]{24}$/.test(value);
+const dateOf = (value: string | null) => {
+  const date = new Date(value ?? '');
+  return Number.isNaN(date.getTime()) ? null : date;
+};
+
+/**
+ * The filters, sort and page as the URL's query string holds them (Back, a reload and a shared link
+ * keep them); a value the server would refuse is dropped, so an edited link still lists. `after`
+ * repeats: the cursors of the pages before the one shown, so Previous works after a reload too.
+ */
+function fromSearch(search: string): { filters: Filters; cursors: string[] } {
+  const params = new URLSearchParams(search);
+  const get = (key: string) => params.get(key);
+  const from = dateOf(get('from'));
+  const to = dateOf(get('to'));
+  const status = get('status') ?? ALL;
+  const flagged = get('flagged');
+  return {
+    filters: {
+      range: from && to ? { start: from, end: to } : null,
+      lineClearanceId: isId(get('lineClearanceId')) ? (get('lineClearanceId') ?? ALL) : ALL,
+      operatorId: isId(get('operatorId')) ? (get('operatorId') ?? ALL) : ALL,
+      status: STATUSES.includes(status) ? (status as InspectionStatus) : ALL,
+      flagged: flagged === 'true' || flagged === 'false' ? flagged : ALL,
+      changed: get('changedAfterSigning') === 'true' ? 'true' : ALL,
+      sort: get('sort') === 'startTime' ? 'startTime' : '-startTime',
+    },
+    cursors: params.getAll('after').filter(isCursor),
+  };
+}
+
+function toSearch(filters: Filters, cursors: readonly string[]): string {
+  const params = new URLSearchParams();
+  const { limit: _limit, ...query } = toQuery(filters);
+  for (const [key, value] of Object.entries(query)) {
+    // Newest first is the default: a link without a sort means it.
+    if (value !== undefined && !(key === 'sort' && value === noFilters.sort)) {
+      params.set(key, String(value));
+    }
+  }
+  for (const cursor of cursors) params.append('after', cursor);
+  return params.toString();
+}
+
 function toQuery(filters: Filters): ReportsQuery {
   return {
     from: filters.range?.start.toISOString(),
@@ -64,25 +115,94 @@ function toQuery(filters: Filters): ReportsQuery {
   };
 }
 
+/** 'n reports in all', or 'More than n reports in all' where the server stopped counting. */
+function totalText({ count, more }: ReportPage['total']): string {
+  const n = count.toLocaleString('en');
+  if (more) return `More than ${n} reports in all`;
+  return `${n} ${count === 1 ? 'report' : 'reports'} in all`;
+}
+
 /** Who may check every signed record (those who read every record; the server's rule). */
 const CHECKERS = ['audit', 'factory_manager', 'admin'] as const;
 
+/** How often the page asks how far a signature check has come. */
+const CHECK_POLL_MS = 2000;
+
+/** What a signature check has come to, in a sentence ('' before the first run). */
+function checkText(run: SignatureCheck): string {
+  const records = (n: number) => `${n} signed ${n === 1 ? 'record' : 'records'}`;
+  switch (run.state) {
+    case 'none':
+      return '';
+    case 'running':
+      // The total is known once the run has listed the signed records.
+      return `Checking signed records${run.total > 0 ? `: ${run.checked} of ${run.total}` : ''} (started ${recordTime(run.startedAt)} by ${run.startedBy.name})…`;
+    case 'finished':
+      return `Checked ${records(run.checked)}: ${
+        run.changed === 0
+          ? 'each matches its signature.'
+          : `${run.changed} changed after signing (choose Signature: Changed after signing).`
+      } Finished ${recordTime(run.finishedAt)}.`;
+    case 'failed':
+      return `The check of the signed records stopped after ${run.checked} of ${run.total}: ${run.error}`;
+  }
+}
+
 /**
- * 'Check signed records': builds every signed record again on the server, says how many changed
- * after signing, and has the list reloaded so their rows say so (docs/reports.md).
+ * 'Check signed records': starts building every signed record again on the server, in the
+ * background (docs/reports.md), shows how far it has come, then how many changed after signing,
+ * and has the list reloaded so their rows say so. Opened while a run goes, it follows that run.
  */
 function SignatureCheckButton({ onChecked }: { onChecked: () => void }) {
-  const [result, setResult] = useState<SignatureCheck | null>(null);
+  const [run, setRun] = useState<SignatureCheck | null>(null);
+  const checked = useLatest(onChecked);
+  // The one loop that follows a run going: a press while it goes waits for the same loop.
+  const following = useRef<Promise<void> | null>(null);
+  const mounted = useRef(false);
+
+  const follow = (first: SignatureCheck): Promise<void> => {
+    setRun(first);
+    if (first.state !== 'running') return Promise.resolve();
+    following.current ??= (async () => {
+      let state: SignatureCheck = first;
+      try {
+        while (state.state === 'running') {
+          await new Promise((resolve) => setTimeout(resolve, CHECK_POLL_MS));
+          if (!mounted.current) return;
+          state = await getSignatureCheck();
+          if (!mounted.current) return;
+          setRun(state);
+        }
+        if (state.state === 'finished') checked.current();
+      } finally {
+        following.current = null;
+      }
+    })();
+    return following.current;
+  };
+
+  const failed = (error: unknown) =>
+    toastError(
+      `Failed to check the signed records: ${error instanceof Error ? error.message : String(error)}`,
+    );
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once on opening; `follow` reads refs.
+  useEffect(() => {
+    mounted.current = true;
+    getSignatureCheck().then(follow, failed);
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
   const check = async () => {
     try {
-      setResult(await checkSignatures());
-      onChecked();
+      await follow(await checkSignatures());
     } catch (error) {
-      toastError(
-        `Failed to check the signed records: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      failed(error);
     }
   };
+  const warn = run?.state === 'failed' || (run?.state === 'finished' && run.changed > 0);
   return (
     <>
       <RunButton
@@ -91,13 +211,8 @@ function SignatureCheckButton({ onChecked }: { onChecked: () => void }) {
         className="btn btn-secondary"
         onRun={check}
       />
-      <p role="status" className={result?.changed ? 'report-warning' : 'muted'}>
-        {result &&
-          `Checked ${result.checked} signed ${result.checked === 1 ? 'record' : 'records'}: ${
-            result.changed === 0
-              ? 'each matches its signature.'
-              : `${result.changed} changed after signing (choose Signature: Changed after signing).`
-          }`}
+      <p role="status" className={warn ? 'report-warning' : 'muted'}>
+        {run && checkText(run)}
       </p>
     </>
   );
@@ -107,9 +222,15 @@ function SignatureCheckButton({ onChecked }: { onChecked: () => void }) {
 export default function ReportsPage() {
   const heading = usePageHeading('Reports');
   const { roles } = useSnapshot(session);
-  const [filters, setFilters] = useState<Filters>(noFilters);
-  // Keyset pages: the cursors of the pages before this one, to go back.
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const search = useSearch();
+  const [location, navigate] = useLocation();
+  // Keyset pages: `cursors` are those of the pages before this one, to go back.
+  const { filters, cursors } = useMemo(() => fromSearch(search), [search]);
+  // Replaces the history entry: Back leaves /reports instead of undoing each filter.
+  const show = (next: Filters, nextCursors: readonly string[]) => {
+    const query = toSearch(next, nextCursors);
+    navigate(query ? `${location}?${query}` : location, { replace: true });
+  };
   const [page, setPage] = useState<ReportPage | null>(null);
   // The number of the page shown, set with its rows: the status names them together.
   const [shownNumber, setShownNumber] = useState(1);
@@ -120,10 +241,10 @@ export default function ReportsPage() {
   const query = toQuery(filters);
   const after = cursors[cursors.length - 1];
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the query is rebuilt from `filters` each render.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the query is rebuilt from `search` each render.
   useEffect(() => {
     let current = true;
-    const number = cursors.length;
+    const number = cursors.length + 1;
     getReports({ ...query, after }).then(
       (answer) => {
         if (!current) return;
@@ -138,12 +259,9 @@ export default function ReportsPage() {
     return () => {
       current = false;
     };
-  }, [filters, after, checks]);
+  }, [search, checks]);
 
-  const change = (patch: Partial<Filters>) => {
-    setFilters((previous) => ({ ...previous, ...patch }));
-    setCursors([undefined]);
-  };
+  const change = (patch: Partial<Filters>) => show({ ...filters, ...patch }, []);
   return (
     <section className="reports-page">
       <BreadcrumbBar />
@@ -247,6 +365,12 @@ export default function ReportsPage() {
         noun={['report', 'reports']}
         none="No reports match these filters."
       />
+      {/* The backlog across every page of these filters, beside what this page holds. */}
+      {page && page.rows.length > 0 && (
+        <p className="muted" role="status">
+          {totalText(page.total)}
+        </p>
+      )}
       {page && page.rows.length > 0 && (
         <ReportTable rows={page.rows} roles={roleList(roles)} caption="Inspection reports" />
       )}
@@ -256,13 +380,13 @@ export default function ReportsPage() {
         steps={[
           {
             label: 'Previous page',
-            available: cursors.length > 1,
-            onClick: () => setCursors((previous) => previous.slice(0, -1)),
+            available: cursors.length > 0,
+            onClick: () => show(filters, cursors.slice(0, -1)),
           },
           {
             label: 'Next page',
             available: Boolean(page?.next),
-            onClick: () => setCursors((previous) => [...previous, page?.next ?? undefined]),
+            onClick: () => page?.next && show(filters, [...cursors, page.next]),
           },
         ]}
       />
