@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
 import { cleanup, render } from '../../tests/web/render.tsx';
-import { dismissToast, toasts, toastSuccess, toastWarning } from '../stores/toasts.ts';
+import { dismissToast, toastSuccess, toasts, toastWarning } from '../stores/toasts.ts';
 import { AppDialog } from './app-dialog.tsx';
 import { Toaster } from './toaster.tsx';
 

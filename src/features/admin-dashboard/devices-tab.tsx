@@ -16,6 +16,7 @@ export function DevicesTab({ devices }: { devices: Loaded<Device[]> }) {
     <>
       <CardGrid
         items={devices.data}
+        noun={s.deviceNoun}
         loading={devices.loading}
         render={(device) => (
           <RecordCard

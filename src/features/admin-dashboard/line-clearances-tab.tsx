@@ -26,6 +26,7 @@ export function LineClearancesTab({
     <CardGrid
       onAdd={() => setEditing('new')}
       items={lineClearances.data}
+      noun={s.lineNoun}
       loading={lineClearances.loading}
       render={(line) => (
         <RecordCard

@@ -31,6 +31,7 @@ export function UsersTab({ users, lineClearances }: UsersTabProps) {
       <CardGrid
         onAdd={mayAdd ? () => setEditing('new') : undefined}
         items={users.data}
+        noun={s.userNoun}
         loading={users.loading}
         render={(user) => {
           const assigned = user.lineClearanceIds ?? [];

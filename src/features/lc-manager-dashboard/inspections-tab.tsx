@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import type { ReviewDecision } from '../../api/sign-inspection.ts';
 import { DateRangePicker } from '../../components/date-range-picker.tsx';
@@ -26,6 +26,45 @@ function startOf(inspection: ListedInspection): Date | null {
   return date && !Number.isNaN(date.getTime()) ? date : null;
 }
 
+export type StatusFilter = 'all' | 'pending' | 'approved' | 'rejected';
+const statusFilters: readonly StatusFilter[] = ['all', 'pending', 'approved', 'rejected'];
+
+/** Pending first (the work to do), then approved, rejected and any other status. */
+const statusRank = (status: string) => {
+  const rank = ['pending', 'approved', 'rejected'].indexOf(status);
+  return rank < 0 ? 3 : rank;
+};
+
+/**
+ * The cards to show: those of the status and the range (with a range set, an inspection without a
+ * start time cannot be placed in it and is hidden), pending first, newest first within a status.
+ * The card just signed (`keptId`) stays where it was, so its signature is read where it was signed.
+ */
+export function inspectionsShown(
+  inspections: readonly ListedInspection[],
+  status: StatusFilter,
+  range: DateRange | null,
+  keptId: string | null,
+): ListedInspection[] {
+  const statusOf = (inspection: ListedInspection) =>
+    inspection._id === keptId ? 'pending' : (inspection.status ?? 'pending');
+  const time = (inspection: ListedInspection) =>
+    startOf(inspection)?.getTime() ?? Number.NEGATIVE_INFINITY;
+  return inspections
+    .filter((inspection) => {
+      if (status !== 'all' && statusOf(inspection) !== status) return false;
+      if (!range) return true;
+      const start = startOf(inspection);
+      return start !== null && inRange(start, range);
+    })
+    .sort(
+      (a, b) =>
+        statusRank(statusOf(a)) - statusRank(statusOf(b)) ||
+        // Equal times (or two without one) keep the server's order.
+        (time(b) === time(a) ? 0 : time(b) > time(a) ? 1 : -1),
+    );
+}
+
 export function InspectionsTab({
   inspections,
   loading,
@@ -34,13 +73,8 @@ export function InspectionsTab({
   reload,
 }: InspectionsTabProps) {
   const [range, setRange] = useState<DateRange | null>(null);
-  // With a range set, an inspection without a start time cannot be placed in it and is hidden.
-  const shown =
-    inspections?.filter((inspection) => {
-      if (!range) return true;
-      const start = startOf(inspection);
-      return start !== null && inRange(start, range);
-    }) ?? null;
+  // Pending by default: those are the manager's work; a plant has thousands of signed ones.
+  const [status, setStatus] = useState<StatusFilter>('pending');
 
   const [signing, setSigning] = useState<{ id: string; decision: ReviewDecision } | null>(null);
   // Once signed (here, or by someone else: 409), the reloaded card has no Approve or Reject: the
@@ -49,6 +83,17 @@ export function InspectionsTab({
   const signedCard = useFocusWhen(
     Boolean(inspections?.find((inspection) => inspection._id === signedId)?.signature),
   );
+  const shown = useMemo(
+    () => inspections && inspectionsShown(inspections, status, range, signedId),
+    [inspections, status, range, signedId],
+  );
+  // A new filter lets the card just signed go where its status puts it.
+  const changeFilter = (next: { range?: DateRange | null; status?: StatusFilter }) => {
+    if (next.range !== undefined) setRange(next.range);
+    if (next.status !== undefined) setStatus(next.status);
+    setSignedId(null);
+  };
+  const filterKey = `${status} ${range ? `${range.start.getTime()}-${range.end.getTime()}` : ''}`;
 
   return (
     <>
@@ -68,14 +113,36 @@ export function InspectionsTab({
       <CardGrid
         toolbar={
           <>
-            <DateRangePicker value={range} onChange={setRange} placeholder={s.filterByDateRange} />
-            <button type="button" className="btn btn-secondary" onClick={() => setRange(null)}>
+            <select
+              aria-label={s.statusFilter}
+              value={status}
+              onChange={(event) => changeFilter({ status: event.target.value as StatusFilter })}
+            >
+              {statusFilters.map((option) => (
+                <option key={option} value={option}>
+                  {s.statusFilters[option]}
+                </option>
+              ))}
+            </select>
+            <DateRangePicker
+              value={range}
+              onChange={(next) => changeFilter({ range: next })}
+              placeholder={s.filterByDateRange}
+            />
+            <button
+              type="button"
+              className="btn btn-secondary"
+              // Clearing the filters shows every inspection, signed ones too.
+              onClick={() => changeFilter({ range: null, status: 'all' })}
+            >
               {s.clearFilters}
             </button>
           </>
         }
         items={shown}
         loading={loading}
+        filterKey={filterKey}
+        noun={s.inspectionNoun}
         render={(inspection) => {
           const status = inspection.status ?? 'pending';
           const title = lineName(inspection.lineClearanceId) ?? s.unknownLine;

@@ -164,6 +164,7 @@ describe('LC manager dashboard', () => {
     });
     await userEvent.click(page.getByRole('tab', { name: 'Inspections' }));
     await expect.element(page.getByText('Checked under the conveyor')).toBeVisible();
+    await userEvent.selectOptions(page.getByRole('combobox', { name: 'Filter by status' }), 'All');
     // A signed card shows the signature and its notes, on the reader's clock (UTC here).
     await expect
       .element(
@@ -274,6 +275,7 @@ describe('LC manager dashboard', () => {
   it('filters inspections by whole days and clears the filter', async () => {
     await showDashboard();
     await userEvent.click(page.getByRole('tab', { name: 'Inspections' }));
+    await userEvent.selectOptions(page.getByRole('combobox', { name: 'Filter by status' }), 'All');
     await expect.element(page.getByRole('link', { name: /^View .* d0+\d$/ }).first()).toBeVisible();
     expect(page.getByRole('link', { name: /^View .* d0+\d$/ }).all()).toHaveLength(2);
     await userEvent.click(page.getByRole('button', { name: 'Filter by date range' }));
@@ -291,6 +293,56 @@ describe('LC manager dashboard', () => {
     await userEvent.click(page.getByRole('button', { name: 'Clear Filters' }));
     await expect.element(page.getByRole('button', { name: 'Filter by date range' })).toBeVisible();
     expect(page.getByRole('link', { name: /^View .* d0+\d$/ }).all()).toHaveLength(2);
+  });
+
+  it('shows pending inspections first by default, newest first, and filters by status', async () => {
+    const at = (id: number, status: string, day: number) =>
+      inspection(`d${String(id).padStart(23, '0')}`, mine._id, status, `2026-03-${day}T09:00:00`);
+    // Out of order on purpose, signed ones among the pending.
+    const list = [
+      at(11, 'approved', 20),
+      at(12, 'pending', 10),
+      at(13, 'rejected', 25),
+      at(14, 'pending', 15),
+      at(15, 'approved', 12),
+    ];
+    await showDashboard({ 'GET /api/inspections': { body: list } });
+    await userEvent.click(page.getByRole('tab', { name: 'Inspections' }));
+    const status = page.getByRole('combobox', { name: 'Filter by status' });
+    await expect.element(status).toHaveDisplayValue('Pending');
+    // The ID field of each card, in the order shown.
+    const shownIds = () =>
+      [...document.querySelectorAll('article .record-field')]
+        .filter((field) => field.querySelector('dt')?.textContent === 'ID')
+        .map((field) => field.querySelector('dd')?.textContent);
+    const ids = (...numbers: number[]) => numbers.map((n) => `d${String(n).padStart(23, '0')}`);
+    await expect.poll(shownIds).toEqual(ids(14, 12));
+    await expect.element(page.getByText('2 inspections')).toBeVisible();
+    await userEvent.selectOptions(status, 'All');
+    await expect.poll(shownIds).toEqual(ids(14, 12, 11, 15, 13));
+    await userEvent.selectOptions(status, 'Rejected');
+    await expect.poll(shownIds).toEqual(ids(13));
+  });
+
+  it('draws a page of a plant’s inspections and goes back to the first page on a new filter', async () => {
+    const list = Array.from({ length: 5000 }, (_, index) =>
+      inspection(
+        `d${String(index).padStart(23, '0')}`,
+        mine._id,
+        index % 3 === 0 ? 'pending' : 'approved',
+        new Date(Date.UTC(2026, 0, 1) + index * 3_600_000).toISOString(),
+      ),
+    );
+    await showDashboard({ 'GET /api/inspections': { body: list } });
+    await userEvent.click(page.getByRole('tab', { name: 'Inspections' }));
+    // 5,581 cards drawn at once took 10.4 s and 154,710 DOM elements.
+    await expect.element(page.getByText('1–24 of 1667 inspections · Page 1 of 70')).toBeVisible();
+    expect(page.getByRole('article').all()).toHaveLength(24);
+    await userEvent.click(page.getByRole('button', { name: 'Next page' }));
+    await expect.element(page.getByText('25–48 of 1667 inspections · Page 2 of 70')).toBeVisible();
+    await userEvent.selectOptions(page.getByRole('combobox', { name: 'Filter by status' }), 'All');
+    await expect.element(page.getByText('1–24 of 5000 inspections · Page 1 of 209')).toBeVisible();
+    expect(page.getByRole('article').all()).toHaveLength(24);
   });
 
   it('asks for every operator field before creating one', async () => {

@@ -21,6 +21,7 @@ export function MyLinesTab({ lines, loading, operatorName, onAdd, reload }: MyLi
     <CardGrid
       onAdd={onAdd}
       items={lines}
+      noun={s.lineNoun}
       loading={loading}
       render={(line) => {
         const operators = line.assignedOperators ?? [];

@@ -30,6 +30,7 @@ export function OperatorsTab({
     <CardGrid
       onAdd={onAdd}
       items={operators}
+      noun={s.operatorNoun}
       loading={loading}
       render={(operator) => {
         return (

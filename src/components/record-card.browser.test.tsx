@@ -1,0 +1,72 @@
+import { useState } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { page, userEvent } from 'vitest/browser';
+import { cleanup, render } from '../../tests/web/render.tsx';
+import { CardGrid, RecordCard, RecordField } from './record-card.tsx';
+
+afterEach(cleanup);
+
+const records = Array.from({ length: 5000 }, (_, index) => ({ id: index + 1 }));
+
+/** A grid of cards, with a filter button that keeps the list and changes the filter key. */
+function Grid({ items }: { items: readonly { id: number }[] }) {
+  const [filter, setFilter] = useState('a');
+  return (
+    <CardGrid
+      toolbar={
+        <button type="button" onClick={() => setFilter((previous) => `${previous}a`)}>
+          Change filter
+        </button>
+      }
+      items={items}
+      loading={false}
+      filterKey={filter}
+      noun={['record', 'records']}
+      render={(item) => (
+        <RecordCard key={item.id} title={`Record ${item.id}`}>
+          <RecordField label="ID">{item.id}</RecordField>
+        </RecordCard>
+      )}
+    />
+  );
+}
+
+describe('CardGrid', () => {
+  it('draws one page of a long list, says how many in all, and pages with the pager', async () => {
+    await render(<Grid items={records} />);
+    await expect.element(page.getByText('1–24 of 5000 records · Page 1 of 209')).toBeVisible();
+    expect(page.getByRole('article').all()).toHaveLength(24);
+    // A plant's list drawn whole was 639,060 elements for 20,006 videos.
+    const elements = document.body.querySelectorAll('*').length;
+    console.info(`CardGrid, 5000 items: ${elements} DOM elements`);
+    expect(elements).toBeLessThan(500);
+    const previous = page.getByRole('button', { name: 'Previous page' });
+    await expect.element(previous).toHaveAttribute('aria-disabled', 'true');
+    await userEvent.click(page.getByRole('button', { name: 'Next page' }));
+    await expect.element(page.getByText('25–48 of 5000 records · Page 2 of 209')).toBeVisible();
+    await expect
+      .element(page.getByRole('heading', { name: 'Record 25', exact: true }))
+      .toBeVisible();
+    expect(page.getByRole('heading', { name: 'Record 24', exact: true }).query()).toBeNull();
+    await expect.element(page.getByRole('button', { name: 'Next page' })).toHaveFocus();
+  });
+
+  it('shows the first page again when the filter changes', async () => {
+    await render(<Grid items={records} />);
+    await userEvent.click(page.getByRole('button', { name: 'Next page' }));
+    await userEvent.click(page.getByRole('button', { name: 'Next page' }));
+    await expect.element(page.getByText('49–72 of 5000 records · Page 3 of 209')).toBeVisible();
+    await userEvent.click(page.getByRole('button', { name: 'Change filter' }));
+    await expect.element(page.getByText('1–24 of 5000 records · Page 1 of 209')).toBeVisible();
+    await expect
+      .element(page.getByRole('heading', { name: 'Record 1', exact: true }))
+      .toBeVisible();
+  });
+
+  it('says the count and shows no pager when one page holds the list', async () => {
+    await render(<Grid items={records.slice(0, 3)} />);
+    await expect.element(page.getByText('3 records')).toBeVisible();
+    expect(page.getByRole('article').all()).toHaveLength(3);
+    expect(page.getByRole('navigation', { name: 'Pages' }).query()).toBeNull();
+  });
+});
