@@ -40,7 +40,8 @@ export interface UploadOptions extends Omit<RequestOptions, 'body' | 'signal'> {
   onProgress?: (progress: UploadProgress) => void;
 }
 
-function serverMessageOf(body: string): string | null {
+/** The server's `{ message }` in an answer's body; null when it has none (e.g. an HTML error page). */
+export function serverMessageOf(body: string): string | null {
   try {
     const parsed: unknown = JSON.parse(body);
     if (typeof parsed === 'object' && parsed !== null && 'message' in parsed) {
@@ -56,6 +57,15 @@ function serverMessageOf(body: string): string | null {
 /** The query the login page reads as 'the session ended under a call' (spec §4: a 401 signs out). */
 export const SESSION_ENDED = 'session=ended';
 
+/**
+ * Spec §4: a 401 signs out and goes to /login, whose page then says why: the action the user just
+ * took was not carried out. Also for requests this client does not send (tus uploads).
+ */
+export function endSession(): void {
+  signOut();
+  navigate(`/login?${SESSION_ENDED}`);
+}
+
 /** Every failed answer, from fetch or XHR, ends here: a 401 signs out (spec §4), then the error. */
 function failure(
   method: string,
@@ -64,11 +74,7 @@ function failure(
   signOutOn401: boolean,
 ): ApiError {
   const serverMessage = serverMessageOf(answer.body);
-  if (answer.status === 401 && signOutOn401) {
-    signOut();
-    // The login page then says why: the action the user just took was not carried out.
-    navigate(`/login?${SESSION_ENDED}`);
-  }
+  if (answer.status === 401 && signOutOn401) endSession();
   return new ApiError(
     answer.status,
     serverMessage ?? `${method} ${url} answered ${answer.status}`,

@@ -5,7 +5,8 @@ import { memoryLocation } from 'wouter/memory-location';
 import { activeLine } from '../../../tests/web/line-fixture.ts';
 import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
 import { paths } from '../../config/paths.ts';
-import { deleteRecording, listRecordings } from '../../lib/capture/recording-db.ts';
+import { deleteRecording, listRecordings, loadChunks } from '../../lib/capture/recording-db.ts';
+import { formatDuration } from '../../lib/format-duration.ts';
 import { signIn, signOut } from '../../stores/session.ts';
 import { toasts } from '../../stores/toasts.ts';
 import type { MyLineDetail } from '../../types/api.ts';
@@ -267,6 +268,78 @@ describe('inspection screen, step 2 without a camera', () => {
       .toHaveTextContent('Open the app at its https:// address');
     await expect
       .element(page.getByRole('button', { name: 'Back to product and batch' }))
+      .toBeVisible();
+  });
+});
+
+/** Names of the Web Locks held now (by any tab of this browser). */
+const heldLocks = async () => ((await navigator.locks.query()).held ?? []).map((lock) => lock.name);
+
+describe('inspection screen, other tabs', () => {
+  it('holds the recording’s lock while recording, and lets go once it is kept', async () => {
+    cameraFailing();
+    await visit();
+    await fillAndStart();
+    expect(await heldLocks()).not.toContainEqual(expect.stringMatching(/:recording:/));
+    await page.getByRole('button', { name: 'Record' }).click();
+    await expect.element(page.getByRole('button', { name: 'Pause' })).toBeVisible();
+    const [recording] = await listRecordings();
+    expect(await heldLocks()).toContain(`line-clearance-capture:recording:${recording?.id}`);
+
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect.element(page.getByRole('button', { name: 'Submit' })).toBeVisible();
+    expect(await heldLocks()).not.toContain(`line-clearance-capture:recording:${recording?.id}`);
+  });
+});
+
+describe('inspection screen, storage full while recording', () => {
+  it('stops at the first refused chunk, says so, keeps what was stored and offers it', async () => {
+    cameraFailing();
+    const put = IDBObjectStore.prototype.put;
+    let chunks = 0;
+    let full = true;
+    // From the third chunk on, the storage refuses chunks at commit while `full`, as a full phone
+    // does.
+    vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (
+      this: IDBObjectStore,
+      value: unknown,
+      key?: IDBValidKey,
+    ) {
+      const request = put.call(this, value, key);
+      if (this.name === 'chunks' && ++chunks > 2 && full) {
+        request.addEventListener('success', () => {
+          Object.defineProperty(this.transaction, 'error', {
+            value: new DOMException('The quota has been exceeded.', 'QuotaExceededError'),
+          });
+          this.transaction.abort();
+        });
+      }
+      return request;
+    });
+    await visit();
+    await fillAndStart();
+    await page.getByRole('button', { name: 'Record' }).click();
+
+    const alert = page.getByRole('alert');
+    await expect
+      .element(alert)
+      .toHaveTextContent(
+        'The phone’s storage is full, so the recording stopped. What was recorded up to that moment is kept.',
+      );
+    await expect.element(page.getByRole('heading', { name: 'Step 3 of 3 · Review' })).toBeVisible();
+    await expect.element(page.getByRole('button', { name: 'Submit' })).toBeEnabled();
+    await expect.element(page.getByRole('button', { name: 'Discard recording' })).toBeEnabled();
+
+    // The storage works again: nothing more is written, so the video has no hole.
+    full = false;
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const [kept] = await listRecordings();
+    expect(kept).toMatchObject({ state: 'recorded', chunkCount: 2 });
+    expect(await loadChunks(kept?.id ?? '')).toHaveLength(2);
+    expect(kept?.duration).toBeGreaterThan(1);
+    expect(kept?.duration).toBeLessThan(3.5);
+    await expect
+      .element(page.getByText(formatDuration(kept?.duration ?? 0), { exact: true }))
       .toBeVisible();
   });
 });

@@ -12,8 +12,9 @@ import {
   newRecording,
   newRecordingId,
 } from '../../lib/capture/recording-db.ts';
-import { discardRecording, queueRecording, uploadQueue } from '../../lib/capture/upload-queue.ts';
+import { discardRecording, submitRecording, uploadQueue } from '../../lib/capture/upload-queue.ts';
 import { session } from '../../stores/session.ts';
+import { toastError } from '../../stores/toasts.ts';
 import type { MyLineDetail } from '../../types/api.ts';
 import { getMyLine } from './api/get-my-line.ts';
 import { type BeforeEntries, BeforeStep, emptyEntries } from './before-step.tsx';
@@ -23,6 +24,8 @@ import { inspectionStrings as s } from './strings.ts';
 import './inspection.css';
 
 type Step = 'before' | 'record' | 'review' | 'submitted';
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** /inspection/{areaId}: before, record, review and submit (docs/capture.md). */
 export default function InspectionPage() {
@@ -113,12 +116,22 @@ export default function InspectionPage() {
         recording={recording}
         minVideoSeconds={detail.minVideoSeconds}
         onSubmit={async (notes) => {
-          await queueRecording({ ...recording, notes: notes.trim() });
+          try {
+            await submitRecording(recording, notes.trim());
+          } catch (error) {
+            toastError(`${s.submitFailed}: ${messageOf(error)}`);
+            return;
+          }
           setStep('submitted');
         }}
         onDiscard={async () => {
           if (!window.confirm(s.confirmDiscard)) return;
-          await discardRecording(recording.id);
+          try {
+            await discardRecording(recording.id);
+          } catch (error) {
+            toastError(`${s.discardFailed}: ${messageOf(error)}`);
+            return;
+          }
           setRecording(null);
           setStep('before');
         }}

@@ -1,9 +1,15 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useQrCamera } from '../../hooks/use-qr-camera.ts';
-import { type LocalRecording, recordedEnd, saveRecording } from '../../lib/capture/recording-db.ts';
+import { holdRecording } from '../../lib/capture/other-tabs.ts';
+import {
+  type LocalRecording,
+  recordedEnd,
+  saveCapture,
+  saveRecording,
+} from '../../lib/capture/recording-db.ts';
 import { recordableCode } from '../../lib/capture/recording-entries.ts';
 import { runningSha256 } from '../../lib/capture/sha256-client.ts';
-import { markActive, showRecording } from '../../lib/capture/upload-queue.ts';
+import { showRecording } from '../../lib/capture/upload-queue.ts';
 import { keepScreenOn } from '../../lib/capture/wake-lock.ts';
 import { formatDuration } from '../../lib/format-duration.ts';
 import { formatSize } from '../../lib/format-size.ts';
@@ -14,7 +20,7 @@ import { MotionRecorder, requestMotionPermission } from './motion.ts';
 import { InspectionRecorder, pickRecordingType } from './recorder.ts';
 import { inspectionStrings as s } from './strings.ts';
 
-type Phase = 'ready' | 'recording' | 'paused' | 'stopping' | 'failed';
+type Phase = 'ready' | 'recording' | 'paused' | 'stopping';
 
 /** A code seen again within this many seconds is the same pass in front of the tag. */
 const SAME_PASS_SECONDS = 3;
@@ -24,6 +30,18 @@ const SAVE_EVERY_MS = 5000;
 interface ScanMessage {
   text: string;
   warn: boolean;
+}
+
+/** What a recording in progress is made of, and what ends it. */
+interface Live {
+  recorder: InspectionRecorder | null;
+  motion: MotionRecorder | null;
+  lastSeen: Map<string, number>;
+  ticked: Set<number>;
+  /** Lets go of the recording's lock, so that other tabs may take it up. */
+  release: (() => void) | null;
+  /** Set once the recording is being kept (Stop, a failed write, the page left): that happens once. */
+  keeping: Promise<void> | null;
 }
 
 export function RecordStep({
@@ -45,12 +63,14 @@ export function RecordStep({
   const [message, setMessage] = useState<ScanMessage | null>(null);
   const [elapsed, setElapsed] = useState(0);
   const [storageLeft, setStorageLeft] = useState<number | null>(null);
-  const live = useRef<{
-    recorder: InspectionRecorder | null;
-    motion: MotionRecorder | null;
-    lastSeen: Map<string, number>;
-    ticked: Set<number>;
-  }>({ recorder: null, motion: null, lastSeen: new Map(), ticked: new Set() });
+  const live = useRef<Live>({
+    recorder: null,
+    motion: null,
+    lastSeen: new Map(),
+    ticked: new Set(),
+    release: null,
+    keeping: null,
+  });
   const pauseButton = useRef<HTMLButtonElement>(null);
   const checkpoints = scannableTags(detail.checklist);
 
@@ -58,12 +78,9 @@ export function RecordStep({
   useEffect(() => {
     const state = live.current;
     return () => {
-      state.motion?.stop();
       // Left while recording (a link, the browser's Back): stopped and kept, as Stop would.
-      if (state.recorder && recording.state === 'recording') {
-        void keepLeftRecording(state.recorder, state.motion, recording);
-      } else {
-        markActive(recording.id, false);
+      if (state.recorder && !state.keeping) {
+        state.keeping = keepRecording(state, recording, s.leftWhileRecording);
       }
     };
   }, [recording]);
@@ -107,7 +124,7 @@ export function RecordStep({
     const tick = setInterval(() => setElapsed(live.current.recorder?.videoTime() ?? 0), 250);
     const save = setInterval(() => {
       recording.motion = live.current.motion?.samples() ?? null;
-      void saveRecording(recording);
+      saveSensed(recording, live.current);
     }, SAVE_EVERY_MS);
     const estimate = () =>
       navigator.storage
@@ -141,7 +158,7 @@ export function RecordStep({
         at: new Date().toISOString(),
         tagIndex: verdict.kind === 'checkpoint' ? verdict.tagIndex : null,
       });
-      void saveRecording(recording);
+      saveSensed(recording, live.current);
       if (verdict.kind === 'checkpoint') {
         live.current.ticked.add(verdict.tagIndex);
         setTicked(new Set(live.current.ticked));
@@ -175,11 +192,17 @@ export function RecordStep({
         startedAt: new Date().toISOString(),
         state: 'recording',
       });
-      markActive(recording.id, true);
+      // Held before the record says 'recording': no other tab takes it for an interrupted one.
+      live.current.release = await holdRecording(recording.id);
       await saveRecording(recording);
       showRecording(recording);
-      const recorder = new InspectionRecorder(stream, type, recording, await runningSha256(), () =>
-        showRecording(recording),
+      const recorder = new InspectionRecorder(
+        stream,
+        type,
+        recording,
+        await runningSha256(),
+        () => showRecording(recording),
+        () => void finish(),
       );
       const motion = new MotionRecorder(() => recorder.videoTime());
       live.current.recorder = recorder;
@@ -188,7 +211,9 @@ export function RecordStep({
       motion.start();
       setPhase('recording');
     } catch (error) {
-      toastError(`${s.recordingFailed}: ${error instanceof Error ? error.message : String(error)}`);
+      live.current.release?.();
+      live.current.release = null;
+      toastError(`${s.recordingFailed}: ${reasonOf(error)}`);
     }
   }
 
@@ -206,29 +231,14 @@ export function RecordStep({
     }
   }
 
-  async function stop() {
-    const { recorder, motion } = live.current;
-    if (!recorder) return;
+  /** Stop, or a failed write: the recording is kept (what was stored) and goes to review. */
+  async function finish() {
+    const state = live.current;
+    if (!state.recorder || state.keeping) return;
     setPhase('stopping');
-    try {
-      const { duration, sha256 } = await recorder.stop();
-      motion?.stop();
-      Object.assign(recording, {
-        duration: Math.round(duration * 1000) / 1000,
-        sha256,
-        endedAt: new Date().toISOString(),
-        motion: motion?.samples() ?? null,
-        state: 'recorded',
-        error: null,
-      });
-      await saveRecording(recording);
-      markActive(recording.id, false);
-      showRecording(recording);
-      onStopped(recording);
-    } catch (error) {
-      setPhase('failed');
-      setProblem(`${s.recordingFailed}: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    state.keeping = keepRecording(state, recording, null);
+    await state.keeping;
+    onStopped(recording);
   }
 
   return (
@@ -276,7 +286,11 @@ export function RecordStep({
             >
               {phase === 'recording' ? s.pause : s.resume}
             </button>
-            <button type="button" className="btn btn-primary btn-large" onClick={stop}>
+            <button
+              type="button"
+              className="btn btn-primary btn-large"
+              onClick={() => void finish()}
+            >
               {s.stop}
             </button>
           </>
@@ -314,32 +328,55 @@ export function RecordStep({
   );
 }
 
+/** Stores what was scanned and sensed; a refused write stops the recording, as a chunk's does. */
+function saveSensed(recording: LocalRecording, live: Live) {
+  saveCapture(recording).catch((error: unknown) => live.recorder?.fail(error));
+}
+
+/** The reason a write failed, in words: a full phone's storage, or what the browser said. */
+function failureText(error: unknown): string {
+  if (error instanceof DOMException && error.name === 'QuotaExceededError') return s.storageFull;
+  return s.notStored(reasonOf(error));
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message || error.name : String(error);
+}
+
 /**
- * The page was left while recording: stops the recorder, waits for its last chunk and keeps the
- * recording as recorded (its real end, duration and hash), for the operator to submit from the
- * dashboard. If stopping fails, what was stored is kept the same way, ending at its last chunk.
+ * Stops the recorder, waits for its last chunk and keeps the recording as recorded, with its real
+ * end, duration and hash, and `note` (why it stopped) if any. After a failed write what was stored
+ * before it is kept, ending at its last stored chunk, with the reason. Then lets go of the
+ * recording's lock.
  */
-async function keepLeftRecording(
-  recorder: InspectionRecorder,
-  motion: MotionRecorder | null,
-  recording: LocalRecording,
-) {
+async function keepRecording(live: Live, recording: LocalRecording, note: string | null) {
+  const { recorder, motion } = live;
+  if (!recorder) return;
+  motion?.stop();
   try {
     const { duration, sha256 } = await recorder.stop();
     Object.assign(recording, {
       duration: Math.round(duration * 1000) / 1000,
       sha256,
       endedAt: new Date().toISOString(),
+      error: note,
     });
-  } catch {
-    recording.endedAt = recordedEnd(recording);
+  } catch (error) {
+    Object.assign(recording, {
+      sha256: await recorder.keptDigest(),
+      endedAt: recordedEnd(recording),
+      error: failureText(error),
+    });
   }
-  Object.assign(recording, {
-    motion: motion?.samples() ?? recording.motion,
-    state: 'recorded',
-    error: s.leftWhileRecording,
-  });
-  await saveRecording(recording);
-  markActive(recording.id, false);
+  Object.assign(recording, { motion: motion?.samples() ?? recording.motion, state: 'recorded' });
+  try {
+    await saveRecording(recording);
+  } catch (error) {
+    // Not even this could be stored: the stored record ends at its last chunk, as an interrupted
+    // one does, and this copy (submitted or discarded from here) says why.
+    recording.error ??= failureText(error);
+  }
+  live.release?.();
+  live.release = null;
   showRecording(recording);
 }

@@ -1,6 +1,7 @@
 // Records the camera with MediaRecorder in a container the browser supports, one chunk a second
 // straight into IndexedDB and into the running SHA-256 (so a crash loses at most the last second
-// and the hash is ready at Stop). Nothing of the video is kept in memory.
+// and the hash is ready at Stop). Nothing of the video is kept in memory. The first failed write
+// stops it: what was stored before is kept, and nothing after.
 import { appendChunk, type LocalRecording } from '../../lib/capture/recording-db.ts';
 import type { RunningSha256 } from '../../lib/capture/sha256-client.ts';
 
@@ -26,7 +27,10 @@ export class InspectionRecorder {
   private readonly recorder: MediaRecorder;
   /** Chunk writes in order; Stop waits for the last one. */
   private writes: Promise<void> = Promise.resolve();
+  /** The first failed write: nothing after it is stored, so the video has no hole. */
   private failure: unknown = null;
+  /** Whether the running hash took every stored chunk (not when hashing one failed). */
+  private hashedAll = true;
   /** Active recording time before the current run, and when the current run started. */
   private recordedMs = 0;
   private runStartedAt: number | null = null;
@@ -39,27 +43,50 @@ export class InspectionRecorder {
     private readonly recording: LocalRecording,
     private readonly hash: RunningSha256,
     private readonly onChunk: () => void,
+    /** A write failed and the recording stopped there (e.g. the phone's storage is full). */
+    private readonly onFailure: (error: unknown) => void,
   ) {
     this.recorder = new MediaRecorder(stream, { mimeType: type.mimeType });
     this.stopped = new Promise((resolve) => {
       this.recorder.addEventListener('stop', () => resolve(), { once: true });
     });
     this.recorder.ondataavailable = (event) => {
-      if (event.data.size === 0) return;
+      if (event.data.size === 0 || this.failure) return;
       const data = event.data;
-      // Stored with the chunk: a recording interrupted before Stop keeps how long it is.
-      const duration = Math.round(this.videoTime() * 1000) / 1000;
-      this.writes = this.writes
-        .then(async () => {
-          this.recording.duration = Math.max(this.recording.duration, duration);
-          await appendChunk(this.recording, data);
-          await this.hash.update(data);
-          this.onChunk();
-        })
-        .catch((error: unknown) => {
-          this.failure ??= error;
-        });
+      // Stored with the chunk: a recording cut short keeps how long its stored video is.
+      const covers = Math.round(this.videoTime() * 1000) / 1000;
+      this.writes = this.writes.then(() => this.store(data, covers));
     };
+  }
+
+  private async store(data: Blob, covers: number): Promise<void> {
+    if (this.failure) return;
+    try {
+      await appendChunk(this.recording, data, covers);
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
+    try {
+      await this.hash.update(data);
+    } catch (error) {
+      this.hashedAll = false;
+      this.fail(error);
+      return;
+    }
+    this.onChunk();
+  }
+
+  /**
+   * A write failed (a chunk, or what was scanned): the recording stops at once and no later chunk
+   * is stored, so what is kept is the video up to then, without a hole.
+   */
+  fail(error: unknown): void {
+    if (this.failure) return;
+    this.failure = error;
+    this.pause();
+    if (this.recorder.state !== 'inactive') this.recorder.stop();
+    this.onFailure(error);
   }
 
   /** Seconds recorded so far (pauses excluded): the video's own clock. */
@@ -90,7 +117,10 @@ export class InspectionRecorder {
     this.runStartedAt = performance.now();
   }
 
-  /** Stops, waits until every chunk is stored and hashed, and answers the duration and digest. */
+  /**
+   * Stops, waits until every chunk is stored and hashed, and answers the duration and digest;
+   * throws the failure if a write failed.
+   */
   async stop(): Promise<{ duration: number; sha256: string }> {
     const duration = this.videoTime();
     this.pause();
@@ -99,6 +129,16 @@ export class InspectionRecorder {
     await this.writes;
     if (this.failure) throw this.failure;
     return { duration, sha256: await this.hash.digest() };
+  }
+
+  /**
+   * After a failed write: the SHA-256 of the chunks stored before it, or null when hashing missed
+   * one (or fails now), and the upload queue then hashes the stored chunks.
+   */
+  async keptDigest(): Promise<string | null> {
+    await this.writes;
+    if (!this.hashedAll) return null;
+    return this.hash.digest().catch(() => null);
   }
 }
 

@@ -105,3 +105,58 @@ describe('a recording shorter than the minimum', () => {
       .not.toHaveAccessibleDescription();
   });
 });
+
+describe('a recording that stopped short', () => {
+  it('says why it stopped', async () => {
+    const why =
+      'The phone’s storage is full, so the recording stopped. What was recorded up to that moment is kept.';
+    await render(
+      <ReviewStep
+        recording={{ ...recording(90_000), error: why }}
+        onSubmit={async () => {}}
+        onDiscard={() => {}}
+      />,
+    );
+    await expect.element(page.getByRole('alert')).toHaveTextContent(why);
+    await expect.element(page.getByRole('button', { name: 'Submit' })).toBeEnabled();
+    await expect.element(page.getByRole('button', { name: 'Discard recording' })).toBeEnabled();
+  });
+
+  it('leaves out scans after the end of what was stored, and says so', async () => {
+    const tag = (index: number, name: string) => ({
+      index,
+      name,
+      qrCode: `LC1-TAG-0${index + 1}`,
+      x: 0,
+      y: 0,
+    });
+    await render(
+      <ReviewStep
+        recording={{
+          ...recording(90_000),
+          duration: 10,
+          checklist: {
+            floorplanConfigId: 'f'.repeat(24),
+            tags: [tag(0, 'Hopper'), tag(1, 'Chute')],
+            hotZones: [],
+          },
+          scans: [
+            { code: 'LC1-TAG-01', videoTime: 4, at: new Date().toISOString(), tagIndex: 0 },
+            { code: 'LC1-TAG-02', videoTime: 11.2, at: new Date().toISOString(), tagIndex: 1 },
+          ],
+        }}
+        onSubmit={async () => {}}
+        onDiscard={() => {}}
+      />,
+    );
+    await expect.element(page.getByText('1 of 2 checkpoints scanned')).toBeVisible();
+    await expect.element(page.getByText('Chute', { exact: true })).toBeVisible();
+    await expect
+      .element(
+        page.getByText(
+          'One scan was made after the end of the stored video: it is left out of the submission.',
+        ),
+      )
+      .toBeVisible();
+  });
+});

@@ -2,7 +2,7 @@ import { useId, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { Field } from '../../components/field.tsx';
 import { RecordField } from '../../components/record-card.tsx';
-import type { LocalRecording } from '../../lib/capture/recording-db.ts';
+import { keptScans, type LocalRecording } from '../../lib/capture/recording-db.ts';
 import { lengthHint, NOTES_MAX, notesProblem } from '../../lib/capture/recording-entries.ts';
 import { formatDuration } from '../../lib/format-duration.ts';
 import { formatSize } from '../../lib/format-size.ts';
@@ -29,9 +29,10 @@ export function ReviewStep({
   const notesBox = useRef<HTMLTextAreaElement>(null);
   const problem = notesProblem(notes);
   const checkpoints = scannableTags(recording.checklist);
-  const scanned = new Set(
-    recording.scans.flatMap((scan) => (scan.tagIndex === null ? [] : [scan.tagIndex])),
-  );
+  // Only scans within the stored video count, and are submitted.
+  const kept = keptScans(recording);
+  const scanned = new Set(kept.flatMap((scan) => (scan.tagIndex === null ? [] : [scan.tagIndex])));
+  const leftOut = recording.scans.length - kept.length;
   const missed = checkpoints.filter((tag) => !scanned.has(tag.index));
   // Stopped before the recorder's first chunk: the server would refuse an empty file at upload.
   const empty = recording.size === 0;
@@ -78,11 +79,18 @@ export function ReviewStep({
           </RecordField>
         )}
       </dl>
+      {/* Why the recording stopped before Stop (e.g. the phone's storage was full). */}
+      {recording.error && (
+        <p className="capture-problem" role="alert">
+          {recording.error}
+        </p>
+      )}
       {empty && (
         <p className="capture-problem" role="alert">
           {s.emptyRecording}
         </p>
       )}
+      {!empty && leftOut > 0 && <p className="capture-note">{s.scansLeftOut(leftOut)}</p>}
       {shortWarning && (
         <p className="capture-note" id={shortId}>
           {shortWarning}

@@ -1,5 +1,6 @@
 // The inspection screen's texts (the spec leaves this screen's contents open: docs/capture.md).
 import { entryLabels } from '../../lib/capture/recording-entries.ts';
+import { captureStrings } from '../../lib/capture/strings.ts';
 
 export const inspectionStrings = {
   title: 'Inspection',
@@ -44,6 +45,10 @@ export const inspectionStrings = {
   noRecorder: 'This browser cannot record video (no MediaRecorder with WebM or MP4).',
   motionRefused: 'Motion sensors were not allowed: the path will rely on the QR scans only.',
   recordingFailed: 'Recording failed',
+  storageFull:
+    'The phone’s storage is full, so the recording stopped. What was recorded up to that moment is kept.',
+  notStored: (reason: string) =>
+    `The recording could not be stored on this phone (${reason}), so it stopped. What was recorded up to that moment is kept.`,
   retryCamera: 'Retry',
   backToBefore: 'Back to product and batch',
   // Review
@@ -51,6 +56,7 @@ export const inspectionStrings = {
   size: 'Size',
   missed: 'Not scanned',
   allScanned: 'Every checkpoint was scanned.',
+  scansLeftOut: captureStrings.scansLeftOut,
   emptyRecording:
     'Nothing was recorded: the camera handed over no video. Discard this recording and record again.',
   /** Below the report's minimum (`reportRules`), which flags it high; submitting stays allowed. */
@@ -59,7 +65,9 @@ export const inspectionStrings = {
   notes: entryLabels.notes,
   submit: 'Submit',
   submitting: 'Submitting…',
+  submitFailed: 'Failed to submit the recording',
   discard: 'Discard recording',
+  discardFailed: 'Failed to discard the recording',
   confirmDiscard: 'Are you sure you want to discard this recording? It cannot be recovered.',
   submitted: 'Inspection submitted',
   uploadingNote:

@@ -155,6 +155,7 @@ export function DevicesSection({
       ) : (
         <CardGrid
           items={devices}
+          noun={s.deviceNoun}
           loading={loading}
           render={(device) => (
             <RecordCard

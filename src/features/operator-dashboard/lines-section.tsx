@@ -21,6 +21,7 @@ export function LinesSection({
       ) : (
         <CardGrid
           items={lines}
+          noun={s.lineNoun}
           loading={loading}
           render={({ line, hasConfiguration, tagCount, hotZoneCount, lastInspection }) => (
             <RecordCard

@@ -50,7 +50,7 @@ function serve() {
 async function stored(id: string, userId: string, patch: object) {
   const recording = startedRecording(id, userId);
   await saveRecording(recording);
-  await appendChunk(recording, new Blob([new Uint8Array(2048)]));
+  await appendChunk(recording, new Blob([new Uint8Array(2048)]), 1);
   Object.assign(recording, { state: 'queued', endedAt: new Date().toISOString() }, patch);
   await saveRecording(recording);
 }
@@ -93,6 +93,33 @@ describe('the operator dashboard', () => {
     // Sent again, only the network is missing now: the recording waits to upload.
     await expect.element(pending.getByText('Waiting to upload')).toBeVisible();
     expect(pending.getByText(/must be at most 200/).query()).toBeNull();
+  });
+
+  it('shows a recording another tab is writing as such, with nothing to do to it there', async () => {
+    serve();
+    const recording = startedRecording('other-tab-rec', 'u1');
+    let release = () => {};
+    // Another tab of this browser records it: it holds the recording's lock.
+    await new Promise<void>((granted) => {
+      void navigator.locks.request(`line-clearance-capture:recording:${recording.id}`, () => {
+        granted();
+        return new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      });
+    });
+    try {
+      await saveRecording(recording);
+      await appendChunk(recording, new Blob([new Uint8Array(2048)]), 1);
+      await showDashboard();
+      const pending = page.getByRole('region', { name: 'Pending uploads' });
+      await expect.element(pending.getByText('Being recorded in another tab')).toBeVisible();
+      expect(pending.getByRole('button').elements()).toEqual([]);
+    } finally {
+      release();
+    }
+    // That tab stopped it: here it can now be submitted.
+    await expect.element(page.getByText('Recording interrupted')).toBeVisible();
   });
 
   it('gives each card button a touch target of at least 44 px', async () => {

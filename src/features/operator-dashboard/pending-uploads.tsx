@@ -7,18 +7,24 @@ import { discardRecording, resumeRecording, uploadQueue } from '../../lib/captur
 import { formatSize } from '../../lib/format-size.ts';
 import { localTime } from '../../lib/record-time.ts';
 import { confirmThenRun } from '../../lib/run-action.ts';
+import { toastError } from '../../stores/toasts.ts';
 import { CorrectRecordingDialog } from './correct-recording-dialog.tsx';
 import { operatorStrings as s } from './strings.ts';
 
 /**
  * Recordings still on this device: progress, Resume and Discard (docs/capture.md), and Correct
- * details for one the server has not accepted yet (e.g. a field it refused).
+ * details for one the server has not accepted yet (e.g. a field it refused). One another tab is
+ * recording is listed as such, with nothing to do to it here.
  */
 export function PendingUploads() {
   const queue = useSnapshot(uploadQueue);
   const [correcting, setCorrecting] = useState<string | null>(null);
-  const pending = queue.recordings.filter((r) => r.state !== 'recording');
+  const pending = queue.recordings;
   const toCorrect = pending.find((r) => r.id === correcting);
+  const resume = (id: string) =>
+    resumeRecording(id).catch((error: unknown) =>
+      toastError(`${s.resumeFailed}: ${error instanceof Error ? error.message : String(error)}`),
+    );
   return (
     <section aria-labelledby="pending-heading">
       <h2 id="pending-heading">{s.pendingHeading}</h2>
@@ -30,6 +36,7 @@ export function PendingUploads() {
             const progress = queue.progress[recording.id];
             const when = localTime(recording.startedAt) ?? s.unknown;
             const name = `${recording.lineName} ${when}`;
+            const elsewhere = recording.state === 'recording';
             const resumable =
               recording.state === 'failed' ||
               recording.state === 'recorded' ||
@@ -48,28 +55,30 @@ export function PendingUploads() {
                   </Tag>
                 }
                 actions={
-                  <RecordActions
-                    name={name}
-                    actions={[
-                      ...(resumable
-                        ? [{ label: s.resume, onClick: () => void resumeRecording(recording.id) }]
-                        : []),
-                      ...(correctable
-                        ? [{ label: s.correct, onClick: () => setCorrecting(recording.id) }]
-                        : []),
-                      {
-                        label: s.discard,
-                        variant: 'danger' as const,
-                        onClick: () =>
-                          void confirmThenRun(
-                            s.confirmDiscard,
-                            () => discardRecording(recording.id),
-                            s.discarded,
-                            s.discardFailed,
-                          ),
-                      },
-                    ]}
-                  />
+                  !elsewhere && (
+                    <RecordActions
+                      name={name}
+                      actions={[
+                        ...(resumable
+                          ? [{ label: s.resume, onClick: () => void resume(recording.id) }]
+                          : []),
+                        ...(correctable
+                          ? [{ label: s.correct, onClick: () => setCorrecting(recording.id) }]
+                          : []),
+                        {
+                          label: s.discard,
+                          variant: 'danger' as const,
+                          onClick: () =>
+                            void confirmThenRun(
+                              s.confirmDiscard,
+                              () => discardRecording(recording.id),
+                              s.discarded,
+                              s.discardFailed,
+                            ),
+                        },
+                      ]}
+                    />
+                  )
                 }
               >
                 <RecordField label={s.recordedAt}>{when}</RecordField>
@@ -81,6 +90,9 @@ export function PendingUploads() {
                   <p className="muted">{s.waitingForNetwork}</p>
                 )}
                 {recording.error && <p className="capture-problem">{recording.error}</p>}
+                {recording.scansLeftOut > 0 && (
+                  <p className="muted">{s.scansLeftOut(recording.scansLeftOut)}</p>
+                )}
               </RecordCard>
             );
           })}

@@ -22,6 +22,7 @@ export function RecentInspections({
       ) : (
         <CardGrid
           items={inspections}
+          noun={s.inspectionNoun}
           loading={loading}
           render={({ inspection, lineName, video }) => {
             const when = localTime(inspection.startTime) ?? s.unknown;

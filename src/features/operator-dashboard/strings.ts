@@ -1,5 +1,10 @@
 // The operator dashboard's texts (spec §2 title; the contents are this project's: docs/capture.md).
+import { captureStrings } from '../../lib/capture/strings.ts';
+
 export const operatorStrings = {
+  deviceNoun: ['device', 'devices'],
+  inspectionNoun: ['inspection', 'inspections'],
+  lineNoun: ['line clearance', 'line clearances'],
   title: 'Operator Dashboard',
   linesHeading: 'Line Clearances',
   linesLoadFailed: 'Failed to load line clearances',
@@ -19,7 +24,7 @@ export const operatorStrings = {
   recordedAt: 'Recorded',
   size: 'Size',
   state: {
-    recording: 'Recording',
+    recording: 'Being recorded in another tab',
     recorded: 'Recorded, not submitted',
     queued: 'Waiting to upload',
     uploading: 'Uploading',
@@ -28,6 +33,8 @@ export const operatorStrings = {
   },
   waitingForNetwork: 'Waiting for the network; it retries by itself.',
   resume: 'Resume',
+  resumeFailed: 'Failed to resume the upload',
+  scansLeftOut: captureStrings.scansLeftOut,
   correct: 'Correct details',
   saveAndUpload: 'Save and upload',
   corrected: 'Details corrected: the recording uploads again',

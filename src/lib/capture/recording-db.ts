@@ -28,7 +28,10 @@ export interface LocalRecording {
   endedAt: string | null;
   /** When the last chunk was stored (the end of what an interrupted recording kept). */
   lastChunkAt?: string | null;
-  /** Seconds recorded, pauses excluded (kept up to date with each chunk, so a crash keeps it). */
+  /**
+   * Seconds recorded, pauses excluded: what the stored chunks cover (stored with each chunk, so a
+   * crash keeps it), then Stop's count.
+   */
   duration: number;
   mimeType: string;
   container: 'webm' | 'mp4';
@@ -158,17 +161,51 @@ export async function listRecordings(): Promise<LocalRecording[]> {
   return all.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
 }
 
-/** Stores the recorder's next chunk and the recording's new size in one transaction. */
-export async function appendChunk(recording: LocalRecording, data: Blob): Promise<void> {
+/**
+ * Stores the recorder's next chunk with the recording's new size and the seconds it now covers
+ * (`covers`), in one transaction. The recording in memory takes them only once it committed: a
+ * refused write (a full phone) changes nothing, here or in what is saved later.
+ */
+export async function appendChunk(
+  recording: LocalRecording,
+  data: Blob,
+  covers: number,
+): Promise<void> {
   const tx = (await database()).transaction([RECORDINGS, CHUNKS], 'readwrite');
   const chunk: StoredChunk = { recordingId: recording.id, index: recording.chunkCount, data };
+  const grown = {
+    chunkCount: recording.chunkCount + 1,
+    size: recording.size + data.size,
+    lastChunkAt: new Date().toISOString(),
+    duration: Math.max(recording.duration, covers),
+  };
   tx.objectStore(CHUNKS).put(chunk);
-  recording.chunkCount += 1;
-  recording.size += data.size;
-  recording.lastChunkAt = new Date().toISOString();
-  tx.objectStore(RECORDINGS).put(recording);
+  tx.objectStore(RECORDINGS).put({ ...recording, ...grown });
+  await committed(tx);
+  Object.assign(recording, grown);
+}
+
+/**
+ * Stores what was scanned and sensed so far while recording, and nothing else: the chunks' count,
+ * size and length stay as the chunk writes stored them (a chunk write still in flight included).
+ */
+export async function saveCapture(recording: LocalRecording): Promise<void> {
+  const tx = (await database()).transaction(RECORDINGS, 'readwrite');
+  const store = tx.objectStore(RECORDINGS);
+  const { scans, motion } = recording;
+  const request = store.get(recording.id) as IDBRequest<LocalRecording | undefined>;
+  request.onsuccess = () => {
+    if (request.result) store.put({ ...request.result, scans, motion });
+  };
   await committed(tx);
 }
+
+/**
+ * Scans within the stored video. One made after its end (a write failed, the tab closed before its
+ * chunk was stored) points where there is no video: it is left out of the submission.
+ */
+export const keptScans = (recording: Pick<LocalRecording, 'scans' | 'duration'>) =>
+  recording.scans.filter((scan) => scan.videoTime <= recording.duration);
 
 /**
  * When the recording really ended, on the device's clock: Stop's time; for one interrupted before

@@ -1,6 +1,7 @@
 // The upload queue after a reload: recordings come back from IndexedDB, an interrupted one is kept
 // as recorded, and a submitted one resumes its tus upload at the offset the server reports. The
 // server is a fake answering the queue's XHR (tus) and fetch (JSON) calls.
+import { subscribe } from 'valtio';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startedRecording } from '../../../tests/web/recording-fixture.ts';
 import { signIn, signOut } from '../../stores/session.ts';
@@ -10,6 +11,7 @@ import {
   closeRecordingDb,
   deleteRecording,
   listRecordings,
+  loadChunks,
   loadRecording,
   saveRecording,
 } from './recording-db.ts';
@@ -28,6 +30,9 @@ interface FakeUpload {
 }
 
 const uploads = new Map<string, FakeUpload>();
+/** How the fake server answers the n-th PATCH (from 0): null for as usual; and how long it takes. */
+let patchAnswer: (n: number) => { status: number; body: string } | null = () => null;
+let patchDelayMs = 0;
 const received = (upload: FakeUpload) => upload.received.reduce((n, part) => n + part.length, 0);
 
 /** Just enough of XMLHttpRequest for tus-js-client, answering as the server's tus routes would. */
@@ -64,8 +69,13 @@ class FakeXhr {
       this.responseHeaders['upload-length'] = String(upload.length);
     } else if (this.method === 'PATCH') {
       const offset = Number(this.requestHeaders['upload-offset']);
+      const answer = patchAnswer(upload.patchOffsets.length);
       upload.patchOffsets.push(offset);
-      if (offset !== received(upload)) {
+      await new Promise((resolve) => setTimeout(resolve, patchDelayMs));
+      if (answer) {
+        this.status = answer.status;
+        this.responseText = answer.body;
+      } else if (offset !== received(upload)) {
         this.status = 409;
       } else {
         upload.received.push(new Uint8Array(await (body as Blob).arrayBuffer()));
@@ -103,6 +113,8 @@ afterEach(async () => {
   // Other test files share this origin's storage: a token left here would sign them in.
   localStorage.removeItem('accessToken');
   uploads.clear();
+  patchAnswer = () => null;
+  patchDelayMs = 0;
   for (const recording of await listRecordings()) await deleteRecording(recording.id);
 });
 
@@ -113,7 +125,7 @@ describe('the upload queue after a reload', () => {
     const recording = startedRecording('queued-1', 'user-1');
     await saveRecording(recording);
     for (let at = 0; at < file.length; at += 100_000) {
-      await appendChunk(recording, new Blob([file.subarray(at, at + 100_000)]));
+      await appendChunk(recording, new Blob([file.subarray(at, at + 100_000)]), at / 100_000 + 1);
     }
     // Before the reload: submitted, its capture attached, 150,000 bytes already on the server.
     Object.assign(recording, {
@@ -223,7 +235,7 @@ function serverRecording(answer: (call: Call, signal?: AbortSignal | null) => Pr
 const submitted = async (id: string, userId: string, patch: object = {}) => {
   const recording = startedRecording(id, userId);
   await saveRecording(recording);
-  await appendChunk(recording, new Blob([new Uint8Array(1000).fill(7)]));
+  await appendChunk(recording, new Blob([new Uint8Array(1000).fill(7)]), 1);
   Object.assign(
     recording,
     { state: 'queued', endedAt: new Date().toISOString(), duration: 1 },
@@ -295,16 +307,26 @@ describe('a phone shared by two operators', () => {
 });
 
 describe('a recording interrupted before Stop', () => {
-  it('is submitted with its real end, not its start', async () => {
-    const calls = serverRecording(async () =>
-      Response.json({ message: 'Unavailable' }, { status: 503 }),
+  it('is submitted with its real end and the length its stored chunks cover, without later scans', async () => {
+    const calls = serverRecording(async (call) =>
+      call.method === 'POST'
+        ? Response.json(
+            { inspection: { _id: 'b'.repeat(24) }, videoId: 'c'.repeat(24) },
+            { status: 201 },
+          )
+        : Response.json({ message: 'Unavailable' }, { status: 503 }),
     );
     const recording = startedRecording('cut-short-rec', 'user-1');
-    // Recorded for a minute, scanned a tag at 42 s, then the tab closed (no Stop).
+    // Recorded for a minute: its chunks cover 58 s; a tag scanned at 42 s, another at 58.6 s
+    // (after the last chunk was stored), then the tab closed (no Stop).
     recording.startedAt = new Date(Date.now() - 60_000).toISOString();
-    recording.scans.push({ code: 'T1', videoTime: 42, at: recording.startedAt, tagIndex: 0 });
+    recording.scans.push(
+      { code: 'T1', videoTime: 42, at: recording.startedAt, tagIndex: 0 },
+      { code: 'T2', videoTime: 58.6, at: recording.startedAt, tagIndex: 1 },
+    );
     await saveRecording(recording);
-    await appendChunk(recording, new Blob([new Uint8Array(500)]));
+    await appendChunk(recording, new Blob([new Uint8Array(500)]), 29);
+    await appendChunk(recording, new Blob([new Uint8Array(500)]), 58);
     await closeRecordingDb();
 
     await startUploadQueue('user-1');
@@ -314,12 +336,18 @@ describe('a recording interrupted before Stop', () => {
       ]),
     );
     await resumeRecording('cut-short-rec');
-    await vi.waitFor(() => expect(calls.length).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(calls.length).toBeGreaterThan(1));
     const body = calls[0]?.body as InspectionCreate;
     const seconds = (Date.parse(body.endTime) - Date.parse(body.startTime)) / 1000;
     expect(seconds).toBeGreaterThan(59);
     expect(seconds).toBeLessThan(70);
-    expect(body.video.duration).toBeGreaterThanOrEqual(42);
+    // Not the last scan's time: the video holds 58 s, and a scan past them points nowhere.
+    expect(body.video.duration).toBe(58);
+    expect(calls[1]).toMatchObject({
+      method: 'PUT',
+      path: `/api/inspections/${'b'.repeat(24)}/capture`,
+    });
+    expect(calls[1]?.body).toMatchObject({ scans: [{ code: 'T1' }] });
   });
 });
 
@@ -368,5 +396,204 @@ describe('a submit refused for what the operator typed', () => {
       }),
     );
     expect(calls).toEqual([]);
+  });
+});
+
+/** Holds a Web Lock as another tab of this browser would, until the answer is called. */
+async function heldElsewhere(name: string): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await new Promise<void>((granted) => {
+    void navigator.locks.request(name, () => {
+      granted();
+      return held;
+    });
+  });
+  return release;
+}
+
+const recordingLock = (id: string) => `line-clearance-capture:recording:${id}`;
+const uploadsLock = (userId: string) => `line-clearance-capture:uploads:${userId}`;
+
+describe('another tab of this browser', () => {
+  it('writing a recording: it is neither resumed, corrected nor discarded here, and kept once that tab lets go', async () => {
+    const calls = serverRecording(async () => Response.json({}, { status: 503 }));
+    const recording = startedRecording('other-tab-rec', 'user-1');
+    const release = await heldElsewhere(recordingLock(recording.id));
+    await saveRecording(recording);
+    await appendChunk(recording, new Blob([new Uint8Array(800)]), 1);
+
+    await startUploadQueue('user-1');
+    expect(uploadQueue.recordings.map((r) => [r.id, r.state, r.error])).toEqual([
+      ['other-tab-rec', 'recording', null],
+    ]);
+    await expect(resumeRecording(recording.id)).rejects.toThrow(
+      'This recording is being recorded in another tab',
+    );
+    await expect(
+      queue.correctRecording(recording.id, {
+        productLeaving: 'P1',
+        batchLeaving: 'B1',
+        productComing: 'P2',
+        batchComing: 'B2',
+        notes: '',
+      }),
+    ).rejects.toThrow('This recording is being recorded in another tab');
+    await expect(discardRecording(recording.id)).rejects.toThrow(
+      'This recording is being recorded in another tab',
+    );
+    expect(await loadRecording(recording.id)).toMatchObject({ state: 'recording', size: 800 });
+    expect(await loadChunks(recording.id)).toHaveLength(1);
+    expect(calls).toEqual([]);
+
+    // That tab closed (or crashed) before Stop: the recording is kept as it was stored.
+    release();
+    await vi.waitFor(() =>
+      expect(uploadQueue.recordings.map((r) => [r.id, r.state, r.error])).toEqual([
+        ['other-tab-rec', 'recorded', 'Recording interrupted'],
+      ]),
+    );
+  });
+
+  it('uploading: this tab waits, and takes over when that tab closes', async () => {
+    const calls = serverRecording(async () => Response.json({}, { status: 503 }));
+    const release = await heldElsewhere(uploadsLock('user-1'));
+    await submitted('waits-rec', 'user-1');
+    await startUploadQueue('user-1');
+    expect(uploadQueue.recordings.map((r) => [r.id, r.state])).toEqual([['waits-rec', 'queued']]);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(calls).toEqual([]);
+
+    release();
+    await vi.waitFor(() => expect(calls.map((call) => call.path)).toEqual(['/api/inspections']));
+  });
+
+  it('submitting a recording: the tab that uploads hears of it and uploads it', async () => {
+    const calls = serverRecording(async () => Response.json({}, { status: 503 }));
+    await startUploadQueue('user-1');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Submitted in another tab: stored, then told on the user's channel.
+    const other = new BroadcastChannel('line-clearance-capture:user-1');
+    await submitted('from-other-tab', 'user-1');
+    other.postMessage({ changed: 'from-other-tab' });
+    other.close();
+    await vi.waitFor(() =>
+      expect(calls[0]).toMatchObject({
+        path: '/api/inspections',
+        body: { clientRef: 'from-other-tab' },
+      }),
+    );
+  });
+
+  it('uploading a recording discarded here: it is asked to stop first', async () => {
+    serverRecording(async () => Response.json({}, { status: 503 }));
+    await submitted('discard-elsewhere', 'user-1', { state: 'uploading' });
+    const release = await heldElsewhere(recordingLock('discard-elsewhere'));
+    const releaseUploads = await heldElsewhere(uploadsLock('user-1'));
+    const other = new BroadcastChannel('line-clearance-capture:user-1');
+    const heard: unknown[] = [];
+    other.onmessage = (event) => {
+      heard.push(event.data);
+      // The uploading tab stops its upload and lets go of the recording.
+      if (event.data.cancel === 'discard-elsewhere') release();
+    };
+    await startUploadQueue('user-1');
+    await discardRecording('discard-elsewhere');
+    other.close();
+    releaseUploads();
+    expect(heard[0]).toEqual({ cancel: 'discard-elsewhere' });
+    expect(await loadRecording('discard-elsewhere')).toBeUndefined();
+    expect(uploadQueue.recordings).toEqual([]);
+  });
+});
+
+/** A submitted recording whose upload the fake server holds (none of its bytes yet). */
+async function readyToUpload(id: string, uploadId: string, size = 300_000) {
+  const file = new Uint8Array(size);
+  for (let i = 0; i < file.length; i++) file[i] = (i * 13) % 251;
+  const recording = startedRecording(id, 'user-1');
+  await saveRecording(recording);
+  await appendChunk(recording, new Blob([file]), 10);
+  Object.assign(recording, {
+    state: 'queued',
+    inspectionId: 'b'.repeat(24),
+    videoId: 'c'.repeat(24),
+    captureAttached: true,
+    sha256: await sha256Hex(file),
+    uploadUrl: `/api/uploads/${uploadId}`,
+    endedAt: new Date().toISOString(),
+  });
+  await saveRecording(recording);
+  uploads.set(uploadId, { length: size, received: [], patchOffsets: [] });
+  return recording;
+}
+
+describe('an upload the server refuses', () => {
+  it('for a session that ended: signs out, keeps the recording queued, and resumes after sign-in', async () => {
+    const calls = serverRecording(async () => Response.json({}, { status: 503 }));
+    const testPage = window.location.href;
+    patchAnswer = (n) =>
+      n === 0
+        ? { status: 401, body: JSON.stringify({ message: 'Invalid or expired token' }) }
+        : null;
+    await readyToUpload('expired-rec', 'u-expired');
+    try {
+      await startUploadQueue('user-1');
+      // Spec §4: as any other call answered 401, signed out and sent to /login.
+      await vi.waitFor(() => expect(window.location.search).toBe('?session=ended'));
+      expect(window.location.pathname).toBe('/login');
+      expect(localStorage.getItem('accessToken')).toBeNull();
+      await vi.waitFor(async () =>
+        expect(await loadRecording('expired-rec')).toMatchObject({ state: 'queued', error: null }),
+      );
+    } finally {
+      window.history.replaceState(null, '', testPage);
+    }
+
+    const verified = uploadQueue.verifiedCount;
+    signInAs('user-1');
+    await startUploadQueue('user-1');
+    await vi.waitFor(() => expect(uploadQueue.verifiedCount).toBe(verified + 1));
+    expect(await loadRecording('expired-rec')).toBeUndefined();
+    expect(calls).toEqual([]);
+  });
+
+  it('says the server’s message, not its JSON', async () => {
+    patchAnswer = () => ({
+      status: 403,
+      body: JSON.stringify({ message: 'You are no longer assigned to this line' }),
+    });
+    await readyToUpload('refused-upload', 'u-refused');
+    await startUploadQueue('user-1');
+    await vi.waitFor(() =>
+      expect(uploadQueue.recordings[0]).toMatchObject({
+        state: 'failed',
+        error: 'You are no longer assigned to this line',
+      }),
+    );
+  });
+});
+
+describe('an upload waiting for the network', () => {
+  it('shows how much was sent, but no speed or time left', async () => {
+    patchDelayMs = 300;
+    patchAnswer = (n) => (n === 3 ? { status: 429, body: '' } : null);
+    await readyToUpload('waiting-rec', 'u-waiting', 2_000_000);
+    let speedShown = false;
+    const unsubscribe = subscribe(uploadQueue, () => {
+      speedShown ||= uploadQueue.progress['waiting-rec']?.bytesPerSecond != null;
+    });
+    await startUploadQueue('user-1');
+    await vi.waitFor(() => expect(uploadQueue.waitingUntil).not.toBeNull(), { timeout: 5000 });
+    unsubscribe();
+    expect(speedShown).toBe(true);
+    expect(uploadQueue.progress['waiting-rec']).toMatchObject({
+      sent: 750_000,
+      total: 2_000_000,
+      bytesPerSecond: null,
+      secondsLeft: null,
+    });
   });
 });

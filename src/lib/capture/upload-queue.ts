@@ -7,13 +7,25 @@
 // The queue works for the signed-in user only (a shared phone has several): each user's turn ends
 // on sign-out or a change of user, cancelling the call or upload in flight and the retry timer,
 // and leaves that user's recordings as they were, to resume when that user signs in again.
+//
+// Tabs of one browser share the recordings (./other-tabs.ts): each lists them, one at a time
+// uploads, and nothing is done to a recording while another tab records or uploads it.
 import { DetailedError, Upload } from 'tus-js-client';
 import { proxy, subscribe } from 'valtio';
 import { session, storedAccessToken } from '../../stores/session.ts';
 import type { InspectionCreate, InspectionCreated, MyInspection } from '../../types/api.ts';
-import { ApiError, api, segment } from '../api-client.ts';
+import { ApiError, api, endSession, segment, serverMessageOf } from '../api-client.ts';
+import {
+  channelFor,
+  ifRecordingFree,
+  uploadWhileAllowed,
+  whenRecordingFree,
+  withRecordingLock,
+  writtenHere,
+} from './other-tabs.ts';
 import {
   deleteRecording,
+  keptScans,
   type LocalRecording,
   listRecordings,
   loadChunks,
@@ -23,6 +35,7 @@ import {
 } from './recording-db.ts';
 import { describeRefusal, entriesProblem, type RecordingEntries } from './recording-entries.ts';
 import { sha256OfParts } from './sha256-client.ts';
+import { captureStrings as s } from './strings.ts';
 import { uploadChunkBytes } from './upload-chunks.ts';
 import { type ProgressSample, progressOf } from './upload-progress.ts';
 
@@ -30,6 +43,8 @@ export const UPLOAD_ENDPOINT = '/api/uploads';
 /** The server's 'checksum mismatch' (server/schemas/uploads.ts). */
 const CHECKSUM_MISMATCH = 460;
 const BACKOFF_MS = [2000, 5000, 10_000, 30_000, 60_000];
+/** How long a discard waits for the tab uploading the recording to stop. */
+const DISCARD_WAIT_MS = 10_000;
 
 export interface UploadStatus {
   sent: number;
@@ -55,34 +70,51 @@ export type RecordingSummary = Pick<
   | 'productComing'
   | 'batchComing'
   | 'notes'
->;
+> & {
+  /** Scans after the end of the stored video, left out of the submission. */
+  scansLeftOut: number;
+};
 
 /** What the screens show: this user's recordings on the device and the running upload's progress. */
 export const uploadQueue = proxy({
   recordings: [] as RecordingSummary[],
   progress: {} as Record<string, UploadStatus>,
-  /** The id of the recording the queue waits to retry, and when. */
+  /** When the queue retries after a failure (it waits for the network), if it does. */
   waitingUntil: null as number | null,
   /** Bumped when an upload is verified (the dashboard reloads its lists). */
   verifiedCount: 0,
 });
 
+/** What a tab tells the user's other tabs. */
+type TabMessage =
+  /** The recording was saved or deleted: read it again. */
+  | { changed: string }
+  /** The recording is being discarded: the tab uploading it stops. */
+  | { cancel: string }
+  /** The uploading tab's progress and wait, shown in every tab. */
+  | { progress: string; status: UploadStatus }
+  | { waitingUntil: number | null };
+
 /** One signed-in user's time at the queue; it ends on sign-out or when another user signs in. */
 interface Turn {
   userId: string;
-  /** Aborted when the turn ends: calls in flight are cancelled. */
+  /** Aborted when the turn ends: waits for a lock end. */
   controller: AbortController;
+  /** Whether this tab uploads the user's recordings (one tab at a time does). */
+  uploader: boolean;
+  /** The user's other tabs in this browser. */
+  channel: BroadcastChannel | null;
+  /** Recordings another tab is writing, waited for until it lets go. */
+  watching: Set<string>;
   running: boolean;
   attempt: number;
   retryTimer: ReturnType<typeof setTimeout> | null;
-  /** The tus upload in flight, and how to cancel it (tus-js-client's abort settles nothing). */
-  current: { id: string; upload: Upload | null; cancel: () => void } | null;
+  /** The recording being worked on, and how to stop that (a discard, the end of the turn). */
+  current: { id: string; cancel: () => void } | null;
 }
 
 let turn: Turn | null = null;
 let watchingSession = false;
-/** Recordings a page is writing right now: not interrupted ones. */
-const active = new Set<string>();
 
 /** A refusal the queue must not retry by itself: the operator decides (Resume or Discard). */
 class Refused extends Error {}
@@ -92,17 +124,20 @@ class Cancelled extends Error {}
 /** Whether `t` is still the queue's turn and its user still the signed-in one. */
 const holds = (t: Turn) => turn === t && session.info?.id === t.userId;
 
-/** Throws Cancelled unless `t` may still act: checked right before every call and every write. */
-function still(t: Turn) {
+/** Throws Cancelled unless the work may go on: its turn holds and nobody stopped it (`signal`). */
+function still(t: Turn, signal: AbortSignal) {
   if (!holds(t)) {
     if (turn === t) endTurn();
     throw new Cancelled('The upload queue stopped');
   }
+  if (signal.aborted) throw new Cancelled('The recording was discarded');
 }
 
 function publish(recording: LocalRecording) {
   const list = uploadQueue.recordings.filter((r) => r.id !== recording.id);
-  if (turn && recording.userId === turn.userId && recording.state !== 'done') {
+  // This page's own recording is listed once kept; one another tab is writing, as such.
+  const recordingHere = recording.state === 'recording' && writtenHere(recording.id);
+  if (turn && recording.userId === turn.userId && recording.state !== 'done' && !recordingHere) {
     // Plain fields only: valtio proxies nested objects in place, and IndexedDB cannot store proxies.
     const { id, lineName, startedAt, size, duration, state, error, videoId, inspectionId } =
       recording;
@@ -122,27 +157,47 @@ function publish(recording: LocalRecording) {
       productComing,
       batchComing,
       notes,
+      // While it is being recorded, its last scans are ahead of its stored chunks.
+      scansLeftOut:
+        state === 'recording' ? 0 : recording.scans.length - keptScans(recording).length,
     });
   }
   list.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
   uploadQueue.recordings = list;
 }
 
+/** Takes a recording off the list (deleted: verified, or discarded here or in another tab). */
+function forget(id: string) {
+  uploadQueue.recordings = uploadQueue.recordings.filter((r) => r.id !== id);
+  delete uploadQueue.progress[id];
+}
+
+function tell(message: TabMessage) {
+  turn?.channel?.postMessage(message);
+}
+
 async function update(recording: LocalRecording, change: Partial<LocalRecording>) {
   Object.assign(recording, change);
   await saveRecording(recording);
   publish(recording);
+  tell({ changed: recording.id });
 }
 
-/** Marks a recording as being written by this page (so it is not taken for an interrupted one). */
-export function markActive(id: string, isActive: boolean) {
-  if (isActive) active.add(id);
-  else active.delete(id);
+function setProgress(id: string, status: UploadStatus) {
+  uploadQueue.progress[id] = status;
+  tell({ progress: id, status });
+}
+
+function setWaiting(until: number | null) {
+  if (uploadQueue.waitingUntil === until) return;
+  uploadQueue.waitingUntil = until;
+  tell({ waitingUntil: until });
 }
 
 /**
- * Loads the signed-in user's recordings and starts uploading what was submitted; safe to call
- * again. Another user's turn ends first; `forUser` must be the signed-in user.
+ * Loads the signed-in user's recordings and starts uploading what was submitted, once this tab is
+ * the one uploading for the user; safe to call again. Another user's turn ends first; `forUser`
+ * must be the signed-in user.
  */
 export async function startUploadQueue(forUser: string): Promise<void> {
   if (turn?.userId === forUser || session.info?.id !== forUser) return;
@@ -156,31 +211,99 @@ export async function startUploadQueue(forUser: string): Promise<void> {
   const t: Turn = {
     userId: forUser,
     controller: new AbortController(),
+    uploader: false,
+    channel: channelFor(forUser),
+    watching: new Set(),
     running: false,
     attempt: 0,
     retryTimer: null,
     current: null,
   };
   turn = t;
+  if (t.channel) {
+    t.channel.onmessage = (event: MessageEvent<TabMessage>) => void heard(t, event.data);
+  }
   window.addEventListener('online', retryNow);
-  const all = await listRecordings();
-  for (const recording of all) {
+  for (const recording of await listRecordings()) {
     if (!holds(t)) return;
     if (recording.userId !== forUser) continue;
-    // A recording left in 'recording' by a closed tab or a crash is kept as recorded, ending
-    // where its stored data ends.
-    if (recording.state === 'recording' && !active.has(recording.id)) {
-      await update(recording, {
-        state: 'recorded',
-        error: 'Recording interrupted',
-        duration: recordedSeconds(recording),
-        endedAt: recordedEnd(recording),
-      });
-    } else if (recording.state === 'uploading') {
-      await update(recording, { state: 'queued' });
-    } else {
-      publish(recording);
+    if (recording.state === 'recording') await keepIfInterrupted(t, recording);
+    else publish(recording);
+  }
+  if (holds(t)) uploadWhileAllowed(forUser, t.controller.signal, () => void takeOver(t));
+}
+
+/**
+ * A recording stored as being recorded: if no tab is writing it (its tab closed or crashed), kept
+ * as recorded; else listed as being recorded in another tab, and kept once that tab lets go.
+ */
+async function keepIfInterrupted(t: Turn, recording: LocalRecording) {
+  if (await ifRecordingFree(recording.id, () => keepInterrupted(t, recording.id))) return;
+  publish(recording);
+  watch(t, recording.id);
+}
+
+function watch(t: Turn, id: string) {
+  if (t.watching.has(id)) return;
+  t.watching.add(id);
+  void whenRecordingFree(id, t.controller.signal, () => keepInterrupted(t, id)).finally(() =>
+    t.watching.delete(id),
+  );
+}
+
+/**
+ * Holding its lock (no tab writes it): a recording still stored as being recorded was cut short
+ * (a closed tab, a crash) and is kept as recorded, ending where its stored chunks end.
+ */
+async function keepInterrupted(t: Turn, id: string) {
+  const recording = await loadRecording(id);
+  if (!holds(t)) return;
+  if (!recording) forget(id);
+  else if (recording.state !== 'recording') publish(recording);
+  else {
+    await update(recording, {
+      state: 'recorded',
+      error: s.interrupted,
+      endedAt: recordedEnd(recording),
+    });
+  }
+}
+
+/** What another of the user's tabs told. */
+async function heard(t: Turn, message: TabMessage) {
+  if (!holds(t)) return;
+  if ('changed' in message) {
+    const recording = await loadRecording(message.changed);
+    if (!holds(t)) return;
+    if (!recording) {
+      forget(message.changed);
+      return;
     }
+    publish(recording);
+    if (recording.state === 'recording') watch(t, recording.id);
+    if (recording.state === 'queued') retryNow();
+  } else if ('cancel' in message) {
+    if (t.current?.id === message.cancel) t.current.cancel();
+  } else if ('progress' in message) {
+    uploadQueue.progress[message.progress] = message.status;
+  } else {
+    uploadQueue.waitingUntil = message.waitingUntil;
+  }
+}
+
+/**
+ * This tab now uploads for its user: what was left uploading (by a closed tab, or before a
+ * reload) is queued again, and the queue goes on.
+ */
+async function takeOver(t: Turn) {
+  t.uploader = true;
+  for (const { id, state } of [...uploadQueue.recordings]) {
+    if (state !== 'uploading') continue;
+    await withRecordingLock(id, t.controller.signal, async () => {
+      const recording = await loadRecording(id);
+      if (recording?.state === 'uploading' && holds(t))
+        await update(recording, { state: 'queued' });
+    });
   }
   void run(t);
 }
@@ -202,33 +325,52 @@ function endTurn() {
   t.retryTimer = null;
   t.controller.abort();
   t.current?.cancel();
+  t.channel?.close();
   window.removeEventListener('online', retryNow);
   uploadQueue.recordings = [];
   uploadQueue.progress = {};
   uploadQueue.waitingUntil = null;
 }
 
-/** Seconds an interrupted recording holds: the recorder's count, or the last sample it kept. */
-function recordedSeconds(recording: LocalRecording): number {
-  const lastScan = recording.scans.at(-1)?.videoTime ?? 0;
-  const lastMotion = recording.motion?.t.at(-1) ?? 0;
-  return Math.max(recording.duration, lastScan, lastMotion);
-}
-
 /** Publishes a recording the page changed (e.g. a new chunk), without queueing it. */
 export function showRecording(recording: LocalRecording) {
   publish(recording);
+  tell({ changed: recording.id });
 }
 
-/** The operator submitted (or resumed) a recording: queue it and start at once. */
-export async function queueRecording(recording: LocalRecording): Promise<void> {
+/** Queues a recording (submitted, resumed or corrected) and starts at once. */
+async function queueRecording(recording: LocalRecording): Promise<void> {
   await update(recording, { state: 'queued', error: null });
   retryNow();
 }
 
+/**
+ * Runs `change` on the signed-in user's recording as stored, holding its lock: never while
+ * another tab records or uploads it.
+ */
+async function changeOwn(id: string, change: (recording: LocalRecording) => Promise<void>) {
+  const free = await ifRecordingFree(id, async () => {
+    const recording = await loadRecording(id);
+    if (!recording || recording.userId !== session.info?.id) throw new Error(s.notFound);
+    await change(recording);
+  });
+  if (free) return;
+  const stored = await loadRecording(id);
+  throw new Error(stored?.state === 'recording' ? s.recordingElsewhere : s.busyElsewhere);
+}
+
+/**
+ * The operator submitted the recording on the inspection screen, with the notes typed there. If
+ * the server already knows it (submitted from another tab meanwhile), it goes on as it is.
+ */
+export async function submitRecording(recording: LocalRecording, notes: string): Promise<void> {
+  await changeOwn(recording.id, (stored) =>
+    queueRecording(stored.inspectionId ? stored : { ...recording, notes }),
+  );
+}
+
 export async function resumeRecording(id: string): Promise<void> {
-  const recording = await loadRecording(id);
-  if (recording && recording.userId === turn?.userId) await queueRecording(recording);
+  await changeOwn(id, queueRecording);
 }
 
 /**
@@ -237,85 +379,114 @@ export async function resumeRecording(id: string): Promise<void> {
  * recorded. Refused once the inspection exists on the server: its fields are kept there.
  */
 export async function correctRecording(id: string, entries: RecordingEntries): Promise<void> {
-  const recording = await loadRecording(id);
-  if (!recording || recording.userId !== turn?.userId) throw new Error('Recording not found');
-  if (recording.inspectionId) throw new Error('The inspection was already submitted');
-  const problem = entriesProblem(entries);
-  if (problem) throw new Error(problem);
-  const { productLeaving, batchLeaving, productComing, batchComing, notes } = entries;
-  Object.assign(recording, { productLeaving, batchLeaving, productComing, batchComing, notes });
-  await queueRecording(recording);
+  await changeOwn(id, async (recording) => {
+    if (recording.inspectionId) throw new Error(s.alreadySubmitted);
+    const problem = entriesProblem(entries);
+    if (problem) throw new Error(problem);
+    const { productLeaving, batchLeaving, productComing, batchComing, notes } = entries;
+    Object.assign(recording, { productLeaving, batchLeaving, productComing, batchComing, notes });
+    await queueRecording(recording);
+  });
 }
 
 /**
  * Forgets a recording on this device. If the server already knew it (its inspection was
  * created), the server records the discard (audit) first; without the network that fails and the
  * recording stays. A 409 says the video already has a verified file (another upload, or one
- * posted through the ingestion API): the record does not need this copy, so it goes.
+ * posted through the ingestion API): the record does not need this copy, so it goes. Never while
+ * another tab records it; an upload of it, here or in another tab, stops first.
  */
 export async function discardRecording(id: string): Promise<void> {
-  const recording = await loadRecording(id);
-  if (!recording || recording.userId !== session.info?.id) return;
-  if (turn?.current?.id === id) turn.current.cancel();
-  if (recording.videoId) {
-    try {
-      await api.post(`/api/videos/${segment(recording.videoId)}/discard`);
-    } catch (error) {
-      if (!(error instanceof ApiError && error.status === 409)) throw error;
+  const listed = await loadRecording(id);
+  if (!listed || listed.userId !== session.info?.id) return;
+  const discard = async () => {
+    const recording = await loadRecording(id);
+    if (!recording) return;
+    if (recording.videoId) {
+      try {
+        await api.post(`/api/videos/${segment(recording.videoId)}/discard`);
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 409)) throw error;
+      }
     }
+    await deleteRecording(id);
+    forget(id);
+    tell({ changed: id });
+  };
+  if (await ifRecordingFree(id, discard)) return;
+  if (listed.state === 'recording') throw new Error(s.recordingElsewhere);
+  if (turn?.current?.id === id) turn.current.cancel();
+  tell({ cancel: id });
+  if (!(await withRecordingLock(id, AbortSignal.timeout(DISCARD_WAIT_MS), discard))) {
+    throw new Error(s.busyElsewhere);
   }
-  await deleteRecording(id);
-  uploadQueue.recordings = uploadQueue.recordings.filter((r) => r.id !== id);
-  delete uploadQueue.progress[id];
 }
 
 function retryNow() {
   const t = turn;
-  if (!t) return;
+  if (!t?.uploader) return;
   if (t.retryTimer) clearTimeout(t.retryTimer);
   t.retryTimer = null;
-  uploadQueue.waitingUntil = null;
+  setWaiting(null);
   t.attempt = 0;
   void run(t);
 }
 
 async function run(t: Turn): Promise<void> {
-  if (t.running) return;
+  if (t.running || !t.uploader) return;
   t.running = true;
   try {
-    while (holds(t)) {
+    // Until nothing is queued, the turn ends, or a failure waits for the network.
+    while (holds(t) && !t.retryTimer) {
       const next = uploadQueue.recordings.find((r) => r.state === 'queued');
       if (!next) return;
-      const recording = await loadRecording(next.id);
-      if (!holds(t)) return;
-      if (!recording) {
-        uploadQueue.recordings = uploadQueue.recordings.filter((r) => r.id !== next.id);
-        continue;
-      }
-      const before = { state: recording.state, error: recording.error };
-      try {
-        await process(recording, t);
-        t.attempt = 0;
-      } catch (error) {
-        if (!holds(t)) {
-          await putBack(recording.id, before);
-          return;
-        }
-        if (error instanceof Cancelled) continue; // discarded while uploading
-        if (error instanceof Refused) {
-          await update(recording, { state: 'failed', error: error.message });
-          continue;
-        }
-        await update(recording, { state: 'queued', error: messageOf(error) });
-        const delay = BACKOFF_MS[Math.min(t.attempt, BACKOFF_MS.length - 1)] ?? 60_000;
-        t.attempt += 1;
-        uploadQueue.waitingUntil = Date.now() + delay;
-        t.retryTimer = setTimeout(retryNow, delay);
-        return;
-      }
+      await withRecordingLock(next.id, t.controller.signal, () => attempt(next.id, t));
     }
   } finally {
     t.running = false;
+  }
+}
+
+/** One try at a queued recording, holding its lock: no other tab changes it meanwhile. */
+async function attempt(id: string, t: Turn): Promise<void> {
+  const recording = await loadRecording(id);
+  if (!holds(t)) return;
+  if (!recording) {
+    forget(id);
+    return;
+  }
+  // Changed by another tab since it was listed here.
+  if (recording.state !== 'queued') {
+    publish(recording);
+    return;
+  }
+  const before = { state: recording.state, error: recording.error };
+  const stop = new AbortController();
+  t.current = { id, cancel: () => stop.abort() };
+  try {
+    await process(recording, t, stop.signal);
+    t.attempt = 0;
+  } catch (error) {
+    if (!holds(t)) {
+      await putBack(recording.id, before);
+      return;
+    }
+    // Discarded while in flight: the discard goes on once this lets go of the recording.
+    if (error instanceof Cancelled || stop.signal.aborted) return;
+    if (error instanceof Refused) {
+      await update(recording, { state: 'failed', error: error.message });
+      return;
+    }
+    await update(recording, { state: 'queued', error: messageOf(error) });
+    // While it waits, the last speed and time left no longer say anything; what was sent does.
+    const shown = uploadQueue.progress[id];
+    if (shown) setProgress(id, { ...shown, bytesPerSecond: null, secondsLeft: null });
+    const delay = BACKOFF_MS[Math.min(t.attempt, BACKOFF_MS.length - 1)] ?? 60_000;
+    t.attempt += 1;
+    setWaiting(Date.now() + delay);
+    t.retryTimer = setTimeout(retryNow, delay);
+  } finally {
+    t.current = null;
   }
 }
 
@@ -332,9 +503,9 @@ async function putBack(id: string, before: Pick<LocalRecording, 'state' | 'error
 function messageOf(error: unknown): string {
   if (error instanceof ApiError) return error.serverMessage ?? error.message;
   if (error instanceof DetailedError) {
-    const status = error.originalResponse?.getStatus();
-    const body = error.originalResponse?.getBody()?.trim();
-    return status ? `${body || 'Upload refused'} (${status})` : 'No connection to the server';
+    const response = error.originalResponse;
+    if (!response) return s.noConnection;
+    return serverMessageOf(response.getBody() ?? '') ?? s.uploadRefused(response.getStatus());
   }
   return error instanceof Error ? error.message : String(error);
 }
@@ -343,12 +514,12 @@ function messageOf(error: unknown): string {
 const permanent = (status: number) =>
   status >= 400 && status < 500 && status !== 408 && status !== 429;
 
-async function process(recording: LocalRecording, t: Turn): Promise<void> {
-  still(t);
+async function process(recording: LocalRecording, t: Turn, signal: AbortSignal): Promise<void> {
+  still(t, signal);
   await update(recording, { state: 'uploading', error: null });
   try {
-    if (!recording.inspectionId) await submit(recording, t);
-    if (!recording.captureAttached) await attachCapture(recording, t);
+    if (!recording.inspectionId) await submit(recording, t, signal);
+    if (!recording.captureAttached) await attachCapture(recording, t, signal);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) throw error;
     if (error instanceof ApiError && permanent(error.status)) {
@@ -359,18 +530,18 @@ async function process(recording: LocalRecording, t: Turn): Promise<void> {
   }
   if (!recording.sha256) {
     const sha256 = await sha256OfParts(await loadChunks(recording.id));
-    still(t);
+    still(t, signal);
     await update(recording, { sha256 });
   }
-  await uploadFile(recording, t);
-  still(t);
+  await uploadFile(recording, t, signal);
+  still(t, signal);
   await deleteRecording(recording.id);
-  uploadQueue.recordings = uploadQueue.recordings.filter((r) => r.id !== recording.id);
-  delete uploadQueue.progress[recording.id];
+  forget(recording.id);
+  tell({ changed: recording.id });
   uploadQueue.verifiedCount += 1;
 }
 
-async function submit(recording: LocalRecording, t: Turn) {
+async function submit(recording: LocalRecording, t: Turn, signal: AbortSignal) {
   // A recording stored before the form kept the server's limits: say what to correct, unsent.
   const problem = entriesProblem(recording);
   if (problem) throw new Refused(problem);
@@ -387,26 +558,24 @@ async function submit(recording: LocalRecording, t: Turn) {
     deviceId: recording.deviceId,
     video: { container: recording.container, duration: recording.duration },
   };
-  still(t);
-  const created = await api.post<InspectionCreated>('/api/inspections', body, {
-    signal: t.controller.signal,
-  });
-  still(t);
+  still(t, signal);
+  const created = await api.post<InspectionCreated>('/api/inspections', body, { signal });
+  still(t, signal);
   await update(recording, { inspectionId: created.inspection._id, videoId: created.videoId });
 }
 
-async function attachCapture(recording: LocalRecording, t: Turn) {
-  still(t);
+async function attachCapture(recording: LocalRecording, t: Turn, signal: AbortSignal) {
+  still(t, signal);
   await api.put(
     `/api/inspections/${segment(recording.inspectionId ?? '')}/capture`,
-    { scans: recording.scans, motion: recording.motion },
-    { signal: t.controller.signal },
+    { scans: keptScans(recording), motion: recording.motion },
+    { signal },
   );
-  still(t);
+  still(t, signal);
   await update(recording, { captureAttached: true });
 }
 
-async function uploadFile(recording: LocalRecording, t: Turn): Promise<void> {
+async function uploadFile(recording: LocalRecording, t: Turn, signal: AbortSignal): Promise<void> {
   const file = new Blob(await loadChunks(recording.id), { type: recording.mimeType });
   const samples: ProgressSample[] = [];
   try {
@@ -434,47 +603,49 @@ async function uploadFile(recording: LocalRecording, t: Turn): Promise<void> {
         },
         onProgress: (sent, total) => {
           samples.push({ at: performance.now(), sent });
-          if (holds(t)) uploadQueue.progress[recording.id] = progressOf(samples, total);
+          if (holds(t)) setProgress(recording.id, progressOf(samples, total));
         },
         onSuccess: () => resolve(),
         onError: reject,
       });
-      t.current = {
-        id: recording.id,
-        upload,
-        cancel: () => {
+      // tus-js-client's abort settles nothing: the cancel does.
+      signal.addEventListener(
+        'abort',
+        () => {
           void upload.abort();
           reject(new Cancelled('Upload cancelled'));
         },
-      };
-      still(t);
+        { once: true },
+      );
+      still(t, signal);
       upload.start();
     });
   } catch (error) {
     if (error instanceof Cancelled) throw error;
     const status = error instanceof DetailedError ? error.originalResponse?.getStatus() : undefined;
-    still(t);
+    // The session ended (spec §4): signed out as by any other call; the recording waits for its
+    // user to sign in again.
+    if (status === 401) endSession();
+    still(t, signal);
     if (status === CHECKSUM_MISMATCH) {
       // The server kept nothing: the next try is a new upload of the device's copy.
       await update(recording, { uploadUrl: null });
-      throw new Refused(
-        'The server received a different file than was recorded: tap Resume to upload it again',
-      );
+      throw new Refused(s.checksumMismatch);
     }
-    if (status === 409 && (await serverHasFile(recording, t))) return;
+    if (status === 409 && (await serverHasFile(recording, t, signal))) return;
     if (status !== undefined && permanent(status)) throw new Refused(messageOf(error));
     throw error;
-  } finally {
-    if (t.current?.id === recording.id) t.current = null;
   }
 }
 
 /** Whether the server already holds this recording's file, verified with the same hash. */
-async function serverHasFile(recording: LocalRecording, t: Turn): Promise<boolean> {
-  still(t);
-  const mine = await api.get<MyInspection[]>('/api/my/inspections?limit=200', {
-    signal: t.controller.signal,
-  });
+async function serverHasFile(
+  recording: LocalRecording,
+  t: Turn,
+  signal: AbortSignal,
+): Promise<boolean> {
+  still(t, signal);
+  const mine = await api.get<MyInspection[]>('/api/my/inspections?limit=200', { signal });
   const found = mine.find((m) => m.inspection._id === recording.inspectionId);
   return found?.video?.sha256 === recording.sha256;
 }
