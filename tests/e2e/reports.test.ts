@@ -188,6 +188,8 @@ describe('the inspection report as a signed record', () => {
       // The dashboard card shows the signature.
       await page.goto('/lc-manager');
       await page.getByRole('tab', { name: 'Inspections' }).click();
+      // The tab opens on the pending work; the signed card is under Approved.
+      await page.getByRole('combobox', { name: 'Filter by status' }).selectOption('Approved');
       await page
         .getByText(/^Approved: the line is clear for the next batch\. Signed by Daniel Okafor on /)
         .first()
