@@ -4,6 +4,7 @@ import {
   appendChunk,
   closeRecordingDb,
   deleteRecording,
+  keptCapture,
   listRecordings,
   loadChunks,
   loadRecording,
@@ -105,5 +106,32 @@ describe('a chunk write', () => {
     await writing;
     expect(await loadRecording('meanwhile')).toMatchObject({ chunkCount: 1, size: 3, duration: 1 });
     expect((await loadRecording('meanwhile'))?.scans).toHaveLength(1);
+  });
+});
+
+describe('the capture data sent', () => {
+  it('keeps the scans and motion samples within the stored video, and all of them when they fit', () => {
+    const motion = {
+      t: [0, 5, 10, 11, 12],
+      ax: [1, 2, 3, 4, 5],
+      ay: [1, 2, 3, 4, 5],
+      az: [1, 2, 3, 4, 5],
+      alpha: [1, 2, 3, 4, 5],
+      beta: [1, 2, 3, 4, 5],
+      gamma: [1, 2, 3, 4, 5],
+      absolute: false,
+    };
+    const scan = (videoTime: number) => ({
+      code: 'A',
+      videoTime,
+      at: '2026-11-27T10:00:00.000Z',
+      tagIndex: null,
+    });
+    const cut = keptCapture({ scans: [scan(3), scan(10.5)], motion, duration: 10 });
+    expect(cut.scans.map((s) => s.videoTime)).toEqual([3]);
+    expect(cut.motion?.t).toEqual([0, 5, 10]);
+    expect(cut.motion?.gamma).toEqual([1, 2, 3]);
+    expect(cut.motion?.absolute).toBe(false);
+    expect(keptCapture({ scans: [], motion, duration: 12 }).motion).toEqual(motion);
   });
 });

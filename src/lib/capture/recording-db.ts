@@ -208,6 +208,31 @@ export const keptScans = (recording: Pick<LocalRecording, 'scans' | 'duration'>)
   recording.scans.filter((scan) => scan.videoTime <= recording.duration);
 
 /**
+ * The capture data within the stored video: its scans, and its motion samples up to the video's
+ * end (their times never decrease). Samples past it describe a walk no video shows, and the
+ * server refuses them beyond a few seconds.
+ */
+export function keptCapture(recording: Pick<LocalRecording, 'scans' | 'motion' | 'duration'>) {
+  const { motion, duration } = recording;
+  if (!motion) return { scans: keptScans(recording), motion };
+  const end = motion.t.findIndex((t) => t > duration);
+  const cut = <T>(column: T[]) => (end < 0 ? column : column.slice(0, end));
+  return {
+    scans: keptScans(recording),
+    motion: {
+      ...motion,
+      t: cut(motion.t),
+      ax: cut(motion.ax),
+      ay: cut(motion.ay),
+      az: cut(motion.az),
+      alpha: cut(motion.alpha),
+      beta: cut(motion.beta),
+      gamma: cut(motion.gamma),
+    },
+  };
+}
+
+/**
  * When the recording really ended, on the device's clock: Stop's time; for one interrupted before
  * Stop (a closed tab, a crash), the time its last chunk was stored, which counts pauses as the
  * wall clock does; for one stored before that was kept, its start plus the seconds recorded.

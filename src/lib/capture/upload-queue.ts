@@ -25,6 +25,7 @@ import {
 } from './other-tabs.ts';
 import {
   deleteRecording,
+  keptCapture,
   keptScans,
   type LocalRecording,
   listRecordings,
@@ -568,7 +569,7 @@ async function attachCapture(recording: LocalRecording, t: Turn, signal: AbortSi
   still(t, signal);
   await api.put(
     `/api/inspections/${segment(recording.inspectionId ?? '')}/capture`,
-    { scans: keptScans(recording), motion: recording.motion },
+    keptCapture(recording),
     { signal },
   );
   still(t, signal);
