@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'drizzle-orm';
@@ -35,29 +33,8 @@ async function probeDatabase(db: Db): Promise<void> {
   });
 }
 
-/**
- * A tiny file written, synced and removed in the file store's temporary folder: LocalStorage
- * writes every object there first (services.ts keeps the store in DATA_DIR/files), so this is
- * where an upload would fail. The sync makes a full disk answer here, not at some later flush.
- */
-async function probeFileStore(tmpDir: string): Promise<void> {
-  const file = path.join(tmpDir, `health-${randomBytes(8).toString('hex')}`);
-  try {
-    const handle = await fsp.open(file, 'wx');
-    try {
-      await handle.writeFile('ok');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } finally {
-    await fsp.rm(file, { force: true });
-  }
-}
-
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, config, dbKind } = app.ctx;
-  const tmpDir = path.join(config.dataDir, 'files', '.tmp');
+  const { db, config, dbKind, storage } = app.ctx;
   const pgliteDir = path.join(config.dataDir, 'pglite');
 
   /** Why the database failed its check, in words, when that can be told. */
@@ -79,7 +56,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const check = async (): Promise<string[]> => {
     const parts = [
       { name: 'the database', probe: () => probeDatabase(db), reason: databaseReason },
-      { name: 'the file store', probe: () => probeFileStore(tmpDir), reason: fileStoreReason },
+      { name: 'the file store', probe: () => storage.probeWrite(), reason: fileStoreReason },
     ];
     const results = await Promise.allSettled(parts.map((part) => part.probe()));
     return results.flatMap((result, index) => {

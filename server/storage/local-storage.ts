@@ -44,6 +44,23 @@ export class LocalStorage implements Storage {
     return { size: (await fsp.stat(file)).size };
   }
 
+  async probeWrite(): Promise<void> {
+    // In the folder every put writes to first: where an upload would fail. The sync makes a full
+    // disk answer here, not at some later flush.
+    const file = path.join(this.tmpDir, `probe-${randomBytes(8).toString('hex')}`);
+    try {
+      const handle = await fsp.open(file, 'wx');
+      try {
+        await handle.writeFile('ok');
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    } finally {
+      await fsp.rm(file, { force: true });
+    }
+  }
+
   async stat(key: string): Promise<{ size: number } | null> {
     try {
       const info = await fsp.stat(this.resolve(key));

@@ -31,6 +31,11 @@ export interface Storage {
    * object is made durable first: an assembled upload becomes a finished one only on disk.
    */
   move(from: string, to: string): Promise<void>;
+  /**
+   * Writes, syncs and removes a tiny object where every write goes first: rejects when the store
+   * cannot take a write now (full, read-only). Leaves nothing behind (GET /api/health).
+   */
+  probeWrite(): Promise<void>;
 }
 
 const KEY = /^[a-z0-9][a-z0-9-]*(\/[A-Za-z0-9_][A-Za-z0-9._-]*)+$/;
