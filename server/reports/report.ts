@@ -134,7 +134,7 @@ export interface SignableRecord {
 export const SET_OWN_PASSWORD =
   'Your password was set by another user: set your own (Profile, Change password) before you sign';
 export const OPERATOR_PASSWORD_SET_BY_SIGNER =
-  'You set the password of this inspection’s operator: they must set their own before you can sign their inspections';
+  'You set the password of this inspection’s operator: they must set their own (Profile, Change password) before you can sign their inspections';
 
 /**
  * The signing rules of docs/signatures.md, in the order the server checks them. Issue 18: only the

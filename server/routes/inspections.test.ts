@@ -221,7 +221,7 @@ describe('inspections', () => {
     const refused = await review(u.lc.auth, id, 'reject', REJECTION_REASON);
     expect(refused.statusCode).toBe(403);
     const operatorRule =
-      'You set the password of this inspection’s operator: they must set their own before you can sign their inspections';
+      'You set the password of this inspection’s operator: they must set their own (Profile, Change password) before you can sign their inspections';
     expect(refused.json().message).toBe(operatorRule);
     const signBlockerOf = async (auth: { authorization: string }, inspectionId: string) =>
       (await t.app.inject({ url: '/api/inspections', headers: auth }))

@@ -32,6 +32,21 @@ function Grid({ items }: { items: readonly { id: number }[] }) {
 }
 
 describe('CardGrid', () => {
+  it('brings the new page’s start into view when the pager below the cards turns it', async () => {
+    await render(<Grid items={records} />);
+    const next = page.getByRole('button', { name: 'Next page' });
+    await expect.element(next).toBeInTheDocument();
+    (next.element() as HTMLElement).scrollIntoView({ block: 'end' });
+    const count = page.getByText(/^1–24 of 5000 records/).element() as HTMLElement;
+    expect(count.getBoundingClientRect().top).toBeLessThan(0);
+    await userEvent.click(next);
+    const turned = page.getByText(/^25–48 of 5000 records/);
+    await expect.element(turned).toBeVisible();
+    await expect
+      .poll(() => (turned.element() as HTMLElement).getBoundingClientRect().top)
+      .toBeGreaterThanOrEqual(0);
+  });
+
   it('draws one page of a long list, says how many in all, and pages with the pager', async () => {
     await render(<Grid items={records} />);
     await expect.element(page.getByText('1–24 of 5000 records · Page 1 of 209')).toBeVisible();

@@ -136,6 +136,15 @@ export function CardGrid<T>({
   const focus = useFocusAfterRemoval();
   const total = items?.length ?? 0;
   const { page, pages, go } = usePage(total, pageSize, filterKey);
+  const countLine = useRef<HTMLParagraphElement>(null);
+  // The pager sits below the cards: on a phone the new page's start is screens above it.
+  const turnTo = (to: number) => {
+    go(to);
+    requestAnimationFrame(() => {
+      const line = countLine.current;
+      if (line && line.getBoundingClientRect().top < 0) line.scrollIntoView({ block: 'start' });
+    });
+  };
   let body: ReactNode;
   if (loading && !items) {
     body = (
@@ -151,7 +160,7 @@ export function CardGrid<T>({
     body = (
       <>
         {/* aria-live, not role=status: a tab may have its own status line beside the grid. */}
-        <p className="muted card-grid-count" aria-live="polite">
+        <p ref={countLine} className="muted card-grid-count" aria-live="polite">
           {pages > 1
             ? `${cardGridStrings.range(from + 1, from + shown.length, total, noun)} · ${cardGridStrings.page(page, pages)}`
             : cardGridStrings.count(total, noun)}
@@ -164,8 +173,16 @@ export function CardGrid<T>({
             className="card-grid-pager"
             label={cardGridStrings.pages}
             steps={[
-              { label: cardGridStrings.previous, available: page > 1, onClick: () => go(page - 1) },
-              { label: cardGridStrings.next, available: page < pages, onClick: () => go(page + 1) },
+              {
+                label: cardGridStrings.previous,
+                available: page > 1,
+                onClick: () => turnTo(page - 1),
+              },
+              {
+                label: cardGridStrings.next,
+                available: page < pages,
+                onClick: () => turnTo(page + 1),
+              },
             ]}
           />
         )}

@@ -287,11 +287,24 @@ describe('inspection report: Next pending inspection', () => {
         [`GET /api/reports/${nextId}`]: {
           body: { ...pendingReport(null), inspectionId: nextId, lineName: 'Sachet Line 3' },
         },
+        // Its report says the caller may not sign it (its operator's password is the caller's).
+        'GET /api/reports/d00000000000000000000008': {
+          body: {
+            ...pendingReport(null),
+            inspectionId: 'd00000000000000000000008',
+            canSign: false,
+          },
+        },
       },
-      // The caller's own inspection comes first: an operator cannot sign it.
+      // The caller's own inspection comes first: an operator cannot sign it; then one it may not.
       [
         [
           pendingRow('d00000000000000000000009', 'u1', '2026-11-20T11:00:00.000Z'),
+          pendingRow(
+            'd00000000000000000000008',
+            'b00000000000000000000003',
+            '2026-11-20T11:30:00.000Z',
+          ),
           pendingRow(nextId, 'b00000000000000000000001', '2026-11-20T12:00:00.000Z'),
         ],
       ],

@@ -352,6 +352,10 @@ describe('LC manager dashboard', () => {
     const dialog = page.getByRole('dialog', { name: 'Create New Operator' });
     await expect.element(dialog).toBeVisible();
     expect((dialog.element() as HTMLElement).style.maxWidth).toBe('600px');
+    // The password is the manager's until the operator sets its own: signing waits for that.
+    await expect
+      .element(dialog.getByText(/Until they do, you cannot sign their inspections\.$/))
+      .toBeVisible();
     await userEvent.fill(page.getByLabelText('Name'), 'New Operator');
     await userEvent.click(page.getByRole('button', { name: 'Create' }));
     await expect.element(page.getByText('Please fill in all required fields')).toBeVisible();

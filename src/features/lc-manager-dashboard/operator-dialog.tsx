@@ -44,6 +44,7 @@ export function OperatorDialog({ onClose, onSaved }: OperatorDialogProps) {
       <TextField label={s.name} value={name} onChange={setName} />
       <TextField label={s.email} value={email} onChange={setEmail} type="email" />
       <TextField label={s.password} {...field} type="password" autoComplete="new-password" />
+      <p className="muted">{s.operatorPasswordNote}</p>
     </FormDialog>
   );
 }

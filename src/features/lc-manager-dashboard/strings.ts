@@ -39,6 +39,8 @@ export const lcStrings = {
   notes: 'Operator notes',
   name: 'Name',
   password: 'Password',
+  operatorPasswordNote:
+    'The operator signs in with this password and then sets their own in Profile, Change password. Until they do, you cannot sign their inspections.',
   filterByDateRange: 'Filter by date range',
   clearFilters: 'Clear Filters',
   statusFilter: 'Filter by status',

@@ -1,4 +1,4 @@
-import { getReports } from '../../../api/get-reports.ts';
+import { getReport, getReports } from '../../../api/get-reports.ts';
 import type { ReportRow } from '../../../types/api.ts';
 
 /** Rows a request: the queue's next is nearly always among the first two (this one, then it). */
@@ -7,15 +7,18 @@ const BATCH = 10;
 /**
  * The next pending inspection the caller may sign after `current`, in queue order (oldest first):
  * the first one after it, else, from the start, the first one before it; null when there is none.
- * Its own inspections are skipped (an operator cannot sign them), the rest of the caller's scope
- * is what it signs (an LC manager's lines, an admin's all).
+ * Its own inspections are skipped (an operator cannot sign them); any other candidate's report
+ * says whether the caller may sign it (a password rule may forbid it), and one it may not is
+ * skipped too.
  */
 export async function nextPendingInspection(
   current: { inspectionId: string; startTime: string },
   userId: string,
 ): Promise<string | null> {
-  const signable = (row: ReportRow) =>
-    row.inspectionId !== current.inspectionId && row.operatorId !== userId;
+  const signable = async (row: ReportRow) =>
+    row.inspectionId !== current.inspectionId &&
+    row.operatorId !== userId &&
+    (await getReport(row.inspectionId)).canSign;
   // The list's keyset cursor (`{ms}_{id}`, the ReportsQuery `after` pattern) of the current record.
   const here = `${new Date(current.startTime).getTime()}_${current.inspectionId}`;
   for (const start of [here, undefined]) {
@@ -29,7 +32,7 @@ export async function nextPendingInspection(
           (row.startTime > current.startTime ||
             (row.startTime === current.startTime && row.inspectionId >= current.inspectionId));
         if (wrapped) return null;
-        if (signable(row)) return row.inspectionId;
+        if (await signable(row)) return row.inspectionId;
       }
       after = page.next ?? undefined;
     } while (after);
