@@ -186,7 +186,8 @@ export function reportRowsCsv(rows: readonly ReportRow[]): string {
       row.criticalFlags,
       row.signerName,
       row.signedAt,
-      row.changedAfterSigning ? 'yes' : '',
+      // Signed: checked, yes or no; pending: nothing was signed to change.
+      row.status === 'pending' ? '' : row.changedAfterSigning ? 'yes' : 'no',
     ]),
   );
 }

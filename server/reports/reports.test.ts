@@ -864,6 +864,14 @@ describe('/reports', () => {
     );
     expect(lines[1]).toContain(`,"'=HYPERLINK(""http://x"",""a, b"")",`);
     expect(lines.at(-1)).toBe('');
+    // A signed record says whether it changed (no), a pending one says nothing: it signed nothing.
+    const rows = lines.slice(1, -1);
+    const lastCell = (status: string) =>
+      rows.filter((row) => row.split(',').includes(status)).map((row) => row.split(',').at(-1));
+    const signed = [...lastCell('approved'), ...lastCell('rejected')];
+    expect(signed.length).toBeGreaterThan(0);
+    for (const cell of signed) expect(['no', 'yes']).toContain(cell);
+    for (const cell of lastCell('pending')) expect(cell).toBe('');
   });
 });
 

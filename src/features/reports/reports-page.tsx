@@ -309,9 +309,9 @@ export default function ReportsPage() {
             onChange={(event) => change({ status: event.target.value as Filters['status'] })}
           >
             <option value={ALL}>Any status</option>
-            <option value="pending">pending</option>
-            <option value="approved">approved</option>
-            <option value="rejected">rejected</option>
+            <option value="pending">Pending</option>
+            <option value="approved">Approved</option>
+            <option value="rejected">Rejected</option>
           </select>
         </Field>
         <Field label="Flags">
