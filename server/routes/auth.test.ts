@@ -75,7 +75,7 @@ describe('POST /api/login', () => {
 });
 
 describe('GET /api/me', () => {
-  it('answers id, name, email, roles', async () => {
+  it('answers id, name, email, roles, and whether the password is the user’s own', async () => {
     const res = await t.app.inject({ url: '/api/me', headers: op.auth });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
@@ -83,6 +83,7 @@ describe('GET /api/me', () => {
       name: 'Test op',
       email: op.email,
       roles: ['operator'],
+      ownPassword: true,
     });
   });
 

@@ -56,7 +56,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       request.user = { id: user.id, name: user.name, email: user.email, roles: user.roles };
       await audit(db, request, { action: 'login', entity: 'user', entityId: user.id });
       await setMediaCookie(request, reply, user, sessionId);
-      return { token };
+      return { token, ownPassword: user.passwordSetBy === null };
     },
   );
 
@@ -71,7 +71,17 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Restoring a session from a stored token also restores the media cookie.
       const session = currentSession(request);
       await setMediaCookie(request, reply, session, session.sessionId);
-      return { id: user.id, name: user.name, email: user.email, roles: user.roles };
+      const [row] = await db
+        .select({ passwordSetBy: users.passwordSetBy })
+        .from(users)
+        .where(eq(users.id, user.id));
+      return {
+        id: user.id,
+        name: user.name,
+        email: user.email,
+        roles: user.roles,
+        ownPassword: !row?.passwordSetBy,
+      };
     },
   );
 

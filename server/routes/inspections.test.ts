@@ -230,8 +230,21 @@ describe('inspections', () => {
     expect(await signBlockerOf(u.lc.auth, id)).toBe(operatorRule);
     // Another signer did not choose it; once the operator sets its own, the LC manager signs too.
     expect(await signBlockerOf(u.admin.auth, id)).toBeNull();
-    const operator = await signIn('puppet@example.com', 'chosen-by-lc-1');
-    expect((await changeOwn(operator, 'chosen-by-lc-1', 'my-own-secret-1')).statusCode).toBe(200);
+    // The operator learns it at sign-in (the app says so), and no more once it set its own.
+    const first = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: 'puppet@example.com', password: 'chosen-by-lc-1' },
+    });
+    expect(first.json().ownPassword).toBe(false);
+    const operator = { authorization: `Bearer ${first.json().token}` };
+    const own = await changeOwn(operator, 'chosen-by-lc-1', 'my-own-secret-1');
+    expect(own.statusCode).toBe(200);
+    const me = await t.app.inject({
+      url: '/api/me',
+      headers: { authorization: `Bearer ${own.json().token}` },
+    });
+    expect(me.json().ownPassword).toBe(true);
     expect(await signBlockerOf(u.lc.auth, id)).toBeNull();
 
     // A signer whose password an admin reset signs nothing until it sets its own.

@@ -9,7 +9,13 @@ export const LoginBody = Type.Object({
 export type LoginBody = Static<typeof LoginBody>;
 
 /** spec §7: the token is stored as the access token and decoded for id, name, email, roles. */
-export const LoginResponse = Type.Object({ token: Type.String() });
+/** users.password_set_by is null (docs/signatures.md, rule 3). */
+const OwnPassword = Type.Boolean({
+  description:
+    'False while the password is one a manager chose: until the user sets its own, it signs nothing, and that manager signs none of its inspections.',
+});
+
+export const LoginResponse = Type.Object({ token: Type.String(), ownPassword: OwnPassword });
 export type LoginResponse = Static<typeof LoginResponse>;
 
 /** Claims of the login token (JWT, HS256). `exp`/`iat` are seconds since the epoch. */
@@ -35,5 +41,6 @@ export const Me = Type.Object({
   name: Type.String(),
   email: Type.String(),
   roles: Type.Array(Role),
+  ownPassword: OwnPassword,
 });
 export type Me = Static<typeof Me>;

@@ -1,5 +1,6 @@
 import { Suspense, useEffect } from 'react';
 import { Toaster } from '../components/toaster.tsx';
+import { OwnPasswordNotice } from '../features/auth/own-password-notice.tsx';
 import { restoreSession } from '../features/auth/session-actions.ts';
 import { AppRoutes } from './router.tsx';
 import { Toolbar } from './toolbar.tsx';
@@ -19,6 +20,7 @@ export function App() {
       </a>
       <Toolbar />
       <main id="main">
+        <OwnPasswordNotice />
         <Suspense
           fallback={
             <p className="page muted" role="status">

@@ -22,6 +22,11 @@ export interface Session {
   info: SessionInfo | null;
   accessToken: string | null;
   roles: string[];
+  /**
+   * False while the password is one a manager chose: the user signs nothing, and that manager
+   * signs none of its inspections, until it sets its own (docs/signatures.md).
+   */
+  ownPassword: boolean;
 }
 
 export const session = proxy<Session>({
@@ -30,13 +35,14 @@ export const session = proxy<Session>({
   info: null,
   accessToken: null,
   roles: [],
+  ownPassword: true,
 });
 
 export function storedAccessToken(): string | null {
   return localStorage.getItem(accessTokenKey);
 }
 
-export function signIn(accessToken: string, user: TokenClaims): void {
+export function signIn(accessToken: string, user: TokenClaims, ownPassword = true): void {
   localStorage.setItem(accessTokenKey, accessToken);
   session.accessToken = accessToken;
   session.info = {
@@ -49,6 +55,7 @@ export function signIn(accessToken: string, user: TokenClaims): void {
     deviceIds: [],
   };
   session.roles = [...user.roles];
+  session.ownPassword = ownPassword;
   session.loggedIn = true;
   session.restoring = false;
 }
@@ -57,6 +64,8 @@ export function signIn(accessToken: string, user: TokenClaims): void {
 export function replaceAccessToken(accessToken: string): void {
   localStorage.setItem(accessTokenKey, accessToken);
   session.accessToken = accessToken;
+  // Only a change of one's own password answers a new token: the password is now one's own.
+  session.ownPassword = true;
 }
 
 /** Spec §4: logout, a failed login or restore and any 401 all end here. */
@@ -65,6 +74,7 @@ export function signOut(): void {
   session.accessToken = null;
   session.info = null;
   session.roles = [];
+  session.ownPassword = true;
   session.loggedIn = false;
   session.restoring = false;
 }

@@ -18,6 +18,12 @@ export const authStrings = {
   login5xx: 'Server error. Please try again later.',
   loginOther: 'Login failed. Please check your connection and try again.',
 
+  /** While the password is one a manager chose (docs/signatures.md, rule 3). */
+  ownPasswordOperator:
+    'Your password was chosen by someone else. Set your own in Profile, Change password: until you do, the manager who chose it cannot sign your inspections.',
+  ownPasswordSigner:
+    'Your password was chosen by someone else. Set your own in Profile, Change password: until you do, you cannot sign inspections.',
+
   profileTitle: 'Profile',
   changePassword: 'Change password',
   currentPassword: 'Current password',

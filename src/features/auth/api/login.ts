@@ -2,7 +2,7 @@ import { api } from '../../../lib/api-client.ts';
 
 /** No token is sent, and a 401 here means wrong credentials, not an expired session. */
 export const postLogin = (email: string, password: string) =>
-  api.post<{ token: string }>(
+  api.post<{ token: string; ownPassword?: boolean }>(
     '/api/login',
     { email, password },
     { withToken: false, signOutOn401: false },
