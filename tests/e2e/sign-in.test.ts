@@ -57,6 +57,16 @@ describe.concurrent('sign-in', () => {
     await page.context().close();
   });
 
+  test('the page names its icon, and the server has it (no 404 on every page)', async () => {
+    const page = await openPage();
+    await page.goto('/login');
+    const href = await page.locator('link[rel="icon"]').getAttribute('href');
+    const icon = await page.request.get(href ?? '/favicon.ico');
+    expect(icon.status()).toBe(200);
+    expect(icon.headers()['content-type']).toMatch(/^image\/svg\+xml/);
+    await page.context().close();
+  });
+
   test('a wrong password shows the Login Failed toast and stays signed out', async () => {
     const page = await openPage();
     await page.goto('/login');
