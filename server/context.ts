@@ -31,7 +31,15 @@ export interface ReadCaches {
   /** GET /api/videos answers, serialized (UTF-8 JSON), per (scope, filters). */
   videoLists: ReadCache<Buffer>;
   /** The auth hook's user row (roles, token version, status, session revoked) by id and session. */
-  users: ReadCache<(AuthUser & { tokenVersion: number; status: string; revoked: boolean }) | null>;
+  users: ReadCache<SessionRow | null>;
+}
+
+/** What the auth hook reads of a token's user, in one query. */
+export interface SessionRow extends Omit<AuthUser, 'ownPassword'> {
+  passwordSetBy: string | null;
+  tokenVersion: number;
+  status: string;
+  revoked: boolean;
 }
 
 export interface AuthUser {
@@ -39,6 +47,11 @@ export interface AuthUser {
   name: string;
   email: string;
   roles: Role[];
+  /**
+   * False while the password is one a manager chose (users.password_set_by): its user signs
+   * nothing until it sets its own (docs/signatures.md). Absent for service accounts.
+   */
+  ownPassword?: boolean;
 }
 
 /** Who may call a route: anyone, any logged-in user, or users holding one of the roles. */

@@ -50,15 +50,13 @@ const readOrNull = (read: () => string): string | null => {
 /** Random per process (module instance), so "our own pid" is never mistaken for "our own lock". */
 const token = randomBytes(16).toString('hex');
 
+/** The machine's boot and this process's PID namespace do not change while it runs. */
+const bootId = readOrNull(() => fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8'));
+const pidNamespace = readOrNull(() => fs.readlinkSync('/proc/self/ns/pid'));
+
 /** This process as a lock holder would be written now (exported for the tests). */
 export function thisHolder(): Omit<LockHolder, 'since'> {
-  return {
-    pid: process.pid,
-    host: os.hostname(),
-    bootId: readOrNull(() => fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8')),
-    pidNamespace: readOrNull(() => fs.readlinkSync('/proc/self/ns/pid')),
-    token,
-  };
+  return { pid: process.pid, host: os.hostname(), bootId, pidNamespace, token };
 }
 
 function isAlive(pid: number): boolean {
@@ -163,15 +161,20 @@ function describeHolder(lock: Holder, lockPath: string): string {
   return `process ${lock.pid}${since ? ` since ${since}` : ''}`;
 }
 
-/** Creates the lock file exclusively with `content`; false when it exists already. */
-function createLock(lockPath: string, content: string): boolean {
-  let fd: number;
+/** The file opened with `flags`, or null when it fails with `absent` (it exists / is gone). */
+function openUnless(lockPath: string, flags: string, absent: 'EEXIST' | 'ENOENT'): number | null {
   try {
-    fd = fs.openSync(lockPath, 'wx', 0o644);
+    return fs.openSync(lockPath, flags, 0o644);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if ((error as NodeJS.ErrnoException).code === absent) return null;
     throw error;
   }
+}
+
+/** Creates the lock file exclusively with `content`; false when it exists already. */
+function createLock(lockPath: string, content: string): boolean {
+  const fd = openUnless(lockPath, 'wx', 'EEXIST');
+  if (fd === null) return false;
   try {
     fs.writeSync(fd, content);
     fs.closeSync(fd);
@@ -190,13 +193,8 @@ function createLock(lockPath: string, content: string): boolean {
 
 /** The lock file's content and modification time; null when there is none. */
 function readLock(lockPath: string): Found | null {
-  let fd: number;
-  try {
-    fd = fs.openSync(lockPath, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+  const fd = openUnless(lockPath, 'r', 'ENOENT');
+  if (fd === null) return null;
   try {
     const { mtimeMs } = fs.fstatSync(fd);
     return { content: fs.readFileSync(fd, 'utf8'), mtimeMs };
@@ -210,13 +208,8 @@ function readLock(lockPath: string): Found | null {
  * by the file system's clock, as fileSystemNow reads it); false when the lock is not ours any more.
  */
 function refreshLock(lockPath: string, content: string): boolean {
-  let fd: number;
-  try {
-    fd = fs.openSync(lockPath, 'r+');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
+  const fd = openUnless(lockPath, 'r+', 'ENOENT');
+  if (fd === null) return false;
   try {
     // Checked through the same open file, so another server's lock is never written over.
     if (fs.readFileSync(fd, 'utf8') !== content) return false;

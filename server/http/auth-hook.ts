@@ -3,7 +3,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { VerifiedToken } from '../auth/token.ts';
-import type { AuthUser } from '../context.ts';
+import type { AuthUser, SessionRow } from '../context.ts';
 import { revokedSessions, users } from '../db/schema.ts';
 import { isApiKey, verifyApiKey } from '../services/api-keys.ts';
 import { HttpError } from './errors.ts';
@@ -57,12 +57,6 @@ export function clearMediaCookie(request: FastifyRequest, reply: FastifyReply): 
   reply.header('set-cookie', `${MEDIA_COOKIE}=; ${cookieAttributes(request, 0)}`);
 }
 
-interface SessionRow extends AuthUser {
-  tokenVersion: number;
-  status: string;
-  revoked: boolean;
-}
-
 /** The user of a token and whether its session was revoked, in one query. */
 async function loadSession(app: FastifyInstance, token: VerifiedToken): Promise<SessionRow | null> {
   const load = async () => {
@@ -72,6 +66,7 @@ async function loadSession(app: FastifyInstance, token: VerifiedToken): Promise<
         name: users.name,
         email: users.email,
         roles: users.roles,
+        passwordSetBy: users.passwordSetBy,
         tokenVersion: users.tokenVersion,
         status: users.status,
         revoked: sql<boolean>`exists(select from ${revokedSessions} where ${and(
@@ -125,7 +120,13 @@ export function registerAuthHook(app: FastifyInstance): void {
     ) {
       throw new HttpError(401, 'Session is no longer valid; please log in again');
     }
-    const user: AuthUser = { id: row.id, name: row.name, email: row.email, roles: row.roles };
+    const user: AuthUser = {
+      id: row.id,
+      name: row.name,
+      email: row.email,
+      roles: row.roles,
+      ownPassword: row.passwordSetBy === null,
+    };
     request.user = user;
     request.session = verified;
     if (bearer) await keepMediaCookieFresh(request, reply, row, verified);

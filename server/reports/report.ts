@@ -1,7 +1,7 @@
 // Builds the inspection report (docs/reports.md): header, checklist, detections with their
 // dispositions, flags, the coverage picture and the signature, from the stored records. It also
 // writes the report's summary row that /reports filters on.
-import { asc, eq, inArray, isNull } from 'drizzle-orm';
+import { asc, eq, isNull } from 'drizzle-orm';
 import { imageSizeFromHeader } from '../../workers/image-header.ts';
 import type { AppContext, AuthUser } from '../context.ts';
 import type { Db, Tx } from '../db/client.ts';
@@ -55,34 +55,35 @@ export const reportRules: ReportRules = {
 
 const importanceRank: Record<Importance, number> = { critical: 0, high: 1, medium: 2, low: 3 };
 
-/** What the signing rules read besides the record: who manages the line, who set whose password. */
+/** What the signing rules read besides the record and the signer. */
 export interface SignContext {
   /** The line's LC manager: with the admins, the one who signs its records. */
   managerId: string | null;
-  /** Who chose the signer's current password, when not the signer (users.passwordSetBy). */
-  signerPasswordSetBy: string | null;
   /** Who chose the current password of the inspection's operator, when not the operator. */
   operatorPasswordSetBy: string | null;
 }
 
 export async function signContext(
   db: Db | Tx,
-  signerId: string,
+  user: AuthUser,
   inspection: Pick<InspectionRecord['inspection'], 'lineClearanceId' | 'operatorId'>,
 ): Promise<SignContext> {
-  const [line] = await db
-    .select({ managerId: lineClearances.managerId })
-    .from(lineClearances)
-    .where(eq(lineClearances.id, inspection.lineClearanceId));
-  const people = await db
-    .select({ id: users.id, passwordSetBy: users.passwordSetBy })
-    .from(users)
-    .where(inArray(users.id, [signerId, inspection.operatorId]));
-  const setBy = (id: string) => people.find((person) => person.id === id)?.passwordSetBy ?? null;
+  // Someone who signs nothing (an auditor, the report summarizer) is refused before either is read.
+  if (!hasRole(user, 'admin', 'lc_manager'))
+    return { managerId: null, operatorPasswordSetBy: null };
+  const [[line], [operator]] = await Promise.all([
+    db
+      .select({ managerId: lineClearances.managerId })
+      .from(lineClearances)
+      .where(eq(lineClearances.id, inspection.lineClearanceId)),
+    db
+      .select({ passwordSetBy: users.passwordSetBy })
+      .from(users)
+      .where(eq(users.id, inspection.operatorId)),
+  ]);
   return {
     managerId: line?.managerId ?? null,
-    signerPasswordSetBy: setBy(signerId),
-    operatorPasswordSetBy: setBy(inspection.operatorId),
+    operatorPasswordSetBy: operator?.passwordSetBy ?? null,
   };
 }
 
@@ -131,9 +132,9 @@ export interface SignableRecord {
   signature: unknown;
 }
 
-export const SET_OWN_PASSWORD =
+const SET_OWN_PASSWORD =
   'Your password was set by another user: set your own (Profile, Change password) before you sign';
-export const OPERATOR_PASSWORD_SET_BY_SIGNER =
+const OPERATOR_PASSWORD_SET_BY_SIGNER =
   'You set the password of this inspection’s operator: they must set their own (Profile, Change password) before you can sign their inspections';
 
 /**
@@ -165,7 +166,7 @@ export function signRules(user: AuthUser, record: SignableRecord, context: SignC
   }
   // A signature needs a password only its signer knows (21 CFR 11.200, 11.300): one a manager
   // chose lets that manager sign as the signer, or record as the operator and then sign.
-  if (context.signerPasswordSetBy) {
+  if (user.ownPassword === false) {
     return { canSign: false, reason: SET_OWN_PASSWORD, refusal: 'password' };
   }
   if (context.operatorPasswordSetBy === user.id) {
@@ -357,7 +358,7 @@ export async function buildReport(
           layout: drawnOn,
         },
   );
-  const rules = signRules(user, record, await signContext(db, user.id, inspection));
+  const rules = signRules(user, record, await signContext(db, user, inspection));
   const unchangedSinceSigning = signature ? currentHash === signature.recordHash : null;
   await saveSummary(db, inspection.id, {
     flags,

@@ -77,7 +77,7 @@ export async function checkSigner(
   user: AuthUser,
   record: InspectionRecord,
 ): Promise<void> {
-  const context = await signContext(request.server.ctx.db, user.id, record.inspection);
+  const context = await signContext(request.server.ctx.db, user, record.inspection);
   const rules = signRules(user, record, context);
   if (rules.refusal === 'signed') throw conflict(alreadySigned(record));
   // Another manager's line is outside the caller's scope: the record does not exist for it.

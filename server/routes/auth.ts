@@ -71,16 +71,12 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Restoring a session from a stored token also restores the media cookie.
       const session = currentSession(request);
       await setMediaCookie(request, reply, session, session.sessionId);
-      const [row] = await db
-        .select({ passwordSetBy: users.passwordSetBy })
-        .from(users)
-        .where(eq(users.id, user.id));
       return {
         id: user.id,
         name: user.name,
         email: user.email,
         roles: user.roles,
-        ownPassword: !row?.passwordSetBy,
+        ownPassword: user.ownPassword !== false,
       };
     },
   );

@@ -24,7 +24,7 @@ import {
 } from '../reports/signed-evidence.ts';
 import { IngestAnalysis } from '../schemas/analysis.ts';
 import { ErrorResponse, Id, IdParams } from '../schemas/common.ts';
-import { arrivedFileKey, SAME_FILE, sameFileAs } from '../services/capture.ts';
+import { arrivedFileKey, SAME_FILE, SameFile, sameFileAs } from '../services/capture.ts';
 import { sniffImage } from '../services/image-type.ts';
 import { findLine } from './line-clearances.ts';
 
@@ -194,20 +194,6 @@ export const ingestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         throw badRequest('The body is empty: post the video file');
       }
       const sha256 = hash.digest('hex');
-      const other = await sameFileAs(db, sha256, id);
-      if (other) {
-        await storage.delete(storageKey);
-        await app.ctx.refusals.record(
-          request,
-          `${SAME_FILE} (video ${other})`,
-          'evidence.protected',
-          {
-            entity: 'video',
-            entityId: other,
-          },
-        );
-        throw conflict(SAME_FILE);
-      }
       const operatorId = query.operatorId ?? inspection?.operatorId ?? null;
       const createVideo = async (tx: Tx) => {
         const [row] = await tx
@@ -255,6 +241,9 @@ export const ingestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       try {
         await auditSignedEvidence(request, () =>
           db.transaction(async (tx) => {
+            // In the transaction, so two posts of one file cannot both land (as for uploads).
+            const other = await sameFileAs(tx, sha256, id);
+            if (other) throw new SameFile(other);
             if (awaiting) {
               const file = { filename: `${id}${ext}`, storageKey, size, sha256 };
               await attachFile(tx, request, awaiting, file, inspection?.id ?? null);
@@ -266,7 +255,12 @@ export const ingestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         );
       } catch (error) {
         await storage.delete(storageKey);
-        throw error;
+        if (!(error instanceof SameFile)) throw error;
+        await app.ctx.refusals.record(request, error.reason, 'evidence.protected', {
+          entity: 'video',
+          entityId: error.otherVideoId,
+        });
+        throw conflict(SAME_FILE);
       }
       app.ctx.analysis.wake();
       if (inspection) await refreshSummaries(app.ctx, [inspection.id], request.log);

@@ -93,16 +93,11 @@ export const inspectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
           visibleTo(user, { owner: inspections.operatorId, line: inspections.lineClearanceId }),
         )
         .orderBy(desc(inspections.startTime));
-      const [me] = await db
-        .select({ passwordSetBy: users.passwordSetBy })
-        .from(users)
-        .where(eq(users.id, user.id));
       return rows.map((row) => ({
         ...toInspection(row.inspection, row.signature && toSignature(row.signature)),
         approvalBlocker: approvalBlocker(row),
         signBlocker: signBlocker(user, row, {
           managerId: row.managerId,
-          signerPasswordSetBy: me?.passwordSetBy ?? null,
           operatorPasswordSetBy: row.operatorPasswordSetBy,
         }),
       }));

@@ -92,10 +92,21 @@ export function arrivedFileKey(videoId: string, fileId: string, ext: string): st
   return `videos/${videoId}/${fileId}${ext}`;
 }
 
-/** The checklist tag whose QR code is `code` (the first, if two share it), or null. */
 /** Told to the uploader; the audit entry names the other video. */
 export const SAME_FILE =
   'This file is identical (the same SHA-256) to a video already stored: a recording is the evidence of one inspection only, so record this inspection again';
+
+/** The received file is already another video's (`sameFileAs`). */
+export class SameFile extends Error {
+  constructor(readonly otherVideoId: string) {
+    super(SAME_FILE);
+  }
+
+  /** For the trail: the refusal with the other video named. */
+  get reason(): string {
+    return `${SAME_FILE} (video ${this.otherVideoId})`;
+  }
+}
 
 /**
  * The other video whose file has this SHA-256, or null. A file stored again as new evidence (an
@@ -110,6 +121,7 @@ export async function sameFileAs(db: Db | Tx, sha256: string, videoId: string) {
   return other?.id ?? null;
 }
 
+/** The checklist tag whose QR code is `code` (the first, if two share it), or null. */
 export function tagIndexOf(checklist: ChecklistSnapshot, code: string): number | null {
   const wanted = code.trim();
   const tag = checklist.tags.find((t) => t.qrCode !== undefined && t.qrCode.trim() === wanted);

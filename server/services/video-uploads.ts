@@ -26,7 +26,7 @@ import { newId } from '../ids.ts';
 import { inspectionsOfVideo, refreshSummaries } from '../reports/report.ts';
 import { refuseIfSignedEvidence, SignedEvidenceError } from '../reports/signed-evidence.ts';
 import { CHECKSUM_MISMATCH, UploadMetadata } from '../schemas/uploads.ts';
-import { arrivedFileKey, isAssigned, SAME_FILE, sameFileAs } from './capture.ts';
+import { arrivedFileKey, isAssigned, SAME_FILE, SameFile, sameFileAs } from './capture.ts';
 import { visibleTo } from './scope.ts';
 
 /** The API request being served, for the store's methods, which @tus/server calls without it. */
@@ -44,13 +44,6 @@ export const MAX_OPEN_UPLOADS = 5;
 class FileTaken extends Error {
   constructor() {
     super(FILE_TAKEN);
-  }
-}
-
-/** The received file is already another video's (capture.ts `sameFileAs`). */
-class SameFile extends Error {
-  constructor(readonly otherVideoId: string) {
-    super(SAME_FILE);
   }
 }
 
@@ -429,7 +422,7 @@ async function checkCreate(ctx: AppContext, upload: Upload): Promise<void> {
   }
   const other = await sameFileAs(ctx.db, metadata.sha256, video.id);
   if (other) {
-    await ctx.refusals.record(request, `${SAME_FILE} (video ${other})`, 'evidence.protected', {
+    await ctx.refusals.record(request, new SameFile(other).reason, 'evidence.protected', {
       entity: 'video',
       entityId: video.id,
     });

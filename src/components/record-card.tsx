@@ -1,14 +1,5 @@
-import {
-  type ReactNode,
-  type Ref,
-  useEffect,
-  useId,
-  useLayoutEffect,
-  useRef,
-  useState,
-} from 'react';
-import { Pager } from './pager.tsx';
-import './record-card.css';
+import { type ReactNode, type Ref, useEffect, useId, useLayoutEffect, useRef } from 'react';
+import { PagedList, usePage } from './paged-list.tsx';
 
 export interface RecordCardProps {
   title: ReactNode;
@@ -58,19 +49,7 @@ export interface CardGridProps<T> {
   noun?: readonly [string, string];
 }
 
-/** CardGrid's own words (the spec has none for paging). */
-export const cardGridStrings = {
-  pages: 'Pages',
-  previous: 'Previous page',
-  next: 'Next page',
-  count: (total: number, noun: readonly [string, string]) =>
-    `${total} ${noun[total === 1 ? 0 : 1]}`,
-  range: (from: number, to: number, total: number, noun: readonly [string, string]) =>
-    `${from}–${to} of ${total} ${noun[total === 1 ? 0 : 1]}`,
-  page: (page: number, pages: number) => `Page ${page} of ${pages}`,
-} as const;
-
-export const defaultPageSize = 24;
+const defaultPageSize = 24;
 
 /** The first control of a card's actions (its Edit, View, …). */
 const firstAction = (card: Element | undefined) =>
@@ -107,19 +86,6 @@ function useFocusAfterRemoval() {
 }
 
 /**
- * The page of a list shown, back to 1 when `filterKey` changes and kept within the list when it
- * shrinks (the last card of the last page deleted).
- */
-function usePage(total: number, pageSize: number, filterKey: string | undefined) {
-  const [state, setState] = useState({ page: 1, filterKey });
-  if (state.filterKey !== filterKey) setState({ page: 1, filterKey });
-  const pages = Math.max(1, Math.ceil(total / pageSize));
-  const page = state.filterKey === filterKey ? Math.min(state.page, pages) : 1;
-  const go = (to: number) => setState({ page: to, filterKey });
-  return { page, pages, go };
-}
-
-/**
  * A tab's list of cards, with its controls above and a status line while loading or empty. It
  * draws one page of cards at a time, says how many there are in all and pages with the Pager.
  */
@@ -135,16 +101,7 @@ export function CardGrid<T>({
 }: CardGridProps<T>) {
   const focus = useFocusAfterRemoval();
   const total = items?.length ?? 0;
-  const { page, pages, go } = usePage(total, pageSize, filterKey);
-  const countLine = useRef<HTMLParagraphElement>(null);
-  // The pager sits below the cards: on a phone the new page's start is screens above it.
-  const turnTo = (to: number) => {
-    go(to);
-    requestAnimationFrame(() => {
-      const line = countLine.current;
-      if (line && line.getBoundingClientRect().top < 0) line.scrollIntoView({ block: 'start' });
-    });
-  };
+  const paging = usePage(total, pageSize, filterKey);
   let body: ReactNode;
   if (loading && !items) {
     body = (
@@ -155,38 +112,12 @@ export function CardGrid<T>({
   } else if (!items || items.length === 0) {
     body = <p className="muted">Nothing here yet.</p>;
   } else {
-    const from = (page - 1) * pageSize;
-    const shown = items.slice(from, from + pageSize);
     body = (
-      <>
-        {/* aria-live, not role=status: a tab may have its own status line beside the grid. */}
-        <p ref={countLine} className="muted card-grid-count" aria-live="polite">
-          {pages > 1
-            ? `${cardGridStrings.range(from + 1, from + shown.length, total, noun)} · ${cardGridStrings.page(page, pages)}`
-            : cardGridStrings.count(total, noun)}
-        </p>
+      <PagedList paging={paging} noun={noun}>
         <div ref={focus.grid} className="card-grid">
-          {shown.map(render)}
+          {items.slice(paging.from, paging.from + pageSize).map(render)}
         </div>
-        {pages > 1 && (
-          <Pager
-            className="card-grid-pager"
-            label={cardGridStrings.pages}
-            steps={[
-              {
-                label: cardGridStrings.previous,
-                available: page > 1,
-                onClick: () => turnTo(page - 1),
-              },
-              {
-                label: cardGridStrings.next,
-                available: page < pages,
-                onClick: () => turnTo(page + 1),
-              },
-            ]}
-          />
-        )}
-      </>
+      </PagedList>
     );
   }
   return (

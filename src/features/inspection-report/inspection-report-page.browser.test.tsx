@@ -256,6 +256,7 @@ describe('inspection report: Next pending inspection', () => {
     routes: Parameters<typeof fakeFetch>[0],
     lists: ReportRow[][],
     roles: string[] = ['lc_manager'],
+    ownPassword = true,
   ) {
     const { fetchImpl } = fakeFetch(routes);
     const urls: string[] = [];
@@ -268,7 +269,7 @@ describe('inspection report: Next pending inspection', () => {
         Response.json({ rows, next: null, total: { count: rows.length, more: false } }),
       );
     });
-    signIn('token', { id: 'u1', name: 'Sofia', email: 's@example.com', roles });
+    signIn('token', { id: 'u1', name: 'Sofia', email: 's@example.com', roles }, ownPassword);
     const memory = memoryLocation({ path: `/inspection-report/${inspectionId}`, record: true });
     await render(
       <Router hook={memory.hook}>
@@ -369,5 +370,19 @@ describe('inspection report: Next pending inspection', () => {
     );
     await expect.element(page.getByText(`Blister Line 1 · Omar · ${inspectionId}`)).toBeVisible();
     expect(page.getByRole('button', { name: 'Next pending inspection' }).query()).toBeNull();
+  });
+
+  it('is not offered to a signer whose password a manager chose, who may sign none', async () => {
+    const { urls } = await open(
+      {
+        [`GET /api/reports/${inspectionId}`]: { body: { ...pendingReport(null), canSign: false } },
+      },
+      [[pendingRow(nextId, 'b00000000000000000000001', '2026-11-20T12:00:00.000Z')]],
+      ['lc_manager'],
+      false,
+    );
+    await expect.element(page.getByText(`Blister Line 1 · Omar · ${inspectionId}`)).toBeVisible();
+    expect(page.getByRole('button', { name: 'Next pending inspection' }).query()).toBeNull();
+    expect(urls).toEqual([]);
   });
 });

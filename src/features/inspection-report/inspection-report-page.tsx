@@ -7,6 +7,7 @@ import type { ReviewDecision } from '../../api/sign-inspection.ts';
 import { BreadcrumbBar } from '../../components/breadcrumb-bar.tsx';
 import { MediaLink } from '../../components/media-link.tsx';
 import { ActionButton } from '../../components/record-card.tsx';
+import { RunButton } from '../../components/run-button.tsx';
 import { SigningDialog } from '../../components/signing-dialog.tsx';
 import { createPlaybackClock } from '../../components/video-review/playback-clock.ts';
 import { VideoWorkspace } from '../../components/video-review/video-workspace.tsx';
@@ -15,6 +16,7 @@ import { useFocusWhen } from '../../hooks/use-focus-when.ts';
 import { usePageHeading } from '../../hooks/use-heading-focus.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { hasAnyRole, roleList } from '../../lib/roles.ts';
+import { failureText } from '../../lib/run-action.ts';
 import { session } from '../../stores/session.ts';
 import { toastError } from '../../stores/toasts.ts';
 import type { InspectionReport, Video } from '../../types/api.ts';
@@ -42,31 +44,25 @@ function NextPendingButton({ report }: { report: InspectionReport }) {
   const [, navigate] = useLocation();
   const userId = useSnapshot(session).info?.id ?? '';
   const [none, setNone] = useState(false);
-  const [busy, setBusy] = useState(false);
   const next = async () => {
-    setBusy(true);
     try {
       const id = await nextPendingInspection(report, userId);
       if (id) navigate(inspectionReportPath(id));
       else setNone(true);
     } catch (error) {
-      toastError(
-        `${s.nextPendingFailed}: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    } finally {
-      setBusy(false);
+      const text = failureText(s.nextPendingFailed, error);
+      if (text) toastError(text);
     }
   };
   return (
     <>
-      <button
-        type="button"
+      {/* The same label while it looks: the focus stays on it and aria-disabled says it is busy. */}
+      <RunButton
+        label={s.nextPending}
+        busyLabel={s.nextPending}
         className="btn btn-secondary"
-        aria-disabled={busy || undefined}
-        onClick={busy ? undefined : next}
-      >
-        {s.nextPending}
-      </button>
+        onRun={next}
+      />
       <p className="muted" role="status">
         {none ? s.noMorePending : ''}
       </p>
@@ -141,7 +137,8 @@ function ReportView({ inspectionId }: { inspectionId: string }) {
   const video = useVideo(report?.video?.id ?? null);
   const [clock] = useState(createPlaybackClock);
   const [signing, setSigning] = useState<ReviewDecision | null>(null);
-  const roles = roleList(useSnapshot(session).roles);
+  const { roles: sessionRoles, ownPassword } = useSnapshot(session);
+  const roles = roleList(sessionRoles);
   const readsTrail = hasAnyRole(roles, trailReaders);
   // After a signature, or a 409 (signed by someone else meanwhile), Approve and Reject go with the
   // pending state: the reloaded record's signature takes the focus, and so is announced.
@@ -204,7 +201,9 @@ function ReportView({ inspectionId }: { inspectionId: string }) {
             {!report.canSign && report.status === 'pending' && report.cannotSignReason && (
               <p className="muted">{report.cannotSignReason}</p>
             )}
-            {hasAnyRole(roles, signers) && <NextPendingButton report={report} />}
+            {/* One whose password a manager chose signs nothing (the own-password notice says
+                why): looking for a report it may sign would fetch every pending one. */}
+            {hasAnyRole(roles, signers) && ownPassword && <NextPendingButton report={report} />}
           </div>
         )}
       </header>

@@ -26,7 +26,7 @@ function startOf(inspection: ListedInspection): Date | null {
   return date && !Number.isNaN(date.getTime()) ? date : null;
 }
 
-export type StatusFilter = 'all' | 'pending' | 'approved' | 'rejected';
+type StatusFilter = 'all' | 'pending' | 'approved' | 'rejected';
 const statusFilters: readonly StatusFilter[] = ['all', 'pending', 'approved', 'rejected'];
 
 /** Pending first (the work to do), then approved, rejected and any other status. */
@@ -40,7 +40,7 @@ const statusRank = (status: string) => {
  * start time cannot be placed in it and is hidden), pending first, newest first within a status.
  * The card just signed (`keptId`) stays where it was, so its signature is read where it was signed.
  */
-export function inspectionsShown(
+function inspectionsShown(
   inspections: readonly ListedInspection[],
   status: StatusFilter,
   range: DateRange | null,

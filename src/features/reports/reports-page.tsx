@@ -21,6 +21,7 @@ import { useLoad } from '../../hooks/use-load.ts';
 import type { DateRange } from '../../lib/date-range.ts';
 import { recordTime } from '../../lib/record-time.ts';
 import { hasAnyRole, roleList } from '../../lib/roles.ts';
+import { failureText } from '../../lib/run-action.ts';
 import { session } from '../../stores/session.ts';
 import { toastError } from '../../stores/toasts.ts';
 import type {
@@ -181,10 +182,10 @@ function SignatureCheckButton({ onChecked }: { onChecked: () => void }) {
     return following.current;
   };
 
-  const failed = (error: unknown) =>
-    toastError(
-      `Failed to check the signed records: ${error instanceof Error ? error.message : String(error)}`,
-    );
+  const failed = (error: unknown) => {
+    const text = failureText('Failed to check the signed records', error);
+    if (text) toastError(text);
+  };
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: once on opening; `follow` reads refs.
   useEffect(() => {

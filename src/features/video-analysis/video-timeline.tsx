@@ -1,10 +1,10 @@
-import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useMemo } from 'react';
 import { DateRangePicker } from '../../components/date-range-picker.tsx';
 import { MultiSelect } from '../../components/multi-select.tsx';
-import { Pager } from '../../components/pager.tsx';
-import { cardGridStrings as pageStrings } from '../../components/record-card.tsx';
+import { PagedList, usePage } from '../../components/paged-list.tsx';
 import { StatusTag } from '../../components/tag.tsx';
 import { videoStrings as s } from '../../components/video-review/strings.ts';
+import { useLatest } from '../../hooks/use-latest.ts';
 import { localTime } from '../../lib/record-time.ts';
 import { videoDuration, videoIdOf } from '../../lib/video.ts';
 import type { LineClearance, User, Video } from '../../types/api.ts';
@@ -43,7 +43,7 @@ function byTimeNewestFirst(videos: readonly Video[]): Video[] {
 }
 
 /** Cards drawn at once: the whole list of a plant (20,000 videos) took 9.7 s to draw. */
-export const timelinePageSize = 50;
+const timelinePageSize = 50;
 
 interface VideoRowProps {
   video: Video;
@@ -88,34 +88,6 @@ const VideoRow = memo(function VideoRow({
   );
 });
 
-/**
- * The page of the list shown: back to 1 when the filters change, and the page of the selected
- * video when the selection changes (a link to /video/{id} shows its card).
- */
-function useTimelinePage(
-  sorted: readonly Video[] | null,
-  filters: VideoFilters,
-  selectedId: string | null,
-) {
-  // No selection seen yet: the first render finds the page of a video selected by the URL.
-  const [state, setState] = useState({ page: 1, filters, selectedId: null as string | null });
-  let page = state.page;
-  if (state.filters !== filters || state.selectedId !== selectedId) {
-    if (state.filters !== filters) page = 1;
-    if (state.selectedId !== selectedId && selectedId !== null && sorted) {
-      const index = sorted.findIndex((video) => videoIdOf(video) === selectedId);
-      if (index >= 0) page = Math.floor(index / timelinePageSize) + 1;
-    }
-    setState({ page, filters, selectedId });
-  }
-  const pages = Math.max(1, Math.ceil((sorted?.length ?? 0) / timelinePageSize));
-  return {
-    page: Math.min(page, pages),
-    pages,
-    go: (to: number) => setState({ page: to, filters, selectedId }),
-  };
-}
-
 /** Spec §2 left sidebar: filters by date range, users and line clearances, then the videos. */
 export function VideoTimeline(props: VideoTimelineProps) {
   const { videos, loading, users, lineClearances, filters, onFiltersChange } = props;
@@ -128,17 +100,21 @@ export function VideoTimeline(props: VideoTimelineProps) {
     [users],
   );
   const sorted = useMemo(() => videos && byTimeNewestFirst(videos), [videos]);
-  const { page, pages, go } = useTimelinePage(sorted, filters, props.selectedId);
-  // The page passes a new onSelect on each render: a stable one keeps the memoised rows as they are.
-  const onSelectRef = useRef(props.onSelect);
-  useLayoutEffect(() => {
-    onSelectRef.current = props.onSelect;
+  // Back to the first page when the filters change, and to the selected video's page when the
+  // selection changes (a link to /video/{id} shows its card).
+  const paging = usePage(sorted?.length ?? 0, timelinePageSize, filters, {
+    key: props.selectedId,
+    index: () =>
+      props.selectedId === null || !sorted
+        ? -1
+        : sorted.findIndex((video) => videoIdOf(video) === props.selectedId),
   });
-  const select = useCallback((video: Video) => onSelectRef.current(video), []);
+  // The page passes a new onSelect on each render: a stable one keeps the memoised rows as they are.
+  const onSelect = useLatest(props.onSelect);
+  const select = useCallback((video: Video) => onSelect.current(video), [onSelect]);
   const filtered =
     filters.range !== null || filters.userIds.length > 0 || filters.lineIds.length > 0;
-  const from = (page - 1) * timelinePageSize;
-  const shown = sorted?.slice(from, from + timelinePageSize) ?? [];
+  const shown = sorted?.slice(paging.from, paging.from + timelinePageSize) ?? [];
 
   return (
     <aside className="va-timeline" aria-labelledby="va-timeline-title">
@@ -180,12 +156,7 @@ export function VideoTimeline(props: VideoTimelineProps) {
       )}
       {videos && videos.length === 0 && !loading && <p className="muted">{s.noVideos}</p>}
       {sorted && sorted.length > 0 && (
-        <>
-          <p className="muted card-grid-count" aria-live="polite">
-            {pages > 1
-              ? `${pageStrings.range(from + 1, from + shown.length, sorted.length, s.videoNoun)} · ${pageStrings.page(page, pages)}`
-              : pageStrings.count(sorted.length, s.videoNoun)}
-          </p>
+        <PagedList paging={paging} noun={s.videoNoun}>
           <ol className="va-video-list">
             {shown.map((video) => {
               const id = videoIdOf(video);
@@ -204,17 +175,7 @@ export function VideoTimeline(props: VideoTimelineProps) {
               );
             })}
           </ol>
-          {pages > 1 && (
-            <Pager
-              className="card-grid-pager"
-              label={pageStrings.pages}
-              steps={[
-                { label: pageStrings.previous, available: page > 1, onClick: () => go(page - 1) },
-                { label: pageStrings.next, available: page < pages, onClick: () => go(page + 1) },
-              ]}
-            />
-          )}
-        </>
+        </PagedList>
       )}
     </aside>
   );
