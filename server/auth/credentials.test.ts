@@ -27,9 +27,17 @@ const answer = async (email: string, password: string) => {
   return { status: res.statusCode, body: res.json() };
 };
 const auditOf = async (userId: string) =>
-  (await t.services.ctx.db.select().from(auditLog).where(eq(auditLog.entityId, userId))).map(
-    (row) => ({ action: row.action, newValue: row.newValue as Record<string, unknown> | null }),
-  );
+  (
+    await t.services.ctx.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.entityId, userId))
+      // In the order written: without it PostgreSQL may answer them in any order.
+      .orderBy(asc(auditLog.id))
+  ).map((row) => ({
+    action: row.action,
+    newValue: row.newValue as Record<string, unknown> | null,
+  }));
 const REFUSED = { status: 401, body: { message: 'Invalid email or password' } };
 
 describe('sign-in lockout', () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, lineClearances, uploads, videos } from '../db/schema.ts';
 import { createVideoUploads, MAX_OPEN_UPLOADS } from '../services/video-uploads.ts';
@@ -90,9 +90,14 @@ async function started(file: Buffer, declared = sha256(file)) {
 }
 
 const actions = async (entityId: string) =>
-  (await t.services.ctx.db.select().from(auditLog).where(eq(auditLog.entityId, entityId))).map(
-    (row) => row.action,
-  );
+  (
+    await t.services.ctx.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.entityId, entityId))
+      // In the order written: without it PostgreSQL may answer them in any order.
+      .orderBy(asc(auditLog.id))
+  ).map((row) => row.action);
 
 describe('tus uploads', () => {
   it('creates, resumes after a cut and verifies the SHA-256, then enqueues the analysis', async () => {
