@@ -504,7 +504,9 @@ export async function reportPdf(
       font,
       `Page ${i + 1} of ${pages.length} · Printed ${utc(printedAt.toISOString())} · Record hash ${report.recordHash}`,
     );
-    page.drawText(footer, { x: MARGIN, y: MARGIN / 2, size: 7, font, color: muted });
+    // One line, always inside the page: a hash of wide characters made it 2 pt too long at 7 pt.
+    const size = Math.min(7, (7 * CONTENT_WIDTH) / font.widthOfTextAtSize(footer, 7));
+    page.drawText(footer, { x: MARGIN, y: MARGIN / 2, size, font, color: muted });
   });
   return doc.save();
 }

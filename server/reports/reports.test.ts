@@ -19,6 +19,7 @@ import type {
 import { build, type TestApp } from '../test/build.ts';
 import { createUser, PASSWORD as TEST_PASSWORD } from '../test/fixtures.ts';
 import { TOTAL_CAP } from './list.ts';
+import { reportPdf } from './pdf.ts';
 
 const dataset = JSON.parse(
   fs.readFileSync(new URL('../demo/dataset.json', import.meta.url), 'utf8'),
@@ -643,6 +644,17 @@ describe('the PDF', () => {
       await pdfPages((await get('lcmanager2', `/api/reports/${id}/pdf`)).rawPayload)
     ).join('\n');
     expect(text).toContain('Łukasz Wójcik, Γεώργιος, Иван, İsmail Şahin; ??; ???');
+  });
+
+  it('keeps the footer inside the page whatever the record hash holds', async () => {
+    // The footer names the hash; one of wide characters (digits) ran 2 pt past the margin at 7 pt.
+    const r = await report('lcmanager2', 'insp-lc2-3');
+    const pdf = await reportPdf(t.services.ctx, { ...r, recordHash: '0'.repeat(64) }, new Date());
+    for (const page of await pdfTextBoxes(Buffer.from(pdf))) {
+      const footer = page.items.filter((item) => /^Page \d+ of \d+ · Printed /.test(item.str));
+      expect(footer).toHaveLength(1);
+      for (const item of footer) expect(item.x + item.width).toBeLessThanOrEqual(page.width - 50);
+    }
   });
 
   it('keeps every line inside the page: a long word is cut, a SHA-256 stays whole', async () => {
