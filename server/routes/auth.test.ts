@@ -1,7 +1,10 @@
 import fs from 'node:fs';
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, inspections, lineClearances, users } from '../db/schema.ts';
+import { newId } from '../ids.ts';
+import { insertUser } from '../services/users.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { createUser, PASSWORD, type TestUser } from '../test/fixtures.ts';
 
@@ -209,11 +212,163 @@ describe('POST /api/change-password', () => {
   });
 });
 
+describe('POST /api/change-password: a password of one’s own (docs/signatures.md, rule 3)', () => {
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const change = (token: string, currentPassword: string, newPassword: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/change-password',
+      headers: bearer(token),
+      payload: { currentPassword, newPassword },
+    });
+  const signIn = async (email: string, password: string) => {
+    const res = await login(email, password);
+    expect(res.statusCode).toBe(200);
+    return res.json() as { token: string; ownPassword: boolean };
+  };
+  const passwordSetBy = async (id: string) =>
+    (
+      await t.services.ctx.db
+        .select({ passwordSetBy: users.passwordSetBy })
+        .from(users)
+        .where(eq(users.id, id))
+    )[0]?.passwordSetBy;
+
+  /** An LC manager whose password the factory manager reset to one the factory manager knows. */
+  async function resetLcManager(key: string, name: string, email: string) {
+    const factory = await createUser(t, `${key}-factory`, ['factory_manager']);
+    const { db, passwords } = t.services.ctx;
+    const lc = await insertUser(db, passwords, {
+      name,
+      email,
+      password: PASSWORD,
+      roles: ['lc_manager'],
+    });
+    const reset = await t.app.inject({
+      method: 'PUT',
+      url: `/api/users/${lc.id}`,
+      headers: factory.auth,
+      payload: { name, email, password: 'Temp-pass-123' },
+    });
+    expect(reset.statusCode).toBe(200);
+    expect(await passwordSetBy(lc.id)).toBe(factory.id);
+    return {
+      id: lc.id,
+      factoryId: factory.id,
+      token: (await signIn(email, 'Temp-pass-123')).token,
+    };
+  }
+
+  /** A pending inspection on a line the LC manager manages, and its attempt to reject it. */
+  async function tryToSign(lcId: string, token: string, password: string) {
+    const operator = await createUser(t, `op-${newId().slice(0, 8)}`, ['operator']);
+    const line = newId();
+    const id = newId();
+    const { db } = t.services.ctx;
+    await db.insert(lineClearances).values({ id: line, name: `Line ${line}`, managerId: lcId });
+    await db.insert(inspections).values({
+      id,
+      lineClearanceId: line,
+      operatorId: operator.id,
+      startTime: new Date('2026-01-02T08:00:00Z'),
+      operatorNotes: 'all clear',
+    });
+    return t.app.inject({
+      method: 'PATCH',
+      url: `/api/inspections/${id}/reject`,
+      headers: bearer(token),
+      payload: { password, notes: 'Loose labels under the sealer' },
+    });
+  }
+
+  it('refuses keeping the password a manager chose: 400, still marked, still signs nothing', async () => {
+    const lc = await resetLcManager('keep', 'Ana Keeper', 'ana.keeper@plant.example');
+    const res = await change(lc.token, 'Temp-pass-123', 'Temp-pass-123');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ message: 'The new password must differ from the current one' });
+    expect(await passwordSetBy(lc.id)).toBe(lc.factoryId);
+    // The session goes on (nothing was revoked), and the signing rule still refuses it.
+    const me = await t.app.inject({ url: '/api/me', headers: bearer(lc.token) });
+    expect(me.json().ownPassword).toBe(false);
+    const signed = await tryToSign(lc.id, lc.token, 'Temp-pass-123');
+    expect(signed.statusCode).toBe(403);
+    expect(signed.json().message).toMatch(/^Your password was set by another user/);
+  });
+
+  it('refuses a new password made of the account’s email or name, in any case', async () => {
+    const lc = await resetLcManager('personal', 'Daniel Okafor', 'd.okafor@plant.example');
+    const email = 'The new password must not contain your email address or the part before the @';
+    const name = 'The new password must not contain your name';
+    for (const [newPassword, message] of [
+      ['d.okafor@plant.example', email],
+      ['D.OKAFOR@PLANT.EXAMPLE', email],
+      ['my-D.Okafor-2026', email],
+      ['Okafor-line-2026', name],
+      ['sealer-daniel-7', name],
+      ['xx-daniel okafor', name],
+    ]) {
+      const res = await change(lc.token, 'Temp-pass-123', newPassword as string);
+      expect(res.statusCode, newPassword).toBe(400);
+      expect(res.json(), newPassword).toEqual({ message });
+    }
+    expect(await passwordSetBy(lc.id)).toBe(lc.factoryId);
+  });
+
+  it('lets parts shorter than 3 characters be in the password', async () => {
+    const { db, passwords } = t.services.ctx;
+    const email = 'li@plant.example';
+    await insertUser(db, passwords, {
+      name: 'Li Na',
+      email,
+      password: PASSWORD,
+      roles: ['operator'],
+    });
+    const { token } = await signIn(email, PASSWORD);
+    expect((await change(token, PASSWORD, 'Linaria-blooms-2026')).statusCode).toBe(200);
+  });
+
+  it('checks the current password first: a wrong one answers 401 whatever the new one is', async () => {
+    const lc = await resetLcManager('order', 'Mira Order', 'mira.order@plant.example');
+    for (const newPassword of ['wrong-current-1', 'Mira-Order-2026', 'mira.order-2026']) {
+      const res = await change(lc.token, 'wrong-current-1', newPassword);
+      expect(res.statusCode, newPassword).toBe(401);
+      expect(res.json()).toEqual({ message: 'Current password is incorrect' });
+    }
+  });
+
+  it('accepts a password of one’s own: unmarked, and its user signs again', async () => {
+    const lc = await resetLcManager('own', 'Sam Owner', 'sam.owner@plant.example');
+    const res = await change(lc.token, 'Temp-pass-123', 'Sealing-station-7');
+    expect(res.statusCode).toBe(200);
+    expect(await passwordSetBy(lc.id)).toBeNull();
+    const signed = await tryToSign(lc.id, res.json().token, 'Sealing-station-7');
+    expect(signed.statusCode).toBe(200);
+    expect(signed.json()).toMatchObject({ status: 'rejected', reviewerId: lc.id });
+  });
+});
+
 describe('POST /api/logout', () => {
   it('expires the media cookie', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/logout' });
     expect(res.statusCode).toBe(200);
     expect(String(res.headers['set-cookie'])).toMatch(/^lc_media=; Path=\/api; .*Max-Age=0/);
+  });
+  it('names the user whose session ended in its audit entry (not "system")', async () => {
+    const user = await createUser(t, 'leaving', ['lc_manager']);
+    const { token } = (await login(user.email, PASSWORD)).json();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/logout',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.statusCode).toBe(200);
+    const entries = await t.services.ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'logout'), eq(auditLog.entityId, user.id)));
+    expect(entries).toEqual([
+      expect.objectContaining({ actorId: user.id, actorEmail: user.email, entity: 'user' }),
+    ]);
   });
 });
 

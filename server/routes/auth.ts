@@ -15,10 +15,11 @@ import {
   mediaCookieToken,
   setMediaCookie,
 } from '../http/auth-hook.ts';
-import { HttpError } from '../http/errors.ts';
+import { badRequest, HttpError } from '../http/errors.ts';
 import { passwordRateLimits } from '../http/password-rate-limit.ts';
 import { ChangePasswordBody, LoginBody, LoginResponse, Me } from '../schemas/auth.ts';
 import { ErrorResponse, MessageResponse } from '../schemas/common.ts';
+import { ownNewPasswordProblem } from '../schemas/password-rule.ts';
 
 function refuse(reply: FastifyReply, check: CredentialCheck, message: string): never {
   refuseCheck(reply, check, new HttpError(401, message));
@@ -107,6 +108,9 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'password-change',
       );
       if (!check.ok) refuse(reply, check, 'Current password is incorrect');
+      // Only now: a wrong current password answers 401 whatever the new one is (spec §8).
+      const problem = ownNewPasswordProblem(request.body, check.user);
+      if (problem) throw badRequest(problem);
       const passwordHash = await passwords.hash(request.body.newPassword);
       // Bumping the token version signs out every other session; this one gets a fresh token.
       // The change and its audit entry commit together.
@@ -159,7 +163,14 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
           }
           const first = ended[0];
           if (first) {
-            await audit(tx, request, {
+            // A public route has no request user: the entry names the one whose session ended,
+            // the verified token's user (21 CFR 11.10(e): who, not 'system').
+            const [row] = await tx
+              .select({ id: users.id, name: users.name, email: users.email, roles: users.roles })
+              .from(users)
+              .where(eq(users.id, first.id));
+            const actor = { user: row ?? null, ip: request.ip };
+            await audit(tx, actor, {
               action: 'logout',
               entity: 'user',
               entityId: first.id,
