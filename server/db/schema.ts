@@ -5,6 +5,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   doublePrecision,
   index,
   integer,
@@ -47,6 +48,23 @@ export const users = pgTable('users', {
   assignedOperators: ids('assigned_operators'),
   createdAt: createdAt(),
 });
+
+/**
+ * Every email address a user has held, for good (21 CFR 11.100(a): a signature is never reassigned
+ * to anyone else). One owner per address: no other user is created with it or given it later, its
+ * owner may take it back. Kept when the user is deleted (the trail still names the address). A
+ * trigger on `users` (migration 0015) writes it in the statement that sets an email; the users
+ * routes check it first to name the owner (services/users.ts `emailRefusal`).
+ */
+export const userEmails = pgTable(
+  'user_emails',
+  {
+    /** Lower-case, as `users.email`. */
+    email: text('email').primaryKey(),
+    userId: text('user_id').notNull(),
+  },
+  (t) => [check('user_emails_lower_case', sql`${t.email} = lower(${t.email})`)],
+);
 
 export const lineClearances = pgTable('line_clearances', {
   id: id(),

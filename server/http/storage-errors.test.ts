@@ -192,6 +192,7 @@ describe('the error handler on a full or read-only disk', () => {
       method: 'DELETE',
       url: `/api/admin/videos/${video._id}`,
       headers: f.auth.admin,
+      payload: { reason: 'Recorded on the wrong line by mistake' },
     });
     expect(res.statusCode).toBe(507);
     expect(res.json().message).toBe(

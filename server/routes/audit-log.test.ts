@@ -200,6 +200,7 @@ describe('a record’s whole history (GET /api/audit-log?record=)', () => {
       method: 'DELETE',
       url: `/api/admin/videos/${videoId}`,
       headers: u.admin.auth,
+      payload: { reason: 'Recorded on the wrong line by mistake' },
     });
     expect(deleted.statusCode, deleted.body).toBe(200);
     const after = (await read('audit')).json() as AuditEntry[];

@@ -278,6 +278,7 @@ describe('deleting a video', () => {
       method: 'DELETE',
       url: `/api/admin/videos/${videoId}`,
       headers: people.admin.auth,
+      payload: { reason: 'Recorded on the wrong line by mistake' },
     });
 
   it('is refused for an approved inspection’s video (409, audited); record and files stay', async () => {

@@ -345,3 +345,72 @@ describe('an LC manager manages the operators of its own lines only', () => {
     expect(ids).toEqual(expect.arrayContaining([reviewer._id, manager._id]));
   });
 });
+
+describe('an email address stays with the user who held it (21 CFR 11.100(a))', () => {
+  const put = (auth: { authorization: string }, id: string, payload: object) =>
+    t.app.inject({ method: 'PUT', url: `/api/users/${id}`, headers: auth, payload });
+  const belonged = (name: string) =>
+    `This email address belonged to another user (${name}); an email address is never given to a second person (21 CFR 11.100)`;
+
+  it('a deactivated user’s former email is refused to a new user, and to another user by a change', async () => {
+    const qa1 = (await post(u.admin.auth, person('qa1'))).json();
+    // The QA finding: deactivate, move its email away, then hand the address to someone else.
+    const moved = await put(u.admin.auth, qa1._id, {
+      ...qa1,
+      status: 'deactivated',
+      email: 'qa1-old@plant.example',
+    });
+    expect(moved.statusCode).toBe(200);
+    const created = await post(u.admin.auth, {
+      ...person('someone-else'),
+      name: 'Someone Else',
+      email: 'QA1@plant.example',
+    });
+    expect(created.statusCode).toBe(409);
+    expect(created.json().message).toBe(belonged('Person qa1'));
+    const otherRes = await post(u.factory.auth, person('not-qa1'));
+    expect(otherRes.statusCode, otherRes.body).toBe(201);
+    const other = otherRes.json();
+    const given = await put(u.factory.auth, other._id, { ...other, email: 'qa1@plant.example' });
+    expect(given.statusCode, given.body).toBe(409);
+    expect(given.json().message).toBe(belonged('Person qa1'));
+    // Nothing changed: the address is still nobody's login, the other user keeps its own.
+    const users = (await t.app.inject({ url: '/api/users', headers: u.admin.auth })).json() as {
+      email: string;
+    }[];
+    expect(users.map((user) => user.email)).not.toContain('qa1@plant.example');
+    expect(users.map((user) => user.email)).toContain('not-qa1@plant.example');
+  });
+
+  it('its holder may take an old address back, and then the newer one stays its own too', async () => {
+    const sofia = (await post(u.admin.auth, person('sofia'))).json();
+    const renamed = await put(u.admin.auth, sofia._id, {
+      ...sofia,
+      email: 'sofia.old@plant.example',
+    });
+    expect(renamed.statusCode).toBe(200);
+    const back = await put(u.admin.auth, sofia._id, { ...sofia, email: 'Sofia@plant.example' });
+    expect(back.statusCode).toBe(200);
+    expect(back.json().email).toBe('sofia@plant.example');
+    const taken = await post(u.admin.auth, { ...person('x2'), email: 'sofia.old@plant.example' });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().message).toBe(belonged('Person sofia'));
+    // The address in use keeps the answer it had.
+    const inUse = await post(u.admin.auth, { ...person('x3'), email: 'sofia@plant.example' });
+    expect(inUse.statusCode).toBe(409);
+    expect(inUse.json().message).toBe('A user with this email already exists');
+  });
+
+  it('a deleted user’s address stays its own: the trail still files entries under it', async () => {
+    const gone = (await post(u.admin.auth, person('gone'))).json();
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/users/${gone._id}`,
+      headers: u.admin.auth,
+    });
+    expect(del.statusCode).toBe(200);
+    const again = await post(u.admin.auth, person('gone'));
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe(belonged('Person gone, deleted'));
+  });
+});

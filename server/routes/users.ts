@@ -19,7 +19,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
 import type { AuthUser } from '../context.ts';
-import type { Tx } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import {
   accountLockouts,
   deviceHolders,
@@ -47,7 +47,7 @@ import {
   setsCredentials,
 } from '../services/access.ts';
 import { assertLinesExist, assertUsersExist } from '../services/references.ts';
-import { insertUser } from '../services/users.ts';
+import { EMAIL_IN_USE, emailRefusal, insertUser } from '../services/users.ts';
 
 type Row = typeof users.$inferSelect;
 
@@ -102,6 +102,14 @@ const MANAGERS = ['admin', 'factory_manager', 'lc_manager'] as const;
 const isUniqueViolation = (error: unknown) =>
   (error as { code?: string }).code === '23505' ||
   (error as { cause?: { code?: string } }).cause?.code === '23505';
+
+/**
+ * The 409 for an email taken meanwhile (a concurrent request; the unique index or the
+ * `user_emails` trigger refused it), naming its holder as the check before the change does.
+ */
+async function emailTaken(db: Db, email: string, userId: string | null) {
+  return conflict((await emailRefusal(db, email, userId)) ?? EMAIL_IN_USE);
+}
 
 const sameSet = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((x) => b.includes(x));
@@ -269,7 +277,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         });
         return reply.status(201).send(toUser(row));
       } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('A user with this email already exists');
+        if (isUniqueViolation(error)) throw await emailTaken(db, body.email, null);
         throw error;
       }
     },
@@ -303,6 +311,9 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if ((emailChanged || body.password) && !setsCredentials(user)) {
         await denied(request, 'may not set another user’s password or email');
       }
+      // An address another user holds or held is never given to this one (21 CFR 11.100(a)).
+      const refusal = emailChanged ? await emailRefusal(db, email, old.id) : null;
+      if (refusal) throw conflict(refusal);
       const lineClearanceIds = await linesAfterChange(
         request,
         lines,
@@ -357,7 +368,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
           return toUser(row);
         });
       } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('A user with this email already exists');
+        if (isUniqueViolation(error)) throw await emailTaken(db, email, old.id);
         throw error;
       }
     },

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { videos } from '../db/schema.ts';
+import { newId } from '../ids.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { KEYFRAMES_TEXT, loadFixture, PNG, VIDEO_BYTES } from '../test/demo-fixture.ts';
 
@@ -204,6 +206,8 @@ describe('traversal probes never reach a file outside storage', () => {
   });
 });
 
+const REASON = 'Recorded on the wrong line by mistake';
+
 describe('admin videos', () => {
   it('lists for admins only', async () => {
     expect(ids(await get('/api/admin/videos'))).toHaveLength(2);
@@ -238,6 +242,7 @@ describe('admin videos', () => {
       method: 'DELETE',
       url: `/api/admin/videos/${videoB._id}`,
       headers: f.auth.admin,
+      payload: { reason: REASON },
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
@@ -265,5 +270,70 @@ describe('admin videos', () => {
       headers: f.auth.admin,
     });
     expect(again.statusCode).toBe(404);
+  });
+
+  it('needs a reason for the video of an inspection (400, nothing removed) and audits it', async () => {
+    const del = (payload?: object) =>
+      t.app.inject({
+        method: 'DELETE',
+        url: `/api/admin/videos/${videoA._id}`,
+        headers: f.auth.admin,
+        ...(payload ? { payload } : {}),
+      });
+    // The spec's call (no payload), a blank reason and one that says nothing are refused.
+    for (const payload of [undefined, {}, { reason: ' \u200b ' }]) {
+      const refused = await del(payload);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toBe(
+        'body.reason is required to delete the video of an inspection (at least 3 different words)',
+      );
+    }
+    const vague = await del({ reason: 'not needed' });
+    expect(vague.statusCode).toBe(400);
+    expect(vague.json().message).toBe(
+      'body.reason must say why the video is deleted (at least 3 different words)',
+    );
+    expect((await get('/api/videos/video-a.mp4')).statusCode).toBe(200);
+    expect((await get('/api/keyframes/frames-a/1.5.png')).statusCode).toBe(200);
+
+    const done = await del({ reason: `  ${REASON} ` });
+    expect(done.statusCode).toBe(200);
+    const trail = await get(`/api/audit-log?entity=video&entityId=${videoA._id}&action=delete`);
+    expect(trail.json()).toEqual([
+      expect.objectContaining({
+        action: 'delete',
+        reason: REASON,
+        newValue: expect.objectContaining({ reason: REASON, video: 1, reports: 1 }),
+      }),
+    ]);
+  });
+
+  it('deletes a video no inspection names without a reason (the spec’s call)', async () => {
+    const id = newId();
+    await t.services.ctx.db.insert(videos).values({
+      id,
+      filename: `${id}.mp4`,
+      storageKey: `videos/${id}.mp4`,
+      subfolder: id,
+      timestamp: new Date(),
+    });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/videos/${id}`,
+      headers: f.auth.admin,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().deleted).toMatchObject({ video: 1, reports: 0 });
+    const [entry] = (
+      await get(`/api/audit-log?entity=video&entityId=${id}&action=delete`)
+    ).json() as { reason: string | null }[];
+    expect(entry?.reason).toBeNull();
+    // The body is documented for clients that send the reason.
+    const doc = (await t.app.inject({ url: '/api/openapi.json' })).json();
+    const body = doc.paths['/api/admin/videos/{id}'].delete.requestBody;
+    expect(body.content['application/json'].schema.properties.reason).toMatchObject({
+      type: 'string',
+      description: expect.stringMatching(/required for the video of an inspection/),
+    });
   });
 });

@@ -12,8 +12,16 @@ import { badRequest, notFound } from '../http/errors.ts';
 import { sendStored } from '../http/send-file.ts';
 import { refreshSummaries } from '../reports/report.ts';
 import { auditSignedEvidence, refuseIfSignedEvidence } from '../reports/signed-evidence.ts';
+import { isBlank } from '../schemas/blank.ts';
 import { ErrorResponse, IdParams } from '../schemas/common.ts';
-import { AdminVideo, Video, VideoDeleteResponse, VideoQuery } from '../schemas/videos.ts';
+import { givesReason, MIN_REASON_WORDS } from '../schemas/review-notes.ts';
+import {
+  AdminVideo,
+  Video,
+  VideoDeleteBody,
+  VideoDeleteResponse,
+  VideoQuery,
+} from '../schemas/videos.ts';
 import { hasRole } from '../services/access.ts';
 import { findVisibleVideo, getVideo, listVideosJson } from '../services/videos.ts';
 
@@ -30,6 +38,29 @@ const latest = (values: string[] | undefined) =>
   values?.length ? new Date(Math.max(...values.map((v) => Date.parse(v)))) : undefined;
 const earliest = (values: string[] | undefined) =>
   values?.length ? new Date(Math.min(...values.map((v) => Date.parse(v)))) : undefined;
+
+const reasonRule = `at least ${MIN_REASON_WORDS} different words`;
+
+/**
+ * The reason a deletion records, or a 400: the video of an inspection is original GMP data of that
+ * record (EU GMP Annex 11 §9, 21 CFR 211.188), so its deletion says why; a video no inspection
+ * names may go without one (the spec's call has no payload). A reason given must be one.
+ */
+function deletionReason(given: string | undefined, ofInspection: boolean): string | null {
+  const reason = given?.trim() ?? '';
+  if (isBlank(reason)) {
+    if (ofInspection) {
+      throw badRequest(
+        `body.reason is required to delete the video of an inspection (${reasonRule})`,
+      );
+    }
+    return null;
+  }
+  if (!givesReason(reason)) {
+    throw badRequest(`body.reason must say why the video is deleted (${reasonRule})`);
+  }
+  return reason;
+}
 
 export const videoRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, storage } = app.ctx;
@@ -112,12 +143,18 @@ export const videoRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/admin/videos/:id',
     {
       config: { access: ['admin'] },
+      // The spec's call sends no body: it is read as one without a reason.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
       schema: {
         tags: ['admin'],
         description:
           'Deletes the video, its predictions and files; its inspections stay, unlinked. 409 for ' +
-          'the video of a signed (approved or rejected) inspection.',
+          'the video of a signed (approved or rejected) inspection; 400 without `reason` for the ' +
+          'video of a pending one.',
         params: IdParams,
+        body: VideoDeleteBody,
         response: { 200: VideoDeleteResponse, ...errors },
       },
     },
@@ -129,6 +166,12 @@ export const videoRoutes: FastifyPluginAsyncTypebox = async (app) => {
         db.transaction(async (tx) => {
           // The signed record names the video, its SHA-256 and its detections: it is kept.
           await refuseIfSignedEvidence(tx, id, 'it cannot be deleted');
+          // Read after the guard's lock on the video's inspections.
+          const named = await tx
+            .select({ id: inspections.id })
+            .from(inspections)
+            .where(eq(inspections.videoId, id));
+          const reason = deletionReason(request.body.reason, named.length > 0);
           const [predictionCount] = await tx
             .select({ n: count() })
             .from(predictions)
@@ -154,7 +197,7 @@ export const videoRoutes: FastifyPluginAsyncTypebox = async (app) => {
             entity: 'video',
             entityId: id,
             oldValue: { ...video, unlinkedInspections: unlinked.map((row) => row.id) },
-            newValue: summary,
+            newValue: reason ? { ...summary, reason } : summary,
           });
           return { summary, unlinked: unlinked.map((row) => row.id) };
         }),

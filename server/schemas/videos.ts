@@ -70,6 +70,23 @@ export const VideoQuery = Type.Object({
 });
 export type VideoQuery = Static<typeof VideoQuery>;
 
+/**
+ * DELETE /api/admin/videos/{id}: why. The spec's call has no payload, so the body is optional; the
+ * reason is required (at least three different words) when an inspection names the video, since
+ * deleting it removes original GMP data from that record. It goes to the audit entry's `reason`.
+ */
+export const VideoDeleteBody = Type.Object({
+  reason: Type.Optional(
+    Type.String({
+      maxLength: 2000,
+      description:
+        'Why the video is deleted; required for the video of an inspection (at least three ' +
+        'different words). Stored as the reason of the audit entry.',
+    }),
+  ),
+});
+export type VideoDeleteBody = Static<typeof VideoDeleteBody>;
+
 /** DELETE /api/admin/videos/{id}: what was removed. `minio` reports the stored files. */
 export const VideoDeleteResponse = Type.Object({
   deleted: Type.Object({

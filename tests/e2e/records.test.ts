@@ -216,6 +216,11 @@ describe.concurrent('records', () => {
     expect(question).toBe(
       'Are you sure you want to delete this video? Its predictions, reports, floorplans, keyframes and results will also be deleted.',
     );
+    // It is an inspection's evidence: the trail keeps why it went.
+    const reason = 'Recorded on the wrong line by mistake';
+    const dialog = page.getByRole('dialog', { name: 'Delete video' });
+    await dialog.getByRole('textbox', { name: 'Reason (required)' }).fill(reason);
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
     const toast = page
       .locator('.toast.toast-success')
       .filter({ hasText: 'Video deleted successfully.' });
@@ -242,7 +247,7 @@ describe.concurrent('records', () => {
     );
     expect(log.map((entry) => entry.action)).toContain('analysis.complete');
     expect(log.filter((entry) => entry.action === 'delete')).toMatchObject([
-      { actorEmail: 'admin@example.com' },
+      { actorEmail: 'admin@example.com', reason },
     ]);
     await page.context().close();
   });

@@ -1,3 +1,5 @@
+import { MIN_REASON_WORDS } from '../../../server/schemas/review-notes.ts';
+
 /** Admin / factory-manager dashboard strings (spec §2, §5, §8). */
 export const adminStrings = {
   createNewArea: 'Create New Area',
@@ -60,6 +62,11 @@ export const adminStrings = {
   confirmDeleteVideo:
     'Are you sure you want to delete this video? Its predictions, reports, floorplans, keyframes and results will also be deleted.',
   videoDeleted: 'Video deleted successfully.',
+  /** After the browser's confirmation: why, kept as the reason of the deletion's audit entry. */
+  deleteVideoTitle: 'Delete video',
+  deletionReason: 'Reason (required)',
+  deletionReasonHint: `At least ${MIN_REASON_WORDS} different words. It is kept with the deletion in the audit trail.`,
+  deletionReasonMissing: `Please give the reason for deleting this video, in at least ${MIN_REASON_WORDS} different words`,
   /** Beside a disabled Delete: the video of an approved or rejected inspection is kept. */
   signedEvidenceKept: 'Signed evidence: kept (the video of an approved or rejected inspection)',
   deletedPrefix: 'Deleted:',

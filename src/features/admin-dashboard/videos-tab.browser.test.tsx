@@ -30,6 +30,17 @@ const video = {
 };
 const SIGNED =
   'The video is evidence of a signed inspection (approved 2026-11-10 15:02 UTC); it cannot be deleted';
+const REASON = 'Recorded on the wrong line by mistake';
+const deletion = {
+  deleted: {
+    video: 1,
+    predictions: 15,
+    reports: 1,
+    floorplanConfigs: 0,
+    floorplans: 0,
+    minio: { video: true, keyframesText: true, keyframesImages: 43, results: false },
+  },
+};
 
 describe('Videos tab: deleting', () => {
   it('shows the server’s refusal after the spec’s failure text and keeps the card', async () => {
@@ -47,11 +58,92 @@ describe('Videos tab: deleting', () => {
       </>,
     );
     await page.getByRole('button', { name: /^Delete / }).click();
+    await page.getByRole('textbox', { name: 'Reason (required)' }).fill(REASON);
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
     await expect.element(page.getByText(`Failed to delete video: ${SIGNED}`)).toBeVisible();
     expect(fake.calls).toContain(`DELETE /api/admin/videos/${video.id}`);
+    // Signed meanwhile: trying again does not help, so the dialog closes on the refusal.
+    await expect.element(page.getByRole('dialog')).not.toBeInTheDocument();
     // Nothing was deleted: the list is not read again.
     expect(fake.calls.filter((call) => call === 'GET /api/admin/videos')).toHaveLength(1);
     await expect.element(page.getByRole('heading', { name: /^Unknown Line – / })).toBeVisible();
+  });
+});
+
+describe('Videos tab: the reason for a deletion', () => {
+  it('asks for it after the spec’s confirmation, by the server’s rule, and sends it', async () => {
+    signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles: ['admin'] });
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const fake = fakeFetch({
+      'GET /api/admin/videos': { body: [video] },
+      [`DELETE /api/admin/videos/${video.id}`]: { body: deletion },
+    });
+    const sent: unknown[] = [];
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.method === 'DELETE') sent.push(JSON.parse(String(init.body)));
+      return fake.fetchImpl(input, init);
+    });
+    await render(
+      <>
+        <VideosTab lineClearances={[]} users={[]} devices={[]} />
+        <Toaster />
+      </>,
+    );
+    await page.getByRole('button', { name: /^Delete Unknown Line – / }).click();
+    expect(confirm).toHaveBeenCalledWith(
+      'Are you sure you want to delete this video? Its predictions, reports, floorplans, keyframes and results will also be deleted.',
+    );
+    const dialog = page.getByRole('dialog', { name: 'Delete video' });
+    await expect.element(dialog).toBeVisible();
+    const reason = dialog.getByRole('textbox', { name: 'Reason (required)' });
+    const submit = dialog.getByRole('button', { name: 'Delete', exact: true });
+    // Two words say nothing an auditor can check: refused here, nothing sent.
+    await reason.fill('not needed');
+    await submit.click();
+    const missing = 'Please give the reason for deleting this video, in at least 3 different words';
+    await expect.element(reason).toHaveAccessibleDescription(expect.stringContaining(missing));
+    expect(sent).toEqual([]);
+
+    await reason.fill(`  ${REASON} `);
+    await submit.click();
+    await expect.element(page.getByText(/^Video deleted successfully\./)).toBeVisible();
+    expect(sent).toEqual([{ reason: REASON }]);
+    await expect.element(dialog).not.toBeInTheDocument();
+    // The list is read again.
+    expect(fake.calls.filter((call) => call === 'GET /api/admin/videos')).toHaveLength(2);
+  });
+
+  it('says the server’s refusal of the reason at the field and keeps the dialog open', async () => {
+    signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles: ['admin'] });
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const refusal =
+      'body.reason is required to delete the video of an inspection (at least 3 different words)';
+    const fake = fakeFetch({
+      'GET /api/admin/videos': { body: [video] },
+      [`DELETE /api/admin/videos/${video.id}`]: { status: 400, body: { message: refusal } },
+    });
+    vi.stubGlobal('fetch', fake.fetchImpl);
+    await render(<VideosTab lineClearances={[]} users={[]} devices={[]} />);
+    await page.getByRole('button', { name: /^Delete Unknown Line – / }).click();
+    const reason = page.getByRole('textbox', { name: 'Reason (required)' });
+    await reason.fill(REASON);
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect
+      .element(reason)
+      .toHaveAccessibleDescription(expect.stringContaining(`Failed to delete video: ${refusal}`));
+    await expect.element(reason).toHaveValue(REASON);
+    expect(fake.calls).toEqual(['GET /api/admin/videos', `DELETE /api/admin/videos/${video.id}`]);
+  });
+
+  it('deletes nothing and asks nothing when the confirmation is declined', async () => {
+    signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles: ['admin'] });
+    vi.spyOn(window, 'confirm').mockReturnValue(false);
+    const fake = fakeFetch({ 'GET /api/admin/videos': { body: [video] } });
+    vi.stubGlobal('fetch', fake.fetchImpl);
+    await render(<VideosTab lineClearances={[]} users={[]} devices={[]} />);
+    await page.getByRole('button', { name: /^Delete Unknown Line – / }).click();
+    expect(page.getByRole('dialog').all()).toHaveLength(0);
+    expect(fake.calls).toEqual(['GET /api/admin/videos']);
   });
 });
 

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Link } from 'wouter';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { StatusTag, Tag } from '../../components/tag.tsx';
@@ -6,14 +7,12 @@ import { videoPath } from '../../config/paths.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { formatSize } from '../../lib/format-size.ts';
 import { localTime } from '../../lib/record-time.ts';
-import { confirmThenRun } from '../../lib/run-action.ts';
 import { awaitingUpload, videoDuration, videoIdOf, videoSize } from '../../lib/video.ts';
-import { toastError, toastLife } from '../../stores/toasts.ts';
+import { toastError } from '../../stores/toasts.ts';
 import type { AdminVideo, Device, LineClearance, User } from '../../types/api.ts';
-import { deleteAdminVideo } from './api/delete-admin-video.ts';
 import { getAdminVideos } from './api/get-admin-videos.ts';
 import { adminStrings as s } from './strings.ts';
-import { deletionSummary } from './video-deletion.ts';
+import { VideoDeletionDialog } from './video-deletion-dialog.tsx';
 
 export interface VideosTabProps {
   lineClearances: readonly LineClearance[];
@@ -45,98 +44,103 @@ export function VideosTab({ lineClearances, users, devices }: VideosTabProps) {
     ]),
   );
   const deviceName = new Map(devices.map((device) => [device._id, device.name]));
+  const [deleting, setDeleting] = useState<{ id: string; title: string } | null>(null);
 
-  const remove = async (video: AdminVideo) => {
+  const remove = (video: AdminVideo, title: string) => {
     const id = videoIdOf(video);
     if (!id) {
       toastError(s.invalidVideoId);
       return;
     }
-    const done = await confirmThenRun(
-      s.confirmDeleteVideo,
-      () => deleteAdminVideo(id),
-      deletionSummary,
-      messages.deleteFailed,
-      toastLife.long,
-    );
-    if (done) videos.reload();
+    // Spec §5: the browser's confirmation first; then the reason the audit trail keeps.
+    if (window.confirm(s.confirmDeleteVideo)) setDeleting({ id, title });
   };
 
   return (
-    <CardGrid
-      toolbar={
-        <button type="button" className="btn btn-secondary" onClick={videos.reload}>
-          {s.refresh}
-        </button>
-      }
-      items={videos.data}
-      loading={videos.loading}
-      noun={s.videoNoun}
-      render={(video) => {
-        const id = videoIdOf(video);
-        const line = video.lineClearanceId ? lineName.get(video.lineClearanceId) : undefined;
-        const userId = video.userId ?? video.operatorId;
-        const size = videoSize(video);
-        const duration = videoDuration(video);
-        const title = `${line ?? s.unknownLine} – ${when(video.timestamp)}`;
-        return (
-          <RecordCard
-            key={id ?? title}
-            title={title}
-            tags={<StatusTag status={video.status ?? 'pending'} />}
-            actions={
-              <>
-                {id && (
-                  <Link
-                    href={videoPath(id)}
-                    className="btn btn-secondary"
-                    aria-label={`${s.view} ${title}`}
-                  >
-                    {s.view}
-                  </Link>
-                )}
-                <RecordActions
-                  name={title}
-                  actions={[
-                    {
-                      label: s.delete,
-                      variant: 'danger',
-                      onClick: () => remove(video),
-                      // The server keeps a signed inspection's video (409): say so before a click.
-                      unavailable: video.signedEvidence ? s.signedEvidenceKept : null,
-                    },
-                  ]}
-                />
-              </>
-            }
-          >
-            <RecordField label={s.device}>
-              {(video.deviceId && deviceName.get(video.deviceId)) || s.unknown}
-            </RecordField>
-            <RecordField label={s.user}>
-              {(userId && userName.get(userId)) || s.unknown}
-            </RecordField>
-            <RecordField label={s.line}>{line ?? s.unknown}</RecordField>
-            <RecordField label={s.duration}>
-              {duration == null ? s.unknown : `${duration} s`}
-            </RecordField>
-            <RecordField label={s.size}>
-              {awaitingUpload(video)
-                ? s.fileNotUploaded
-                : size == null
-                  ? s.unknown
-                  : formatSize(size)}
-            </RecordField>
-            <RecordField label={s.relatedData}>
-              {relatedKeys.map((key) => (
-                <Tag key={key} severity="secondary">
-                  {`${relatedLabels[key]}: ${video.relatedData?.[key] ?? 0}`}
-                </Tag>
-              ))}
-            </RecordField>
-          </RecordCard>
-        );
-      }}
-    />
+    <>
+      <CardGrid
+        toolbar={
+          <button type="button" className="btn btn-secondary" onClick={videos.reload}>
+            {s.refresh}
+          </button>
+        }
+        items={videos.data}
+        loading={videos.loading}
+        noun={s.videoNoun}
+        render={(video) => {
+          const id = videoIdOf(video);
+          const line = video.lineClearanceId ? lineName.get(video.lineClearanceId) : undefined;
+          const userId = video.userId ?? video.operatorId;
+          const size = videoSize(video);
+          const duration = videoDuration(video);
+          const title = `${line ?? s.unknownLine} – ${when(video.timestamp)}`;
+          return (
+            <RecordCard
+              key={id ?? title}
+              title={title}
+              tags={<StatusTag status={video.status ?? 'pending'} />}
+              actions={
+                <>
+                  {id && (
+                    <Link
+                      href={videoPath(id)}
+                      className="btn btn-secondary"
+                      aria-label={`${s.view} ${title}`}
+                    >
+                      {s.view}
+                    </Link>
+                  )}
+                  <RecordActions
+                    name={title}
+                    actions={[
+                      {
+                        label: s.delete,
+                        variant: 'danger',
+                        onClick: () => remove(video, title),
+                        // The server keeps a signed inspection's video (409): say so before a click.
+                        unavailable: video.signedEvidence ? s.signedEvidenceKept : null,
+                      },
+                    ]}
+                  />
+                </>
+              }
+            >
+              <RecordField label={s.device}>
+                {(video.deviceId && deviceName.get(video.deviceId)) || s.unknown}
+              </RecordField>
+              <RecordField label={s.user}>
+                {(userId && userName.get(userId)) || s.unknown}
+              </RecordField>
+              <RecordField label={s.line}>{line ?? s.unknown}</RecordField>
+              <RecordField label={s.duration}>
+                {duration == null ? s.unknown : `${duration} s`}
+              </RecordField>
+              <RecordField label={s.size}>
+                {awaitingUpload(video)
+                  ? s.fileNotUploaded
+                  : size == null
+                    ? s.unknown
+                    : formatSize(size)}
+              </RecordField>
+              <RecordField label={s.relatedData}>
+                {relatedKeys.map((key) => (
+                  <Tag key={key} severity="secondary">
+                    {`${relatedLabels[key]}: ${video.relatedData?.[key] ?? 0}`}
+                  </Tag>
+                ))}
+              </RecordField>
+            </RecordCard>
+          );
+        }}
+      />
+      {deleting && (
+        <VideoDeletionDialog
+          videoId={deleting.id}
+          title={deleting.title}
+          onClose={() => setDeleting(null)}
+          onDeleted={videos.reload}
+        />
+      )}
+    </>
   );
 }

@@ -1,5 +1,6 @@
 import { api, segment } from '../../../lib/api-client.ts';
 import type { VideoDeletion } from '../../../types/api.ts';
 
-export const deleteAdminVideo = (id: string) =>
-  api.delete<VideoDeletion>(`/api/admin/videos/${segment(id)}`);
+/** Spec §7 with the reason the audit trail keeps (the server requires it for an inspection's video). */
+export const deleteAdminVideo = (id: string, reason: string) =>
+  api.delete<VideoDeletion>(`/api/admin/videos/${segment(id)}`, { body: { reason } });
