@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { Readable } from 'node:stream';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, lineClearances, uploads, videos } from '../db/schema.ts';
@@ -132,6 +133,36 @@ describe('tus uploads', () => {
     // The video has its file: no second upload.
     const second = await createFor(videoId, file);
     expect(second.statusCode).toBe(409);
+  });
+
+  it('verifies on the resuming HEAD when the server stopped after the last byte, before verifying', async () => {
+    const stoppedAfterLastByte = async (file: Buffer, lastByte: Buffer) => {
+      const started_ = await started(file);
+      const { location, id } = started_;
+      const allButLast = file.subarray(0, file.length - 1);
+      expect((await patch(u.operator, location, 0, allButLast)).statusCode).toBe(204);
+      // The last byte reached the disk; the verification that follows it in the PATCH did not run.
+      await t.services.ctx.storage.append(`uploads/${id}`, Readable.from([lastByte]));
+      return started_;
+    };
+    const file = webmBytes(30_000);
+    const { videoId, location, id } = await stoppedAfterLastByte(file, file.subarray(-1));
+    // tus-js-client resumes with a HEAD: a complete offset is success to it, and the phone then
+    // deletes its copy. So the HEAD answers complete only once the file is verified.
+    const resumed = await head(u.operator, location);
+    expect(resumed.statusCode).toBe(200);
+    expect(resumed.headers['upload-offset']).toBe(String(file.length));
+    const [video] = await t.services.ctx.db.select().from(videos).where(eq(videos.id, videoId));
+    expect(video?.sha256).toBe(sha256(file));
+    expect(await actions(id)).toEqual(['upload.create', 'upload.complete']);
+    expect(enqueued).toContainEqual([videoId, u.operator.id]);
+
+    // A last byte that makes another file: the HEAD refuses it, and the device keeps its copy.
+    const other = webmBytes(30_001).subarray(0, 30_000);
+    const wrong = await stoppedAfterLastByte(other, Buffer.from([(other.at(-1) ?? 0) ^ 0xff]));
+    const refused = await head(u.operator, wrong.location);
+    expect(refused.statusCode).toBe(460);
+    expect(await actions(wrong.id)).toEqual(['upload.create', 'upload.complete', 'upload.reject']);
   });
 
   it('resumes and verifies across a server restart (the stored file is hashed)', async () => {
@@ -312,6 +343,7 @@ describe('tus uploads', () => {
       method: 'DELETE',
       url: `/api/admin/videos/${videoId}`,
       headers: u.admin.auth,
+      payload: { reason: 'Recorded on the wrong line by mistake' },
     });
     expect(removed.statusCode, removed.body).toBe(200);
     expect(fs.existsSync(folder)).toBe(false);

@@ -178,6 +178,12 @@ class VideoUploadStore extends DataStore {
       row.status === 'verified'
         ? row.size
         : ((await this.ctx.storage.stat(row.storageKey))?.size ?? 0);
+    // Every byte is here but unverified: the server stopped inside the PATCH that brought the last
+    // one. The device resumes with a HEAD, reads a complete upload and deletes its copy, so that
+    // HEAD verifies first (and answers the refusal if the file does not match; tus holds the lock).
+    if (row.status === 'receiving' && offset === row.size && request?.method === 'HEAD') {
+      await this.finish(id);
+    }
     return new Upload({
       id,
       size: row.size,
