@@ -56,7 +56,7 @@ describe('devices', () => {
     const res = await register(u.operator.auth, 'A-TAG-2');
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(
-      "body.qrCode is the checkpoint 'Hopper' of Line A, not a device label",
+      "This QR code is the checkpoint 'Hopper' of Line A, not a device label: scan the label on the phone or tablet",
     );
   });
 

@@ -78,7 +78,7 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const checkpoint = await checkpointOf(label.serial);
       if (checkpoint) {
         throw badRequest(
-          `body.qrCode is the checkpoint '${checkpoint.tag}' of ${checkpoint.line}, not a device label`,
+          `This QR code is the checkpoint '${checkpoint.tag}' of ${checkpoint.line}, not a device label: scan the label on the phone or tablet`,
         );
       }
       const row = await db.transaction(async (tx) => {
