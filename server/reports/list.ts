@@ -4,8 +4,15 @@ import { and, asc, desc, eq, exists, gt, gte, lte, type SQL, sql } from 'drizzle
 import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 import type { AuthUser } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import { inspections, lineClearances, reportSummaries, signatures, users } from '../db/schema.ts';
-import { toCsv } from '../http/csv.ts';
+import {
+  inspections,
+  lineClearances,
+  reportSummaries,
+  signatures,
+  users,
+  videos,
+} from '../db/schema.ts';
+import { csvChunks } from '../http/csv.ts';
 import { iso } from '../ids.ts';
 import type { InspectionStatus } from '../schemas/inspections.ts';
 import type { ReportFilters, ReportPage, ReportRow, ReportsQuery } from '../schemas/reports.ts';
@@ -17,25 +24,24 @@ const DEFAULT_LIMIT = 50;
  * the table (10^5 rows), a capped one costs about the same at any size (bench/reports.bench.ts).
  */
 export const TOTAL_CAP = 200;
-/** The CSV export's cap: an export is a listing, not a backup (npm run backup is). */
-export const CSV_MAX_ROWS = 100_000;
+/** The CSV export reads this many reports at a time: a long export never sits in memory whole. */
+export const CSV_BATCH = 2_000;
+
+const operator = alias(users, 'operator');
 
 const cursorOf = (row: { startTime: Date; id: string }) => `${row.startTime.getTime()}_${row.id}`;
 
-function parseCursor(cursor: string): { time: Date; id: string } {
-  const [ms, id] = cursor.split('_');
-  return { time: new Date(Number(ms)), id: id ?? '' };
+/** The rows after a cursor, in the listing's order. */
+function after(cursor: string, newestFirst: boolean): SQL {
+  const [ms, id = ''] = cursor.split('_');
+  const time = new Date(Number(ms));
+  return newestFirst
+    ? sql`(${inspections.startTime}, ${inspections.id}) < (${time}, ${id})`
+    : sql`(${inspections.startTime}, ${inspections.id}) > (${time}, ${id})`;
 }
 
-export async function listReports(
-  db: Db,
-  user: AuthUser,
-  query: ReportsQuery,
-  options: { all?: boolean } = {},
-): Promise<ReportPage> {
-  const newestFirst = (query.sort ?? '-startTime') === '-startTime';
-  const limit = options.all ? CSV_MAX_ROWS : (query.limit ?? DEFAULT_LIMIT);
-  const operator = alias(users, 'operator');
+/** The caller's scope and the query's filters (not its cursor). */
+function matching(user: AuthUser, query: ReportsQuery): SQL[] {
   const filters: (SQL | undefined)[] = [
     visibleTo(user, { owner: inspections.operatorId, line: inspections.lineClearanceId }),
   ];
@@ -49,69 +55,88 @@ export async function listReports(
   if (query.changedAfterSigning !== undefined) {
     filters.push(eq(reportSummaries.changedAfterSigning, query.changedAfterSigning));
   }
-  // The total matches the filters, not the page: counted before the cursor's condition joins them.
-  const matching = and(...filters);
-  if (query.after && !options.all) {
-    const { time, id } = parseCursor(query.after);
-    filters.push(
-      newestFirst
-        ? sql`(${inspections.startTime}, ${inspections.id}) < (${time}, ${id})`
-        : sql`(${inspections.startTime}, ${inspections.id}) > (${time}, ${id})`,
-    );
-  }
-  const order = newestFirst ? desc : asc;
-  const counting = options.all ? Promise.resolve(null) : countReports(db, matching);
+  return filters.filter((filter) => filter !== undefined);
+}
+
+const newestFirst = (query: ReportsQuery) => (query.sort ?? '-startTime') === '-startTime';
+
+/** A listed report's columns (the CSV adds its own). */
+const listColumns = {
+  id: inspections.id,
+  startTime: inspections.startTime,
+  lineClearanceId: inspections.lineClearanceId,
+  // A signed record shows the names it was signed with (docs/signatures.md): a rename since
+  // must not make the list and its CSV disagree with the signed report and PDF.
+  lineName: sql<string | null>`coalesce(${signatures.kept}->>'lineName', ${lineClearances.name})`,
+  operatorId: inspections.operatorId,
+  operatorName: sql<string | null>`coalesce(${signatures.kept}->>'operatorName', ${operator.name})`,
+  status: inspections.status,
+  flags: reportSummaries.flags,
+  criticalFlags: reportSummaries.criticalFlags,
+  signerName: signatures.signerName,
+  signedAt: signatures.signedAt,
+  changedAfterSigning: reportSummaries.changedAfterSigning,
+};
+
+/** A row of listColumns (the summary and the signature are left-joined: null when missing). */
+interface ListedColumns {
+  id: string;
+  startTime: Date;
+  lineClearanceId: string;
+  lineName: string | null;
+  operatorId: string;
+  operatorName: string | null;
+  status: string;
+  flags: number | null;
+  criticalFlags: number | null;
+  signerName: string | null;
+  signedAt: Date | null;
+  changedAfterSigning: boolean | null;
+}
+
+function toReportRow(row: ListedColumns): ReportRow {
+  return {
+    inspectionId: row.id,
+    startTime: iso(row.startTime),
+    lineClearanceId: row.lineClearanceId,
+    lineName: row.lineName ?? 'Unknown Line',
+    operatorId: row.operatorId,
+    operatorName: row.operatorName ?? 'Unknown',
+    status: row.status as InspectionStatus,
+    flags: row.flags,
+    criticalFlags: row.criticalFlags,
+    signerName: row.signerName,
+    signedAt: row.signedAt ? iso(row.signedAt) : null,
+    changedAfterSigning: row.changedAfterSigning ?? false,
+  };
+}
+
+export async function listReports(
+  db: Db,
+  user: AuthUser,
+  query: ReportsQuery,
+): Promise<ReportPage> {
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  const filters = matching(user, query);
+  const order = newestFirst(query) ? desc : asc;
   const rowsQuery = db
-    .select({
-      id: inspections.id,
-      startTime: inspections.startTime,
-      lineClearanceId: inspections.lineClearanceId,
-      // A signed record shows the names it was signed with (docs/signatures.md): a rename since
-      // must not make the list and its CSV disagree with the signed report and PDF.
-      lineName: sql<
-        string | null
-      >`coalesce(${signatures.kept}->>'lineName', ${lineClearances.name})`,
-      operatorId: inspections.operatorId,
-      operatorName: sql<
-        string | null
-      >`coalesce(${signatures.kept}->>'operatorName', ${operator.name})`,
-      status: inspections.status,
-      flags: reportSummaries.flags,
-      criticalFlags: reportSummaries.criticalFlags,
-      signerName: signatures.signerName,
-      signedAt: signatures.signedAt,
-      changedAfterSigning: reportSummaries.changedAfterSigning,
-    })
+    .select(listColumns)
     .from(inspections)
     .leftJoin(lineClearances, eq(lineClearances.id, inspections.lineClearanceId))
     .leftJoin(operator, eq(operator.id, inspections.operatorId))
     .leftJoin(reportSummaries, eq(reportSummaries.inspectionId, inspections.id))
     .leftJoin(signatures, eq(signatures.inspectionId, inspections.id))
-    .where(and(...filters))
+    .where(and(...filters, query.after ? after(query.after, newestFirst(query)) : undefined))
     .orderBy(order(inspections.startTime), order(inspections.id))
     .limit(limit + 1);
-  const [rows, total] = await Promise.all([rowsQuery, counting]);
+  // The total matches the filters, not the page: counted without the cursor's condition.
+  const [rows, total] = await Promise.all([rowsQuery, countReports(db, and(...filters))]);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {
-    rows: page.map(
-      (row): ReportRow => ({
-        inspectionId: row.id,
-        startTime: iso(row.startTime),
-        lineClearanceId: row.lineClearanceId,
-        lineName: row.lineName ?? 'Unknown Line',
-        operatorId: row.operatorId,
-        operatorName: row.operatorName ?? 'Unknown',
-        status: row.status as InspectionStatus,
-        flags: row.flags,
-        criticalFlags: row.criticalFlags,
-        signerName: row.signerName,
-        signedAt: row.signedAt ? iso(row.signedAt) : null,
-        changedAfterSigning: row.changedAfterSigning ?? false,
-      }),
-    ),
+    rows: page.map(toReportRow),
     next: rows.length > limit && last ? cursorOf(last) : null,
-    total: total ?? { count: page.length, more: false },
+    total,
   };
 }
 
@@ -161,33 +186,94 @@ export async function reportFilters(db: Db, user: AuthUser): Promise<ReportFilte
   return { lines, operators };
 }
 
-/** The CSV export of a listing, one line per report. */
-export function reportRowsCsv(rows: readonly ReportRow[]): string {
-  return toCsv(
-    [
-      'Inspection',
-      'Start (UTC)',
-      'Line',
-      'Operator',
-      'Status',
-      'Flags',
-      'Critical or high flags',
-      'Signed by',
-      'Signed at (UTC)',
-      'Changed after signing',
-    ],
-    rows.map((row) => [
-      row.inspectionId,
-      row.startTime,
-      row.lineName,
-      row.operatorName,
-      row.status,
-      row.flags,
-      row.criticalFlags,
-      row.signerName,
-      row.signedAt,
-      // Signed: checked, yes or no; pending: nothing was signed to change.
-      row.status === 'pending' ? '' : row.changedAfterSigning ? 'yes' : 'no',
-    ]),
-  );
+const CSV_HEADER = [
+  'Inspection',
+  'Start (UTC)',
+  'End (UTC)',
+  'Line',
+  'Operator',
+  'Product leaving',
+  'Batch leaving',
+  'Product coming',
+  'Batch coming',
+  'Operator notes',
+  'Status',
+  'Flags',
+  'Critical or high flags',
+  'Video SHA-256',
+  'Signed by',
+  'Signer email',
+  'Signed at (UTC)',
+  'Meaning',
+  'Signature notes',
+  'Signed record hash',
+  'Changed after signing',
+];
+
+/**
+ * The CSV export of a listing (every matching report, whatever the cursor), one line per report
+ * with what the report's header and signature show, read CSV_BATCH reports at a time.
+ */
+export function reportsCsv(db: Db, user: AuthUser, query: ReportsQuery): AsyncGenerator<string> {
+  const filters = matching(user, query);
+  const order = newestFirst(query) ? desc : asc;
+  async function* batches() {
+    let cursor: string | null = null;
+    do {
+      const rows = await db
+        .select({
+          ...listColumns,
+          endTime: inspections.endTime,
+          productLeaving: inspections.productLeaving,
+          batchLeaving: inspections.batchLeaving,
+          productComing: inspections.productComing,
+          batchComing: inspections.batchComing,
+          operatorNotes: inspections.operatorNotes,
+          videoSha256: videos.sha256,
+          signerEmail: signatures.signerEmail,
+          statement: signatures.statement,
+          signatureNotes: signatures.notes,
+          recordHash: signatures.recordHash,
+        })
+        .from(inspections)
+        .leftJoin(lineClearances, eq(lineClearances.id, inspections.lineClearanceId))
+        .leftJoin(operator, eq(operator.id, inspections.operatorId))
+        .leftJoin(reportSummaries, eq(reportSummaries.inspectionId, inspections.id))
+        .leftJoin(signatures, eq(signatures.inspectionId, inspections.id))
+        .leftJoin(videos, eq(videos.id, inspections.videoId))
+        .where(and(...filters, cursor ? after(cursor, newestFirst(query)) : undefined))
+        .orderBy(order(inspections.startTime), order(inspections.id))
+        .limit(CSV_BATCH);
+      const last = rows[rows.length - 1];
+      cursor = rows.length === CSV_BATCH && last ? cursorOf(last) : null;
+      yield rows.map((row) => {
+        const listed = toReportRow(row);
+        return [
+          listed.inspectionId,
+          listed.startTime,
+          row.endTime ? iso(row.endTime) : null,
+          listed.lineName,
+          listed.operatorName,
+          row.productLeaving,
+          row.batchLeaving,
+          row.productComing,
+          row.batchComing,
+          row.operatorNotes,
+          listed.status,
+          listed.flags,
+          listed.criticalFlags,
+          row.videoSha256,
+          listed.signerName,
+          row.signerEmail,
+          listed.signedAt,
+          row.statement,
+          row.signatureNotes,
+          row.recordHash,
+          // Signed: checked, yes or no; pending: nothing was signed to change.
+          listed.status === 'pending' ? '' : listed.changedAfterSigning ? 'yes' : 'no',
+        ];
+      });
+    } while (cursor);
+  }
+  return csvChunks(CSV_HEADER, batches());
 }

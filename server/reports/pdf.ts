@@ -412,6 +412,12 @@ export async function reportPdf(
       'WARNING: the record changed after it was signed. Its current hash differs from the signed hash; the signature does not cover what this report shows.',
       { bold: true, color: danger },
     );
+    if (report.changedParts.length) {
+      w.text(`Changed since signing: ${report.changedParts.join(', ')}.`, {
+        bold: true,
+        color: danger,
+      });
+    }
   } else if (report.unchangedSinceSigning) {
     w.text('The record is unchanged since it was signed (the hashes match).', { color: ok });
   }

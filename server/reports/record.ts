@@ -1,7 +1,8 @@
 // What an e-signature signs (docs/signatures.md, "The record hash"): the inspection as recorded, the
 // video's SHA-256 and analysis version, every detection disposition, the operator's and line's
-// names and the floor-plan layout the record shows (layout.ts), plus the signature's own fields. The hash is SHA-256 over canonical JSON, so re-reading the same record gives the same
-// hash and any later change to it gives another.
+// names, the floor-plan layout the record shows (layout.ts) and the digests of the evidence it is
+// drawn from (evidence.ts), plus the signature's own fields. The hash is SHA-256 over canonical
+// JSON, so re-reading the same record gives the same hash and any later change to it gives another.
 import { createHash } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
@@ -16,7 +17,12 @@ import {
 import { notFound } from '../http/errors.ts';
 import { iso } from '../ids.ts';
 import type { Disposition } from '../schemas/reports.ts';
-import type { KeptAtSigning, Signature, SignatureMeaning } from '../schemas/signatures.ts';
+import type {
+  KeptAtSigning,
+  Signature,
+  SignatureMeaning,
+  SignedEvidence,
+} from '../schemas/signatures.ts';
 import { canonicalJson } from './canonical-json.ts';
 import type { LayoutDigest } from './layout.ts';
 
@@ -143,16 +149,21 @@ function signedContent(record: InspectionRecord) {
 
 export type SignatureFields = Omit<Signature, 'recordHash'>;
 
-/** What the hash covers of what a signature keeps: the names and the layout's digest. */
+/**
+ * What the hash covers of what a signature keeps: the names, the layout's digest and the evidence's
+ * digests (none for signatures made before they were kept: their hashes stay as signed).
+ */
 export interface KeptDigest {
   operatorName: string;
   lineName: string;
   layout: LayoutDigest;
+  evidence?: SignedEvidence;
 }
 
 /**
- * SHA-256 (hex) of the record with the signature's fields (or none, before signing) and the names
- * and layout it shows (none for signatures made before they were kept, whose hashes stay as signed).
+ * SHA-256 (hex) of the record with the signature's fields (or none, before signing) and the names,
+ * layout and evidence it shows (none for signatures made before they were kept, whose hashes stay
+ * as signed).
  */
 export function recordHash(
   record: InspectionRecord,

@@ -1,18 +1,11 @@
 // Builds the inspection report (docs/reports.md): header, checklist, detections with their
 // dispositions, flags, the coverage picture and the signature, from the stored records. It also
 // writes the report's summary row that /reports filters on.
-import { asc, eq, isNull } from 'drizzle-orm';
+import { eq, isNull } from 'drizzle-orm';
 import { imageSizeFromHeader } from '../../workers/image-header.ts';
 import type { AppContext, AuthUser } from '../context.ts';
 import type { Db, Tx } from '../db/client.ts';
-import {
-  captures,
-  inspections,
-  lineClearances,
-  predictions,
-  reportSummaries,
-  users,
-} from '../db/schema.ts';
+import { inspections, lineClearances, reportSummaries, users } from '../db/schema.ts';
 import { iso } from '../ids.ts';
 import type { FloorplanConfiguration, Importance } from '../schemas/floorplan-configs.ts';
 import type { InspectionStatus } from '../schemas/inspections.ts';
@@ -27,7 +20,7 @@ import type {
 } from '../schemas/reports.ts';
 import { hasRole, seesAllLines } from '../services/access.ts';
 import { floorplanImageUrl } from '../services/floorplan-images.ts';
-import { readWhole } from '../storage/storage.ts';
+import { changedEvidence, evidenceDigest, readEvidence } from './evidence.ts';
 import { layoutDigest, recordLayout } from './layout.ts';
 import {
   keyframeImageNames,
@@ -224,26 +217,16 @@ export async function buildReport(
   user: AuthUser,
   record: InspectionRecord,
 ): Promise<InspectionReport> {
-  const { db, storage } = ctx;
+  const { db } = ctx;
   const { inspection, video } = record;
   // A signed record shows the names it was signed with; a later rename does not change it.
   const names = record.kept ?? (await currentNames(db, inspection));
-  const [capture] = await db
-    .select({ scans: captures.scans })
-    .from(captures)
-    .where(eq(captures.inspectionId, inspection.id));
-  const predictionRows = video
-    ? await db
-        .select()
-        .from(predictions)
-        .where(eq(predictions.videoId, video.id))
-        .orderBy(asc(predictions.filename))
-    : [];
+  const evidence = await readEvidence(ctx, record);
+  const { keyframes, predictions: predictionRows, scans } = evidence;
   const layout = await recordLayout(ctx, record);
   const configuration = layout.config?.configuration ?? null;
   const items = checklistItems(record, configuration);
 
-  const keyframes = video?.keyframesKey ? await readWhole(storage, video.keyframesKey) : null;
   const imageSize = layout.imageBytes ? imageSizeFromHeader(layout.imageBytes) : null;
   let path: PathChecklist | null = null;
   let pathMessage: string | null = null;
@@ -269,7 +252,6 @@ export async function buildReport(
     return filename && video ? { subfolder: video.subfolder, filename } : null;
   };
 
-  const scans = capture?.scans ?? [];
   const tags: ChecklistTag[] = items.tags.map((tag, i) => {
     const qr = scans
       .filter((scan) => scan.tagIndex === tag.index)
@@ -347,6 +329,9 @@ export async function buildReport(
   const signature = record.signature;
   // A signature made before names and layouts were kept signed neither: checked without them.
   const legacySignature = signature !== null && record.kept === null;
+  // One made before the evidence's digests were kept is checked without them (`evidence` absent).
+  const keptEvidence = record.kept?.evidence;
+  const evidenceNow = evidenceDigest(evidence);
   const currentHash = recordHash(
     record,
     signature,
@@ -356,10 +341,25 @@ export async function buildReport(
           operatorName: names.operatorName,
           lineName: names.lineName,
           layout: drawnOn,
+          // The images are too costly to hash on every read: their digest counts as kept
+          // (GET /api/reports/{id}/evidence-check compares them).
+          evidence: keptEvidence && {
+            ...evidenceNow,
+            keyframeImagesSha256: keptEvidence.keyframeImagesSha256,
+          },
         },
   );
   const rules = signRules(user, record, await signContext(db, user, inspection));
   const unchangedSinceSigning = signature ? currentHash === signature.recordHash : null;
+  const changedParts =
+    unchangedSinceSigning === false && record.kept
+      ? [
+          ...(keptEvidence ? changedEvidence(keptEvidence, evidenceNow) : []),
+          ...((record.kept.layout.floorplan?.sha256 ?? null) !== drawnOn.floorplanSha256
+            ? ['the floor-plan image']
+            : []),
+        ]
+      : [];
   await saveSummary(db, inspection.id, {
     flags,
     tags,
@@ -397,6 +397,7 @@ export async function buildReport(
     signature,
     recordHash: currentHash,
     unchangedSinceSigning,
+    changedParts,
     canSign: rules.canSign,
     cannotSignReason: rules.reason,
     approvalBlocker: blocker,

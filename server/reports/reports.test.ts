@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfPageImageCounts, pdfPages, pdfTextBoxes } from '../../tests/support/pdf-text.ts';
-import { auditLog, inspections, lineClearances, users, videos } from '../db/schema.ts';
+import { auditLog, inspections, lineClearances, signatures, users, videos } from '../db/schema.ts';
 import type { DemoDataset } from '../demo/dataset-types.ts';
 import { DEMO_PASSWORD, loadDemo } from '../demo/load-demo.ts';
 import { inTurn } from '../http/heavy-work.ts';
@@ -18,7 +18,7 @@ import type {
 } from '../schemas/reports.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { createUser, PASSWORD as TEST_PASSWORD } from '../test/fixtures.ts';
-import { TOTAL_CAP } from './list.ts';
+import { CSV_BATCH, TOTAL_CAP } from './list.ts';
 import { reportPdf } from './pdf.ts';
 
 const dataset = JSON.parse(
@@ -470,6 +470,7 @@ describe('approve and reject as e-signatures', () => {
         method: 'DELETE',
         url: `/api/admin/videos/${videoId}`,
         headers: auth.admin,
+        payload: { reason: 'Recorded on the wrong line by mistake' },
       });
       expect(deleted.statusCode).toBe(200);
       return check.apply(credentials, args);
@@ -872,7 +873,7 @@ describe('/reports', () => {
     expect(res.body.startsWith('\ufeff')).toBe(true);
     const lines = res.body.slice(1).split('\r\n');
     expect(lines[0]).toBe(
-      'Inspection,Start (UTC),Line,Operator,Status,Flags,Critical or high flags,Signed by,Signed at (UTC),Changed after signing',
+      'Inspection,Start (UTC),End (UTC),Line,Operator,Product leaving,Batch leaving,Product coming,Batch coming,Operator notes,Status,Flags,Critical or high flags,Video SHA-256,Signed by,Signer email,Signed at (UTC),Meaning,Signature notes,Signed record hash,Changed after signing',
     );
     expect(lines[1]).toContain(`,"'=HYPERLINK(""http://x"",""a, b"")",`);
     expect(lines.at(-1)).toBe('');
@@ -884,6 +885,17 @@ describe('/reports', () => {
     expect(signed.length).toBeGreaterThan(0);
     for (const cell of signed) expect(['no', 'yes']).toContain(cell);
     for (const cell of lastCell('pending')) expect(cell).toBe('');
+    // A signed row is the signature as the report shows it: signer, meaning, notes and hash.
+    const [signature] = await t.services.ctx.db
+      .select()
+      .from(signatures)
+      .innerJoin(inspections, eq(inspections.id, signatures.inspectionId))
+      .where(eq(inspections.lineClearanceId, line?.id ?? ''))
+      .limit(1);
+    const signedRow = rows.find((row) => row.startsWith(signature?.inspections.id ?? '-')) ?? '';
+    for (const field of ['signerEmail', 'statement', 'recordHash'] as const) {
+      expect(signedRow).toContain(signature?.signatures[field]);
+    }
   });
 });
 
@@ -912,6 +924,20 @@ describe('/reports total at plant scale', () => {
       expect(await total('status=pending')).toEqual({ count: TOTAL_CAP, more: true });
       expect(await total('limit=5')).toEqual({ count: TOTAL_CAP, more: true });
       expect(await total('status=approved&limit=5')).toEqual({ count: 10, more: false });
+
+      // The CSV holds every match, read a batch at a time: none lost or repeated across batches.
+      await insert(TOTAL_CAP + 12, CSV_BATCH + 5, 'rejected');
+      const csv = await app.app.inject({
+        url: '/api/reports.csv?sort=startTime',
+        headers: admin.auth,
+      });
+      const ids = csv.body
+        .split('\r\n')
+        .slice(1, -1)
+        .map((row) => row.split(',')[0]);
+      expect(ids).toHaveLength(CSV_BATCH + 5);
+      expect(new Set(ids).size).toBe(CSV_BATCH + 5);
+      expect(ids).toEqual([...ids].sort());
     } finally {
       await app.close();
     }

@@ -1,5 +1,6 @@
 // Approve and reject as electronic signatures (21 CFR 11.50, 11.200; docs/signatures.md): the signer
-// re-enters the password, the server checks the signing rules, then writes the signature (with the
+// re-enters the password, the server checks the signing rules and hashes the evidence files (a video
+// file that no longer matches its SHA-256 is not signed over), then writes the signature (with the
 // hash of what was signed), the inspection's new status and the audit entry in one transaction.
 import { and, eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -13,6 +14,14 @@ import { badRequest, conflict, HttpError, notFound } from '../http/errors.ts';
 import { iso } from '../ids.ts';
 import { givesReason, MIN_REASON_WORDS } from '../schemas/review-notes.ts';
 import type { SignatureMeaning, SignBody } from '../schemas/signatures.ts';
+import {
+  type EvidenceFiles,
+  evidenceDigest,
+  filesBasis,
+  hashEvidenceFiles,
+  readEvidence,
+  readKeyframes,
+} from './evidence.ts';
 import { currentLayout, keepLayout, lockLayout } from './layout.ts';
 import {
   currentNames,
@@ -95,25 +104,58 @@ export const reviewFields = (row: InspectionRecord['inspection']) => ({
 });
 
 /**
- * Writes the signature row: the fields, the names and layout the record shows now (kept with it,
- * so the signed record shows them as signed) and the hash over all of it. Answers the hash.
+ * A video file that no longer matches its recorded SHA-256 is no evidence that the line is clear
+ * (409); it is a reason to reject, so a rejection stays possible.
+ */
+function refuseUnmatchedVideo(
+  record: InspectionRecord,
+  files: EvidenceFiles,
+  meaning: SignatureMeaning,
+): void {
+  if (meaning !== 'approved') return;
+  const sha = record.video?.sha256;
+  const onlyRejected = 'it cannot be approved as clear, only rejected';
+  if (files.video === 'differs') {
+    throw conflict(`The video file does not match its recorded SHA-256 (${sha}); ${onlyRejected}`);
+  }
+  if (files.video === 'missing') {
+    throw conflict(
+      `The video file is missing from storage (its recorded SHA-256 is ${sha}); ${onlyRejected}`,
+    );
+  }
+}
+
+/**
+ * Writes the signature row: the fields, the names, layout and evidence digests the record shows
+ * now (kept with it, so the signed record shows them as signed) and the hash over all of it.
+ * `files`: the video file and keyframe images hashed before the transaction; hashed here when not
+ * given, or when they were hashed for other files (an analysis re-run meanwhile). Answers the hash.
  */
 export async function writeSignature(
   ctx: Pick<AppContext, 'storage'> & { db: Tx },
   record: InspectionRecord,
   fields: SignatureFields,
+  files?: EvidenceFiles,
 ): Promise<string> {
   await lockLayout(ctx.db, record.inspection.lineClearanceId, 'share');
   const drawn = await currentLayout(ctx, record.inspection.lineClearanceId, record.video);
   const { kept, digest } = keepLayout(drawn);
   const names = await currentNames(ctx.db, record.inspection);
-  const hash = recordHash(record, fields, { ...names, layout: digest });
+  const read = await readEvidence(ctx, record);
+  const cheap = evidenceDigest(read);
+  const hashed =
+    files?.basis === filesBasis(record.video, cheap.keyframesSha256)
+      ? files
+      : await hashEvidenceFiles(ctx.storage, record.video, read.keyframes);
+  refuseUnmatchedVideo(record, hashed, fields.meaning);
+  const evidence = { ...cheap, keyframeImagesSha256: hashed.keyframeImagesSha256 };
+  const hash = recordHash(record, fields, { ...names, layout: digest, evidence });
   await ctx.db.insert(signatures).values({
     ...fields,
     inspectionId: record.inspection.id,
     signedAt: new Date(fields.signedAt),
     recordHash: hash,
-    kept: { ...names, layout: kept },
+    kept: { ...names, layout: kept, evidence },
   });
   return hash;
 }
@@ -159,6 +201,8 @@ export async function writeSigned(
     notes: string;
     signedAt: Date;
   },
+  /** The evidence files hashed before the transaction (writeSignature). */
+  files?: EvidenceFiles,
 ): Promise<InspectionRecord> {
   const { signer, meaning, notes, signedAt } = signing;
   const fields = {
@@ -170,7 +214,7 @@ export async function writeSigned(
     notes,
     signedAt: iso(signedAt),
   };
-  const hash = await writeSignature(ctx, record, fields);
+  const hash = await writeSignature(ctx, record, fields, files);
   const inspectionId = record.inspection.id;
   const [row] = await ctx.db
     .update(inspections)
@@ -209,6 +253,14 @@ export async function signInspection(
   await checkSigner(request, user, current);
   await checkRecordRules(ctx, user, current, meaning, notes);
   await checkSignerPassword(request, reply, user, inspectionId, meaning, body.password);
+  // The whole video and every keyframe image, read before the row lock is taken: no writer waits
+  // on it meanwhile. The transaction uses (and refuses a video file that does not match) these
+  // hashes only if they are of the files it signs: a video deleted meanwhile is refused as such.
+  const files = await hashEvidenceFiles(
+    ctx.storage,
+    current.video,
+    await readKeyframes(ctx.storage, current.video),
+  );
   return ctx.db.transaction(async (tx) => {
     // The inspection's row lock first: a change of its evidence in flight (an analysis committing,
     // which holds the same lock) finishes before the record is read, so what is hashed is what is
@@ -220,15 +272,21 @@ export async function signInspection(
     }
     await checkRecordRules({ db: tx, storage: ctx.storage }, user, record, meaning, notes);
     const [signer] = await tx.select().from(users).where(eq(users.id, user.id));
-    return writeSigned({ db: tx, storage: ctx.storage }, request, record, {
-      signer: {
-        id: user.id,
-        name: signer?.name ?? user.name,
-        email: signer?.email ?? user.email,
+    return writeSigned(
+      { db: tx, storage: ctx.storage },
+      request,
+      record,
+      {
+        signer: {
+          id: user.id,
+          name: signer?.name ?? user.name,
+          email: signer?.email ?? user.email,
+        },
+        meaning,
+        notes,
+        signedAt: new Date(),
       },
-      meaning,
-      notes,
-      signedAt: new Date(),
-    });
+      files,
+    );
   });
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspections, lineClearances, videos } from '../db/schema.ts';
 import { newId } from '../ids.ts';
@@ -8,6 +9,7 @@ let t: TestApp;
 let u: RoleUsers;
 let lineOfLc: string;
 let lineOfLc2: string;
+const VIDEO_BYTES = Buffer.from('the recorded video');
 
 /** A pending inspection; with a video whose file arrived (verified) unless `video` says otherwise. */
 async function inspection(
@@ -18,6 +20,9 @@ async function inspection(
   const id = newId();
   const videoId = video === 'none' ? null : newId();
   if (videoId) {
+    // A verified video's file is in storage with its SHA-256: signing hashes it again.
+    const verified = video !== 'awaiting file';
+    if (verified) await t.services.ctx.storage.put(`videos/${videoId}.webm`, VIDEO_BYTES);
     await t.services.ctx.db.insert(videos).values({
       id: videoId,
       filename: `${videoId}.webm`,
@@ -29,7 +34,7 @@ async function inspection(
       statusReason: video === 'analysis failed' ? 'not a readable video file' : null,
       lineClearanceId: line,
       userId: operatorId,
-      sha256: video === 'awaiting file' ? null : 'a'.repeat(64),
+      sha256: verified ? createHash('sha256').update(VIDEO_BYTES).digest('hex') : null,
     });
   }
   await t.services.ctx.db.insert(inspections).values({

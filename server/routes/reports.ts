@@ -1,6 +1,8 @@
 // Inspection reports (docs/reports.md): one report as JSON or PDF, and the /reports list with its
 // CSV export. Every caller sees what its scope allows (operators their own, LC managers their
 // lines, the rest everything); a report outside it answers 404.
+import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { and, eq } from 'drizzle-orm';
 import type { AuthUser } from '../context.ts';
@@ -11,12 +13,14 @@ import { errorResponses } from '../http/error-responses.ts';
 import { notFound } from '../http/errors.ts';
 import { inTurn } from '../http/heavy-work.ts';
 import { SignatureChecks } from '../reports/check-signatures.ts';
-import { listReports, reportFilters, reportRowsCsv } from '../reports/list.ts';
+import { checkEvidenceFiles } from '../reports/evidence.ts';
+import { listReports, reportFilters, reportsCsv } from '../reports/list.ts';
 import { reportPdf } from '../reports/pdf.ts';
 import { readRecord } from '../reports/record.ts';
 import { buildReport } from '../reports/report.ts';
 import { IdParams } from '../schemas/common.ts';
 import {
+  EvidenceCheck,
   InspectionReport,
   ReportFilters,
   ReportPage,
@@ -31,7 +35,8 @@ const errors = errorResponses;
 export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ctx;
 
-  async function visibleReport(user: AuthUser, id: string) {
+  /** The record, when the caller's scope holds it (404 otherwise, as if there were none). */
+  async function visibleRecord(user: AuthUser, id: string) {
     const [visible] = await db
       .select({ id: inspections.id })
       .from(inspections)
@@ -42,7 +47,11 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ),
       );
     if (!visible) throw notFound('Inspection');
-    return buildReport(app.ctx, user, await readRecord(db, id));
+    return readRecord(db, id);
+  }
+
+  async function visibleReport(user: AuthUser, id: string) {
+    return buildReport(app.ctx, user, await visibleRecord(user, id));
   }
 
   app.get(
@@ -75,11 +84,13 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags: ['reports'], querystring: ReportsQuery, response: errors },
     },
     async (request, reply) => {
-      const csv = await inTurn(app, async () => {
-        const rows = await listReports(db, currentUser(request), request.query, { all: true });
-        return reportRowsCsv(rows.rows);
+      const csv = Readable.from(reportsCsv(db, currentUser(request), request.query));
+      // The turn lasts until the last byte has gone: exports at once stay bounded.
+      await inTurn(app, async () => {
+        sendDownload(reply, 'text/csv; charset=utf-8', 'inspection-reports.csv', csv);
+        await finished(reply.raw);
       });
-      return sendDownload(reply, 'text/csv; charset=utf-8', 'inspection-reports.csv', csv);
+      return reply;
     },
   );
 
@@ -131,6 +142,27 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => visibleReport(currentUser(request), request.params.id),
+  );
+
+  app.get(
+    '/reports/:id/evidence-check',
+    {
+      config: { access: readers },
+      schema: {
+        tags: ['reports'],
+        params: IdParams,
+        description:
+          'Hashes the evidence files again (docs/signatures.md): the video file against its ' +
+          'SHA-256 and, for a signed record, the keyframe images against the digest its ' +
+          'signature kept. Changes nothing.',
+        response: { 200: EvidenceCheck, ...errors },
+      },
+    },
+    async (request) => {
+      const record = await visibleRecord(currentUser(request), request.params.id);
+      // A whole video read: it takes a heavy-work turn, as a PDF does.
+      return inTurn(app, () => checkEvidenceFiles(app.ctx.storage, record, new Date()));
+    },
   );
 
   app.get(

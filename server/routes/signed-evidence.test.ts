@@ -1,6 +1,7 @@
 // A signed (approved or rejected) inspection's evidence stays as it was signed: its video's
 // analysis is not re-run, no results are ingested over it, a job queued before the signature does
 // not overwrite it, and the video is not deleted. Each refusal is a 409 with the reason, audited.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -96,9 +97,10 @@ async function analysedInspection(scanned = false) {
     motion: false,
   });
   expect((await putResults(recorded.videoId)).statusCode).toBe(200);
+  // Verified: the SHA-256 of the stored file, which signing hashes again (docs/signatures.md).
   await t.services.ctx.db
     .update(videos)
-    .set({ sha256: 'b'.repeat(64) })
+    .set({ sha256: createHash('sha256').update(fs.readFileSync(file)).digest('hex') })
     .where(eq(videos.id, recorded.videoId));
   return recorded;
 }

@@ -176,6 +176,12 @@ export const InspectionReport = Type.Object({
   recordHash: Type.String(),
   /** Signed and unchanged since: true; changed after signing: false; not signed: null. */
   unchangedSinceSigning: Nullable(Type.Boolean()),
+  /**
+   * When changed after signing, the parts known to differ from what the signature kept ('the path
+   * file', 'the detections', 'the QR code scans', 'the floor-plan image'); empty otherwise, and
+   * when the change is elsewhere in the record (its fields, the video's hash, the dispositions).
+   */
+  changedParts: Type.Array(Type.String()),
   /** Whether the caller may sign it, and why not when not (the signing rules, for the UI). */
   canSign: Type.Boolean(),
   cannotSignReason: Nullable(Type.String()),
@@ -284,6 +290,48 @@ export const SignatureCheck = Type.Union([
   }),
 ]);
 export type SignatureCheck = Static<typeof SignatureCheck>;
+
+/**
+ * The video file against the SHA-256 recorded on its arrival: it matches, differs, is gone from
+ * storage, or has no SHA-256 to check against (its file has not arrived).
+ */
+export const VideoFileState = Type.Union([
+  Type.Literal('matches'),
+  Type.Literal('differs'),
+  Type.Literal('missing'),
+  Type.Literal('unverified'),
+]);
+export type VideoFileState = Static<typeof VideoFileState>;
+
+/**
+ * GET /api/reports/{id}/evidence-check: the evidence files hashed again, on request (too costly
+ * for every read of the report; docs/signatures.md, "The evidence check").
+ */
+export const EvidenceCheck = Type.Object({
+  inspectionId: Id,
+  signed: Type.Boolean(),
+  /** The video file, streamed through SHA-256; null when no video is linked. */
+  video: Nullable(Type.Object({ sha256: Nullable(Type.String()), state: VideoFileState })),
+  /**
+   * A signed record's keyframe images against the one digest its signature kept (which image
+   * differs is not knowable from it): `none` when the signed record had no keyframes file,
+   * `not-kept` when the signature predates the digest. `count`: the images the keyframes file
+   * names now. Null for a record not signed.
+   */
+  keyframeImages: Nullable(
+    Type.Object({
+      state: Type.Union([
+        Type.Literal('matches'),
+        Type.Literal('differs'),
+        Type.Literal('none'),
+        Type.Literal('not-kept'),
+      ]),
+      count: Type.Integer(),
+    }),
+  ),
+  checkedAt: DateTime,
+});
+export type EvidenceCheck = Static<typeof EvidenceCheck>;
 
 const Choice = Type.Object({ id: Id, name: Type.String() });
 

@@ -42,11 +42,32 @@ export interface SignedLayout {
 }
 
 /**
+ * Digests of the evidence the report is drawn from besides the record's rows
+ * (server/reports/evidence.ts): the path file, the detections, the QR scans and the keyframe images.
+ */
+export interface SignedEvidence {
+  /** SHA-256 of the keyframes (path) file's bytes; null: the video had none. */
+  keyframesSha256: string | null;
+  /** SHA-256 of canonical JSON of the video's predictions (id, filename, subfolder, labels, confs, boxes). */
+  predictionsSha256: string;
+  /** SHA-256 of canonical JSON of the capture's QR scans. */
+  scansSha256: string;
+  /**
+   * SHA-256 over the sorted `name sha256` lines of the keyframe images the keyframes file names,
+   * hashed at signing (too costly for every read: GET /api/reports/{id}/evidence-check compares
+   * it); null: the video had no keyframes file.
+   */
+  keyframeImagesSha256: string | null;
+}
+
+/**
  * What a signature keeps as it was when signed, because the record shows it and it lives
- * elsewhere: the operator's and the line's names as printed, and the layout.
+ * elsewhere: the operator's and the line's names as printed, the layout, and the evidence's
+ * digests (absent from signatures made before they were kept, which are checked without them).
  */
 export interface KeptAtSigning {
   operatorName: string;
   lineName: string;
   layout: SignedLayout;
+  evidence?: SignedEvidence;
 }

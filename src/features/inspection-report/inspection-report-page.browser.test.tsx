@@ -81,6 +81,7 @@ const pendingReport = (approvalBlocker: string | null): InspectionReport => ({
   signature: null,
   recordHash: 'f'.repeat(64),
   unchangedSinceSigning: null,
+  changedParts: [],
   canSign: true,
   cannotSignReason: null,
   approvalBlocker,
@@ -205,6 +206,79 @@ describe('inspection report: after a signature', () => {
     expect(toasts.items.map((toast) => toast.detail)).toContain(
       `Failed to approve inspection: ${message}`,
     );
+  });
+});
+
+describe('inspection report: the evidence files', () => {
+  const signed: InspectionReport = {
+    ...pendingReport(null),
+    status: 'approved',
+    canSign: false,
+    // No video, so that the page fetches nothing else; the check's answers are the server's.
+    signature: {
+      signerId: 'u2',
+      signerName: 'Lee Chan',
+      signerEmail: 'lee@example.com',
+      meaning: 'approved',
+      statement: 'Approved: the line is clear for the next batch',
+      notes: 'Approved by LC Manager',
+      signedAt: '2026-11-20T11:00:00.000Z',
+      recordHash: 'a'.repeat(64),
+    },
+    unchangedSinceSigning: true,
+  };
+  const check = {
+    inspectionId,
+    signed: true,
+    video: { sha256: 'c'.repeat(64), state: 'matches' },
+    keyframeImages: { state: 'matches', count: 43 },
+    checkedAt: '2026-11-21T09:00:00.000Z',
+  };
+  const url = `GET /api/reports/${inspectionId}/evidence-check`;
+
+  it('checks them on request and says the answer in words', async () => {
+    const calls = await visit(inspectionId, {
+      [`GET /api/reports/${inspectionId}`]: { body: signed },
+      [url]: { body: check },
+    });
+    const block = page.getByRole('region', { name: 'Electronic signature' });
+    await expect.element(block.getByText('Lee Chan (lee@example.com)')).toBeVisible();
+    // Hashing a whole video is costly: only on request.
+    expect(calls).not.toContain(url);
+    await userEvent.click(block.getByRole('button', { name: 'Check evidence files' }));
+    await expect
+      .element(block.getByRole('status'))
+      .toHaveTextContent('The video file and 43 keyframe images match what was signed.');
+    expect(calls.filter((call) => call === url)).toHaveLength(1);
+  });
+
+  it('says which file differs, and what changed since signing', async () => {
+    await visit(inspectionId, {
+      [`GET /api/reports/${inspectionId}`]: {
+        body: {
+          ...signed,
+          unchangedSinceSigning: false,
+          changedParts: ['the path file', 'the detections'],
+        },
+      },
+      [url]: {
+        body: {
+          ...check,
+          video: { sha256: 'c'.repeat(64), state: 'differs' },
+          keyframeImages: { state: 'differs', count: 12 },
+        },
+      },
+    });
+    const block = page.getByRole('region', { name: 'Electronic signature' });
+    await expect
+      .element(block.getByRole('alert'))
+      .toHaveTextContent(/Changed since signing: the path file, the detections\.$/);
+    await userEvent.click(block.getByRole('button', { name: 'Check evidence files' }));
+    await expect
+      .element(block.getByRole('status'))
+      .toHaveTextContent(
+        `The video file does not match its SHA-256 (${'c'.repeat(64)}). The keyframe images differ from those signed.`,
+      );
   });
 });
 

@@ -3,6 +3,7 @@ import { StatusTag } from '../../components/tag.tsx';
 import { UserText } from '../../components/user-text.tsx';
 import { recordTime } from '../../lib/record-time.ts';
 import type { InspectionReport } from '../../types/api.ts';
+import { EvidenceCheckButton } from './evidence-check.tsx';
 import { reportStrings as s } from './strings.ts';
 
 const orDash = (value: string | null | undefined) => value || '—';
@@ -93,9 +94,11 @@ export function SignatureBlock({
       {report.unchangedSinceSigning === false && (
         <p className="report-warning" role="alert">
           {s.changedAfterSigning}
+          {report.changedParts.length > 0 && ` ${s.changedParts(report.changedParts)}`}
         </p>
       )}
       {report.unchangedSinceSigning && <p className="muted">{s.unchangedSinceSigning}</p>}
+      <EvidenceCheckButton inspectionId={report.inspectionId} />
     </section>
   );
 }

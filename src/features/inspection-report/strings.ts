@@ -1,4 +1,6 @@
 /** Inspection report strings (docs/reports.md). */
+const keyframeImages = (n: number) => (n === 1 ? '1 keyframe image' : `${n} keyframe images`);
+
 export const reportStrings = {
   title: 'Inspection Report',
   loading: 'Loading the report…',
@@ -18,6 +20,27 @@ export const reportStrings = {
   changedAfterSigning:
     'The record changed after it was signed: its current hash differs from the signed hash.',
   unchangedSinceSigning: 'Unchanged since signing (the record hash matches).',
+  /** The evidence whose digest differs from the one kept at signing. */
+  changedParts: (parts: readonly string[]) => `Changed since signing: ${parts.join(', ')}.`,
+  checkEvidence: 'Check evidence files',
+  checkingEvidence: 'Checking evidence files…',
+  checkEvidenceFailed: 'Failed to check the evidence files',
+  /** The answer of 'Check evidence files', a sentence a part. */
+  evidence: {
+    allMatch: (images: number) =>
+      `The video file and ${keyframeImages(images)} match what was signed.`,
+    videoMatches: 'The video file matches its SHA-256.',
+    videoDiffers: (sha256: string) => `The video file does not match its SHA-256 (${sha256}).`,
+    videoMissing: 'The video file is missing from storage.',
+    videoUnverified: 'The video file has not arrived: it has no SHA-256 to check against.',
+    noVideo: 'No video is linked to this inspection.',
+    imagesMatch: (images: number) =>
+      `The ${keyframeImages(images)} ${images === 1 ? 'matches' : 'match'} what was signed.`,
+    imagesDiffer: 'The keyframe images differ from those signed.',
+    imagesNone: 'The signed record has no keyframe images.',
+    imagesNotKept:
+      'The signature was made before keyframe images were hashed with it: they cannot be compared.',
+  },
   flags: 'Flags',
   noFlags: 'No flags: nothing needs a closer look.',
   nextFlag: 'Next flag',
