@@ -193,6 +193,41 @@ describe('/floorplans', () => {
     await expect.element(page.getByText('No floor plans yet')).toBeVisible();
   });
 
+  it('warns by name about a tag without a QR code, and gives it one on request', async () => {
+    const server = await serve();
+    await show();
+    await reachReview();
+    const notice = page.getByRole('region', { name: 'QR codes' });
+    await expect
+      .element(notice)
+      .toHaveTextContent(
+        'Tag 1 has no QR code: the operator’s phone cannot scan it, so every inspection will flag it as not scanned unless the analysed path passes right by it.',
+      );
+    await userEvent.click(notice.getByRole('button', { name: 'Give codes to tags without one' }));
+    await expect.element(notice).not.toBeInTheDocument();
+    const given = page.getByText('QR codes given to Tag 1. Save the configuration to keep them.');
+    await expect.element(given).toHaveFocus();
+
+    // Not saved yet: its label says so.
+    await userEvent.click(button('Print QR labels'));
+    const sheet = page.getByRole('dialog', { name: 'QR labels: Blister Line 1' });
+    await expect.element(sheet).toHaveTextContent(/One code on these labels is not saved yet/);
+    await userEvent.click(sheet.getByRole('button', { name: 'Close' }));
+
+    await userEvent.click(button('Save Configuration'));
+    await expect.element(button('Configure Another Floorplan')).toBeVisible();
+    const code = server.saves.at(-1)?.configuration.tags[0]?.qrCode;
+    expect(code).toMatch(/^BLISTER-LINE-1-T1-[2-9A-HJKMNP-TV-Z]{5}$/);
+
+    // The configured floor plan's card prints the saved tags' labels.
+    await userEvent.click(button('Back to Floorplan Selection'));
+    await userEvent.click(button('Print QR labels'));
+    await expect
+      .element(sheet.getByRole('listitem'))
+      .toHaveTextContent(`Tag 1Blister Line 1${code}`);
+    expect(sheet.getByText(/not saved yet/).query()).toBeNull();
+  });
+
   it('keeps the server’s words for a refusal with another reason', async () => {
     const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
     const server = await serve();

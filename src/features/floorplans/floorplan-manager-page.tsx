@@ -13,6 +13,7 @@ import { getFloorplans } from './api/get-floorplans.ts';
 import { saveConfiguration } from './api/save-configuration.ts';
 import { Calibrator } from './calibrator/calibrator.tsx';
 import './floorplans.css';
+import { withMissingCodes } from './labels/tag-codes.ts';
 import { canChangeLine } from './permissions.ts';
 import { wizardStrings as w, wizardSteps } from './strings.ts';
 import { downloadJson, exportRequest, saveRequest } from './wizard/configuration-file.ts';
@@ -190,6 +191,14 @@ export default function FloorplanManagerPage() {
     }
   };
 
+  /** Review & Save: every tag without a QR code gets a default one (nothing is saved yet). */
+  const giveCodes = () => {
+    if (!configuration) return [];
+    const filled = withMissingCodes(configuration.tags, line?.name ?? w.unknownLine);
+    setConfiguration({ ...configuration, tags: filled.tags });
+    return filled.given;
+  };
+
   const stale = replaced && replaced.old._id === floorplanId ? replaced : null;
   const staleNotice = stale && (
     <div className="notice notice-warning" role="alert">
@@ -249,6 +258,7 @@ export default function FloorplanManagerPage() {
             floorplans={lineFloorplans}
             selectedId={floorplanId}
             editable={editable}
+            savedTags={saved.configuration?.tags ?? []}
             onSelect={chooseFloorplan}
             onDelete={remove}
           />
@@ -274,6 +284,7 @@ export default function FloorplanManagerPage() {
             initial={configuration ?? carried ?? saved.configuration}
             saved={saved.configuration}
             readOnly={!editable}
+            lineName={line?.name ?? w.unknownLine}
             onChange={setConfiguration}
           />
         )}
@@ -297,8 +308,10 @@ export default function FloorplanManagerPage() {
           editable={editable}
           saving={saving}
           problem={staleNotice}
+          savedTags={saved.configuration?.tags ?? null}
           onExport={exportConfiguration}
           onSave={save}
+          onGiveCodes={giveCodes}
         />
         <WizardNav back={{ label: w.backToCalibration, onClick: () => setStep(3) }} />
       </>

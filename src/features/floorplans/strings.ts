@@ -177,3 +177,35 @@ export const calibratorStrings = {
   outsidePlan: (display: Size) =>
     `The item must lie on the plan (0–${display.width} by 0–${display.height} px)`,
 } as const;
+
+const names = new Intl.ListFormat('en', { type: 'conjunction' });
+
+/** Tag codes in the review step, and the QR label sheet (docs/floorplans.md "Tag codes and labels"). */
+export const labelStrings = {
+  // Review & Save: tags a phone cannot scan
+  codesTitle: 'QR codes',
+  /** After a tag's name. A tag still counts as checked when the analysed path passes within 10 px. */
+  hasNoCode:
+    ' has no QR code: the operator’s phone cannot scan it, so every inspection will flag it as not scanned unless the analysed path passes right by it.',
+  sharedCode: (tags: readonly string[], code: string) =>
+    `${names.format(tags)} share the QR code ${code}: a scan ticks only ${tags[0]}.`,
+  giveCodes: 'Give codes to tags without one',
+  editHint: 'Or go Back to Calibration and edit the tag (Edit, QR code).',
+  given: (tags: readonly string[]) =>
+    `QR codes given to ${names.format(tags)}. Save the configuration to keep them.`,
+  // The label sheet
+  printLabels: 'Print QR labels',
+  sheetTitle: (line: string) => `QR labels: ${line}`,
+  print: 'Print',
+  close: 'Close',
+  sheetHint:
+    'One label per tag with a QR code. Print at 100 % scale (not “fit to page”): each code is then over 30 mm wide, which a phone reads at arm’s length.',
+  unsaved: (count: number) =>
+    `${count === 1 ? 'One code on these labels is' : `${count} codes on these labels are`} not saved yet: save the configuration before sticking the labels, or scans of them will match no tag.`,
+  noLabels: 'No tag has a QR code yet: there is nothing to print.',
+  drawing: 'Drawing the QR codes…',
+  qrAlt: (tag: string) => `QR code of ${tag}`,
+  tooLong: 'Too long for a QR code: shorten it in the tag’s Edit dialog.',
+  withoutCode: 'Tags without a QR code (no label)',
+  noCode: 'no code',
+} as const;

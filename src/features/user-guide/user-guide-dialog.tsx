@@ -52,16 +52,26 @@ export default function UserGuideDialog({ open, onOpenChange }: UserGuideDialogP
               <strong>Points of Interest</strong>: place QR tags (click), hot zones (drag a
               rectangle larger than 20 × 20 pixels) and static cameras (click). Set the pixels per
               meter (default 50) so walked distances match the drawing. Placing a tag or camera
-              within 30 pixels of another one warns you but is allowed.
+              within 30 pixels of another one warns you but is allowed. Each new tag gets a QR code
+              of its own (change it with the tag's <strong>Edit</strong> if you like): the
+              operator's phone finds a tag by this code, so a tag without one cannot be scanned.
             </li>
             <li>
               <strong>Review &amp; Save</strong>: check the counts of hot zones, tags and cameras,
-              export the configuration as JSON if you need a copy, then save it.
+              and the tags listed without a QR code (<strong>Give codes to tags without one</strong>{' '}
+              fixes them); export the configuration as JSON if you need a copy, then save it.
             </li>
             <li>
               <strong>Success</strong>: configure another floorplan or go back to the list.
             </li>
           </ol>
+          <p>
+            <strong>QR labels</strong>: <strong>Print QR labels</strong>, at Review &amp; Save or on
+            the floorplan's card at Configure Floorplan Mapping once the line's tags are saved,
+            prints one label per tag with its QR code, name, line and code. Print at 100 % scale,
+            save the configuration first, and stick each label on the line where its tag is on the
+            floorplan.
+          </p>
           <p>
             Hot zones mark places where left-over material is most likely (feeders, reject bins,
             under conveyors); give them an importance from low to critical.
@@ -75,12 +85,15 @@ export default function UserGuideDialog({ open, onOpenChange }: UserGuideDialogP
               records who performed it.
             </li>
             <li>
-              Press <strong>Start Inspection</strong>, choose the line clearance and scan the QR
-              code of the device you are using to register it.
+              Press <strong>Start Inspection</strong> and choose the line clearance, and the device
+              you use if it is registered (<strong>Register Device</strong> on your dashboard scans
+              its label once).
             </li>
             <li>
-              Record the inspection video while walking the line. Pass close to each QR tag on the
-              floor plan: a tag counts as checked when your path comes near it.
+              Record the inspection video while walking the line and point the camera at each tag's
+              QR label: a tag is checked when its QR code is scanned, and the checklist on the
+              screen ticks it. A tag whose label was not scanned counts only if the analysed path
+              passes right by it; otherwise the report flags it as not scanned.
             </li>
             <li>
               Add notes about anything you found or removed, then upload. A weak Wi-Fi connection

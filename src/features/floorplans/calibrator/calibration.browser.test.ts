@@ -23,6 +23,7 @@ import {
 } from './geometry.ts';
 
 const display = { width: 800, height: 500 };
+const line = 'Blister Line 1';
 
 function configuration(overrides: Partial<FloorplanConfiguration> = {}): FloorplanConfiguration {
   return {
@@ -96,14 +97,14 @@ describe('tags and cameras', () => {
   it('gives each kind the first unused palette colour, cycling when all 48 are used', () => {
     let calibration = emptyCalibration();
     for (let index = 0; index < 3; index += 1) {
-      calibration = placePoint(calibration, 'tag', displayPoint(index * 100, 10)).calibration;
+      calibration = placePoint(calibration, 'tag', displayPoint(index * 100, 10), line).calibration;
     }
     expect(calibration.tags.map((tag) => tag.value.color)).toEqual(palette.slice(0, 3));
     // Cameras have their own sequence; a removed tag frees its colour.
-    calibration = placePoint(calibration, 'camera', displayPoint(500, 400)).calibration;
+    calibration = placePoint(calibration, 'camera', displayPoint(500, 400), line).calibration;
     expect(calibration.cameras[0]?.value).toMatchObject({ color: palette[0], type: 'standard' });
     calibration = removeItem(calibration, 'tag', calibration.tags[1]?.key ?? '');
-    calibration = placePoint(calibration, 'tag', displayPoint(700, 10)).calibration;
+    calibration = placePoint(calibration, 'tag', displayPoint(700, 10), line).calibration;
     expect(calibration.tags.at(-1)?.value).toMatchObject({ name: 'Tag 4', color: palette[1] });
 
     const full = calibrationFrom(
@@ -112,7 +113,7 @@ describe('tags and cameras', () => {
       }),
       display,
     );
-    const placed = placePoint(full, 'tag', displayPoint(400, 400));
+    const placed = placePoint(full, 'tag', displayPoint(400, 400), line);
     expect(placed.calibration.tags.at(-1)?.value).toMatchObject({
       name: 'Tag 49',
       color: palette[0],
@@ -122,17 +123,24 @@ describe('tags and cameras', () => {
   it('warns (never blocks) within 30 px of another tag or camera', () => {
     expect(nearestWithin({ x: 0, y: 0 }, [{ x: 30, y: 0 }])).not.toBeNull();
     expect(nearestWithin({ x: 0, y: 0 }, [{ x: 30.01, y: 0 }])).toBeNull();
-    let calibration = placePoint(emptyCalibration(), 'tag', displayPoint(100, 100)).calibration;
-    calibration = placePoint(calibration, 'camera', displayPoint(200, 100)).calibration;
-    const near = placePoint(calibration, 'camera', displayPoint(118, 124));
+    let calibration = placePoint(
+      emptyCalibration(),
+      'tag',
+      displayPoint(100, 100),
+      line,
+    ).calibration;
+    calibration = placePoint(calibration, 'camera', displayPoint(200, 100), line).calibration;
+    const near = placePoint(calibration, 'camera', displayPoint(118, 124), line);
     expect(near.nearby).toEqual({ name: 'Tag 1', distance: 30 });
     expect(near.calibration.cameras).toHaveLength(2);
-    expect(placePoint(calibration, 'tag', displayPoint(170, 100)).nearby?.name).toBe('Camera 1');
-    expect(placePoint(calibration, 'tag', displayPoint(150, 100)).nearby).toBeNull();
+    expect(placePoint(calibration, 'tag', displayPoint(170, 100), line).nearby?.name).toBe(
+      'Camera 1',
+    );
+    expect(placePoint(calibration, 'tag', displayPoint(150, 100), line).nearby).toBeNull();
   });
 
   it('moves items by keyboard steps, keeping them whole on the plan', () => {
-    let calibration = placePoint(emptyCalibration(), 'tag', displayPoint(5, 5)).calibration;
+    let calibration = placePoint(emptyCalibration(), 'tag', displayPoint(5, 5), line).calibration;
     const key = calibration.tags[0]?.key ?? '';
     calibration = moveItem(calibration, 'tag', key, { dx: -10, dy: 1 }, display);
     expect(calibration.tags[0]?.value).toMatchObject({ x: 0, y: 6 });

@@ -4,6 +4,7 @@ import { isBlank } from '../../../../server/schemas/blank.ts';
 import { nextColor } from '../../../lib/palette.ts';
 import { unstorableProblem } from '../../../lib/text-rules.ts';
 import type { Camera, FloorplanConfiguration, HotZone, Tag } from '../../../types/api.ts';
+import { codeOf, proposeTagCode } from '../labels/tag-codes.ts';
 import { calibratorStrings as s } from '../strings.ts';
 import {
   type DisplayPoint,
@@ -133,10 +134,15 @@ export function calibrationFrom(
  * is called yet (after removing Tag 1 of two, the next is Tag 3, not a second Tag 2).
  */
 export function defaultName(kind: ItemKind, existingNames: readonly string[]): string {
+  return `${namePrefix[kind]} ${defaultNumber(kind, existingNames)}`;
+}
+
+/** The N of defaultName. */
+function defaultNumber(kind: ItemKind, existingNames: readonly string[]): number {
   const taken = new Set(existingNames);
   let number = existingNames.length + 1;
   while (taken.has(`${namePrefix[kind]} ${number}`)) number += 1;
-  return `${namePrefix[kind]} ${number}`;
+  return number;
 }
 
 /** Spec §3/§9: the first palette colour the kind's items do not use yet, cycling when all are. */
@@ -173,12 +179,26 @@ export interface Placed {
   nearby: Nearby | null;
 }
 
-/** Places a tag or a camera at `point` (display pixels, already on the plan). */
-export function placePoint(calibration: Calibration, kind: PointKind, point: DisplayPoint): Placed {
+/**
+ * Places a tag or a camera at `point` (display pixels, already on the plan). A tag gets a QR code
+ * of the line `lineName` at once (labels/tag-codes.ts): without one it could never be scanned.
+ */
+export function placePoint(
+  calibration: Calibration,
+  kind: PointKind,
+  point: DisplayPoint,
+  lineName: string,
+): Placed {
   const items = itemsOf(calibration, kind);
-  const name = defaultName(kind, names(items));
+  const number = defaultNumber(kind, names(items));
+  const name = `${namePrefix[kind]} ${number}`;
   const base = { x: point.x, y: point.y, name, color: colorFor(items) };
-  const item = keyed<Tag | Camera>(kind === 'camera' ? { ...base, type: defaultCameraType } : base);
+  const taken = calibration.tags.flatMap((tag) => codeOf(tag.value) ?? []);
+  const item = keyed<Tag | Camera>(
+    kind === 'camera'
+      ? { ...base, type: defaultCameraType }
+      : { ...base, qrCode: proposeTagCode(lineName, number, taken) },
+  );
   return {
     calibration: withItems(calibration, kind, [...items, item]),
     key: item.key,

@@ -59,6 +59,7 @@ async function showCalibrator(
       initial={options.initial ?? null}
       saved={options.saved ?? null}
       readOnly={options.readOnly ?? false}
+      lineName="Blister Line 1"
       onChange={(configuration) => emitted.push(configuration)}
     />,
   );
@@ -353,6 +354,35 @@ describe('Calibrator', () => {
       .toEqual([{ x: 70, y: 80, name: 'Dock', type: 'thermal' }]);
   });
 
+  it('gives a new tag a QR code of its line that can be changed; a saved tag without one keeps none', async () => {
+    await serveImage();
+    const { last } = await showCalibrator({
+      initial: {
+        displaySize: { width: 800, height: 500 },
+        hotZones: [],
+        tags: [{ x: 50, y: 60, name: 'Gate' }],
+        cameras: [],
+        coordinateSystem: {},
+      },
+    });
+    await userEvent.click(button('Add Tag'));
+    await clickPlan(300, 200);
+    await clickPlan(500, 300);
+    await expect.poll(() => last().tags).toHaveLength(3);
+    const [gate, second, third] = last().tags;
+    expect(gate).toEqual({ x: 50, y: 60, name: 'Gate' });
+    expect(second?.qrCode).toMatch(/^BLISTER-LINE-1-T2-[2-9A-HJKMNP-TV-Z]{5}$/);
+    expect(third?.qrCode).toMatch(/^BLISTER-LINE-1-T3-[2-9A-HJKMNP-TV-Z]{5}$/);
+
+    await userEvent.click(button('Cancel Tag'));
+    await userEvent.click(button('Edit Tag 2'));
+    const dialog = page.getByRole('dialog', { name: 'Edit Tag' });
+    await expect.element(dialog.getByLabelText('QR code')).toHaveValue(second?.qrCode ?? '');
+    await userEvent.fill(dialog.getByLabelText('QR code'), ' PACKING-GATE-2 ');
+    await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    await expect.poll(() => last().tags[1]?.qrCode).toBe('PACKING-GATE-2');
+  });
+
   it('takes pixels per meter of at least 0.1 and shows the area covered', async () => {
     await serveImage();
     const { last } = await showCalibrator();
@@ -401,6 +431,7 @@ describe('Calibrator', () => {
         initial={null}
         saved={null}
         readOnly={false}
+        lineName="Blister Line 1"
         onChange={(configuration) => emitted.push(configuration)}
       />,
     );

@@ -38,6 +38,8 @@ export interface CalibratorProps {
   /** What 'Reset Configuration' goes back to: the line's saved configuration (none: empty). */
   saved: FloorplanConfiguration | null;
   readOnly: boolean;
+  /** The line clearance's name, the start of a new tag's QR code. */
+  lineName: string;
   /**
    * Spec §4: called with the whole configuration once the calibrator is ready (the image loaded
    * and the display frame known) and again after every change.
@@ -92,6 +94,7 @@ function CalibratorEditor({
   initial,
   saved,
   readOnly,
+  lineName,
   bitmap,
   source,
   ...props
@@ -125,7 +128,7 @@ function CalibratorEditor({
   }, [calibration, base, floorplan.imagePath, display, source]);
 
   const place = (kind: PointKind, point: DisplayPoint) => {
-    const placed = placePoint(calibration, kind, point);
+    const placed = placePoint(calibration, kind, point, lineName);
     setCalibration(placed.calibration);
     let message = s.placed(placed.name, point.x, point.y);
     if (placed.nearby) {

@@ -1,7 +1,8 @@
 import { floorplanImageUrl } from '../../../api/get-floorplan-image.ts';
 import { RecordActions, RecordField } from '../../../components/record-card.tsx';
 import { localTime } from '../../../lib/record-time.ts';
-import type { Floorplan, LineClearance } from '../../../types/api.ts';
+import type { Floorplan, LineClearance, Tag } from '../../../types/api.ts';
+import { PrintLabels } from '../labels/label-sheet.tsx';
 import { wizardStrings as w } from '../strings.ts';
 
 export interface MappingStepProps {
@@ -9,16 +10,22 @@ export interface MappingStepProps {
   floorplans: readonly Floorplan[];
   selectedId: string | null;
   editable: boolean;
+  /** The tags of the line's saved configuration, whose labels the card prints. */
+  savedTags: readonly Tag[];
   onSelect: (id: string) => void;
   onDelete: (floorplan: Floorplan) => void;
 }
 
-/** Step 2: the line clearance and its floor-plan cards (image, created date, select, delete). */
+/**
+ * Step 2: the line clearance and its floor-plan cards (image, created date, select, delete), and
+ * the QR labels of the line's saved tags.
+ */
 export function MappingStep({
   line,
   floorplans,
   selectedId,
   editable,
+  savedTags,
   ...props
 }: MappingStepProps) {
   return (
@@ -63,6 +70,7 @@ export function MappingStep({
                   >
                     {selectLabel}
                   </button>
+                  {savedTags.length > 0 && <PrintLabels lineName={line.name} tags={savedTags} />}
                   {editable && (
                     <RecordActions
                       name={cardName}
