@@ -36,6 +36,24 @@ const toConfig = (row: Row): FloorplanConfig => ({
 const errors = errorResponses;
 const read = { 200: FloorplanConfig, ...errors };
 
+/**
+ * Two tags of one line with the same QR code: a scan (matched on the trimmed code, like
+ * services/capture.ts) would tick only the first, and the other would be flagged as not scanned.
+ */
+function sharedTagCode(configuration: FloorplanConfiguration): string | null {
+  const byCode = new Map<string, string>();
+  for (const [i, tag] of configuration.tags.entries()) {
+    const code = tag.qrCode?.trim();
+    if (!code) continue;
+    const first = byCode.get(code);
+    if (first !== undefined) {
+      return `body.configuration.tags.${i}.qrCode '${code}' is also the code of tag '${first}': each tag needs its own code, or a scan ticks only one of them`;
+    }
+    byCode.set(code, tag.name);
+  }
+  return null;
+}
+
 export const floorplanConfigRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ctx;
 
@@ -130,6 +148,8 @@ export const floorplanConfigRoutes: FastifyPluginAsyncTypebox = async (app) => {
         FloorplanConfiguration,
         structuredClone(body.configuration),
       );
+      const shared = sharedTagCode(configuration as FloorplanConfiguration);
+      if (shared) throw badRequest(shared);
       const values = {
         name: body.name.trim(),
         floorplanId: plan?.id ?? null,

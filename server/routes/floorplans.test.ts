@@ -314,6 +314,26 @@ describe('floor-plan configurations', () => {
     }
   });
 
+  it('refuses two tags with one QR code: a scan would tick only one of them', async () => {
+    const tag = { x: 1, y: 1, qrCode: 'PL3-01' };
+    const res = await save(f.auth.admin, {
+      lineClearanceId: lineB,
+      name: 'Line B Floorplan Configuration',
+      configuration: {
+        ...configuration,
+        tags: [
+          { ...tag, name: 'Hopper' },
+          { ...tag, name: 'No code', qrCode: ' ' },
+          { ...tag, name: 'Chute', qrCode: ' PL3-01 ' },
+        ],
+      },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(
+      "body.configuration.tags.2.qrCode 'PL3-01' is also the code of tag 'Hopper': each tag needs its own code, or a scan ticks only one of them",
+    );
+  });
+
   it('400 names the field; 403 for another manager’s line; 404 when none saved', async () => {
     const bad = await save(f.auth.admin, {
       lineClearanceId: lineB,
