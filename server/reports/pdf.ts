@@ -511,7 +511,9 @@ export async function reportPdf(
       `Page ${i + 1} of ${pages.length} · Printed ${utc(printedAt.toISOString())} · Record hash ${report.recordHash}`,
     );
     // One line, always inside the page: a hash of wide characters made it 2 pt too long at 7 pt.
-    const size = Math.min(7, (7 * CONTENT_WIDTH) / font.widthOfTextAtSize(footer, 7));
+    // Rounded down to 0.01 pt: the exact fit measured a hair past the margin in floating point.
+    const fit = (7 * CONTENT_WIDTH) / font.widthOfTextAtSize(footer, 7);
+    const size = Math.min(7, Math.floor(fit * 100) / 100);
     page.drawText(footer, { x: MARGIN, y: MARGIN / 2, size, font, color: muted });
   });
   return doc.save();

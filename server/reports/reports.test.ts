@@ -374,6 +374,18 @@ describe('approve and reject as e-signatures', () => {
     expect(
       (await sign('lcmanager', 'insp-lc2-2', 'approve', { password: DEMO_PASSWORD })).statusCode,
     ).toBe(404);
+    // Not found for the caller, yet in the trail: who tried to sign on another manager's line.
+    const outOfScope = await t.services.ctx.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'authorization.denied'));
+    expect(
+      outOfScope.some(
+        (row) =>
+          row.actorId === ids.lcmanager &&
+          JSON.stringify(row.newValue).includes('not the manager of this line clearance'),
+      ),
+    ).toBe(true);
     expect(
       (await sign('operator', 'insp-lc2-2', 'approve', { password: DEMO_PASSWORD })).statusCode,
     ).toBe(403);
@@ -497,6 +509,12 @@ describe('approve and reject as e-signatures', () => {
     expect(res.json().message).toMatch(
       /^The inspection is already approved: signed by Daniel Okafor on \d{4}-\d\d-\d\d \d\d:\d\d UTC$/,
     );
+    // The attempt is in the signed record's history.
+    const { inspectionId } = await report('lcmanager2', 'insp-lc2-2');
+    const tried = await trail('evidence.protected', inspectionId);
+    expect(
+      tried.map((row) => [row.actorId, (row.newValue as { reason?: string } | null)?.reason]),
+    ).toContainEqual([ids.admin, res.json().message]);
   });
 
   it('rejects with notes as a signature too', async () => {
@@ -976,6 +994,9 @@ describe('the audit trail', () => {
       'disposition',
       'disposition',
       'disposition',
+      // Its tries on the record once signed (a disposition, a second signature).
+      'evidence.protected',
+      'evidence.protected',
       'signature.failed',
     ]);
     // Part of the email finds the same entries; LIKE's wildcards typed match only themselves.

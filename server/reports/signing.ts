@@ -88,9 +88,22 @@ export async function checkSigner(
 ): Promise<void> {
   const context = await signContext(request.server.ctx.db, user, record.inspection);
   const rules = signRules(user, record, context);
-  if (rules.refusal === 'signed') throw conflict(alreadySigned(record));
-  // Another manager's line is outside the caller's scope: the record does not exist for it.
-  if (rules.refusal === 'scope') throw notFound('Inspection');
+  const { refusals } = request.server.ctx;
+  // Each refusal is in the trail (21 CFR 11.10(e)): a second signature under the record it tried
+  // to change, and a try on another manager's line under the route, whose answer is 404 because
+  // the record does not exist for the caller.
+  if (rules.refusal === 'signed') {
+    const reason = alreadySigned(record);
+    await refusals.record(request, reason, 'evidence.protected', {
+      entity: 'inspection',
+      entityId: record.inspection.id,
+    });
+    throw conflict(reason);
+  }
+  if (rules.refusal === 'scope') {
+    await refusals.record(request, 'not the manager of this line clearance');
+    throw notFound('Inspection');
+  }
   // The signer reads why (the report and the cards say it before anyone tries).
   if (rules.refusal) await denied(request, rules.reason, rules.reason);
 }
