@@ -171,9 +171,12 @@ async function benchPdf(): Promise<TargetRow[]> {
     );
     const reports = { one: withDetections(base, 1), many: withDetections(base, 200) };
     const sizes = { one: 0, many: 0 };
-    const printedAt = new Date('2026-11-26T12:00:00Z');
+    const printing = {
+      at: new Date('2026-11-26T12:00:00Z'),
+      by: { name: 'Bench Auditor', email: 'bench@example.com' },
+    };
     const render = async (which: 'one' | 'many') => {
-      const bytes = await reportPdf(app.services.ctx, reports[which], printedAt);
+      const bytes = await reportPdf(app.services.ctx, reports[which], printing);
       sizes[which] = bytes.length;
     };
     const samples = { one: [] as number[], many: [] as number[] };

@@ -359,11 +359,18 @@ function drawHistory(w: Writer, entries: AuditEntry[], checks: Map<number, Entry
   }
 }
 
+/** When and by whom a copy was printed (Annex 11 §8.1: a printout says who made it). */
+export interface Printing {
+  at: Date;
+  by: { name: string; email: string };
+}
+
 export async function reportPdf(
   ctx: Pick<AppContext, 'db' | 'storage'>,
   report: InspectionReport,
-  printedAt: Date,
+  printing: Printing,
 ): Promise<Uint8Array> {
+  const printedAt = printing.at;
   const doc = await PDFDocument.create();
   const { font, bold } = await embedReportFonts(doc);
   doc.setTitle(`Line clearance inspection ${report.inspectionId}`);
@@ -373,6 +380,9 @@ export async function reportPdf(
 
   w.text('Line Clearance Inspection Report', { size: 18, bold: true });
   w.text(`${report.lineName} · inspection ${report.inspectionId}`, { color: muted });
+  w.text(`Printed ${utc(printedAt.toISOString())} by ${printing.by.name} (${printing.by.email})`, {
+    color: muted,
+  });
   w.heading('Inspection');
   w.field('Line', report.lineName);
   w.field('Operator', report.operatorName);

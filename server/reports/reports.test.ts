@@ -554,6 +554,10 @@ describe('the PDF', () => {
     ]) {
       expect(text).toContain(expected);
     }
+    // Who printed the copy, under the title: the auditor who downloaded it.
+    expect(pages[0]).toMatch(
+      /Printed \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC by \S.* \(audit@example\.com\)/,
+    );
     pages.forEach((page, i) => {
       expect(page).toContain(`Page ${i + 1} of ${pages.length}`);
       expect(page).toMatch(/Printed \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
@@ -668,7 +672,11 @@ describe('the PDF', () => {
   it('keeps the footer inside the page whatever the record hash holds', async () => {
     // The footer names the hash; one of wide characters (digits) ran 2 pt past the margin at 7 pt.
     const r = await report('lcmanager2', 'insp-lc2-3');
-    const pdf = await reportPdf(t.services.ctx, { ...r, recordHash: '0'.repeat(64) }, new Date());
+    const pdf = await reportPdf(
+      t.services.ctx,
+      { ...r, recordHash: '0'.repeat(64) },
+      { at: new Date(), by: { name: 'Anna Auditor', email: 'audit@example.com' } },
+    );
     for (const page of await pdfTextBoxes(Buffer.from(pdf))) {
       const footer = page.items.filter((item) => /^Page \d+ of \d+ · Printed /.test(item.str));
       expect(footer).toHaveLength(1);

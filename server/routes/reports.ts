@@ -172,8 +172,11 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags: ['reports'], params: IdParams, response: errors },
     },
     async (request, reply) => {
-      const report = await visibleReport(currentUser(request), request.params.id);
-      const pdf = await inTurn(app, () => reportPdf(app.ctx, report, new Date()));
+      const user = currentUser(request);
+      const report = await visibleReport(user, request.params.id);
+      const pdf = await inTurn(app, () =>
+        reportPdf(app.ctx, report, { at: new Date(), by: { name: user.name, email: user.email } }),
+      );
       return sendDownload(
         reply,
         'application/pdf',
