@@ -38,7 +38,7 @@ async function main() {
     info: (message) => app.log.info(message),
     error: (message) => app.log.error(message),
   });
-  // Summaries that a failed rebuild dropped (refreshSummaries): /reports filters by them.
+  // Summaries dropped by a failed rebuild or older than their record: /reports filters by them.
   const built = await summarizeMissing(services.ctx);
   if (built > 0) app.log.info(`${built} report summaries built`);
 }

@@ -1,11 +1,11 @@
 // Builds the inspection report (docs/reports.md): header, checklist, detections with their
 // dispositions, flags, the coverage picture and the signature, from the stored records. It also
 // writes the report's summary row that /reports filters on.
-import { eq, isNull } from 'drizzle-orm';
+import { eq, isNull, or, sql } from 'drizzle-orm';
 import { imageSizeFromHeader } from '../../workers/image-header.ts';
 import type { AppContext, AuthUser } from '../context.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { inspections, lineClearances, reportSummaries, users } from '../db/schema.ts';
+import { auditLog, inspections, lineClearances, reportSummaries, users } from '../db/schema.ts';
 import { iso } from '../ids.ts';
 import type { FloorplanConfiguration, Importance } from '../schemas/floorplan-configs.ts';
 import type { InspectionStatus } from '../schemas/inspections.ts';
@@ -542,7 +542,8 @@ async function saveSummary(
     zonesTotal: report.zones.length,
     detections: report.detections.length,
     changedAfterSigning: report.changedAfterSigning,
-    builtAt: new Date(),
+    // The database's clock, as the audit entries' (summarizeMissing compares the two).
+    builtAt: sql`now()`,
   };
   await db
     .insert(reportSummaries)
@@ -606,15 +607,22 @@ export async function inspectionsOfVideo(db: Db, videoId: string): Promise<strin
 }
 
 /**
- * Builds every report that has no summary row yet, so /reports can filter them by flags (after the
- * demo loads; reports built later keep their rows current).
+ * Builds every report whose summary row is missing (a failed rebuild dropped it, or the demo just
+ * loaded) or older than a change of its record: every change of an inspection or its video writes
+ * an audit entry, and a server stopped between a change's commit and its summary's rebuild (a
+ * disposition, an analysis) left /reports counting the flags as before. Run at start.
  */
 export async function summarizeMissing(ctx: Pick<AppContext, 'db' | 'storage'>): Promise<number> {
+  const changedSince = sql`exists (
+    select 1 from ${auditLog}
+    where ${auditLog.at} > ${reportSummaries.builtAt}
+      and ((${auditLog.entity} = 'inspection' and ${auditLog.entityId} = ${inspections.id})
+        or (${auditLog.entity} = 'video' and ${auditLog.entityId} = ${inspections.videoId})))`;
   const missing = await ctx.db
     .select({ id: inspections.id })
     .from(inspections)
     .leftJoin(reportSummaries, eq(reportSummaries.inspectionId, inspections.id))
-    .where(isNull(reportSummaries.inspectionId));
+    .where(or(isNull(reportSummaries.inspectionId), changedSince));
   for (const { id } of missing) await summarizeInspection(ctx, id);
   return missing.length;
 }

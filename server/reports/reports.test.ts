@@ -5,7 +5,15 @@ import fs from 'node:fs';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfPageImageCounts, pdfPages, pdfTextBoxes } from '../../tests/support/pdf-text.ts';
-import { auditLog, inspections, lineClearances, signatures, users, videos } from '../db/schema.ts';
+import {
+  auditLog,
+  inspections,
+  lineClearances,
+  reportSummaries,
+  signatures,
+  users,
+  videos,
+} from '../db/schema.ts';
 import type { DemoDataset } from '../demo/dataset-types.ts';
 import { DEMO_PASSWORD, loadDemo } from '../demo/load-demo.ts';
 import { inTurn } from '../http/heavy-work.ts';
@@ -20,6 +28,7 @@ import { build, type TestApp } from '../test/build.ts';
 import { createUser, PASSWORD as TEST_PASSWORD } from '../test/fixtures.ts';
 import { CSV_BATCH, TOTAL_CAP } from './list.ts';
 import { reportPdf } from './pdf.ts';
+import { summarizeMissing } from './report.ts';
 
 const dataset = JSON.parse(
   fs.readFileSync(new URL('../demo/dataset.json', import.meta.url), 'utf8'),
@@ -306,6 +315,19 @@ describe('flags and dispositions', () => {
     expect((await report('admin', key)).flags.find((f) => f.ref === flag.ref)?.decision).toBe(
       'confirmed',
     );
+
+    // A server stopped between a decision's commit and its summary's rebuild: the summary is as
+    // it was before the decision. The next start finds it older than the record and rebuilds it.
+    const { db } = t.services.ctx;
+    const id = inspectionIds[key] ?? '';
+    await db
+      .update(reportSummaries)
+      .set({ flags: 999, builtAt: sql`now() - interval '1 hour'` })
+      .where(eq(reportSummaries.inspectionId, id));
+    expect(await summarizeMissing(t.services.ctx)).toBeGreaterThanOrEqual(1);
+    expect((await listed()).flags).toBe(counted.flags);
+    // Current summaries are left as they are.
+    expect(await summarizeMissing(t.services.ctx)).toBe(0);
   });
 });
 
