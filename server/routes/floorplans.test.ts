@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodePng } from '../../scripts/lib/png.ts';
 import { build, type TestApp } from '../test/build.ts';
@@ -62,6 +63,12 @@ describe('floor plans', () => {
     const image = await t.app.inject({ url: plan.imagePath, headers: f.auth.operator });
     expect(image.headers['content-type']).toBe('image/gif');
     expect(image.rawPayload.equals(GIF)).toBe(true);
+    // The trail names the image by its SHA-256, as a signed report does.
+    const entries = await t.services.ctx.db.query.auditLog.findMany();
+    const created = entries.find((r) => r.entity === 'floorplan' && r.entityId === plan._id);
+    expect(created?.newValue).toMatchObject({
+      sha256: createHash('sha256').update(GIF).digest('hex'),
+    });
     const list = await t.app.inject({ url: '/api/floorplans', headers: f.auth.audit });
     expect(
       list

@@ -1,5 +1,6 @@
 // Floor plans (spec §7): list, multipart upload (one per line clearance; a new upload replaces the
 // old one), the image by file name, delete.
+import { createHash } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { asc, eq } from 'drizzle-orm';
@@ -184,7 +185,13 @@ export const floorplanRoutes: FastifyPluginAsyncTypebox = async (app) => {
             entity: 'floorplan',
             entityId: id,
             oldValue: replaced ? toFloorplan(replaced) : null,
-            newValue: created ? toFloorplan(created) : null,
+            // The image's SHA-256, as a signed report cites it (server/reports/layout.ts).
+            newValue: created
+              ? {
+                  ...toFloorplan(created),
+                  sha256: createHash('sha256').update(upload.image).digest('hex'),
+                }
+              : null,
           });
         });
       } catch (error) {
