@@ -119,9 +119,12 @@ describe('backup of a wrong DATA_DIR', () => {
 });
 
 describe('backup on a full disk', () => {
-  /** A database whose dump writes its first bytes, then finds the disk full, if `full`. */
+  /**
+   * An empty database (no table names a file) whose dump writes its first bytes, then finds the
+   * disk full, if `full`.
+   */
   const database = (full: boolean): Database => ({
-    db: null as never,
+    db: { execute: async () => ({ rows: [] }) } as never,
     kind: 'pglite',
     dump: async (file) => {
       await fs.promises.writeFile(file, 'the first bytes of a dump');
@@ -167,7 +170,7 @@ describe('backup on a full disk', () => {
   it('leaves only the finished backup-… folder when it succeeds', async () => {
     const out = fs.mkdtempSync(path.join(tmp, 'fine-'));
     const now = new Date('2026-11-27T08:00:00.000Z');
-    const { folder } = await createBackup(database(false), path.join(tmp, 'none'), out, now);
+    const { folder } = await createBackup(database(false), path.join(tmp, 'none'), out, { now });
     expect(folder).toBe(path.join(out, 'backup-2026-11-27T08-00-00-000Z'));
     expect(fs.readdirSync(out)).toEqual(['backup-2026-11-27T08-00-00-000Z']);
     expect(fs.readdirSync(folder).sort()).toEqual(['database.tar.gz', 'manifest.json']);

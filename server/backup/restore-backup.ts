@@ -1,7 +1,8 @@
 // Restores a backup folder (see create-backup.ts) into an empty database and storage. The manifest,
-// the database dump and every file are checked first; only the files the manifest lists are
-// restored; nothing existing is ever overwritten, and a failed restore leaves the target as it was
-// (everything is written into temporary folders beside the target and renamed into place last).
+// the database dump and every file are checked first, and that the backup holds every file its
+// database needs; only the files the manifest lists are restored; nothing existing is ever
+// overwritten, and a failed restore leaves the target as it was (everything is written into
+// temporary folders beside the target and renamed into place last).
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -20,6 +21,14 @@ import {
   sha256File,
 } from './create-backup.ts';
 import { DISK_PROBLEMS, describeThrown, errorCode, meaningOf } from './errors.ts';
+import {
+  lacking,
+  listed,
+  type NamedFiles,
+  namedFiles,
+  readDumpNamingRows,
+  readNamingRows,
+} from './named-files.ts';
 
 export interface RestoreTarget {
   /** PostgreSQL to restore into (must have no tables yet), or null for PGlite in `pgliteDir`. */
@@ -29,8 +38,19 @@ export interface RestoreTarget {
 }
 
 export interface RestoreOptions {
-  /** Where warnings go (a backup too old to have its dump's checksum); console.warn by default. */
+  /**
+   * Where warnings and notes go (a backup too old to have its dump's checksum, a leftover of an
+   * interrupted restore removed); console.warn by default.
+   */
   warn?: (message: string) => void;
+  /** Restore even though the database names files the backup lacks (`--accept-missing-files`). */
+  acceptMissingFiles?: boolean;
+}
+
+export interface RestoredBackup {
+  manifest: BackupManifest;
+  /** Files the restored database needs that the backup does not hold (warned about). */
+  missingFiles: string[];
 }
 
 const isEmptyDir = (dir: string) => !fs.existsSync(dir) || fs.readdirSync(dir).length === 0;
@@ -68,6 +88,12 @@ async function readManifest(folder: string): Promise<BackupManifest> {
   }
   if (hasSize && !isSize(m.databaseSize)) throw bad(`an invalid size for ${expectedFile}`);
   if (!Array.isArray(m.files)) throw bad('no files list');
+  if (
+    m.missingFiles !== undefined &&
+    !(Array.isArray(m.missingFiles) && m.missingFiles.every((key) => typeof key === 'string'))
+  ) {
+    throw bad('a missingFiles other than a list of keys');
+  }
   const seen = new Set<string>();
   for (const file of m.files as unknown[]) {
     const f = file as Partial<BackupManifest['files'][number]> | null;
@@ -201,6 +227,64 @@ const stagingFor = (dir: string) =>
     `.${path.basename(dir)}.restoring-${randomBytes(6).toString('hex')}`,
   );
 
+/**
+ * Removes the staging folders beside `dir` that an interrupted restore left (a killed one): a
+ * finished or failed restore leaves none, and nothing but a restore under way uses them (one
+ * restore at a time). Answers the folders removed.
+ */
+async function removeLeftovers(dir: string): Promise<string[]> {
+  const prefix = `.${path.basename(dir)}.restoring-`;
+  let names: string[];
+  try {
+    names = await fs.promises.readdir(path.dirname(dir));
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return [];
+    throw error;
+  }
+  const left = names
+    .filter((name) => name.startsWith(prefix) && /^[0-9a-f]{12}$/.test(name.slice(prefix.length)))
+    .map((name) => path.join(path.dirname(dir), name));
+  for (const folder of left) await fs.promises.rm(folder, { recursive: true, force: true });
+  return left;
+}
+
+/**
+ * The files the backup's database needs that the backup lacks. Those its manifest says storage had
+ * lost before the backup are warned about; any other refuses the restore (a live backup made while
+ * a file changed, before backups checked this) unless the caller accepts them.
+ */
+function checkNamedFiles(
+  named: NamedFiles,
+  manifest: BackupManifest,
+  options: RestoreOptions,
+  warn: (message: string) => void,
+): string[] {
+  const missing = lacking(
+    named,
+    manifest.files.map((file) => file.path),
+  );
+  if (missing.length === 0) return [];
+  const lostBefore = new Set(manifest.missingFiles ?? []);
+  const unexplained = missing.filter((key) => !lostBefore.has(key));
+  if (unexplained.length > 0 && !options.acceptMissingFiles) {
+    throw new BackupError(
+      `The backup's database names files the backup does not hold (${listed(unexplained)}): ` +
+        'they changed while it was made. Nothing was restored. Restore another backup, or this ' +
+        'one with --accept-missing-files (those records then lack their files; the restored ' +
+        'trail lists them).',
+    );
+  }
+  warn(
+    `Warning: the restored records name ${missing.length} files the backup does not hold ` +
+      `(${listed(missing)}): ${
+        unexplained.length > 0
+          ? 'restored without them, as --accept-missing-files asked'
+          : 'storage had lost them before the backup was made'
+      }; the restored trail lists them.`,
+  );
+  return missing;
+}
+
 /** Puts the staged folder `staged` in place of the empty or absent `dir`; returns an undo. */
 async function moveIntoPlace(staged: string, dir: string): Promise<() => Promise<void>> {
   const existed = fs.existsSync(dir);
@@ -216,7 +300,7 @@ export async function restoreBackup(
   folder: string,
   target: RestoreTarget,
   options: RestoreOptions = {},
-): Promise<BackupManifest> {
+): Promise<RestoredBackup> {
   const warn = options.warn ?? ((message: string) => console.warn(message));
   const manifest = await readManifest(folder);
   await verifyBackup(folder, manifest, warn);
@@ -235,6 +319,15 @@ export async function restoreBackup(
     throw new BackupError(`${target.pgliteDir} already holds a database; move it away first`);
   }
   const dump = path.join(folder, manifest.databaseFile);
+  // PostgreSQL's dump is read as pg_restore would write it, before anything is written.
+  let missingFiles = target.databaseUrl
+    ? checkNamedFiles(namedFiles(await readDumpNamingRows(dump)), manifest, options, warn)
+    : [];
+  for (const dir of [target.filesDir, target.pgliteDir].filter(Boolean)) {
+    for (const left of await removeLeftovers(dir)) {
+      warn(`Removed ${left}, left by an earlier restore that was interrupted`);
+    }
+  }
   // Folders this restore creates, removed again if it fails (the target is left as it was).
   const created: string[] = [];
   const undo: (() => Promise<void>)[] = [];
@@ -275,10 +368,19 @@ export async function restoreBackup(
       const pgliteStaging = stagingFor(target.pgliteDir);
       created.push(pgliteStaging);
       const archive = await fs.promises.readFile(dump);
+      let named: NamedFiles;
       try {
         const db = new PGlite(pgliteStaging, { loadDataDir: new Blob([archive]) });
         await db.waitReady;
-        await db.close();
+        try {
+          named = namedFiles(
+            await readNamingRows(
+              async (text) => (await db.query<Record<string, unknown>>(text)).rows,
+            ),
+          );
+        } finally {
+          await db.close();
+        }
       } catch (error) {
         throw (
           targetDiskProblem(error, 'loading the database', target.pgliteDir) ??
@@ -287,6 +389,7 @@ export async function restoreBackup(
           )
         );
       }
+      missingFiles = checkNamedFiles(named, manifest, options, warn);
       await fs.promises.chmod(pgliteStaging, DIR_MODE);
       undo.push(await moveIntoPlace(pgliteStaging, target.pgliteDir));
       undo.push(await moveIntoPlace(filesStaging, target.filesDir));
@@ -300,7 +403,7 @@ export async function restoreBackup(
   } finally {
     release();
   }
-  return manifest;
+  return { manifest, missingFiles };
 }
 
 /**
@@ -308,7 +411,11 @@ export async function restoreBackup(
  * and their numbers will be reused, so the first entry after them says why. The chain verifies
  * across it; an auditor comparing a head hash written down earlier reads the reason here.
  */
-export async function noteRestore(db: Db, manifest: BackupManifest): Promise<void> {
+export async function noteRestore(
+  db: Db,
+  manifest: BackupManifest,
+  missingFiles: readonly string[] = [],
+): Promise<void> {
   await audit(db, null, {
     action: 'backup.restore',
     entity: 'system',
@@ -317,6 +424,7 @@ export async function noteRestore(db: Db, manifest: BackupManifest): Promise<voi
       database: manifest.database,
       databaseSha256: manifest.databaseSha256 ?? null,
       files: manifest.files.length,
+      ...(missingFiles.length > 0 && { missingFiles }),
     },
   });
 }

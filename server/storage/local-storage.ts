@@ -8,12 +8,42 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertKey, assertPrefix, type ByteRange, type Storage } from './storage.ts';
 
+/**
+ * Temporary files older than this are left by a killed write and removed when a storage is opened.
+ * A write in progress keeps its file fresh (a put streams a request body, bounded by the request
+ * timeout); with PostgreSQL another server on the same files may be writing one now.
+ */
+export const TEMPORARY_FILE_LIFETIME_MS = 60 * 60 * 1000;
+
 export class LocalStorage implements Storage {
   private readonly tmpDir: string;
+  /** Temporary files a killed write left, removed when this storage was opened. */
+  readonly sweptTemporaryFiles: number;
 
   constructor(private readonly root: string) {
     this.tmpDir = path.join(root, '.tmp');
     fs.mkdirSync(this.tmpDir, { recursive: true });
+    this.sweptTemporaryFiles = this.sweepTemporaryFiles(Date.now() - TEMPORARY_FILE_LIFETIME_MS);
+  }
+
+  /**
+   * Removes the temporary files last written before `before`: what a write killed part way left
+   * (it never became an object, so nothing is lost). Once, when the server starts; a file that
+   * cannot be removed stays for the next start.
+   */
+  private sweepTemporaryFiles(before: number): number {
+    let removed = 0;
+    for (const name of fs.readdirSync(this.tmpDir)) {
+      const file = path.join(this.tmpDir, name);
+      try {
+        if (fs.lstatSync(file).mtimeMs >= before) continue;
+        fs.rmSync(file, { recursive: true, force: true });
+        removed++;
+      } catch {
+        // Removed meanwhile by its writer, or not removable now: left for the next start.
+      }
+    }
+    return removed;
   }
 
   private resolve(key: string): string {

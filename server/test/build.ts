@@ -23,7 +23,8 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-async function freshPostgresDatabase(
+/** A new, empty database on the PostgreSQL server of `baseUrl`, and how to drop it. */
+export async function freshPostgresDatabase(
   baseUrl: string,
 ): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `lc_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
