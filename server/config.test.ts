@@ -51,6 +51,28 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({ demo: false, adminEmail: 'boss@plant.example' });
   });
 
+  it('names the first admin ADMIN_NAME, checked as a name typed in the users form', () => {
+    const admin = { ADMIN_EMAIL: 'boss@plant.example', ADMIN_PASSWORD: 'long-password' };
+    expect(loadConfig(admin).adminName).toBe('Administrator');
+    expect(loadConfig({ ...admin, ADMIN_NAME: '  Dana Whitfield ' }).adminName).toBe(
+      'Dana Whitfield',
+    );
+    const problems = (name: string) => {
+      try {
+        loadConfig({ ...admin, ADMIN_NAME: name });
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    expect(problems('x'.repeat(201))).toEqual(['ADMIN_NAME must be at most 200 characters']);
+    const unprintable = [
+      'ADMIN_NAME must not contain control characters or invisible direction controls',
+    ];
+    expect(problems('Dana\u202eWhitfield')).toEqual(unprintable);
+    expect(problems('Dana\u0007Whitfield')).toEqual(unprintable);
+  });
+
   it('lists every problem in one message', () => {
     const env = {
       PORT: 'eighty',

@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { MIN_PASSWORD_LENGTH } from './schemas/password-rule.ts';
+import { DIRECTION_CONTROLS } from './schemas/text-rules.ts';
+import { MAX_USER_NAME_LENGTH } from './schemas/users.ts';
 
 export interface Config {
   port: number;
@@ -49,6 +51,8 @@ export interface Config {
   uploadExpiryHours: number;
   adminEmail: string | null;
   adminPassword: string | null;
+  /** The first admin's name, printed on what it signs (21 CFR 11.50): a person's, not a role's. */
+  adminName: string;
   /** Load the demo dataset into an empty database (default: when no admin is configured). */
   demo: boolean;
   logLevel: string;
@@ -92,6 +96,7 @@ export class ConfigError extends Error {
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const UNPRINTABLE = new RegExp(`[\\u0000-\\u001f\\u007f${DIRECTION_CONTROLS}]`);
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const problems: string[] = [];
@@ -132,6 +137,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (adminPassword !== null && adminPassword.length < MIN_PASSWORD_LENGTH) {
     problems.push(`ADMIN_PASSWORD must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  }
+  const adminName = text('ADMIN_NAME') ?? 'Administrator';
+  // The rules of a name typed in the users form: stored, and shown and printed as written.
+  if (adminName.length > MAX_USER_NAME_LENGTH) {
+    problems.push(`ADMIN_NAME must be at most ${MAX_USER_NAME_LENGTH} characters`);
+  }
+  if (UNPRINTABLE.test(adminName)) {
+    problems.push('ADMIN_NAME must not contain control characters or invisible direction controls');
   }
   const demoRaw = text('DEMO');
   if (demoRaw !== null && demoRaw !== 'on' && demoRaw !== 'off') {
@@ -204,6 +217,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     uploadExpiryHours: int('UPLOAD_EXPIRY_HOURS', 72, 1, 24 * 90),
     adminEmail: adminEmail?.toLowerCase() ?? null,
     adminPassword,
+    adminName,
     demo: demoRaw === null ? adminEmail === null : demoRaw === 'on',
     logLevel,
     analysis: {

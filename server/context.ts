@@ -48,8 +48,9 @@ export interface AuthUser {
   email: string;
   roles: Role[];
   /**
-   * False while the password is one a manager chose (users.password_set_by): its user signs
-   * nothing until it sets its own (docs/signatures.md). Absent for service accounts.
+   * False while the password is one someone else chose (users.password_set_by): its user may only
+   * set its own (auth-hook.ts) and signs nothing until then (docs/signatures.md). Absent for
+   * service accounts.
    */
   ownPassword?: boolean;
 }
@@ -68,5 +69,10 @@ declare module 'fastify' {
     access?: Access;
     /** Also accept the media cookie (for <video>/<img>, which cannot send a bearer header). */
     media?: boolean;
+    /**
+     * Also serves a user whose password someone else chose, which every other authenticated
+     * route refuses (403) until the user sets its own: what it needs to set it (auth-hook.ts).
+     */
+    beforeOwnPassword?: boolean;
   }
 }

@@ -1,7 +1,11 @@
 import fs from 'node:fs';
+import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
+import { auditLog, users } from './db/schema.ts';
+import { SET_OWN_PASSWORD_FIRST } from './http/auth-hook.ts';
 import { seedEmptyDatabase } from './seed.ts';
 import { build, type TestApp } from './test/build.ts';
+import { OWN_PASSWORD, signInWithOwnPassword } from './test/fixtures.ts';
 
 let t: TestApp | null = null;
 afterEach(async () => {
@@ -35,15 +39,61 @@ describe('first start', () => {
     t = await build({ ADMIN_EMAIL: 'Boss@Plant.example', ADMIN_PASSWORD: 'first-admin-pw' });
     expect(await seedEmptyDatabase(t.services.ctx, t.app.log)).toBeNull();
     expect(await seedEmptyDatabase(t.services.ctx, t.app.log)).toBeNull();
-    const res = await login(t, 'boss@plant.example', 'first-admin-pw');
-    expect(res.statusCode).toBe(200);
-    const auth = { authorization: `Bearer ${res.json().token}` };
+    const { auth } = await signInWithOwnPassword(t, 'boss@plant.example', 'first-admin-pw');
     const users = (await t.app.inject({ url: '/api/users', headers: auth })).json();
     expect(users).toEqual([
-      expect.objectContaining({ email: 'boss@plant.example', role: ['admin'] }),
+      expect.objectContaining({
+        name: 'Administrator',
+        email: 'boss@plant.example',
+        role: ['admin'],
+      }),
     ]);
     const videos = (await t.app.inject({ url: '/api/videos', headers: auth })).json();
     expect(videos).toEqual([]);
+  });
+
+  it('asks the first admin for a password of its own: ADMIN_PASSWORD lives in service files', async () => {
+    t = await build({ ADMIN_EMAIL: 'boss@plant.example', ADMIN_PASSWORD: 'first-admin-pw' });
+    await seedEmptyDatabase(t.services.ctx, t.app.log);
+    const res = await login(t, 'boss@plant.example', 'first-admin-pw');
+    expect(res.json().ownPassword).toBe(false);
+    const auth = { authorization: `Bearer ${res.json().token}` };
+    const refused = await t.app.inject({ url: '/api/users', headers: auth });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ message: SET_OWN_PASSWORD_FIRST });
+    // Set "by itself, through the deployment": the signing rule about operators whose password
+    // the signer chose never meets it (nobody signs an inspection of their own).
+    const [admin] = await t.services.ctx.db.select().from(users);
+    expect(admin?.passwordSetBy).toBe(admin?.id);
+    const changed = await t.app.inject({
+      method: 'POST',
+      url: '/api/change-password',
+      headers: auth,
+      payload: { currentPassword: 'first-admin-pw', newPassword: OWN_PASSWORD },
+    });
+    expect(changed.statusCode).toBe(200);
+    const me = await t.app.inject({
+      url: '/api/me',
+      headers: { authorization: `Bearer ${changed.json().token}` },
+    });
+    expect(me.json().ownPassword).toBe(true);
+  });
+
+  it('names the first admin ADMIN_NAME: a signature prints a person, not a role', async () => {
+    t = await build({
+      ADMIN_EMAIL: 'boss@plant.example',
+      ADMIN_PASSWORD: 'first-admin-pw',
+      ADMIN_NAME: '  Dana Whitfield ',
+    });
+    await seedEmptyDatabase(t.services.ctx, t.app.log);
+    const { auth } = await signInWithOwnPassword(t, 'boss@plant.example', 'first-admin-pw');
+    const me = (await t.app.inject({ url: '/api/me', headers: auth })).json();
+    expect(me).toMatchObject({ name: 'Dana Whitfield', ownPassword: true });
+    const [created] = await t.services.ctx.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'create'));
+    expect(created?.newValue).toMatchObject({ name: 'Dana Whitfield' });
   });
 
   it.runIf(fs.existsSync(new URL('./demo/dataset.json', import.meta.url)))(

@@ -8,6 +8,7 @@ import type { AppContext } from './context.ts';
 import { users } from './db/schema.ts';
 import type { DemoDataset } from './demo/dataset-types.ts';
 import { DEMO_PASSWORD, loadDemo } from './demo/load-demo.ts';
+import { newId } from './ids.ts';
 import { insertUser } from './services/users.ts';
 
 const DEMO_DIR = new URL('./demo/', import.meta.url);
@@ -18,7 +19,7 @@ export async function seedEmptyDatabase(
   log: FastifyBaseLogger,
 ): Promise<string | null> {
   const [row] = await ctx.db.select({ n: count() }).from(users);
-  const { adminEmail, adminPassword } = ctx.config;
+  const { adminEmail, adminPassword, adminName } = ctx.config;
   if ((row?.n ?? 0) > 0) {
     // Said, not silently ignored: an operator who set them expects them to mean something.
     if (adminEmail) {
@@ -30,17 +31,24 @@ export async function seedEmptyDatabase(
   }
   if (adminEmail && adminPassword) {
     await ctx.db.transaction(async (tx) => {
+      // ADMIN_PASSWORD lives in service files and shell history, so it is not the admin's own:
+      // set "by itself, through the deployment", it asks for a new one at the first sign-in and
+      // signs nothing until then. The signing rule 'not for an operator whose password you set'
+      // never meets it: nobody signs an inspection of their own (docs/signatures.md, rule 2).
+      const id = newId();
       const admin = await insertUser(tx, ctx.passwords, {
-        name: 'Administrator',
+        id,
+        name: adminName,
         email: adminEmail,
         password: adminPassword,
         roles: ['admin'],
+        passwordSetBy: id,
       });
       await audit(tx, null, {
         action: 'create',
         entity: 'user',
         entityId: admin.id,
-        newValue: { email: admin.email, roles: admin.roles },
+        newValue: { name: admin.name, email: admin.email, roles: admin.roles },
       });
     });
     log.info(`Created the first admin ${adminEmail}`);

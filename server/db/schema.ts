@@ -38,8 +38,9 @@ export const users = pgTable('users', {
   tokenVersion: integer('token_version').notNull().default(0),
   /**
    * Who chose the current password when it was not the user (an account created or a password
-   * reset by a manager); null once the user sets their own. A signature needs a password only its
-   * signer knows (docs/signatures.md).
+   * reset by a manager; the user's own id for the first admin's, set through the deployment);
+   * null once the user sets their own. Until then the user may only set it (http/auth-hook.ts):
+   * a signature needs a password only its signer knows (docs/signatures.md).
    */
   passwordSetBy: text('password_set_by'),
   /** 'active' or 'deactivated' (kept for its records; the login refuses it). */

@@ -133,8 +133,24 @@ export function registerAuthHook(app: FastifyInstance): void {
     if (access !== 'authenticated' && !user.roles.some((role) => access.includes(role))) {
       await denied(request, `role required: ${access.join(' or ')}`);
     }
+    if (!user.ownPassword && !request.routeOptions.config.beforeOwnPassword) {
+      throw new HttpError(403, SET_OWN_PASSWORD_FIRST);
+    }
   });
 }
+
+/**
+ * The answer to a user whose password someone else chose (users.password_set_by: a manager's, or
+ * the deployment's for the first admin) on every route but those marked `beforeOwnPassword`
+ * (GET /api/me, POST /api/change-password; logging out is public). The plant-wide default a new
+ * account starts with would otherwise let anyone who knows it record inspections as that user
+ * (21 CFR 11.10(d), 11.300). Not audited: the call is one its roles allow (a role refusal, checked
+ * first, is), the state is in the trail already (the create or reset entry, each login), and a
+ * page loading in a client that ignores `ownPassword` would write a refusal for each of its calls.
+ * Service accounts (API keys: not people) are answered above and never reach it.
+ */
+export const SET_OWN_PASSWORD_FIRST =
+  'Set your own password first: your password was chosen by someone else (Profile, Change password)';
 
 /**
  * A browser's API call (Sec-Fetch-Site: same-origin) renews the media cookie when it is missing,

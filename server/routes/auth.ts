@@ -61,10 +61,12 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  // These two serve a user whose password someone else chose: the app restores the session and
+  // the user sets its own password (every other route refuses it until then).
   app.get(
     '/me',
     {
-      config: { access: 'authenticated' },
+      config: { access: 'authenticated', beforeOwnPassword: true },
       schema: { tags: ['auth'], response: { 200: Me, 401: ErrorResponse } },
     },
     async (request, reply) => {
@@ -85,7 +87,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/change-password',
     {
-      config: { access: 'authenticated' },
+      config: { access: 'authenticated', beforeOwnPassword: true },
       preHandler: passwordRateLimits(app),
       schema: {
         tags: ['auth'],

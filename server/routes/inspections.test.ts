@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspections, lineClearances, videos } from '../db/schema.ts';
+import { SET_OWN_PASSWORD_FIRST } from '../http/auth-hook.ts';
 import { newId } from '../ids.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { createRoleUsers, PASSWORD, type RoleUsers } from '../test/fixtures.ts';
@@ -252,7 +253,8 @@ describe('inspections', () => {
     expect(me.json().ownPassword).toBe(true);
     expect(await signBlockerOf(u.lc.auth, id)).toBeNull();
 
-    // A signer whose password an admin reset signs nothing until it sets its own.
+    // A signer whose password an admin reset signs nothing until it sets its own: the server
+    // serves it nothing else either.
     const reset = await t.app.inject({
       method: 'PUT',
       url: `/api/users/${u.lc2.id}`,
@@ -262,8 +264,6 @@ describe('inspections', () => {
     expect(reset.statusCode).toBe(200);
     const lc2 = await signIn(u.lc2.email, 'reset-by-admin-1');
     const other = await inspection(lineOfLc2, u.operator2.id);
-    const ownFirst =
-      'Your password was set by another user: set your own (Profile, Change password) before you sign';
     const before = await t.app.inject({
       method: 'PATCH',
       url: `/api/inspections/${other}/reject`,
@@ -271,7 +271,7 @@ describe('inspections', () => {
       payload: { password: 'reset-by-admin-1', notes: REJECTION_REASON },
     });
     expect(before.statusCode).toBe(403);
-    expect(before.json().message).toBe(ownFirst);
+    expect(before.json().message).toBe(SET_OWN_PASSWORD_FIRST);
     const changed = await changeOwn(lc2, 'reset-by-admin-1', PASSWORD);
     const after = await review(
       { authorization: `Bearer ${changed.json().token}` },

@@ -12,7 +12,7 @@ export type LoginBody = Static<typeof LoginBody>;
 /** users.password_set_by is null (docs/signatures.md, rule 3). */
 const OwnPassword = Type.Boolean({
   description:
-    'False while the password is one a manager chose: until the user sets its own, it signs nothing, and that manager signs none of its inspections.',
+    'False while the password is one someone else chose (a manager, or the deployment for the first admin): until the user sets its own with POST /api/change-password, every other route but GET /api/me and POST /api/logout answers it 403, and that manager signs none of its inspections.',
 });
 
 export const LoginResponse = Type.Object({ token: Type.String(), ownPassword: OwnPassword });

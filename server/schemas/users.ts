@@ -23,7 +23,9 @@ export const User = Type.Object({
 });
 export type User = Static<typeof User>;
 
-const Name = NonBlank(200);
+/** A user's name: also the first admin's ADMIN_NAME (server/config.ts). */
+export const MAX_USER_NAME_LENGTH = 200;
+const Name = NonBlank(MAX_USER_NAME_LENGTH);
 const Email = Matching('^[^\\s@]+@[^\\s@]+$', 'must be an email address (name@domain)', {
   minLength: 3,
   maxLength: 320,

@@ -38,3 +38,35 @@ export async function createRoleUsers(t: TestApp) {
   };
 }
 export type RoleUsers = Awaited<ReturnType<typeof createRoleUsers>>;
+
+/** The password a test's user chooses for itself once someone else chose its first one. */
+export const OWN_PASSWORD = 'one-of-my-own-7';
+
+/**
+ * Signs in as a user whose password someone else chose (an account made, or a password reset,
+ * through the API) and sets its own, as the server asks before anything else (auth-hook.ts):
+ * answers the session's fresh token. Not for a user whose password is already its own.
+ */
+export async function signInWithOwnPassword(
+  t: TestApp,
+  email: string,
+  chosenPassword: string,
+  ownPassword = OWN_PASSWORD,
+): Promise<{ token: string; auth: { authorization: string } }> {
+  const login = await t.app.inject({
+    method: 'POST',
+    url: '/api/login',
+    payload: { email, password: chosenPassword },
+  });
+  if (login.statusCode !== 200) throw new Error(`login: ${login.statusCode} ${login.body}`);
+  const change = await t.app.inject({
+    method: 'POST',
+    url: '/api/change-password',
+    headers: { authorization: `Bearer ${login.json().token}` },
+    payload: { currentPassword: chosenPassword, newPassword: ownPassword },
+  });
+  if (change.statusCode !== 200)
+    throw new Error(`own password: ${change.statusCode} ${change.body}`);
+  const { token } = change.json() as { token: string };
+  return { token, auth: { authorization: `Bearer ${token}` } };
+}

@@ -544,7 +544,7 @@ const matrix: Row[] = [
       allowed: ['admin', 'factory', 'audit'],
     }),
   ),
-  ...['', '/pdf'].map(
+  ...['', '/pdf', '/evidence-check'].map(
     (suffix): Row => ({
       method: 'GET',
       route: `/api/reports/{id}${suffix}`,

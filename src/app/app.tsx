@@ -1,12 +1,15 @@
 import { Suspense, useEffect } from 'react';
 import { Toaster } from '../components/toaster.tsx';
-import { OwnPasswordNotice } from '../features/auth/own-password-notice.tsx';
+import { OwnPasswordGate } from '../features/auth/own-password-gate.tsx';
 import { restoreSession } from '../features/auth/session-actions.ts';
 import { AppRoutes } from './router.tsx';
 import { Toolbar } from './toolbar.tsx';
 import { UploadQueueRunner } from './upload-queue-runner.tsx';
 
-/** The app shell: toolbar, the routed page (each page its own chunk) and the toasts. */
+/**
+ * The app shell: toolbar, the routed page (each page its own chunk; first a password of one's own
+ * when someone else chose it) and the toasts.
+ */
 export function App() {
   // The toolbar shows the signed-in state on every page, so a stored session is restored at once.
   useEffect(() => {
@@ -20,16 +23,17 @@ export function App() {
       </a>
       <Toolbar />
       <main id="main">
-        <OwnPasswordNotice />
-        <Suspense
-          fallback={
-            <p className="page muted" role="status">
-              Loading…
-            </p>
-          }
-        >
-          <AppRoutes />
-        </Suspense>
+        <OwnPasswordGate>
+          <Suspense
+            fallback={
+              <p className="page muted" role="status">
+                Loading…
+              </p>
+            }
+          >
+            <AppRoutes />
+          </Suspense>
+        </OwnPasswordGate>
       </main>
       <Toaster />
       <UploadQueueRunner />

@@ -1,9 +1,10 @@
 import { Suspense } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { page } from 'vitest/browser';
+import { page, userEvent } from 'vitest/browser';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { cleanup, fakeFetch, render } from '../../tests/web/render.tsx';
+import { OwnPasswordGate } from '../features/auth/own-password-gate.tsx';
 import { api } from '../lib/api-client.ts';
 import { accessTokenKey, session, signOut } from '../stores/session.ts';
 import { toasts } from '../stores/toasts.ts';
@@ -102,6 +103,40 @@ describe('route guard (spec §2)', () => {
     await expect.element(page.getByRole('link', { name: 'Review Reports' })).toBeVisible();
     await expect.element(page.getByRole('link', { name: 'Area Management' })).toBeVisible();
     expect(location()).toBe('/');
+  });
+});
+
+describe('a password someone else chose', () => {
+  it('asks for one of the user’s own over the route, loading nothing else, then shows the page', async () => {
+    localStorage.setItem(accessTokenKey, 'stored-token');
+    const { fetchImpl, calls } = fakeFetch({
+      ...lists,
+      'GET /api/me': { body: { ...me(['admin']), ownPassword: false } },
+      'POST /api/change-password': { body: { message: 'Password changed', token: 'own-token' } },
+    });
+    vi.stubGlobal('fetch', fetchImpl);
+    const memory = memoryLocation({ path: '/admin', record: true });
+    await render(
+      <Router hook={memory.hook}>
+        <OwnPasswordGate>
+          <Suspense fallback={<p>Loading…</p>}>
+            <AppRoutes />
+          </Suspense>
+        </OwnPasswordGate>
+      </Router>,
+    );
+    await expect
+      .element(page.getByRole('heading', { name: 'Set your own password' }))
+      .toBeVisible();
+    // The server would refuse the page's calls: none is made.
+    expect(calls).toEqual(['GET /api/me']);
+    await userEvent.fill(page.getByLabelText('Current password'), 'Plant-default-2026');
+    await userEvent.fill(page.getByLabelText('New password', { exact: true }), 'mine-alone-42');
+    await userEvent.fill(page.getByLabelText('Confirm new password'), 'mine-alone-42');
+    await userEvent.click(page.getByRole('button', { name: 'Update password' }));
+    await expect.element(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+    expect(memory.history.at(-1)).toBe('/admin');
+    expect(calls).toContain('GET /api/line-clearances');
   });
 });
 

@@ -10,7 +10,10 @@ import { session } from '../stores/session.ts';
  */
 export function UploadQueueRunner() {
   const snap = useSnapshot(session);
-  const operatorId = snap.loggedIn && snap.roles.includes('operator') ? (snap.info?.id ?? '') : '';
+  // Not before the password is the operator's own: the server refuses the uploads until then,
+  // and the queue would take that refusal as final.
+  const runs = snap.loggedIn && snap.ownPassword && snap.roles.includes('operator');
+  const operatorId = runs ? (snap.info?.id ?? '') : '';
   useEffect(() => {
     if (!operatorId) return;
     void import('../lib/capture/upload-queue.ts').then((queue) =>

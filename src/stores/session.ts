@@ -23,8 +23,8 @@ export interface Session {
   accessToken: string | null;
   roles: string[];
   /**
-   * False while the password is one a manager chose: the user signs nothing, and that manager
-   * signs none of its inspections, until it sets its own (docs/signatures.md).
+   * False while the password is one someone else chose: the server serves the user nothing but
+   * setting its own, so the app asks for it instead of every page (docs/signatures.md, rule 3).
    */
   ownPassword: boolean;
 }

@@ -3,6 +3,7 @@
 import type { Page } from 'playwright';
 import { describe, expect, test } from 'vitest';
 import { Api } from './support/api.ts';
+import { axeViolations } from './support/axe.ts';
 import {
   expectToast,
   landedOn,
@@ -15,9 +16,21 @@ import { setUpE2e } from './support/fixture.ts';
 
 const e2e = setUpE2e();
 
-/** A user of its own per test, so changing its password touches no other test. */
+/** The password an admin gives a new user, as its create form does (spec §9). */
+const chosenPassword = 'ChangeMe-2026';
+
+/**
+ * A user of its own per test, so changing its password touches no other test. It has set
+ * `password` as its own: until then the server serves it nothing else.
+ */
 async function freshUser(role: string, email: string, password: string): Promise<void> {
-  await e2e.admin.post('/api/users', { name: `E2E ${role}`, email, role, password });
+  await e2e.admin.post('/api/users', {
+    name: `E2E ${role}`,
+    email,
+    role,
+    password: chosenPassword,
+  });
+  await Api.loginWithOwnPassword(e2e.server.baseUrl, email, chosenPassword, password);
 }
 
 async function openPage(): Promise<Page> {
@@ -117,6 +130,34 @@ describe.concurrent('sign-in', () => {
     await page.getByRole('button', { name: 'E2E operator: account menu' }).waitFor();
     expect(await Api.loginStatus(e2e.server.baseUrl, email, oldPassword)).toBe(401);
     expect(await Api.loginStatus(e2e.server.baseUrl, email, newPassword)).toBe(200);
+    await page.context().close();
+  });
+
+  test('a new user sets its own password before anything else, then sees its dashboard', async () => {
+    const email = 'e2e-newcomer@example.com';
+    await e2e.admin.post('/api/users', {
+      name: 'E2E newcomer',
+      email,
+      role: 'lc_manager',
+      password: chosenPassword,
+    });
+    const page = await openPage();
+    // The spec's login flow goes to the role's dashboard: the gate shows over it.
+    await signInThroughUi(page, email, chosenPassword, '/lc-manager');
+    await page.getByRole('heading', { name: 'Set your own password' }).waitFor();
+    expect(await page.getByRole('tab', { name: 'Line Clearances' }).count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByLabel('Current password').fill(chosenPassword);
+    await page.getByLabel('New password', { exact: true }).fill('my-own-secret-7');
+    await page.getByLabel('Confirm new password').fill('my-own-secret-7');
+    await page.getByRole('button', { name: 'Update password' }).click();
+    await expectToast(page, 'success', 'Password changed', 'Your password has been updated');
+    await page.getByRole('heading', { name: 'Line Clearance Manager Dashboard' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/lc-manager');
+    // The fresh token was kept, and the password is the user's own: a reload shows the dashboard.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Line Clearance Manager Dashboard' }).waitFor();
+    expect(await Api.loginStatus(e2e.server.baseUrl, email, chosenPassword)).toBe(401);
     await page.context().close();
   });
 

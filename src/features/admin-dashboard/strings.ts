@@ -81,7 +81,7 @@ export const adminStrings = {
   temporaryPassword: 'New temporary password',
   /** What a reset does (PUT /api/users/{id} with a password revokes every token of the user). */
   resetExplained: (name: string) =>
-    `Sets it at once, not on Save. Every session of ${name} ends: ${name} is signed out on every device, signs in with this password and then changes it in Profile.`,
+    `Sets it at once, not on Save. Every session of ${name} ends: ${name} is signed out on every device, signs in with this password and must then choose their own before anything else.`,
   resetWhileLocked:
     'The account is locked after failed sign-ins: Unlock it on its card too, or signing in fails until the lock ends.',
   confirmReset: 'Confirm reset',
@@ -100,6 +100,7 @@ export const accountStatusLabels = { active: 'Active', deactivated: 'Deactivated
 
 /**
  * Spec §9: the admin create-user form starts with this fixed password, which the admin hands to
- * the new user, who changes it in Profile at first sign-in.
+ * the new user, who must choose their own at the first sign-in before anything else (the app
+ * asks, the server refuses all else until then: docs/signatures.md, rule 3).
  */
 export const initialUserPassword = 'ChangeMe-2026';

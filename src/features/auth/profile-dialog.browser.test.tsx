@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
@@ -42,6 +43,26 @@ describe('profile dialog', () => {
     expect(page.getByRole('dialog').element().getBoundingClientRect().width).toBeLessThanOrEqual(
       450,
     );
+  });
+
+  it('clears the fields when closed (spec §2), by Cancel as by any other means', async () => {
+    function Reopenable() {
+      const [open, setOpen] = useState(true);
+      return (
+        <>
+          <button type="button" onClick={() => setOpen(true)}>
+            Open profile
+          </button>
+          <ProfileDialog open={open} onOpenChange={setOpen} name="Ada" email="ada@example.com" />
+        </>
+      );
+    }
+    await render(<Reopenable />);
+    await userEvent.fill(page.getByLabelText('Current password'), 'half-typed');
+    await userEvent.click(page.getByRole('button', { name: 'Cancel' }));
+    await expect.element(page.getByRole('dialog')).not.toBeInTheDocument();
+    await userEvent.click(page.getByRole('button', { name: 'Open profile' }));
+    await expect.element(page.getByLabelText('Current password')).toHaveValue('');
   });
 
   it('validates in the spec order without calling the server', async () => {

@@ -18,11 +18,11 @@ export const authStrings = {
   login5xx: 'Server error. Please try again later.',
   loginOther: 'Login failed. Please check your connection and try again.',
 
-  /** While the password is one a manager chose (docs/signatures.md, rule 3). */
-  ownPasswordOperator:
-    'Your password was chosen by someone else. Set your own in Profile, Change password: until you do, the manager who chose it cannot sign your inspections.',
-  ownPasswordSigner:
-    'Your password was chosen by someone else. Set your own in Profile, Change password: until you do, you cannot sign inspections.',
+  /** Instead of every page while the password is one someone else chose (docs/signatures.md, rule 3). */
+  ownPasswordTitle: 'Set your own password',
+  ownPasswordWhy:
+    'Your password was chosen by someone else. Choose your own before you continue: only you may know it.',
+  logOut: 'Log out',
 
   profileTitle: 'Profile',
   changePassword: 'Change password',

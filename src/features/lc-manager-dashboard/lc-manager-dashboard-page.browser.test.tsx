@@ -352,9 +352,9 @@ describe('LC manager dashboard', () => {
     const dialog = page.getByRole('dialog', { name: 'Create New Operator' });
     await expect.element(dialog).toBeVisible();
     expect((dialog.element() as HTMLElement).style.maxWidth).toBe('600px');
-    // The password is the manager's until the operator sets its own: signing waits for that.
+    // The password is the manager's until the operator sets its own, the first thing it does.
     await expect
-      .element(dialog.getByText(/Until they do, you cannot sign their inspections\.$/))
+      .element(dialog.getByText(/must then choose their own before anything else/))
       .toBeVisible();
     await userEvent.fill(page.getByLabelText('Name'), 'New Operator');
     await userEvent.click(page.getByRole('button', { name: 'Create' }));

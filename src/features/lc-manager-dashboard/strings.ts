@@ -40,7 +40,7 @@ export const lcStrings = {
   name: 'Name',
   password: 'Password',
   operatorPasswordNote:
-    'The operator signs in with this password and then sets their own in Profile, Change password. Until they do, you cannot sign their inspections.',
+    'The operator signs in with this password and must then choose their own before anything else: only the operator may know it.',
   filterByDateRange: 'Filter by date range',
   clearFilters: 'Clear Filters',
   statusFilter: 'Filter by status',

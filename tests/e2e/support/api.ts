@@ -24,6 +24,24 @@ export class Api {
     return new Api(baseUrl, token);
   }
 
+  /**
+   * Signs in as a user whose password someone else chose (made or reset through the API) and sets
+   * `ownPassword` as its own, as the server asks before anything else: the session's fresh token.
+   */
+  static async loginWithOwnPassword(
+    baseUrl: string,
+    email: string,
+    chosenPassword: string,
+    ownPassword: string,
+  ): Promise<Api> {
+    const chosen = await Api.login(baseUrl, email, chosenPassword);
+    const { token } = await chosen.post<{ token: string }>('/api/change-password', {
+      currentPassword: chosenPassword,
+      newPassword: ownPassword,
+    });
+    return new Api(baseUrl, token);
+  }
+
   /** The status of a login attempt, without throwing: 200 or the error status. */
   static async loginStatus(baseUrl: string, email: string, password: string): Promise<number> {
     return (await postLogin(baseUrl, email, password)).status;

@@ -1,0 +1,83 @@
+import { type FormEvent, useState } from 'react';
+import { Field } from '../../components/field.tsx';
+import { replaceAccessToken } from '../../stores/session.ts';
+import { showToast, toastLife } from '../../stores/toasts.ts';
+import { changePassword } from './api/change-password.ts';
+import { changePasswordErrorMessage } from './login-errors.ts';
+import { type PasswordChange, passwordChangeProblem } from './password-rules.ts';
+import { authStrings as s } from './strings.ts';
+
+const empty: PasswordChange = { currentPassword: '', newPassword: '', confirmPassword: '' };
+
+export interface ChangePasswordFormProps {
+  /** Shown over the fields (the profile dialog's 'Change password'); none on a page of its own. */
+  heading?: string;
+  /** The button beside 'Update password': the dialog's Cancel, the own-password page's Log out. */
+  other: { label: string; onClick: () => void };
+  /** After the change, once the session holds the fresh token and the fields are cleared. */
+  onChanged?: () => void;
+}
+
+/**
+ * Spec §2 change-password form: the §5 checks in order before any call, the §8 messages after
+ * it. The answer's fresh token replaces the session's (the change revoked every older one) and
+ * marks the password as the user's own.
+ */
+export function ChangePasswordForm({ heading, other, onChanged }: ChangePasswordFormProps) {
+  const [fields, setFields] = useState(empty);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const problem = passwordChangeProblem(fields);
+    if (problem) {
+      showToast(problem);
+      return;
+    }
+    setBusy(true);
+    try {
+      const { token } = await changePassword(fields.currentPassword, fields.newPassword);
+      replaceAccessToken(token);
+      showToast({ severity: 'success', summary: s.changedTitle, detail: s.changedDetail });
+      setFields(empty);
+      onChanged?.();
+    } catch (error) {
+      showToast({
+        severity: 'error',
+        summary: s.changeErrorTitle,
+        detail: changePasswordErrorMessage(error),
+        life: toastLife.passwordError,
+      });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const input = (key: keyof PasswordChange, label: string, autoComplete: string) => (
+    <Field label={label}>
+      <input
+        type="password"
+        autoComplete={autoComplete}
+        value={fields[key]}
+        onChange={(event) => setFields({ ...fields, [key]: event.target.value })}
+      />
+    </Field>
+  );
+
+  return (
+    <form className="form" onSubmit={submit}>
+      {heading && <h3>{heading}</h3>}
+      {input('currentPassword', s.currentPassword, 'current-password')}
+      {input('newPassword', s.newPassword, 'new-password')}
+      {input('confirmPassword', s.confirmPassword, 'new-password')}
+      <div className="form-actions">
+        <button type="button" className="btn btn-secondary" onClick={other.onClick}>
+          {other.label}
+        </button>
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? s.updating : s.updatePassword}
+        </button>
+      </div>
+    </form>
+  );
+}
