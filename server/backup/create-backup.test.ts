@@ -118,6 +118,39 @@ describe('backup of a wrong DATA_DIR', () => {
   });
 });
 
+describe('the trail of a backup', () => {
+  it('says in the live trail that a backup was made, of what', async () => {
+    const source = await storedData();
+    try {
+      const { folder, manifest } = await backUpDataDir(
+        { dataDir: source.dataDir, databaseUrl: null },
+        fs.mkdtempSync(path.join(tmp, 'out-')),
+      );
+      const database = await openDatabase({
+        databaseUrl: null,
+        pgliteDir: path.join(source.dataDir, 'pglite'),
+      });
+      try {
+        const [entry] = await database.db
+          .select()
+          .from(auditLog)
+          .where(eq(auditLog.action, 'backup.create'));
+        expect(entry?.newValue).toEqual({
+          folder: path.basename(folder),
+          createdAt: manifest.createdAt,
+          database: 'pglite',
+          databaseSha256: manifest.databaseSha256,
+          files: manifest.files.length,
+        });
+      } finally {
+        await database.close();
+      }
+    } finally {
+      await source.close();
+    }
+  });
+});
+
 describe('backup on a full disk', () => {
   /**
    * An empty database (no table names a file) whose dump writes its first bytes, then finds the

@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { audit } from '../audit/audit.ts';
 import { type Database, openDatabase } from '../db/client.ts';
 import { assertKey, assertPrefix } from '../storage/storage.ts';
 import { describeThrown, errorCode } from './errors.ts';
@@ -307,7 +308,24 @@ export async function backUpDataDir(
   }
   const database = await openDatabase({ databaseUrl, pgliteDir: databaseUrl ? null : pgliteDir });
   try {
-    return await createBackup(database, path.join(dataDir, 'files'), targetDir, options);
+    const backup = await createBackup(database, path.join(dataDir, 'files'), targetDir, options);
+    // The live trail says that a backup was made, of what (Annex 11 §7.2); the backup itself
+    // holds the trail up to its dump.
+    await audit(database.db, null, {
+      action: 'backup.create',
+      entity: 'system',
+      newValue: {
+        folder: path.basename(backup.folder),
+        createdAt: backup.manifest.createdAt,
+        database: backup.manifest.database,
+        databaseSha256: backup.manifest.databaseSha256 ?? null,
+        files: backup.manifest.files.length,
+        ...(backup.manifest.missingFiles?.length && {
+          missingFiles: backup.manifest.missingFiles.length,
+        }),
+      },
+    });
+    return backup;
   } finally {
     await database.close();
   }
