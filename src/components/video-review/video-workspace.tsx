@@ -26,7 +26,12 @@ import {
 } from './keyframe-images.ts';
 import { type KeyframeFrame, KeyframeModal } from './keyframe-modal.tsx';
 import { requestPlay } from './media-sync.ts';
-import { type PathLoadInfo, PathPlayer, type PathTag } from './path-player/path-player.tsx';
+import {
+  type PathLoadInfo,
+  PathPlayer,
+  type PathTag,
+  type QrScannedTag,
+} from './path-player/path-player.tsx';
 import { formatSeconds, type PlaybackClock, stepRate, watchClock } from './playback-clock.ts';
 import { shortcutFor } from './shortcuts.ts';
 import { videoStrings as s } from './strings.ts';
@@ -38,6 +43,8 @@ export interface VideoWorkspaceProps {
   /** The selected video; the page mounts one workspace per video (keyed by its id). */
   video: Video;
   clock: PlaybackClock;
+  /** The inspection report's tags scanned by their QR code, for the path player (it counts both). */
+  qrScannedTags?: readonly QrScannedTag[];
 }
 
 const noKeyframes: TimeBounds = { min: 0, max: 0 };
@@ -91,7 +98,7 @@ function useKeyframeImages(videoId: string, notArrived: boolean) {
  * detections and both modals, plus the keyboard shortcuts. Nothing here renders as the time moves:
  * the slider, the time texts and the path player follow the clock outside React.
  */
-export function VideoWorkspace({ video, clock }: VideoWorkspaceProps) {
+export function VideoWorkspace({ video, clock, qrScannedTags }: VideoWorkspaceProps) {
   const videoId = videoIdOf(video) ?? video.filename;
   const mediaRef = useRef<HTMLVideoElement>(null);
   // The player's range requests and the keyframe images go by the media cookie: kept fresh
@@ -271,6 +278,7 @@ export function VideoWorkspace({ video, clock }: VideoWorkspaceProps) {
             onKeyframeClick={onKeyframeClick}
             onTagClick={setTag}
             onLoaded={onLoaded}
+            qrScannedTags={qrScannedTags}
           />
         </div>
         <TimeSlider

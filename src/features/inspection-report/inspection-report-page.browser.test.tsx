@@ -1,17 +1,26 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
 import { reportRow } from '../../../tests/web/report-row.ts';
+import {
+  fakeApi,
+  fixtureRoutes,
+  configuration as planConfiguration,
+  video as planVideo,
+  stopFakeApi,
+  VIDEO_ID,
+} from '../../components/video-review/path-player/path-player.fixtures.ts';
 import { paths } from '../../config/paths.ts';
-import { signIn, signOut } from '../../stores/session.ts';
+import { accessTokenKey, signIn, signOut } from '../../stores/session.ts';
 import { toasts } from '../../stores/toasts.ts';
 import type { InspectionReport, ReportRow } from '../../types/api.ts';
 import InspectionReportPage from './inspection-report-page.tsx';
 
 afterEach(async () => {
   await cleanup();
+  await stopFakeApi();
   toasts.items = [];
   signOut();
   vi.unstubAllGlobals();
@@ -291,13 +300,13 @@ describe('inspection report: the page and its sections', () => {
     await expect.poll(() => document.title).toBe('Inspection Report – Line Clearance');
   });
 
-  it('says how the checklist counts a tag scanned, apart from the path player', async () => {
+  it('says how the checklist counts a tag scanned, as the path player does', async () => {
     await visit(inspectionId, {
       [`GET /api/reports/${inspectionId}`]: { body: pendingReport(null) },
     });
     await expect
       .element(page.getByText(/^A tag counts as scanned when its QR code was read/))
-      .toHaveTextContent(/The path player above counts the path alone\.$/);
+      .toHaveTextContent(/or the path passed it; the path player shows both\.$/);
   });
 
   it('skips the player and the detection lists to the dispositions, focusing their heading', async () => {
@@ -460,3 +469,82 @@ describe('inspection report: Next pending inspection', () => {
     expect(urls).toEqual([]);
   });
 });
+
+describe('inspection report: the path player and the checklist', () => {
+  it('count a tag scanned by its QR code only alike', async () => {
+    // The path passes the plan's first tag; the phone read the second's QR code (4.20 s).
+    const [onPath, farAway] = planConfiguration.tags;
+    const report: InspectionReport = {
+      ...pendingReport(null),
+      video: {
+        id: VIDEO_ID,
+        filename: planVideo.filename,
+        duration: 10,
+        sha256: 'b'.repeat(64),
+        analysisVersion: null,
+      },
+      checklist: {
+        tags: [
+          { ...checklistTag(0, onPath!), source: 'path', time: 1 },
+          { ...checklistTag(1, farAway!), source: 'qr', time: 4.2 },
+        ],
+        zones: [],
+      },
+    };
+    await fakeApi(
+      await fixtureRoutes({
+        [`GET /api/reports/${inspectionId}`]: { json: report },
+        [`GET /api/videos/${VIDEO_ID}`]: { json: planVideo },
+        [`GET /api/predictions/${VIDEO_ID}`]: { json: [] },
+      }),
+    );
+    // The fixture's video file is not served: the player only logs that (spec §8).
+    const logged = console.error;
+    vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+      if (!String(args[0]).startsWith('Video element error')) logged(...args);
+    });
+    onTestFinished(() => vi.mocked(console.error).mockRestore());
+    // Signed in with the token the path worker's requests are answered for.
+    const user = { id: 'u1', name: 'Sofia', email: 's@example.com', roles: ['lc_manager'] };
+    signIn(localStorage.getItem(accessTokenKey) ?? '', user);
+    await render(
+      <Router hook={memoryLocation({ path: `/inspection-report/${inspectionId}` }).hook}>
+        <Route path={paths.inspectionReport}>
+          <InspectionReportPage />
+        </Route>
+      </Router>,
+    );
+
+    const tags = page.getByRole('table', { name: 'Tags' });
+    await expect
+      .element(tags.getByRole('row', { name: /^Tag far away/ }))
+      .toHaveTextContent(/Yes4\.20 sQR code/);
+    const checklistScanned = tags.getByRole('cell', { name: 'Yes', exact: true }).all().length;
+    expect(checklistScanned).toBe(2);
+    // Loading the path starts its worker: seconds beside the rest of `npm test`.
+    await expect
+      .element(page.getByRole('heading', { name: `Tags: ${checklistScanned} of 2 scanned` }), {
+        timeout: 20_000,
+      })
+      .toBeVisible();
+    await expect
+      .element(page.getByRole('button', { name: 'Tag far away, scanned (QR code): show details' }))
+      .toBeVisible();
+  });
+});
+
+/** A checklist row of a plan tag, scanned (the test sets how). */
+function checklistTag(
+  index: number,
+  tag: { name: string; qrCode?: string },
+): InspectionReport['checklist']['tags'][number] {
+  return {
+    index,
+    name: tag.name,
+    qrCode: tag.qrCode ?? null,
+    scanned: true,
+    source: null,
+    time: null,
+    keyframe: null,
+  };
+}

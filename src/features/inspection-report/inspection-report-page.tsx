@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { Link, useLocation, useParams } from 'wouter';
 import { getReport, isInspectionId, reportPdfUrl } from '../../api/get-reports.ts';
@@ -135,6 +135,11 @@ function ReportView({ inspectionId }: { inspectionId: string }) {
   const heading = usePageHeading(s.title);
   const { report, error, reload } = useReport(inspectionId);
   const video = useVideo(report?.video?.id ?? null);
+  // The path player counts these with the path's own scan, as the checklist does.
+  const qrScannedTags = useMemo(
+    () => report?.checklist.tags.filter((tag) => tag.source === 'qr'),
+    [report],
+  );
   const [clock] = useState(createPlaybackClock);
   const [signing, setSigning] = useState<ReviewDecision | null>(null);
   const { roles: sessionRoles, ownPassword } = useSnapshot(session);
@@ -241,7 +246,12 @@ function ReportView({ inspectionId }: { inspectionId: string }) {
             {!report.video && <p>{s.noVideo}</p>}
             {video && (
               <div className="report-workspace">
-                <VideoWorkspace key={report.video?.id} video={video} clock={clock} />
+                <VideoWorkspace
+                  key={report.video?.id}
+                  video={video}
+                  clock={clock}
+                  qrScannedTags={qrScannedTags}
+                />
               </div>
             )}
           </section>

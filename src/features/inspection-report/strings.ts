@@ -54,9 +54,9 @@ export const reportStrings = {
   skipToDispositions: 'Skip to dispositions',
   noVideo: 'No video was recorded for this inspection.',
   checklist: 'Checklist',
-  /** The path player above counts a tag scanned by the path alone (spec §2); the record counts both. */
+  /** The record and the path player above both count a tag scanned either way. */
   scannedHow:
-    'A tag counts as scanned when its QR code was read during the recording or the path passed it. The path player above counts the path alone.',
+    'A tag counts as scanned when its QR code was read during the recording or the path passed it; the path player shows both.',
   tags: 'Tags',
   hotZones: 'Hot zones',
   /** A zone's visit when there is no path to tell (the no-path flag says why). */

@@ -3,7 +3,7 @@
 // clicks and keys opening the right keyframe or tag, the tag scanning event and the transform
 // warning.
 import { useState } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { cleanup, render } from '../../../../tests/web/render.tsx';
 import { accessTokenKey } from '../../../stores/session.ts';
@@ -20,7 +20,7 @@ import {
   VIDEO_ID,
   video,
 } from './path-player.fixtures.ts';
-import { PathPlayer, type PathPlayerProps } from './path-player.tsx';
+import { PathPlayer, type PathPlayerProps, type QrScannedTag } from './path-player.tsx';
 import { pathPlayerMessages as m, pathPlayerStrings as s } from './strings.ts';
 import { TAG_SCANNING_EVENT, type TagScanningDetail } from './tag-scanning-event.ts';
 
@@ -43,12 +43,18 @@ interface Shown {
   props: PathPlayerProps;
   /** The requests of the page and of the path worker. */
   calls: () => Promise<string[]>;
+  /** Renders the player again with these props changed (a page passing new ones). */
+  update: (changed: Partial<PathPlayerProps>) => void;
   canvases: () => { floor: HTMLCanvasElement; path: HTMLCanvasElement; tags: HTMLCanvasElement };
 }
 
 async function show(
   routes: Record<string, FakeAnswer>,
-  options: { video?: Video; highlightTime?: number | null } = {},
+  options: {
+    video?: Video;
+    highlightTime?: number | null;
+    qrScannedTags?: readonly QrScannedTag[];
+  } = {},
 ): Promise<Shown> {
   const { calls } = await fakeApi(routes);
   const clock = createPlaybackClock();
@@ -59,8 +65,17 @@ async function show(
     onKeyframeClick: vi.fn(),
     onTagClick: vi.fn(),
     onLoaded: vi.fn(),
+    qrScannedTags: options.qrScannedTags,
   };
-  const container = await render(<PathPlayer {...props} />);
+  let setProps: Shown['update'] = () => {
+    throw new Error('the player has not rendered yet');
+  };
+  function Page() {
+    const [current, setCurrent] = useState(props);
+    setProps = (changed) => setCurrent((before) => ({ ...before, ...changed }));
+    return <PathPlayer {...current} />;
+  }
+  const container = await render(<Page />);
   const canvases = () => {
     const [floor, pathHost] = container.querySelector('[aria-hidden="true"]')?.children ?? [];
     const tags = container.querySelector('canvas[role="img"]');
@@ -77,7 +92,7 @@ async function show(
       },
     };
   };
-  return { clock, props, calls, canvases };
+  return { clock, props, calls, update: (changed) => setProps(changed), canvases };
 }
 
 /**
@@ -485,34 +500,102 @@ describe('path player: interaction', () => {
       _id: otherId,
       path: { video: video.path.video, keyframesData: `/api/keyframes/${otherId}.txt` },
     };
-    const { calls } = await fakeApi(
+    const shown = await show(
       await fixtureRoutes({
         [`GET /api/floorplan-configs/${otherId}`]: { json: { configuration } },
         [`GET /api/keyframes/${otherId}.txt`]: 'never',
       }),
+      { video: other },
     );
-    const clock = createPlaybackClock();
-    const onLoaded = vi.fn();
-    let select: (next: Video) => void = () => {};
-    function Page() {
-      const [selected, setSelected] = useState(other);
-      select = setSelected;
-      return (
-        <PathPlayer
-          video={selected}
-          clock={clock}
-          highlightTime={null}
-          onKeyframeClick={() => {}}
-          onTagClick={() => {}}
-          onLoaded={onLoaded}
-        />
-      );
-    }
-    await render(<Page />);
-    await expect.poll(() => calls(), loadBudget).toContain(`GET /api/keyframes/${otherId}.txt`);
-    select(video);
-    await expect.poll(() => onLoaded.mock.calls, loadBudget).toEqual([[bounds(0, 9)]]);
-    clock.time = 5;
+    await expect
+      .poll(() => shown.calls(), loadBudget)
+      .toContain(`GET /api/keyframes/${otherId}.txt`);
+    shown.update({ video });
+    await expect
+      .poll(() => vi.mocked(shown.props.onLoaded).mock.calls, loadBudget)
+      .toEqual([[bounds(0, 9)]]);
+    shown.clock.time = 5;
     await expect.element(readout()).toHaveTextContent('Path point 1005 · 5.00 s');
+  });
+});
+
+describe('path player: tags scanned by their QR code (the inspection report)', () => {
+  const [onPath, farAway] = configuration.tags;
+  /** Inside a tag's disc, clear of its check mark or cross: the tag's colour when scanned. */
+  const discOf = (tag: { x: number; y: number }) => ({ x: tag.x, y: tag.y - 6 });
+  const WHITE = [255, 255, 255, 255];
+  const FAR_AWAY_COLOUR = [0x43, 0x63, 0xd8, 255];
+  const tagState = (name: string) =>
+    page.getByRole('button', { name: new RegExp(`^${name}, `) }).element().textContent;
+  /** The checklist's QR scan of the plan's tag `index`, under the name the checklist has. */
+  const qrScanOf = (index: number, name = configuration.tags[index]!.name): QrScannedTag => ({
+    index,
+    name,
+    qrCode: configuration.tags[index]!.qrCode!,
+  });
+
+  /** The fixture's player, given these QR scans, once loaded and showing `heading`. */
+  async function showCounting(qrScannedTags: QrScannedTag[] | undefined, heading: string) {
+    const shown = await show(await fixtureRoutes(), { qrScannedTags });
+    await loaded(shown);
+    await expect.element(page.getByRole('heading', { name: heading })).toBeVisible();
+    return shown;
+  }
+
+  /** Collects the 'tag-scanning-update' events until the test ends. */
+  function scanningEvents(): TagScanningDetail[] {
+    const events: TagScanningDetail[] = [];
+    const listener = (event: CustomEvent<TagScanningDetail>) => events.push(event.detail);
+    window.addEventListener(TAG_SCANNING_EVENT, listener);
+    onTestFinished(() => window.removeEventListener(TAG_SCANNING_EVENT, listener));
+    return events;
+  }
+
+  it('counts, labels and draws a tag scanned by its QR code only; the event stays the path’s', async () => {
+    const events = scanningEvents();
+    const shown = await showCounting([qrScanOf(1)], 'Tags: 2 of 2 scanned');
+    expect(tagState('Tag far away')).toBe('Tag far away Scanned (QR code)');
+    expect(tagState('Tag on the path')).toBe('Tag on the path Scanned (path)');
+    await expect
+      .element(page.getByRole('button', { name: 'Tag far away, scanned (QR code): show details' }))
+      .toBeVisible();
+    expect(pixel(shown.canvases().tags, discOf(farAway!))).toEqual(FAR_AWAY_COLOUR);
+    // Spec §4: the event says which tags the path scanned, whatever else the page knows.
+    await expect.poll(() => events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ scannedCount: 1, totalCount: 2, scannedIndices: [0] });
+  });
+
+  it('says a tag scanned by QR code and passed by the path was scanned both ways', async () => {
+    await showCounting([qrScanOf(0)], 'Tags: 1 of 2 scanned');
+    expect(tagState('Tag on the path')).toBe('Tag on the path Scanned (QR code and path)');
+    expect(tagState('Tag far away')).toBe('Tag far away Not scanned');
+  });
+
+  it('does not count a QR scan of a tag the plan no longer has as the checklist does, and says so', async () => {
+    // The checklist's tag 1 had another name when the inspection began: not this plan's tag 1.
+    const shown = await showCounting([qrScanOf(1, 'Tag since renamed')], 'Tags: 1 of 2 scanned');
+    expect(tagState('Tag far away')).toBe('Tag far away Not scanned');
+    expect(pixel(shown.canvases().tags, discOf(farAway!))).toEqual(WHITE);
+    await expect.element(page.getByText(s.qrUnmatched(['Tag since renamed']))).toBeVisible();
+  });
+
+  it('shows a set handed over after the load (the report arriving later) on the plan too', async () => {
+    const shown = await showCounting([], 'Tags: 1 of 2 scanned');
+    const { tags } = shown.canvases();
+    expect(pixel(tags, discOf(farAway!))).toEqual(WHITE);
+    shown.update({ qrScannedTags: [qrScanOf(1)] });
+    await expect.element(page.getByRole('heading', { name: 'Tags: 2 of 2 scanned' })).toBeVisible();
+    // The same canvas, drawn again: the path was not loaded a second time.
+    await expect.poll(() => pixel(tags, discOf(farAway!))).toEqual(FAR_AWAY_COLOUR);
+    expect((await shown.calls()).filter((call) => call === keyframesRoute)).toHaveLength(1);
+    expect(shown.props.onLoaded).toHaveBeenCalledTimes(1);
+  });
+
+  it('without them (the video analysis page) counts and labels the path’s scan alone', async () => {
+    const shown = await showCounting(undefined, 'Tags: 1 of 2 scanned');
+    expect(tagState('Tag on the path')).toBe('Tag on the path Scanned');
+    expect(tagState('Tag far away')).toBe('Tag far away Not scanned');
+    expect(pixel(shown.canvases().tags, discOf(farAway!))).toEqual(WHITE);
+    expect(pixel(shown.canvases().tags, discOf(onPath!))).toEqual([0x3c, 0xb4, 0x4b, 255]);
   });
 });

@@ -5,6 +5,7 @@ import {
   type MouseEvent,
   useEffect,
   useId,
+  useMemo,
   useRef,
   useState,
 } from 'react';
@@ -19,10 +20,12 @@ import { CURRENT_MARKER_RADIUS, HIGHLIGHT_RADIUS } from './draw.ts';
 import { loadPathPlayer, type PathPlayerLoad } from './load-path-player.ts';
 import { type KeyframePoint, PathStage, type StageElements } from './path-stage.ts';
 import { pathPlayerStrings as s } from './strings.ts';
+import { type QrScannedTag, tagScan } from './tag-scan.ts';
 import { dispatchTagScanning, type TagScanningDetail } from './tag-scanning-event.ts';
 import './path-player.css';
 
 export type { PathTag } from '../../../../workers/floor-plan-scene.ts';
+export type { QrScannedTag } from './tag-scan.ts';
 
 /** Keyframe time bounds of the loaded path (seconds). */
 export interface PathLoadInfo {
@@ -47,6 +50,12 @@ export interface PathPlayerProps {
   onTagClick(tag: PathTag): void;
   /** Bounds when a path loaded, null when none. */
   onLoaded(info: PathLoadInfo | null): void;
+  /**
+   * The inspection report's tags whose QR code was read during the recording: counted, labelled
+   * and drawn as scanned beside the path's own scan. Without it (the video analysis page) the path
+   * alone counts (spec §2). The 'tag-scanning-update' event reports the path's scan either way.
+   */
+  qrScannedTags?: readonly QrScannedTag[];
 }
 
 type LoadState = { status: 'loading' } | { status: 'done'; load: PathPlayerLoad };
@@ -65,7 +74,7 @@ const pixelRatio = () => Math.min(Math.max(window.devicePixelRatio || 1, 1), 4);
  * opens its keyframe, clicking a tag its details. Rules and decisions: docs/path-player.md.
  */
 export function PathPlayer(props: PathPlayerProps): JSX.Element {
-  const { video, clock, highlightTime } = props;
+  const { video, clock, highlightTime, qrScannedTags } = props;
   const callbacks = useLatest(props);
   const [state, setState] = useState<LoadState>({ status: 'loading' });
   const [stage, setStage] = useState<PathStage | null>(null);
@@ -102,6 +111,14 @@ export function PathPlayer(props: PathPlayerProps): JSX.Element {
   }, [videoId, keyframesPath, clock]);
 
   const load = state.status === 'done' ? state.load : null;
+  const scan = useMemo(
+    () =>
+      load
+        ? tagScan(load.path?.scan.indices ?? [], load.tags, load.configuration, qrScannedTags)
+        : tagScan([], [], null, undefined),
+    [load, qrScannedTags],
+  );
+  const scanRef = useLatest(scan);
 
   useEffect(() => {
     if (!load) return;
@@ -126,13 +143,18 @@ export function PathPlayer(props: PathPlayerProps): JSX.Element {
       clock,
       pixelRatio(),
       readout.current,
+      scanRef.current.scanned,
     );
     setStage(created);
     return () => {
       created.dispose();
       setStage(null);
     };
-  }, [load, clock]);
+  }, [load, clock, scanRef]);
+
+  useEffect(() => {
+    stage?.showScanned(scan.scanned);
+  }, [stage, scan]);
 
   useEffect(() => {
     stage?.setHighlight(highlightTime);
@@ -174,8 +196,14 @@ export function PathPlayer(props: PathPlayerProps): JSX.Element {
     report && report.badLines > 0 ? s.badLines(report.badLines, report.firstBadLine) : null,
     load?.path?.reordered ? s.reordered : null,
     load?.path && load.path.clamped > 0 ? s.clamped(load.path.clamped) : null,
+    scan.unmatched.length > 0 ? s.qrUnmatched(scan.unmatched.map((tag) => tag.name)) : null,
   ].filter((text): text is string => text !== null);
-  const scanned = new Set(load?.path?.scan.indices ?? []);
+  const { scanned, sources } = scan;
+  const tagState = (i: number) => {
+    const source = sources?.get(i);
+    if (!scanned.has(i)) return s.notScanned;
+    return source ? s.scannedBy[source] : s.scanned;
+  };
   const display = load?.display;
 
   return (
@@ -278,7 +306,7 @@ export function PathPlayer(props: PathPlayerProps): JSX.Element {
                 <button
                   type="button"
                   className="path-player__tag"
-                  aria-label={s.tagButton(tag.name, scanned.has(i))}
+                  aria-label={s.tagButton(tag.name, tagState(i))}
                   onClick={() => callbacks.current.onTagClick(tag)}
                 >
                   <span
@@ -289,10 +317,7 @@ export function PathPlayer(props: PathPlayerProps): JSX.Element {
                     }}
                   />
                   {/* The space keeps the visible text "name state", as the name reads (WCAG 2.5.3). */}
-                  {tag.name}{' '}
-                  <span className="path-player__tag-state">
-                    {scanned.has(i) ? s.scanned : s.notScanned}
-                  </span>
+                  {tag.name} <span className="path-player__tag-state">{tagState(i)}</span>
                 </button>
               </li>
             ))}

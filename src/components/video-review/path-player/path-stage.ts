@@ -1,8 +1,9 @@
-// The path player's stacked layers for one load, driven without React: the floor and the tags
-// are drawn once; every animation frame after the clock moved asks the path worker for the scrub
-// answer (the worker paints the path layer itself, into the canvas the load handed over), then
-// moves the markers and updates the keyframe readout. One request is in flight at a time; a time
-// that moves meanwhile is picked up when it returns, so a frame never queues behind stale ones.
+// The path player's stacked layers for one load, driven without React: the floor is drawn once,
+// the tags once per scan shown; every animation frame after the clock moved asks the path worker
+// for the scrub answer (the worker paints the path layer itself, into the canvas the load handed
+// over), then moves the markers and updates the keyframe readout. One request is in flight at a
+// time; a time that moves meanwhile is picked up when it returns, so a frame never queues behind
+// stale ones.
 
 import { subscribeKey } from 'valtio/utils';
 import {
@@ -71,6 +72,13 @@ export class PathStage {
   private complete = false;
   private completionPoll = 0;
   private readonly unsubscribe: () => void = () => {};
+  private readonly tagsLayer: {
+    canvas: HTMLCanvasElement;
+    size: { width: number; height: number };
+    pixelRatio: number;
+  };
+  /** The scanned tags the tags layer shows. */
+  private scannedShown: ReadonlySet<number> | null = null;
 
   constructor(
     elements: StageElements,
@@ -78,6 +86,7 @@ export class PathStage {
     private readonly clock: PlaybackClock,
     pixelRatio: number,
     private readonly readout: HTMLElement | null,
+    scanned: ReadonlySet<number>,
   ) {
     this.display = load.display;
     const { configuration } = load;
@@ -94,14 +103,8 @@ export class PathStage {
         layout: this.layout,
       }),
     );
-    paintStatic(elements.tags, size, pixelRatio, (ctx) =>
-      drawTags(ctx, {
-        display: this.display,
-        tags: load.tags,
-        scanned: new Set(load.path?.scan.indices ?? []),
-        layout: this.layout,
-      }),
-    );
+    this.tagsLayer = { canvas: elements.tags, size, pixelRatio };
+    this.showScanned(scanned);
     this.currentMarker = elements.currentMarker;
     this.highlightMarker = elements.highlightMarker;
     this.placeMarkers();
@@ -122,6 +125,21 @@ export class PathStage {
     const answer = this.answer;
     if (answer === null || answer.nearest < 0) return null;
     return { time: answer.nearestT, index: answer.nearestKeyframe };
+  }
+
+  /**
+   * Draws the tags with these scanned (indices into the load's tags); the same set again draws
+   * nothing (a reloaded report hands the same QR scans again).
+   */
+  showScanned(scanned: ReadonlySet<number>): void {
+    const shown = this.scannedShown;
+    if (shown && shown.size === scanned.size && [...scanned].every((i) => shown.has(i))) return;
+    this.scannedShown = new Set(scanned);
+    const { canvas, size, pixelRatio } = this.tagsLayer;
+    const { display, layout } = this;
+    paintStatic(canvas, size, pixelRatio, (ctx) =>
+      drawTags(ctx, { display, tags: this.load.tags, scanned, layout }),
+    );
   }
 
   /** Rings the path point nearest `time` (a hovered or selected detection); null removes it. */

@@ -1,4 +1,5 @@
 import type { TransformKind, TransformResult } from '../../../../workers/path-types.ts';
+import type { ScanSource } from './tag-scan.ts';
 
 /** Spec §8: the path player's messages, word for word (which situation shows which: docs/path-player.md). */
 export const pathPlayerMessages = {
@@ -52,8 +53,17 @@ export const pathPlayerStrings = {
   tagsHeading: (scanned: number, total: number) => `Tags: ${scanned} of ${total} scanned`,
   scanned: 'Scanned',
   notScanned: 'Not scanned',
-  tagButton: (name: string, scanned: boolean) =>
-    `${name}, ${scanned ? 'scanned' : 'not scanned'}: show details`,
+  /** A scanned tag's state when the QR scans are known too (the inspection report). */
+  scannedBy: {
+    path: 'Scanned (path)',
+    qr: 'Scanned (QR code)',
+    both: 'Scanned (QR code and path)',
+  } satisfies Record<ScanSource, string>,
+  /** `state` is the text the button shows after the name ('Scanned (QR code)'). */
+  tagButton: (name: string, state: string) =>
+    `${name}, ${state.charAt(0).toLowerCase()}${state.slice(1)}: show details`,
+  qrUnmatched: (names: readonly string[]) =>
+    `Scanned by QR code but not among this floor plan's tags as the checklist lists them, so not counted here: ${names.join(', ')}.`,
   legend: 'Legend',
   legendPath: 'Path up to the current time',
   legendCurrent: 'Current keyframe',
