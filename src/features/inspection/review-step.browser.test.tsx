@@ -1,9 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { useState } from 'react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { page } from 'vitest/browser';
 import { startedRecording } from '../../../tests/web/recording-fixture.ts';
 import { cleanup, render } from '../../../tests/web/render.tsx';
-import type { LocalRecording } from '../../lib/capture/recording-db.ts';
+import {
+  appendChunk,
+  deleteRecording,
+  type LocalRecording,
+  saveRecording,
+} from '../../lib/capture/recording-db.ts';
 import { ReviewStep } from './review-step.tsx';
+import './inspection.css';
 
 afterEach(() => cleanup());
 
@@ -158,5 +165,195 @@ describe('a recording that stopped short', () => {
         ),
       )
       .toBeVisible();
+  });
+});
+
+/**
+ * Real WebM chunks from MediaRecorder, as the recorder makes them: a canvas painted with moving
+ * noise as the camera (a plain one makes a file so small that the browser finds its length).
+ */
+async function recordWebm(seconds: number): Promise<Blob[]> {
+  const canvas = document.createElement('canvas');
+  canvas.width = 160;
+  canvas.height = 120;
+  const context = canvas.getContext('2d');
+  let step = 0;
+  const painting = setInterval(() => {
+    step += 1;
+    for (let i = 0; i < 40; i += 1) {
+      if (!context) return;
+      context.fillStyle = `rgb(${(i * 37 + step * 11) % 256} ${(i * 53) % 256} ${step % 256})`;
+      context.fillRect((i * 29 + step * 7) % 160, (i * 17 + step * 5) % 120, 20, 20);
+    }
+  }, 30);
+  const recorder = new MediaRecorder(canvas.captureStream(30), { mimeType: 'video/webm' });
+  const chunks: Blob[] = [];
+  recorder.ondataavailable = (event) => event.data.size > 0 && chunks.push(event.data);
+  const stopped = new Promise((resolve) => recorder.addEventListener('stop', resolve));
+  recorder.start(250);
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  recorder.stop();
+  await stopped;
+  clearInterval(painting);
+  return chunks;
+}
+
+/** A stopped recording whose chunks are stored on the device, as the recorder stores them. */
+async function storedRecording(id: string, chunks: Blob[]): Promise<LocalRecording> {
+  const stored: LocalRecording = {
+    ...startedRecording(id),
+    mimeType: 'video/webm',
+    state: 'recording',
+  };
+  await saveRecording(stored);
+  // A chunk each quarter second, as recordWebm's recorder hands them over.
+  for (const [index, chunk] of chunks.entries()) await appendChunk(stored, chunk, (index + 1) / 4);
+  return { ...stored, state: 'recorded' };
+}
+
+const review = (recording: LocalRecording) =>
+  render(<ReviewStep recording={recording} onSubmit={async () => {}} onDiscard={() => {}} />);
+
+const player = () => page.getByLabelText('Your recording');
+const cannotPlay = 'This phone cannot play the recording back.';
+
+describe('playing the recording back before submitting it', () => {
+  let webm: Blob[] = [];
+  beforeAll(async () => {
+    webm = await recordWebm(1.2);
+  });
+  afterEach(async () => {
+    await cleanup();
+    await deleteRecording('p1');
+    await deleteRecording('p2');
+    vi.restoreAllMocks();
+  });
+
+  it('plays the chunks stored on the phone from one object URL, without starting by itself', async () => {
+    expect(webm.length).toBeGreaterThan(1);
+    const created = vi.spyOn(URL, 'createObjectURL');
+    const recording = await storedRecording('p1', webm);
+    await review(recording);
+
+    await expect.element(player()).toBeVisible();
+    const video = player().element() as HTMLVideoElement;
+    expect(created).toHaveBeenCalledOnce();
+    const [blob] = created.mock.calls[0] ?? [];
+    expect(blob).toBeInstanceOf(Blob);
+    const total = webm.reduce((sum, chunk) => sum + chunk.size, 0);
+    expect((blob as Blob).size).toBe(total);
+    expect(recording.size).toBe(total);
+    expect(video.src).toBe(created.mock.results[0]?.value);
+    expect(video.controls).toBe(true);
+    expect(video.playsInline).toBe(true);
+    expect(video.autoplay).toBe(false);
+    // The browser decodes it as far as its size and length, and it waits to be played.
+    await expect
+      .poll(() => video.readyState)
+      .toBeGreaterThanOrEqual(HTMLMediaElement.HAVE_METADATA);
+    expect(video.videoWidth).toBe(160);
+    expect(video.paused).toBe(true);
+    expect(page.getByText(cannotPlay).query()).toBeNull();
+  });
+
+  it('can be sought to its end before it was played, though the WebM does not state its length', async () => {
+    // What the browser knew at loadedmetadata, and the seeks it made (media events do not bubble:
+    // heard on the way down).
+    const atMetadata: number[] = [];
+    const seeks: number[] = [];
+    const onMetadata = (event: Event) =>
+      atMetadata.push((event.target as HTMLVideoElement).duration);
+    const onSeeked = (event: Event) => seeks.push((event.target as HTMLVideoElement).currentTime);
+    document.addEventListener('loadedmetadata', onMetadata, true);
+    document.addEventListener('seeked', onSeeked, true);
+    try {
+      await review(await storedRecording('p1', webm));
+      await expect.element(player()).toBeVisible();
+      const video = player().element() as HTMLVideoElement;
+      await expect.poll(() => atMetadata).toHaveLength(1);
+      expect(atMetadata[0], 'MediaRecorder’s WebM states no length').toBe(Number.POSITIVE_INFINITY);
+      // Sought to the end (the length is then known) and back to the start, by itself.
+      await expect.poll(() => seeks).toHaveLength(2);
+      expect(seeks[0]).toBeGreaterThan(0.8);
+      expect(seeks[0]).toBeLessThan(2);
+      expect(seeks[1]).toBe(0);
+      expect(video.duration).toBe(seeks[0]);
+      expect(video.paused).toBe(true);
+    } finally {
+      document.removeEventListener('loadedmetadata', onMetadata, true);
+      document.removeEventListener('seeked', onSeeked, true);
+    }
+  });
+
+  it('lets go of the URL when the step closes', async () => {
+    const revoked = vi.spyOn(URL, 'revokeObjectURL');
+    await review(await storedRecording('p1', webm));
+    await expect.element(player()).toBeVisible();
+    const url = (player().element() as HTMLVideoElement).src;
+    expect(revoked).not.toHaveBeenCalled();
+    await cleanup();
+    expect(revoked).toHaveBeenCalledWith(url);
+    await expect(fetch(url)).rejects.toThrow();
+  });
+
+  it('lets go of the first recording’s URL when it shows another', async () => {
+    const first = await storedRecording('p1', webm);
+    const second = await storedRecording('p2', webm.slice(0, 2));
+    function Switching() {
+      const [shown, setShown] = useState(first);
+      return (
+        <>
+          <button type="button" onClick={() => setShown(second)}>
+            Next
+          </button>
+          <ReviewStep recording={shown} onSubmit={async () => {}} onDiscard={() => {}} />
+        </>
+      );
+    }
+    const revoked = vi.spyOn(URL, 'revokeObjectURL');
+    await render(<Switching />);
+    await expect.element(player()).toBeVisible();
+    const source = () => (player().query() as HTMLVideoElement | null)?.src;
+    const url = source();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => source()?.startsWith('blob:') && source() !== url).toBe(true);
+    expect(revoked).toHaveBeenCalledWith(url);
+    expect(revoked).not.toHaveBeenCalledWith(source());
+  });
+
+  it('says in one line that it cannot be played when the browser cannot decode it', async () => {
+    const bytes = new Blob([new TextEncoder().encode('not a video, '.repeat(200))]);
+    await review(await storedRecording('p1', [bytes, bytes]));
+    await expect.element(page.getByText(cannotPlay)).toBeVisible();
+    expect(player().query()).toBeNull();
+    // Submitting does not depend on it.
+    await expect.element(page.getByRole('button', { name: 'Submit' })).toBeEnabled();
+  });
+
+  it('says so when the phone holds no video for it', async () => {
+    await review({ ...recording(90_000), id: 'p1' });
+    await expect
+      .element(
+        page.getByText(
+          'The recorded video was not found on this phone, so it cannot be played back.',
+        ),
+      )
+      .toBeVisible();
+    expect(player().query()).toBeNull();
+  });
+
+  it('fits a 390 × 844 phone, the step down to Submit on one screen', async () => {
+    await page.viewport(390, 844);
+    await review(await storedRecording('p1', webm));
+    await expect.element(player()).toBeVisible();
+    const box = player().element().getBoundingClientRect();
+    // The step's whole width, whatever the video's own size (160 × 120 here).
+    const step = document.querySelector('form')?.getBoundingClientRect();
+    expect(box.width).toBe(step?.width);
+    expect(box.width).toBeLessThanOrEqual(390);
+    expect(box.height).toBeLessThanOrEqual(844 * 0.35);
+    // The step itself, player and notes included, fits the screen down to Submit.
+    const submit = page.getByRole('button', { name: 'Submit' }).element().getBoundingClientRect();
+    expect(submit.bottom).toBeLessThanOrEqual(844);
   });
 });

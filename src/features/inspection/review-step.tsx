@@ -7,6 +7,7 @@ import { lengthHint, NOTES_MAX, notesProblem } from '../../lib/capture/recording
 import { formatDuration } from '../../lib/format-duration.ts';
 import { formatSize } from '../../lib/format-size.ts';
 import { scannableTags } from './checklist.ts';
+import { RecordingPlayback } from './recording-playback.tsx';
 import { inspectionStrings as s } from './strings.ts';
 
 export function ReviewStep({
@@ -96,6 +97,8 @@ export function ReviewStep({
           {shortWarning}
         </p>
       )}
+      {/* Watched before submitting: a lens covered or a walk cut short is seen here, not later. */}
+      {!empty && <RecordingPlayback recording={recording} />}
       <Field
         label={s.notes}
         hint={lengthHint(notes, NOTES_MAX, true)}

@@ -52,6 +52,9 @@ export const inspectionStrings = {
   retryCamera: 'Retry',
   backToBefore: 'Back to product and batch',
   // Review
+  yourRecording: 'Your recording',
+  playbackMissing: 'The recorded video was not found on this phone, so it cannot be played back.',
+  playbackFailed: 'This phone cannot play the recording back.',
   duration: 'Duration',
   size: 'Size',
   missed: 'Not scanned',
