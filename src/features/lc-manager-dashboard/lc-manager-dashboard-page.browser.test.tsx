@@ -134,6 +134,29 @@ describe('LC manager dashboard', () => {
     expect(calls.some((call) => call.startsWith('DELETE'))).toBe(false);
   });
 
+  it('lists on a line the operators that list the line too, as their own cards do', async () => {
+    // The admin's Edit User assigns a line on the user's side: the line's own list stays empty.
+    await showDashboard({
+      'GET /api/line-clearances': { body: [{ ...mine, assignedOperators: [] }] },
+      'GET /api/users': {
+        body: [
+          {
+            _id: operator,
+            id: operator,
+            name: 'Priya Nair',
+            email: 'p@example.com',
+            role: ['operator'],
+            lineClearanceIds: [mine._id],
+            assignedOperators: [],
+          },
+        ],
+      },
+    });
+    const card = page.getByRole('article').filter({ hasText: 'My Line' });
+    await expect.element(card.getByText('Priya Nair')).toBeVisible();
+    await expect.element(card.getByText('No operators assigned')).not.toBeInTheDocument();
+  });
+
   it('links to the Audit Dashboard among the quick actions', async () => {
     await showDashboard();
     const quickActions = page.getByRole('region', { name: 'Quick Actions' });

@@ -15,7 +15,7 @@ import { useLoad } from '../../hooks/use-load.ts';
 import { roleList } from '../../lib/roles.ts';
 import { deleteBlocker } from '../../lib/user-management.ts';
 import { session } from '../../stores/session.ts';
-import type { User } from '../../types/api.ts';
+import type { LineClearance, User } from '../../types/api.ts';
 import { getInspections } from './api/get-inspections.ts';
 import { AreaDialog } from './area-dialog.tsx';
 import { InspectionsTab } from './inspections-tab.tsx';
@@ -57,6 +57,14 @@ export default function LcManagerDashboardPage() {
     }
     return [...ids].map((id) => lineName.get(id) ?? id);
   };
+  // A line's operators, from the same two sides: the line's list and the operators' own lists.
+  const operatorsOf = (line: LineClearance) => {
+    const ids = new Set(line.assignedOperators ?? []);
+    for (const operator of operators ?? []) {
+      if (operator.lineClearanceIds?.includes(line._id)) ids.add(operator._id);
+    }
+    return [...ids].map(operatorName);
+  };
   const myInspections =
     inspections.data?.filter((inspection) => myLineIds.has(inspection.lineClearanceId)) ?? null;
 
@@ -84,7 +92,7 @@ export default function LcManagerDashboardPage() {
           <MyLinesTab
             lines={myLines}
             loading={lines.loading}
-            operatorName={operatorName}
+            operatorsOf={operatorsOf}
             onAdd={() => setDialog('area')}
             reload={lines.reload}
           />

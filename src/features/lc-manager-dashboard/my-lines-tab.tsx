@@ -10,13 +10,14 @@ import { lcStrings as s } from './strings.ts';
 export interface MyLinesTabProps {
   lines: readonly LineClearance[] | null;
   loading: boolean;
-  operatorName: (id: string) => string;
+  /** The names of the line's operators (its own list and the operators that list it). */
+  operatorsOf: (line: LineClearance) => string[];
   onAdd: () => void;
   reload: () => void;
 }
 
 /** Spec §2: only the line clearances this manager manages; edit and assign are not built yet. */
-export function MyLinesTab({ lines, loading, operatorName, onAdd, reload }: MyLinesTabProps) {
+export function MyLinesTab({ lines, loading, operatorsOf, onAdd, reload }: MyLinesTabProps) {
   return (
     <CardGrid
       onAdd={onAdd}
@@ -24,7 +25,6 @@ export function MyLinesTab({ lines, loading, operatorName, onAdd, reload }: MyLi
       noun={s.lineNoun}
       loading={loading}
       render={(line) => {
-        const operators = line.assignedOperators ?? [];
         return (
           <RecordCard
             key={line._id}
@@ -49,7 +49,7 @@ export function MyLinesTab({ lines, loading, operatorName, onAdd, reload }: MyLi
             <RecordField label={s.description}>{line.description || s.noDescription}</RecordField>
             <RecordField label={s.location}>{line.location || s.noLocation}</RecordField>
             <RecordField label={s.operators}>
-              <TagList names={operators.map(operatorName)} empty={s.noOperators} />
+              <TagList names={operatorsOf(line)} empty={s.noOperators} />
             </RecordField>
             <RecordField label={s.id}>{line._id}</RecordField>
           </RecordCard>
