@@ -40,8 +40,9 @@ export function ownNewPasswordProblem(
   owner: PasswordOwner,
 ): string | null {
   const { currentPassword, newPassword } = change;
-  if (newPassword === currentPassword) return samePasswordProblem;
   const password = newPassword.toLowerCase();
+  // In any case too: whoever chose the current one would try its case changes first.
+  if (password === currentPassword.toLowerCase()) return samePasswordProblem;
   const email = owner.email.trim().toLowerCase();
   // The whole address, and the part before the @ when it is long enough.
   const emailParts = [email, email.slice(0, Math.max(0, email.lastIndexOf('@')))].filter(atLeast);
