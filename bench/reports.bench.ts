@@ -17,6 +17,7 @@ import type { Db } from '../server/db/client.ts';
 import { inspections, users } from '../server/db/schema.ts';
 import type { DemoDataset } from '../server/demo/dataset-types.ts';
 import { loadDemo } from '../server/demo/load-demo.ts';
+import { checkEvidenceFiles } from '../server/reports/evidence.ts';
 import { reportPdf } from '../server/reports/pdf.ts';
 import { readRecord } from '../server/reports/record.ts';
 import { buildReport } from '../server/reports/report.ts';
@@ -164,16 +165,16 @@ async function benchPdf(): Promise<TargetRow[]> {
     const rows = await app.services.ctx.db.select().from(inspections);
     const target = rows.find((row) => row.startTime.toISOString() === '2026-11-18T22:10:00.000Z');
     if (!admin || !target) throw new Error('the demo data did not load');
-    const base = await buildReport(
-      app.services.ctx,
-      { ...admin, roles: ['admin'] },
-      await readRecord(app.services.ctx.db, target.id),
-    );
+    const record = await readRecord(app.services.ctx.db, target.id);
+    const base = await buildReport(app.services.ctx, { ...admin, roles: ['admin'] }, record);
     const reports = { one: withDetections(base, 1), many: withDetections(base, 200) };
     const sizes = { one: 0, many: 0 };
+    const at = new Date('2026-11-26T12:00:00Z');
+    // Hashed once: the ratio is of the rendering, which the detections' count changes.
     const printing = {
-      at: new Date('2026-11-26T12:00:00Z'),
+      at,
       by: { name: 'Bench Auditor', email: 'bench@example.com' },
+      evidence: await checkEvidenceFiles(app.services.ctx.storage, record, at),
     };
     const render = async (which: 'one' | 'many') => {
       const bytes = await reportPdf(app.services.ctx, reports[which], printing);

@@ -208,6 +208,13 @@ describe('the evidence files, checked on request', () => {
     const keyframes = await readKeyframes(t.services.ctx.storage, video);
     const [name] = await keyframeImageNames(keyframes ?? Buffer.alloc(0));
     const image = await stored(`${video.keyframeImagesPrefix}/${name}`);
+    const printed = async () => {
+      const pdf = await get(`/api/reports/${ids['insp-lc2-1']}/pdf`, 'lcmanager2');
+      return (await pdfPages(pdf.rawPayload)).join(' ').replace(/\s+/g, ' ');
+    };
+    expect(await printed()).toMatch(
+      /Evidence files checked when printed: the video file matches its SHA-256; the \d+ keyframe images match what was signed\./,
+    );
     await t.services.ctx.storage.put(image.key, Buffer.from('not the image that was signed'));
     // The report cannot afford to read the images: its hash still matches.
     expect((await reportOf('insp-lc2-1', 'lcmanager2')).unchangedSinceSigning).toBe(true);
@@ -215,6 +222,12 @@ describe('the evidence files, checked on request', () => {
       video: { state: 'matches' },
       keyframeImages: { state: 'differs' },
     });
+    // A printed copy leaves the system: it is checked in full as it is printed, and says so.
+    const text = await printed();
+    expect(text).toContain(
+      'WARNING: the evidence files no longer match what they were when recorded or signed',
+    );
+    expect(text).toContain('the keyframe images DIFFER from those signed');
     await image.restore();
 
     const file = await stored(video.storageKey);

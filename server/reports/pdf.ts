@@ -24,7 +24,12 @@ import { videos } from '../db/schema.ts';
 import { changes, cut } from '../schemas/audit-changes.ts';
 import type { AuditEntry } from '../schemas/audit-log.ts';
 import { coverageSource } from '../schemas/coverage-source.ts';
-import type { Coverage, InspectionReport, ReportDetection } from '../schemas/reports.ts';
+import type {
+  Coverage,
+  EvidenceCheck,
+  InspectionReport,
+  ReportDetection,
+} from '../schemas/reports.ts';
 import { floorplanImageKey } from '../services/floorplan-images.ts';
 import { sniffImage } from '../services/image-type.ts';
 import { readWhole, type Storage } from '../storage/storage.ts';
@@ -363,6 +368,38 @@ function drawHistory(w: Writer, entries: AuditEntry[], checks: Map<number, Entry
 export interface Printing {
   at: Date;
   by: { name: string; email: string };
+  /**
+   * The evidence files hashed as the copy is printed (`checkEvidenceFiles`): a printout leaves
+   * the system, so it says what a full check found, not only the record hash's cheap part.
+   */
+  evidence: EvidenceCheck;
+}
+
+/** What the print-time check of the evidence files found, in words; `bad` when it must warn. */
+function evidenceFilesText(check: EvidenceCheck): { text: string; bad: boolean } | null {
+  const parts: string[] = [];
+  let bad = false;
+  const video = check.video?.state;
+  if (video === 'matches') parts.push('the video file matches its SHA-256');
+  else if (video === 'differs' || video === 'missing') {
+    bad = true;
+    parts.push(
+      video === 'differs'
+        ? 'the video file does NOT match its SHA-256'
+        : 'the video file is MISSING',
+    );
+  } else if (video === 'unverified') parts.push('the video file has not arrived');
+  const images = check.keyframeImages;
+  if (images?.state === 'matches')
+    parts.push(`the ${images.count} keyframe images match what was signed`);
+  else if (images?.state === 'differs') {
+    bad = true;
+    parts.push('the keyframe images DIFFER from those signed');
+  } else if (images?.state === 'not-kept') {
+    parts.push('the keyframe images were not hashed when this older signature was made');
+  }
+  if (!parts.length) return null;
+  return { text: `Evidence files checked when printed: ${parts.join('; ')}.`, bad };
 }
 
 export async function reportPdf(
@@ -431,6 +468,14 @@ export async function reportPdf(
   } else if (report.unchangedSinceSigning) {
     w.text('The record is unchanged since it was signed (the hashes match).', { color: ok });
   }
+  const files = evidenceFilesText(printing.evidence);
+  if (files?.bad) {
+    w.text(
+      'WARNING: the evidence files no longer match what they were when recorded or signed; this copy shows what is stored now.',
+      { bold: true, color: danger },
+    );
+  }
+  if (files) w.text(files.text, files.bad ? { bold: true, color: danger } : { color: muted });
 
   w.heading('Checklist');
   if (report.pathMessage) w.text(`Path: ${report.pathMessage}`, { color: muted });

@@ -26,8 +26,10 @@ import type {
 } from '../schemas/reports.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { createUser, PASSWORD as TEST_PASSWORD } from '../test/fixtures.ts';
+import { checkEvidenceFiles } from './evidence.ts';
 import { CSV_BATCH, TOTAL_CAP } from './list.ts';
 import { reportPdf } from './pdf.ts';
+import { readRecord } from './record.ts';
 import { summarizeMissing } from './report.ts';
 
 const dataset = JSON.parse(
@@ -697,7 +699,15 @@ describe('the PDF', () => {
     const pdf = await reportPdf(
       t.services.ctx,
       { ...r, recordHash: '0'.repeat(64) },
-      { at: new Date(), by: { name: 'Anna Auditor', email: 'audit@example.com' } },
+      {
+        at: new Date(),
+        by: { name: 'Anna Auditor', email: 'audit@example.com' },
+        evidence: await checkEvidenceFiles(
+          t.services.ctx.storage,
+          await readRecord(t.services.ctx.db, r.inspectionId),
+          new Date(),
+        ),
+      },
     );
     for (const page of await pdfTextBoxes(Buffer.from(pdf))) {
       const footer = page.items.filter((item) => /^Page \d+ of \d+ · Printed /.test(item.str));

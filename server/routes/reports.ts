@@ -173,10 +173,14 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const user = currentUser(request);
-      const report = await visibleReport(user, request.params.id);
-      const pdf = await inTurn(app, () =>
-        reportPdf(app.ctx, report, { at: new Date(), by: { name: user.name, email: user.email } }),
-      );
+      const record = await visibleRecord(user, request.params.id);
+      const report = await buildReport(app.ctx, user, record);
+      const pdf = await inTurn(app, async () => {
+        const at = new Date();
+        const evidence = await checkEvidenceFiles(app.ctx.storage, record, at);
+        const by = { name: user.name, email: user.email };
+        return reportPdf(app.ctx, report, { at, by, evidence });
+      });
       return sendDownload(
         reply,
         'application/pdf',
