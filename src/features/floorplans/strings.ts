@@ -37,7 +37,7 @@ export const wizardStrings = {
    * The server's MAX_UPLOAD_BYTES default (docs/server.md). The app is not told the configured
    * value, so the figure is named as the default; a 413 answer says the actual limit.
    */
-  imageLimit: 'At most 20 MiB by default (the server may be set to another limit).',
+  imageLimit: 'Up to 20 MB, unless your administrator has set another limit.',
   /** A 413 that carries no message of the server's (e.g. from a proxy in front of it). */
   imageTooLarge: 'the image is larger than the server accepts, 20 MiB by default',
   alreadyHasFloorplan: (line: string, date: string) =>

@@ -54,7 +54,7 @@ describe('step 1 of the floor plan wizard', () => {
     await expect
       .element(page.getByLabelText('Floor plan image (PNG, JPG, JPEG, GIF)'))
       .toHaveAccessibleDescription(
-        'At most 20 MiB by default (the server may be set to another limit).',
+        'Up to 20 MB, unless your administrator has set another limit.',
       );
   });
 
