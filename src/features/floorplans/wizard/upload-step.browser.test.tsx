@@ -53,9 +53,7 @@ describe('step 1 of the floor plan wizard', () => {
     await showFor(own._id);
     await expect
       .element(page.getByLabelText('Floor plan image (PNG, JPG, JPEG, GIF)'))
-      .toHaveAccessibleDescription(
-        'Up to 20 MB, unless your administrator has set another limit.',
-      );
+      .toHaveAccessibleDescription('Up to 20 MB, unless your administrator has set another limit.');
   });
 
   it('offers to replace the floor plan of a line the user manages', async () => {
