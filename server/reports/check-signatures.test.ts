@@ -1,16 +1,11 @@
 // The background signature check (docs/reports.md, 'Check signed records'): it yields to other
 // work between records, records a failure as its state, and ends when the server stops.
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { DemoDataset } from '../demo/dataset-types.ts';
 import { loadDemo } from '../demo/load-demo.ts';
 import { build, type TestApp } from '../test/build.ts';
+import { dataset, files } from '../test/demo-dataset.ts';
 import { SignatureChecks } from './check-signatures.ts';
 
-const dataset = JSON.parse(
-  fs.readFileSync(new URL('../demo/dataset.json', import.meta.url), 'utf8'),
-) as DemoDataset;
-const files = new URL('../demo/files/', import.meta.url).pathname;
 const auditor = { id: 'a'.repeat(24), name: 'Helen Park', email: 'audit@example.com', roles: [] };
 
 let t: TestApp;

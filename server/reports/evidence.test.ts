@@ -4,25 +4,19 @@
 // keyframe images are hashed at signing (a video that no longer matches its SHA-256 is not signed)
 // and compared on request by GET /api/reports/{id}/evidence-check. Signatures made before the
 // evidence was kept verify as before.
-import fs from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfPages } from '../../tests/support/pdf-text.ts';
 import { captures, inspections, predictions, signatures, users, videos } from '../db/schema.ts';
-import type { DemoDataset } from '../demo/dataset-types.ts';
 import { DEMO_PASSWORD, loadDemo } from '../demo/load-demo.ts';
 import type { EvidenceCheck, InspectionReport, SignatureCheck } from '../schemas/reports.ts';
 import { build, type TestApp } from '../test/build.ts';
+import { dataset, files } from '../test/demo-dataset.ts';
 import { keyframeImagesDigest, readKeyframes } from './evidence.ts';
 import { layoutDigest, recordLayout } from './layout.ts';
 import { keyframeImageNames } from './path-checklist.ts';
 import { readRecord, recordHash } from './record.ts';
 import { writeSigned } from './signing.ts';
-
-const dataset = JSON.parse(
-  fs.readFileSync(new URL('../demo/dataset.json', import.meta.url), 'utf8'),
-) as DemoDataset;
-const files = new URL('../demo/files/', import.meta.url).pathname;
 
 let t: TestApp;
 const auth: Record<string, { authorization: string }> = {};

@@ -9,18 +9,14 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfPages } from '../../tests/support/pdf-text.ts';
 import { inspections, lineClearances, signatures, users, videos } from '../db/schema.ts';
-import type { DemoDataset } from '../demo/dataset-types.ts';
 import { DEMO_PASSWORD, loadDemo } from '../demo/load-demo.ts';
 import type { FloorplanConfig } from '../schemas/floorplan-configs.ts';
 import type { InspectionReport, ReportRow } from '../schemas/reports.ts';
 import { build, type TestApp } from '../test/build.ts';
+import { dataset, files } from '../test/demo-dataset.ts';
 import { multipartBody } from '../test/multipart.ts';
 import { readRecord, recordHash } from './record.ts';
 
-const dataset = JSON.parse(
-  fs.readFileSync(new URL('../demo/dataset.json', import.meta.url), 'utf8'),
-) as DemoDataset;
-const files = new URL('../demo/files/', import.meta.url).pathname;
 const otherPlan = fs.readFileSync(
   new URL('../demo/files/floorplans/bottling-line-2.png', import.meta.url),
 );

@@ -1,7 +1,6 @@
 // The inspection report as a signed GMP record, on the real demo dataset: the report's checklist
 // and flags, detection dispositions, approve/reject as e-signatures with their rules, the PDF read
 // back with pdfjs-dist, the /reports list and CSV, and the hash-chained audit trail.
-import fs from 'node:fs';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfPageImageCounts, pdfPages, pdfTextBoxes } from '../../tests/support/pdf-text.ts';
@@ -14,7 +13,6 @@ import {
   users,
   videos,
 } from '../db/schema.ts';
-import type { DemoDataset } from '../demo/dataset-types.ts';
 import { DEMO_PASSWORD, loadDemo } from '../demo/load-demo.ts';
 import { inTurn } from '../http/heavy-work.ts';
 import { newId } from '../ids.ts';
@@ -25,17 +23,13 @@ import type {
   SignatureCheck,
 } from '../schemas/reports.ts';
 import { build, type TestApp } from '../test/build.ts';
+import { dataset, files } from '../test/demo-dataset.ts';
 import { createUser, PASSWORD as TEST_PASSWORD } from '../test/fixtures.ts';
 import { checkEvidenceFiles } from './evidence.ts';
 import { CSV_BATCH, TOTAL_CAP } from './list.ts';
 import { reportPdf } from './pdf.ts';
 import { readRecord } from './record.ts';
 import { summarizeMissing } from './report.ts';
-
-const dataset = JSON.parse(
-  fs.readFileSync(new URL('../demo/dataset.json', import.meta.url), 'utf8'),
-) as DemoDataset;
-const files = new URL('../demo/files/', import.meta.url).pathname;
 
 let t: TestApp;
 const auth: Record<string, { authorization: string }> = {};
