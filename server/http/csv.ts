@@ -16,11 +16,7 @@ export function csvCell(value: CsvCell): string {
 
 const line = (row: readonly CsvCell[]) => `${row.map(csvCell).join(',')}\r\n`;
 
-export function toCsv(header: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
-  return `\ufeff${[header, ...rows].map(line).join('')}`;
-}
-
-/** The same file as `toCsv`, a batch of rows at a time: a long export never sits in memory whole. */
+/** The file, a batch of rows at a time: a long export never sits in memory whole. */
 export async function* csvChunks(
   header: readonly string[],
   batches: AsyncIterable<readonly (readonly CsvCell[])[]>,

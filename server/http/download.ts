@@ -1,5 +1,7 @@
-import type { Readable } from 'node:stream';
-import type { FastifyReply } from 'fastify';
+import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { inTurn } from './heavy-work.ts';
 
 /** A file answer (a route's typed reply only knows its JSON bodies). */
 export function sendDownload(
@@ -12,4 +14,22 @@ export function sendDownload(
     .type(type)
     .header('content-disposition', `attachment; filename="${filename}"`)
     .send(body);
+}
+
+/**
+ * Streams a CSV export in a heavy-work turn that lasts until its last byte has gone, so exports
+ * at once stay bounded however long each takes.
+ */
+export async function sendCsvInTurn(
+  app: FastifyInstance,
+  reply: FastifyReply,
+  filename: string,
+  chunks: AsyncIterable<string>,
+): Promise<FastifyReply> {
+  const csv = Readable.from(chunks);
+  await inTurn(app, async () => {
+    sendDownload(reply, 'text/csv; charset=utf-8', filename, csv);
+    await finished(reply.raw);
+  });
+  return reply;
 }

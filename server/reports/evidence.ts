@@ -4,7 +4,6 @@
 // (signatures.kept.evidence) in two tiers: the cheap ones are read by every report anyway, so the
 // record hash is checked against them on every read; the video file and the keyframe images are
 // too many bytes for that, so they are hashed at signing and compared on request.
-import { createHash } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import type { Db, Tx } from '../db/client.ts';
@@ -12,7 +11,7 @@ import { captures, predictions } from '../db/schema.ts';
 import type { QrScan } from '../schemas/capture.ts';
 import type { EvidenceCheck, VideoFileState } from '../schemas/reports.ts';
 import type { SignedEvidence } from '../schemas/signatures.ts';
-import { readWhole, type Storage } from '../storage/storage.ts';
+import { readWhole, type Storage, sha256Hex, sha256Stored } from '../storage/storage.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { keyframeImageNames } from './path-checklist.ts';
 import type { InspectionRecord, VideoRow } from './record.ts';
@@ -32,8 +31,6 @@ export interface Evidence {
 
 /** The digests the record hash covers on every read: all but the keyframe images'. */
 export type EvidenceDigest = Omit<SignedEvidence, 'keyframeImagesSha256'>;
-
-const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
 /** A video's keyframes file, read whole (a few hundred kB at most); null when it has none. */
 export const readKeyframes = (storage: Storage, video: VideoRow | null) =>
@@ -77,9 +74,9 @@ export function evidenceDigest(evidence: Evidence): EvidenceDigest {
     // By id: two predictions of one keyframe may come back in either order.
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return {
-    keyframesSha256: evidence.keyframes && sha256(evidence.keyframes),
-    predictionsSha256: sha256(canonicalJson(rows)),
-    scansSha256: sha256(canonicalJson(evidence.scans)),
+    keyframesSha256: evidence.keyframes && sha256Hex(evidence.keyframes),
+    predictionsSha256: sha256Hex(canonicalJson(rows)),
+    scansSha256: sha256Hex(canonicalJson(evidence.scans)),
   };
 }
 
@@ -104,9 +101,7 @@ export async function videoFileState(
 ): Promise<VideoFileState> {
   if (!video.sha256) return 'unverified';
   if (!(await storage.stat(video.storageKey))) return 'missing';
-  const hash = createHash('sha256');
-  for await (const chunk of storage.read(video.storageKey)) hash.update(chunk as Buffer);
-  return hash.digest('hex') === video.sha256 ? 'matches' : 'differs';
+  return (await sha256Stored(storage, video.storageKey)) === video.sha256 ? 'matches' : 'differs';
 }
 
 /** Keyframe images hashed at once: enough to keep the disk busy, few enough to share the server. */
@@ -129,11 +124,11 @@ export async function keyframeImagesDigest(
       const bytes =
         video.keyframeImagesPrefix &&
         (await readWhole(storage, `${video.keyframeImagesPrefix}/${name}`));
-      return `${name} ${bytes ? sha256(bytes) : 'missing'}\n`;
+      return `${name} ${bytes ? sha256Hex(bytes) : 'missing'}\n`;
     });
     lines.push(...(await Promise.all(batch)));
   }
-  return { sha256: sha256(lines.join('')), count: names.length };
+  return { sha256: sha256Hex(lines.join('')), count: names.length };
 }
 
 /** The costly part of the evidence, hashed at signing, and what it was hashed for. */
@@ -166,7 +161,7 @@ export async function hashEvidenceFiles(
 ): Promise<EvidenceFiles> {
   const images = await keyframeImagesDigest(storage, video, keyframes);
   return {
-    basis: filesBasis(video, keyframes && sha256(keyframes)),
+    basis: filesBasis(video, keyframes && sha256Hex(keyframes)),
     video: video && (await videoFileState(storage, video)),
     keyframeImagesSha256: images?.sha256 ?? null,
   };

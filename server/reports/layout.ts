@@ -3,7 +3,6 @@
 // floor-plan image. A signature keeps both (signatures.kept), so a signed record is redrawn on
 // the plan it was signed on however the line's plan changes later, and the kept image stays in
 // storage while a signature names it.
-import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import type { Db, Tx } from '../db/client.ts';
@@ -12,7 +11,7 @@ import { iso } from '../ids.ts';
 import type { FloorplanConfig, FloorplanConfiguration } from '../schemas/floorplan-configs.ts';
 import type { SignedLayout } from '../schemas/signatures.ts';
 import { floorplanImageUrl } from '../services/floorplan-images.ts';
-import { readWhole } from '../storage/storage.ts';
+import { readWhole, sha256Hex } from '../storage/storage.ts';
 import type { InspectionRecord, VideoRow } from './record.ts';
 
 export interface Layout {
@@ -80,8 +79,6 @@ export async function recordLayout(
 
 export type LayoutDigest = ReturnType<typeof layoutDigest>;
 
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
 /**
  * The layout's part of the record hash: the configuration and the SHA-256 of the image bytes as
  * read now, so a configuration edited in the database or an image replaced in storage both show as
@@ -91,7 +88,7 @@ export function layoutDigest(layout: Layout) {
   const { floorplan, imageBytes } = layout;
   return {
     config: layout.config,
-    floorplanSha256: floorplan && (imageBytes ? sha256(imageBytes) : 'missing'),
+    floorplanSha256: floorplan && (imageBytes ? sha256Hex(imageBytes) : 'missing'),
   };
 }
 

@@ -32,13 +32,14 @@ export const inspectionIsSigned = sql<boolean>`(${signatures.meaning} is not nul
 /**
  * Throws SignedEvidenceError, ending in `consequence`, when an approved or rejected inspection was
  * recorded on the video. It locks the video's inspections, so in a transaction a signature already
- * being written (its row updated or its signature inserted) is waited for, then seen.
+ * being written (its row updated or its signature inserted) is waited for, then seen. Answers how
+ * many inspections name the video.
  */
 export async function refuseIfSignedEvidence(
   db: Db | Tx,
   videoId: string,
   consequence: string,
-): Promise<void> {
+): Promise<number> {
   // Filtered after the lock: a WHERE on the status would skip a row whose signing is in flight.
   const rows = await db
     .select({
@@ -53,7 +54,7 @@ export async function refuseIfSignedEvidence(
     .where(eq(inspections.videoId, videoId))
     .for('update', { of: inspections });
   const signed = rows.find((row) => row.signed);
-  if (!signed) return;
+  if (!signed) return rows.length;
   const how = signedAs(signed.meaning ?? signed.status, signed.signedAt ?? signed.reviewedAt);
   throw new SignedEvidenceError(
     `The video is evidence of a signed inspection (${how}); ${consequence}`,

@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** RFC 4180 as toCsv writes it: a byte order mark, CRLF rows, quoted cells with doubled quotes. */
+/** RFC 4180 as csvChunks writes it: a byte order mark, CRLF rows, quoted cells with doubled quotes. */
 function parseCsv(text: string) {
   expect(text.startsWith('\ufeff')).toBe(true);
   return text

@@ -1,6 +1,4 @@
 // The audit trail (docs/audit-trail.md): filtered pages, a CSV export and the hash-chain check.
-import { Readable } from 'node:stream';
-import { finished } from 'node:stream/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { and, desc, eq, gte, ilike, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { Type } from 'typebox';
@@ -11,7 +9,7 @@ import type { Db } from '../db/client.ts';
 import { auditLog, inspections } from '../db/schema.ts';
 import { currentUser } from '../http/auth-hook.ts';
 import { csvChunks } from '../http/csv.ts';
-import { sendDownload } from '../http/download.ts';
+import { sendCsvInTurn } from '../http/download.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { notFound } from '../http/errors.ts';
 import { inTurn } from '../http/heavy-work.ts';
@@ -177,13 +175,8 @@ export const auditLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
         yield first.value;
         yield* pages;
       }
-      const csv = Readable.from(csvChunks(TRAIL_CSV_HEADER, trailCsvRows(rows())));
-      // The turn lasts until the last byte has gone: exports at once stay bounded.
-      await inTurn(app, async () => {
-        sendDownload(reply, 'text/csv; charset=utf-8', 'audit-trail.csv', csv);
-        await finished(reply.raw);
-      });
-      return reply;
+      const csv = csvChunks(TRAIL_CSV_HEADER, trailCsvRows(rows()));
+      return sendCsvInTurn(app, reply, 'audit-trail.csv', csv);
     },
   );
 

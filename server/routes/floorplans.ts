@@ -1,6 +1,5 @@
 // Floor plans (spec §7): list, multipart upload (one per line clearance; a new upload replaces the
 // old one), the image by file name, delete.
-import { createHash } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { asc, eq } from 'drizzle-orm';
@@ -24,6 +23,7 @@ import {
   newFloorplanImageKey,
 } from '../services/floorplan-images.ts';
 import { floorplanImageProblem, sniffImage } from '../services/image-type.ts';
+import { sha256Hex } from '../storage/storage.ts';
 import { findLine } from './line-clearances.ts';
 
 type Row = typeof floorplans.$inferSelect;
@@ -189,7 +189,7 @@ export const floorplanRoutes: FastifyPluginAsyncTypebox = async (app) => {
             newValue: created
               ? {
                   ...toFloorplan(created),
-                  sha256: createHash('sha256').update(upload.image).digest('hex'),
+                  sha256: sha256Hex(upload.image),
                 }
               : null,
           });

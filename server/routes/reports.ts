@@ -1,14 +1,12 @@
 // Inspection reports (docs/reports.md): one report as JSON or PDF, and the /reports list with its
 // CSV export. Every caller sees what its scope allows (operators their own, LC managers their
 // lines, the rest everything); a report outside it answers 404.
-import { Readable } from 'node:stream';
-import { finished } from 'node:stream/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { and, eq } from 'drizzle-orm';
 import type { AuthUser } from '../context.ts';
 import { inspections } from '../db/schema.ts';
 import { currentUser } from '../http/auth-hook.ts';
-import { sendDownload } from '../http/download.ts';
+import { sendCsvInTurn, sendDownload } from '../http/download.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { notFound } from '../http/errors.ts';
 import { inTurn } from '../http/heavy-work.ts';
@@ -84,13 +82,8 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags: ['reports'], querystring: ReportsQuery, response: errors },
     },
     async (request, reply) => {
-      const csv = Readable.from(reportsCsv(db, currentUser(request), request.query));
-      // The turn lasts until the last byte has gone: exports at once stay bounded.
-      await inTurn(app, async () => {
-        sendDownload(reply, 'text/csv; charset=utf-8', 'inspection-reports.csv', csv);
-        await finished(reply.raw);
-      });
-      return reply;
+      const csv = reportsCsv(db, currentUser(request), request.query);
+      return sendCsvInTurn(app, reply, 'inspection-reports.csv', csv);
     },
   );
 

@@ -165,13 +165,8 @@ export const videoRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const removed = await auditSignedEvidence(request, () =>
         db.transaction(async (tx) => {
           // The signed record names the video, its SHA-256 and its detections: it is kept.
-          await refuseIfSignedEvidence(tx, id, 'it cannot be deleted');
-          // Read after the guard's lock on the video's inspections.
-          const named = await tx
-            .select({ id: inspections.id })
-            .from(inspections)
-            .where(eq(inspections.videoId, id));
-          const reason = deletionReason(request.body.reason, named.length > 0);
+          const naming = await refuseIfSignedEvidence(tx, id, 'it cannot be deleted');
+          const reason = deletionReason(request.body.reason, naming > 0);
           const [predictionCount] = await tx
             .select({ n: count() })
             .from(predictions)

@@ -8,13 +8,13 @@ export const LoginBody = Type.Object({
 });
 export type LoginBody = Static<typeof LoginBody>;
 
-/** spec §7: the token is stored as the access token and decoded for id, name, email, roles. */
 /** users.password_set_by is null (docs/signatures.md, rule 3). */
 const OwnPassword = Type.Boolean({
   description:
     'False while the password is one someone else chose (a manager, or the deployment for the first admin): until the user sets its own with POST /api/change-password, every other route but GET /api/me and POST /api/logout answers it 403, and that manager signs none of its inspections.',
 });
 
+/** spec §7: the token is stored as the access token and decoded for id, name, email, roles. */
 export const LoginResponse = Type.Object({ token: Type.String(), ownPassword: OwnPassword });
 export type LoginResponse = Static<typeof LoginResponse>;
 

@@ -26,6 +26,7 @@ import { newId } from '../ids.ts';
 import { inspectionsOfVideo, refreshSummaries } from '../reports/report.ts';
 import { refuseIfSignedEvidence, SignedEvidenceError } from '../reports/signed-evidence.ts';
 import { CHECKSUM_MISMATCH, UploadMetadata } from '../schemas/uploads.ts';
+import { sha256Stored } from '../storage/storage.ts';
 import { arrivedFileKey, isAssigned, SAME_FILE, SameFile, sameFileAs } from './capture.ts';
 import { visibleTo } from './scope.ts';
 
@@ -257,7 +258,7 @@ class VideoUploadStore extends DataStore {
     const sha256 =
       running && running.offset === row.size
         ? running.hash.digest('hex')
-        : await this.hashStored(row.storageKey);
+        : await sha256Stored(this.ctx.storage, row.storageKey);
     await audit(this.ctx.db, request, {
       action: 'upload.complete',
       entity: 'upload',
@@ -340,12 +341,6 @@ class VideoUploadStore extends DataStore {
       // Queued in the same transaction: a verified video is never left without its analysis.
       await this.ctx.analysis.enqueue(video.id, request.user?.id ?? null, tx);
     });
-  }
-
-  private async hashStored(key: string): Promise<string> {
-    const hash = createHash('sha256');
-    for await (const chunk of this.ctx.storage.read(key)) hash.update(chunk as Buffer);
-    return hash.digest('hex');
   }
 
   /** Removes a refused upload, its bytes and its running hash; the audit log keeps why. */

@@ -49,22 +49,25 @@ export default function LcManagerDashboardPage() {
   );
   const lineName = new Map(lines.data?.map((line) => [line._id, line.name]));
   const operatorName = (id: string) => userName.get(id) ?? id;
-  // An operator's areas: those on the user record and those whose line lists the operator.
-  const areasOf = (operator: User) => {
-    const ids = new Set(operator.lineClearanceIds ?? []);
-    for (const line of lines.data ?? []) {
-      if (line.assignedOperators?.includes(operator._id)) ids.add(line._id);
-    }
-    return [...ids].map((id) => lineName.get(id) ?? id);
-  };
-  // A line's operators, from the same two sides: the line's list and the operators' own lists.
-  const operatorsOf = (line: LineClearance) => {
-    const ids = new Set(line.assignedOperators ?? []);
-    for (const operator of operators ?? []) {
-      if (operator.lineClearanceIds?.includes(line._id)) ids.add(operator._id);
-    }
-    return [...ids].map(operatorName);
-  };
+  // An assignment is written on either side (the admin forms edit both): the ids a record lists,
+  // and those of the other side's records that list it.
+  const linked = <T extends { _id: string }>(
+    own: readonly string[] | undefined,
+    others: readonly T[] | null,
+    listsIt: (other: T) => boolean,
+  ) => new Set([...(own ?? []), ...(others ?? []).filter(listsIt).map((other) => other._id)]);
+  const areasOf = (operator: User) =>
+    [
+      ...linked(operator.lineClearanceIds, lines.data, (line) =>
+        Boolean(line.assignedOperators?.includes(operator._id)),
+      ),
+    ].map((id) => lineName.get(id) ?? id);
+  const operatorsOf = (line: LineClearance) =>
+    [
+      ...linked(line.assignedOperators, operators, (operator) =>
+        Boolean(operator.lineClearanceIds?.includes(line._id)),
+      ),
+    ].map(operatorName);
   const myInspections =
     inspections.data?.filter((inspection) => myLineIds.has(inspection.lineClearanceId)) ?? null;
 

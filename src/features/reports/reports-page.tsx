@@ -6,6 +6,7 @@ import {
   getReportFilters,
   getReports,
   getSignatureCheck,
+  isInspectionId,
   reportsCsvUrl,
 } from '../../api/get-reports.ts';
 import { BreadcrumbBar } from '../../components/breadcrumb-bar.tsx';
@@ -19,6 +20,7 @@ import { usePageHeading } from '../../hooks/use-heading-focus.ts';
 import { useLatest } from '../../hooks/use-latest.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import type { DateRange } from '../../lib/date-range.ts';
+import { queryString } from '../../lib/query-string.ts';
 import { recordTime } from '../../lib/record-time.ts';
 import { hasAnyRole, roleList } from '../../lib/roles.ts';
 import { failureText } from '../../lib/run-action.ts';
@@ -56,7 +58,6 @@ const noFilters: Filters = {
 };
 
 const STATUSES: readonly string[] = ['pending', 'approved', 'rejected'];
-const isId = (value: string | null) => value !== null && /^[0-9a-f]{24}$/.test(value);
 const isCursor = (value: string) => /^[0-9]{1,15}_[0-9a-f]{24}$/.test(value);
 const dateOf = (value: string | null) => {
   const date = new Date(value ?? '');
@@ -71,6 +72,10 @@ const dateOf = (value: string | null) => {
 function fromSearch(search: string): { filters: Filters; cursors: string[] } {
   const params = new URLSearchParams(search);
   const get = (key: string) => params.get(key);
+  const id = (key: string) => {
+    const value = get(key);
+    return value && isInspectionId(value) ? value : ALL;
+  };
   const from = dateOf(get('from'));
   const to = dateOf(get('to'));
   const status = get('status') ?? ALL;
@@ -78,8 +83,8 @@ function fromSearch(search: string): { filters: Filters; cursors: string[] } {
   return {
     filters: {
       range: from && to ? { start: from, end: to } : null,
-      lineClearanceId: isId(get('lineClearanceId')) ? (get('lineClearanceId') ?? ALL) : ALL,
-      operatorId: isId(get('operatorId')) ? (get('operatorId') ?? ALL) : ALL,
+      lineClearanceId: id('lineClearanceId'),
+      operatorId: id('operatorId'),
       status: STATUSES.includes(status) ? (status as InspectionStatus) : ALL,
       flagged: flagged === 'true' || flagged === 'false' ? flagged : ALL,
       changed: get('changedAfterSigning') === 'true' ? 'true' : ALL,
@@ -90,14 +95,10 @@ function fromSearch(search: string): { filters: Filters; cursors: string[] } {
 }
 
 function toSearch(filters: Filters, cursors: readonly string[]): string {
-  const params = new URLSearchParams();
   const { limit: _limit, ...query } = toQuery(filters);
-  for (const [key, value] of Object.entries(query)) {
-    // Newest first is the default: a link without a sort means it.
-    if (value !== undefined && !(key === 'sort' && value === noFilters.sort)) {
-      params.set(key, String(value));
-    }
-  }
+  // Newest first is the default: a link without a sort means it.
+  const sort = query.sort === noFilters.sort ? undefined : query.sort;
+  const params = new URLSearchParams(queryString({ ...query, sort }));
   for (const cursor of cursors) params.append('after', cursor);
   return params.toString();
 }
@@ -368,12 +369,12 @@ export default function ReportsPage() {
       />
       {/* The backlog across every page of these filters, beside what this page holds. */}
       {page && page.rows.length > 0 && (
-        <p className="muted" role="status">
-          {totalText(page.total)}
-        </p>
-      )}
-      {page && page.rows.length > 0 && (
-        <ReportTable rows={page.rows} roles={roleList(roles)} caption="Inspection reports" />
+        <>
+          <p className="muted" role="status">
+            {totalText(page.total)}
+          </p>
+          <ReportTable rows={page.rows} roles={roleList(roles)} caption="Inspection reports" />
+        </>
       )}
       <Pager
         className="reports-pager"
