@@ -6,6 +6,8 @@
 export function entityMessages(singular: string, plural: string) {
   const capital = singular.charAt(0).toUpperCase() + singular.slice(1);
   return {
+    /** How a list counts it ('1 video', '24 videos'). */
+    noun: [singular, plural] as const,
     loadFailed: `Failed to load ${plural}`,
     created: `${capital} created successfully`,
     updated: `${capital} updated successfully`,

@@ -15,7 +15,6 @@ export const videoStrings = {
   clearFilters: 'Clear Filters',
   loadingVideos: 'Loading videos…',
   noVideos: 'No videos match these filters.',
-  videoNoun: ['video', 'videos'],
   operator: 'Operator',
   duration: 'Duration',
   player: 'Inspection video',

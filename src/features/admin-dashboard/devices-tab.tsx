@@ -16,7 +16,7 @@ export function DevicesTab({ devices }: { devices: Loaded<Device[]> }) {
     <>
       <CardGrid
         items={devices.data}
-        noun={s.deviceNoun}
+        noun={messages.noun}
         loading={devices.loading}
         render={(device) => (
           <RecordCard

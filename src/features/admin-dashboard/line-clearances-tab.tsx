@@ -26,7 +26,7 @@ export function LineClearancesTab({
     <CardGrid
       onAdd={() => setEditing('new')}
       items={lineClearances.data}
-      noun={s.lineNoun}
+      noun={messages.noun}
       loading={lineClearances.loading}
       render={(line) => (
         <RecordCard

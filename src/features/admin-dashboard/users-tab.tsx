@@ -31,7 +31,7 @@ export function UsersTab({ users, lineClearances }: UsersTabProps) {
       <CardGrid
         onAdd={mayAdd ? () => setEditing('new') : undefined}
         items={users.data}
-        noun={s.userNoun}
+        noun={messages.noun}
         loading={users.loading}
         render={(user) => {
           const assigned = user.lineClearanceIds ?? [];

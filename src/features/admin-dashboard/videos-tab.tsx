@@ -66,7 +66,7 @@ export function VideosTab({ lineClearances, users, devices }: VideosTabProps) {
         }
         items={videos.data}
         loading={videos.loading}
-        noun={s.videoNoun}
+        noun={messages.noun}
         render={(video) => {
           const id = videoIdOf(video);
           const line = video.lineClearanceId ? lineName.get(video.lineClearanceId) : undefined;

@@ -6,6 +6,7 @@ import { CardGrid, RecordActions, RecordCard, RecordField } from '../../componen
 import { SigningDialog, signatureLine } from '../../components/signing-dialog.tsx';
 import { StatusTag } from '../../components/tag.tsx';
 import { UserText } from '../../components/user-text.tsx';
+import { inspectionMessages } from '../../config/entity-messages.ts';
 import { inspectionReportPath } from '../../config/paths.ts';
 import { useFocusWhen } from '../../hooks/use-focus-when.ts';
 import { type DateRange, inRange } from '../../lib/date-range.ts';
@@ -142,7 +143,7 @@ export function InspectionsTab({
         items={shown}
         loading={loading}
         filterKey={filterKey}
-        noun={s.inspectionNoun}
+        noun={inspectionMessages.noun}
         render={(inspection) => {
           const status = inspection.status ?? 'pending';
           const title = lineName(inspection.lineClearanceId) ?? s.unknownLine;

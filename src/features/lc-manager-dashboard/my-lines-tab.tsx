@@ -22,7 +22,7 @@ export function MyLinesTab({ lines, loading, operatorsOf, onAdd, reload }: MyLin
     <CardGrid
       onAdd={onAdd}
       items={lines}
-      noun={s.lineNoun}
+      noun={messages.noun}
       loading={loading}
       render={(line) => {
         return (

@@ -30,7 +30,7 @@ export function OperatorsTab({
     <CardGrid
       onAdd={onAdd}
       items={operators}
-      noun={s.operatorNoun}
+      noun={messages.noun}
       loading={loading}
       render={(operator) => {
         return (

@@ -5,6 +5,7 @@ import { AppDialog } from '../../components/app-dialog.tsx';
 import { TextField } from '../../components/field.tsx';
 import { CardGrid, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { StatusTag } from '../../components/tag.tsx';
+import { deviceMessages } from '../../config/entity-messages.ts';
 import { useQrCamera } from '../../hooks/use-qr-camera.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { toastError, toastSuccess } from '../../stores/toasts.ts';
@@ -155,7 +156,7 @@ export function DevicesSection({
       ) : (
         <CardGrid
           items={devices}
-          noun={s.deviceNoun}
+          noun={deviceMessages.noun}
           loading={loading}
           render={(device) => (
             <RecordCard

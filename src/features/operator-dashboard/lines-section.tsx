@@ -1,6 +1,7 @@
 import { Link } from 'wouter';
 import { CardGrid, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { StatusTag } from '../../components/tag.tsx';
+import { lineClearanceMessages } from '../../config/entity-messages.ts';
 import { inspectionPath } from '../../config/paths.ts';
 import { localTime } from '../../lib/record-time.ts';
 import type { MyLine } from '../../types/api.ts';
@@ -21,7 +22,7 @@ export function LinesSection({
       ) : (
         <CardGrid
           items={lines}
-          noun={s.lineNoun}
+          noun={lineClearanceMessages.noun}
           loading={loading}
           render={({ line, hasConfiguration, tagCount, hotZoneCount, lastInspection }) => (
             <RecordCard

@@ -2,6 +2,7 @@ import { Link } from 'wouter';
 import { CardGrid, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { StatusTag, Tag } from '../../components/tag.tsx';
 import { UserText } from '../../components/user-text.tsx';
+import { inspectionMessages } from '../../config/entity-messages.ts';
 import { inspectionReportPath } from '../../config/paths.ts';
 import { localTime } from '../../lib/record-time.ts';
 import type { MyInspection } from '../../types/api.ts';
@@ -22,7 +23,7 @@ export function RecentInspections({
       ) : (
         <CardGrid
           items={inspections}
-          noun={s.inspectionNoun}
+          noun={inspectionMessages.noun}
           loading={loading}
           render={({ inspection, lineName, video }) => {
             const when = localTime(inspection.startTime) ?? s.unknown;

@@ -2,9 +2,6 @@
 import { captureStrings } from '../../lib/capture/strings.ts';
 
 export const operatorStrings = {
-  deviceNoun: ['device', 'devices'],
-  inspectionNoun: ['inspection', 'inspections'],
-  lineNoun: ['line clearance', 'line clearances'],
   title: 'Operator Dashboard',
   linesHeading: 'Line Clearances',
   linesLoadFailed: 'Failed to load line clearances',

@@ -4,6 +4,7 @@ import { MultiSelect } from '../../components/multi-select.tsx';
 import { PagedList, usePage } from '../../components/paged-list.tsx';
 import { StatusTag } from '../../components/tag.tsx';
 import { videoStrings as s } from '../../components/video-review/strings.ts';
+import { videoMessages } from '../../config/entity-messages.ts';
 import { useLatest } from '../../hooks/use-latest.ts';
 import { localTime } from '../../lib/record-time.ts';
 import { videoDuration, videoIdOf } from '../../lib/video.ts';
@@ -156,7 +157,7 @@ export function VideoTimeline(props: VideoTimelineProps) {
       )}
       {videos && videos.length === 0 && !loading && <p className="muted">{s.noVideos}</p>}
       {sorted && sorted.length > 0 && (
-        <PagedList paging={paging} noun={s.videoNoun}>
+        <PagedList paging={paging} noun={videoMessages.noun}>
           <ol className="va-video-list">
             {shown.map((video) => {
               const id = videoIdOf(video);
