@@ -6,7 +6,8 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulateWalk } from '../../tests/support/simulated-walk.ts';
 import { makeTestVideo } from '../../tests/support/test-video.ts';
-import { auditLog, predictions, reportSummaries, videos } from '../db/schema.ts';
+import { analysisJobs, auditLog, predictions, reportSummaries, videos } from '../db/schema.ts';
+import { newId } from '../ids.ts';
 import { createLine, createRecordedInspection, jobsOf } from '../test/analysis-fixtures.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { createRoleUsers, type RoleUsers } from '../test/fixtures.ts';
@@ -293,5 +294,73 @@ describe('bad input', () => {
     expect(
       await t.services.ctx.db.select().from(predictions).where(eq(predictions.videoId, videoId)),
     ).toHaveLength(0);
+  });
+});
+
+describe('a job whose every attempt was cut short by a stopped server', () => {
+  /**
+   * A video whose job has used both its attempts (ANALYSIS_MAX_ATTEMPTS 2 here), the last cut short
+   * in its keyframes step by a process that died holding it until `lockedUntil`.
+   */
+  async function exhaustedJob(lockedUntil: Date) {
+    const junk = path.join(t.dataDir, 'kills-the-server.mp4');
+    fs.writeFileSync(junk, 'never decoded: no attempt is made');
+    const { videoId } = await createRecordedInspection(t, {
+      lineId,
+      operatorId: people.operator.id,
+      file: junk,
+    });
+    const [job] = await t.services.ctx.db
+      .insert(analysisJobs)
+      .values({
+        id: newId(),
+        videoId,
+        requestedBy: people.operator.id,
+        state: 'running',
+        step: 'keyframes',
+        attempts: 2,
+        maxAttempts: 2,
+        lockedBy: 'dead-host:1:abcdef',
+        lockedUntil,
+        pipelineVersion: PIPELINE_VERSION,
+        detector: t.services.ctx.analysis.detector.info,
+      })
+      .returning();
+    if (!job) throw new Error('job not inserted');
+    await t.services.ctx.db
+      .update(videos)
+      .set({ status: 'processing' })
+      .where(eq(videos.id, videoId));
+    return job;
+  }
+
+  const reason =
+    'the analysis stopped 2 times without finishing (last in its keyframes step), e.g. because ' +
+    'the server stopped during it or ran out of memory on this video; it is not run again by ' +
+    'itself: an admin can re-run it from /analysis';
+
+  /** The job ends failed without a third attempt, the video in error, audited in one go. */
+  async function expectFailedForGood(jobId: string) {
+    const job = await t.services.ctx.analysis.settled(jobId);
+    expect(job).toMatchObject({ state: 'failed', attempts: 2, error: reason, lockedBy: null });
+    expect(await videoRow(job.videoId)).toMatchObject({ status: 'error', statusReason: reason });
+    const entries = await t.services.ctx.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.entityId, job.videoId));
+    expect(entries.map((entry) => entry.action)).toEqual(['analysis.fail']);
+    expect(entries[0]?.newValue).toMatchObject({ jobId, attempt: 2, reason });
+  }
+
+  it('is failed, not run again, when its lease runs out (PostgreSQL: another server takes it)', async () => {
+    const job = await exhaustedJob(new Date(Date.now() - 1000));
+    await expectFailedForGood(job.id);
+  });
+
+  it('is failed, not run again, when a starting server takes it back (PGlite)', async () => {
+    const job = await exhaustedJob(new Date(Date.now() + 3600_000));
+    expect(await t.services.ctx.analysis.queue.releaseOrphans()).toBe(1);
+    t.services.ctx.analysis.wake();
+    await expectFailedForGood(job.id);
   });
 });

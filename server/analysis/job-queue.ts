@@ -11,6 +11,34 @@ import type { AnalysisStep, DetectorInfo } from '../schemas/analysis.ts';
 
 export type JobRow = typeof analysisJobs.$inferSelect;
 
+/**
+ * What `claim` took: a job to run, or one that had used all its attempts, the last cut short by a
+ * stopped process, and was failed instead of being run again (`exhausted`).
+ */
+export interface Claimed {
+  job: JobRow;
+  exhausted: boolean;
+}
+
+/**
+ * Why a job that kept stopping is not run again: a video whose analysis kills the server (out of
+ * memory) would otherwise make it crash and restart forever.
+ */
+const exhaustedReason = (job: Pick<JobRow, 'attempts' | 'step'>) =>
+  `the analysis stopped ${job.attempts} times without finishing${job.step ? ` (last in its ${job.step} step)` : ''}, ` +
+  'e.g. because the server stopped during it or ran out of memory on this video; it is not run ' +
+  'again by itself: an admin can re-run it from /analysis';
+
+/** The job row of a job that has failed for good. */
+const failedFor = (reason: string) => ({
+  state: 'failed',
+  error: reason,
+  lockedBy: null,
+  lockedUntil: null,
+  finishedAt: sql`now()`,
+  runAfter: sql`now()`,
+});
+
 export interface QueueOptions {
   maxAttempts: number;
   leaseSeconds: number;
@@ -59,13 +87,23 @@ export class JobQueue {
 
   /**
    * Takes the oldest runnable job (queued and due, or running with an expired lease) for `worker`,
-   * counts the attempt and sets the video to `processing`. Null when nothing is runnable.
+   * counts the attempt and sets the video to `processing`. Null when nothing is runnable. A job
+   * that has used all its attempts fails instead, the video in `error`, with `onExhausted`'s
+   * writes (the audit entry) in the same transaction.
    */
-  async claim(worker: string): Promise<JobRow | null> {
+  async claim(
+    worker: string,
+    onExhausted?: (tx: Tx, job: JobRow, reason: string) => Promise<void>,
+  ): Promise<Claimed | null> {
     const lease = this.options.leaseSeconds;
-    const job = await this.db.transaction(async (tx) => {
+    const claimed = await this.db.transaction(async (tx): Promise<Claimed | null> => {
       const [next] = await tx
-        .select({ id: analysisJobs.id })
+        .select({
+          id: analysisJobs.id,
+          attempts: analysisJobs.attempts,
+          maxAttempts: analysisJobs.maxAttempts,
+          step: analysisJobs.step,
+        })
         .from(analysisJobs)
         .where(
           or(
@@ -76,9 +114,26 @@ export class JobQueue {
         .orderBy(analysisJobs.runAfter, analysisJobs.createdAt)
         .limit(1)
         .for('update', { skipLocked: true });
-      const id = next?.id;
-      if (!id) return null;
-      const [claimed] = await tx
+      if (!next) return null;
+      const { id } = next;
+      // A failure ends an attempt through `fail`, which requeues only while attempts remain; a
+      // job found here with none left had its last attempt cut by a stopped process.
+      if (next.attempts >= next.maxAttempts) {
+        const reason = exhaustedReason(next);
+        const [failed] = await tx
+          .update(analysisJobs)
+          .set(failedFor(reason))
+          .where(eq(analysisJobs.id, id))
+          .returning();
+        if (!failed) return null;
+        await tx
+          .update(videos)
+          .set({ status: 'error', statusReason: reason })
+          .where(eq(videos.id, failed.videoId));
+        await onExhausted?.(tx, failed, reason);
+        return { job: failed, exhausted: true };
+      }
+      const [job] = await tx
         .update(analysisJobs)
         .set({
           state: 'running',
@@ -91,15 +146,15 @@ export class JobQueue {
         })
         .where(eq(analysisJobs.id, id))
         .returning();
-      if (!claimed) return null;
+      if (!job) return null;
       await tx
         .update(videos)
         .set({ status: 'processing', statusReason: null })
-        .where(eq(videos.id, claimed.videoId));
-      return claimed;
+        .where(eq(videos.id, job.videoId));
+      return { job, exhausted: false };
     });
-    if (job) this.onVideoChange();
-    return job;
+    if (claimed) this.onVideoChange();
+    return claimed;
   }
 
   /** Renews the lease and reports the step; false when the job is no longer this worker's. */
@@ -149,14 +204,18 @@ export class JobQueue {
     const ok = await this.db.transaction(async (tx) => {
       const rows = await tx
         .update(analysisJobs)
-        .set({
-          state: final ? 'failed' : 'queued',
-          error: reason,
-          lockedBy: null,
-          lockedUntil: null,
-          finishedAt: final ? sql`now()` : null,
-          runAfter: final ? sql`now()` : sql`now() + make_interval(secs => ${delay})`,
-        })
+        .set(
+          final
+            ? failedFor(reason)
+            : {
+                state: 'queued',
+                error: reason,
+                lockedBy: null,
+                lockedUntil: null,
+                finishedAt: null,
+                runAfter: sql`now() + make_interval(secs => ${delay})`,
+              },
+        )
         .where(this.held(job, worker))
         .returning({ id: analysisJobs.id });
       if (rows.length === 0) return false;

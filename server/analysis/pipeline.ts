@@ -4,7 +4,6 @@
 // half of a result visible.
 import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { pipeline as pipe } from 'node:stream/promises';
 import { eq } from 'drizzle-orm';
@@ -22,6 +21,7 @@ import { anchorsFor, calibrationFor, type PlanScale } from './anchors.ts';
 import type { Detector } from './detectors/detector.ts';
 import { extractKeyframes, NotAVideoError, type ProbeResult, probe } from './ffmpeg.ts';
 import type { JobRow } from './job-queue.ts';
+import { makeWorkFolder } from './work-folders.ts';
 
 /** Path points per second in the keyframes text (the keyframe image times are added). */
 export const PATH_INTERVAL_S = 0.1;
@@ -106,7 +106,7 @@ export async function runPipeline(
   const cannotPlace = noPathReason(capture.anchors);
   if (cannotPlace && video.keyframesKey) throw new PathWouldBeLostError(cannotPlace);
 
-  const work = await fs.mkdtemp(path.join(os.tmpdir(), `lc-analysis-${job.id}-`));
+  const work = await makeWorkFolder(job);
   try {
     if (deps.claimedAt !== undefined) stepMs.start = Math.round(performance.now() - deps.claimedAt);
     await step('probe', 0.02);

@@ -2,6 +2,7 @@
 // restart with the same outputs as an uninterrupted run; two servers on one PostgreSQL run each
 // job once.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
@@ -117,10 +118,14 @@ describe('a server killed mid-job', () => {
       );
       expect(a?.equals(b ?? Buffer.alloc(0))).toBe(true);
     }
-    // Nothing of the interrupted attempt is left behind.
+    // Nothing of the interrupted attempt is left behind, in storage or in its scratch folder.
     for (const id of ids) {
       expect(fs.readdirSync(path.join(t.dataDir, 'files', 'analysis', id))).toHaveLength(1);
     }
+    const scratch = rows.map((r) => `lc-analysis-${r.job?.id}-`);
+    expect(fs.readdirSync(os.tmpdir()).filter((n) => scratch.some((s) => n.startsWith(s)))).toEqual(
+      [],
+    );
     await second.stop();
   }, 600_000);
 });

@@ -11,9 +11,10 @@ import { refuseIfSignedEvidence, SignedEvidenceError } from '../reports/signed-e
 import type { Storage } from '../storage/storage.ts';
 import type { Detector } from './detectors/detector.ts';
 import { locateFfmpeg } from './ffmpeg.ts';
-import { JobQueue, type JobRow } from './job-queue.ts';
+import { type Claimed, JobQueue, type JobRow } from './job-queue.ts';
 import { commitRun, removeReplaced } from './outputs.ts';
 import { PathWouldBeLostError, PermanentError, runPipeline, runPrefix } from './pipeline.ts';
+import { removeAbandonedWorkFolders } from './work-folders.ts';
 
 /** Recorded with every run: bump it when the pipeline's outputs change. */
 export const PIPELINE_VERSION = 'lc-analysis/1';
@@ -91,7 +92,18 @@ export class AnalysisService {
       const orphans = await this.queue.releaseOrphans();
       if (orphans > 0) this.log.info(`analysis: resuming ${orphans} interrupted job(s)`);
     }
+    await this.sweepWorkFolders();
     this.wake();
+  }
+
+  /** Removes the scratch folders killed runs left (work-folders.ts); a failure is only logged. */
+  private async sweepWorkFolders(): Promise<void> {
+    try {
+      const removed = await removeAbandonedWorkFolders(this.db, this.worker);
+      if (removed > 0) this.log.info(`analysis: removed ${removed} work folder(s) of stopped runs`);
+    } catch (error) {
+      this.log.error(`analysis: cannot remove work folders: ${(error as Error).message}`);
+    }
   }
 
   /** Stops taking jobs; running ones are aborted and handed back without counting the attempt. */
@@ -144,14 +156,22 @@ export class AnalysisService {
 
   private async tick(): Promise<void> {
     while (!this.stopping && this.running.size < this.config.concurrency) {
-      let job: JobRow | null;
+      let claimed: Claimed | null;
       try {
-        job = await this.queue.claim(this.worker);
+        claimed = await this.queue.claim(this.worker, (tx, job, reason) =>
+          this.auditJob(tx, job, 'analysis.fail', null, { reason }),
+        );
       } catch (error) {
         this.log.error(`analysis: cannot claim a job: ${(error as Error).message}`);
         return;
       }
-      if (!job) return;
+      if (!claimed) return;
+      const { job } = claimed;
+      if (claimed.exhausted) {
+        this.log.error(`analysis of video ${job.videoId} failed: ${job.error}`);
+        await this.resultsChanged(job.videoId);
+        continue;
+      }
       const claimedAt = performance.now();
       const controller = new AbortController();
       this.running.set(job.id, controller);
@@ -184,6 +204,9 @@ export class AnalysisService {
     for (let attempt = 1; attempt < job.attempts; attempt++) {
       await this.storage.deletePrefix(runPrefix({ ...job, attempts: attempt }));
     }
+    // The scratch folders of stopped runs on this machine: this job's earlier attempt's, or those
+    // of another process here that was killed since this one started.
+    await this.sweepWorkFolders();
     // The lease is renewed on a timer too: a long ffmpeg pass reports no step for a while.
     const beat = setInterval(
       () => {

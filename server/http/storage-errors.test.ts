@@ -128,6 +128,11 @@ describe('storageFailure', () => {
     const removal = storageFailureMessage({ problem: 'read-only', removal: true }, 'DELETE');
     expect(removal).toContain('files could not be removed; the change itself may have been saved');
     expect(removal).not.toContain('nothing was saved');
+    // A resumable upload's chunk keeps what reached the disk; a JSON PATCH saves nothing.
+    const chunk = storageFailureMessage({ problem: 'full', removal: false }, 'PATCH', true);
+    expect(chunk).toContain('the upload stopped; it goes on from what the server received');
+    expect(chunk).not.toContain('nothing was saved');
+    expect(storageFailureMessage({ problem: 'full', removal: false }, 'PATCH')).toBe(write);
   });
 });
 

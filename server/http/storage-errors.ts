@@ -92,14 +92,23 @@ export function storageFailure(error: unknown): StorageFailure | null {
 /**
  * What the person who made the request is told (507). A failed write means nothing was saved:
  * files are written before the database commits, and a failed statement rolls its transaction
- * back. A failed removal comes after a commit, so there the change may already be saved.
+ * back. A failed removal comes after a commit, so there the change may already be saved. A
+ * resumable upload's PATCH (`uploadChunk`) is the exception: its bytes are appended as they
+ * arrive, those that reached the disk stay, and the upload goes on after them.
  */
-export function storageFailureMessage(failure: StorageFailure, method: string): string {
+export function storageFailureMessage(
+  failure: StorageFailure,
+  method: string,
+  uploadChunk = false,
+): string {
   const state = `The server's storage is ${failure.problem}`;
   const tell = 'Tell the administrator (the server log has the details).';
   if (failure.removal) {
     return `${state}, so files could not be removed; the change itself may have been saved: check it before trying again. ${tell}`;
   }
   if (method === 'GET' || method === 'HEAD') return `${state}. ${tell}`;
+  if (uploadChunk && method === 'PATCH') {
+    return `${state}, so the upload stopped; it goes on from what the server received once there is room. ${tell}`;
+  }
   return `${state}, so nothing was saved. ${tell}`;
 }

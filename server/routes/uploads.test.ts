@@ -253,6 +253,38 @@ describe('tus uploads', () => {
     expect(again.body.trim()).toMatch(late);
   });
 
+  it('answers a full disk during a PATCH with 507, and the upload resumes after what reached the disk', async () => {
+    const file = webmBytes(50_000);
+    const { videoId, location, id } = await started(file);
+    expect((await patch(u.operator, location, 0, file.subarray(0, 20_000))).statusCode).toBe(204);
+    // The disk fills 7000 bytes into the next chunk: those reached it, the write of the rest
+    // fails as Node's fs reports it.
+    const { storage } = t.services.ctx;
+    const append = storage.append.bind(storage);
+    vi.spyOn(storage, 'append').mockImplementationOnce(async (key, data) => {
+      const bytes = Buffer.concat(await data.toArray());
+      await append(key, Readable.from([bytes.subarray(0, 7_000)]));
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), {
+        errno: -28,
+        code: 'ENOSPC',
+        syscall: 'write',
+      });
+    });
+    const full = await patch(u.operator, location, 20_000, file.subarray(20_000));
+    expect(full.statusCode).toBe(507);
+    expect(full.body).toBe(
+      "The server's storage is full, so the upload stopped; it goes on from what the server received once there is room. Tell the administrator (the server log has the details).\n",
+    );
+    // The device asks where to go on: after the bytes that were written, not counted twice.
+    const at = await head(u.operator, location);
+    expect(at.headers['upload-offset']).toBe('27000');
+    const rest = await patch(u.operator, location, 27_000, file.subarray(27_000));
+    expect(rest.statusCode).toBe(204);
+    const [video] = await t.services.ctx.db.select().from(videos).where(eq(videos.id, videoId));
+    expect(video?.sha256).toBe(sha256(file));
+    expect(await actions(id)).toEqual(['upload.create', 'upload.complete']);
+  });
+
   it('rejects a file whose SHA-256 differs and keeps nothing of it', async () => {
     const file = webmBytes(20_000);
     const { videoId, location, id } = await started(file, sha256(Buffer.from('something else')));

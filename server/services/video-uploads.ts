@@ -19,6 +19,7 @@ import type { Db, Tx } from '../db/client.ts';
 import { uploads, videos } from '../db/schema.ts';
 import { denied } from '../http/auth-hook.ts';
 import { HttpError } from '../http/errors.ts';
+import { storageFailure, storageFailureMessage } from '../http/storage-errors.ts';
 import { BODY_RULES, refusedText } from '../http/text-guard.ts';
 import { validationMessage } from '../http/validation-message.ts';
 import { sendWebResponse, webRequest } from '../http/web-request.ts';
@@ -475,12 +476,23 @@ export function createVideoUploads(
       await store.finish(upload.id);
       return {};
     },
-    onResponseError: (_req, error) => {
+    onResponseError: (req, error) => {
       if (error instanceof HttpError)
         return { status_code: error.statusCode, body: `${error.message}\n` };
       if ('status_code' in error) return undefined;
-      // Anything else is our fault: details to the log, never to the client.
-      log.error({ err: error }, 'upload request failed');
+      // A full or read-only disk is the administrator's to fix: 507 in the words of the app's
+      // error handler (app.ts), the upload resumable from what reached the disk. Anything else is
+      // our fault (500). Details go to the log, never to the client.
+      const storage = storageFailure(error);
+      log.error(
+        { err: error },
+        storage
+          ? `upload request failed: the storage is ${storage.problem}`
+          : 'upload request failed',
+      );
+      if (storage) {
+        return { status_code: 507, body: `${storageFailureMessage(storage, req.method, true)}\n` };
+      }
       return { status_code: 500, body: 'Internal server error\n' };
     },
   });
