@@ -43,6 +43,16 @@ describe('loadConfig', () => {
     expect(config.dataDir).toMatch(/\/data$/);
   });
 
+  it('ends a session after SESSION_IDLE_MINUTES without activity: 30 by default, 1 to 720', () => {
+    expect(loadConfig({}).sessionIdleMinutes).toBe(30);
+    expect(loadConfig({ SESSION_IDLE_MINUTES: '5' }).sessionIdleMinutes).toBe(5);
+    for (const bad of ['0', '721', '2.5', 'soon']) {
+      expect(() => loadConfig({ SESSION_IDLE_MINUTES: bad })).toThrow(
+        `SESSION_IDLE_MINUTES must be an integer from 1 to 720 (got '${bad}')`,
+      );
+    }
+  });
+
   it('turns the demo off when a first admin is configured', () => {
     const config = loadConfig({
       ADMIN_EMAIL: 'Boss@Plant.example',

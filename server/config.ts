@@ -17,7 +17,13 @@ export interface Config {
   databaseUrl: string | null;
   /** HS256 key for tokens and media cookies; absent → a random key kept in `dataDir/jwt-secret`. */
   jwtSecret: string | null;
+  /** A session's absolute life from its sign-in, however active its user. */
   tokenTtlSeconds: number;
+  /**
+   * Minutes without activity that end a session: a bearer token lives this long unless the app
+   * renews it (POST /api/session/renew), and the app signs out at this limit.
+   */
+  sessionIdleMinutes: number;
   /** log2 of the scrypt cost N (OWASP: 17). Tests lower it to stay fast. */
   scryptLog2N: number;
   /** Hashes computed at once (each takes ~128 MiB at N=2^17). */
@@ -198,6 +204,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl,
     jwtSecret,
     tokenTtlSeconds: int('TOKEN_TTL_SECONDS', 12 * 3600, 60, 7 * 24 * 3600),
+    sessionIdleMinutes: int('SESSION_IDLE_MINUTES', 30, 1, 720),
     scryptLog2N: int('SCRYPT_LOG2_N', 17, 10, 20),
     scryptConcurrency: int('SCRYPT_CONCURRENCY', 2, 1, 16),
     scryptQueue: int('SCRYPT_QUEUE', 32, 0, 10_000),

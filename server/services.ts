@@ -95,11 +95,11 @@ export async function createServices(
     dbKind: database.kind,
     storage,
     passwords,
-    tokens: createTokenService(
-      signingKey(config),
-      config.tokenTtlSeconds,
-      config.mediaTokenTtlSeconds,
-    ),
+    tokens: createTokenService(signingKey(config), {
+      sessionSeconds: config.tokenTtlSeconds,
+      idleSeconds: config.sessionIdleMinutes * 60,
+      mediaSeconds: config.mediaTokenTtlSeconds,
+    }),
     credentials: createCredentialGuard(database.db, passwords, config),
     refusals,
     analysis,

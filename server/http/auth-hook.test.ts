@@ -76,6 +76,13 @@ describe('a password someone else chose', () => {
     const me = await t.app.inject({ url: '/api/me', headers: auth });
     expect(me.statusCode).toBe(200);
     expect(me.json()).toMatchObject({ id: operator.id, ownPassword: false });
+    // The app keeps the session while the user chooses a password (sign-out after inactivity).
+    const renewed = await t.app.inject({
+      method: 'POST',
+      url: '/api/session/renew',
+      headers: auth,
+    });
+    expect(renewed.statusCode).toBe(200);
     // It may leave (a second session of it, ended).
     const second = await t.app.inject({
       method: 'POST',
@@ -109,7 +116,7 @@ describe('a password someone else chose', () => {
     expect((await inspect()).statusCode).toBe(201);
   });
 
-  it('guards every documented route but GET /api/me, POST /api/change-password and the public ones', async () => {
+  it('guards every documented route but the session, the password change and the public ones', async () => {
     // An admin, whom no role rule stops first (the ingestion routes name it too).
     const admin = await madeBy(u.admin.auth, 'second-admin', 'admin');
     const doc = (await t.app.inject({ url: '/api/openapi.json' })).json() as {
@@ -136,7 +143,11 @@ describe('a password someone else chose', () => {
         if (!gated) served.push(name);
       }
     }
-    expect(served.sort()).toEqual(['GET /api/me', 'POST /api/change-password']);
+    expect(served.sort()).toEqual([
+      'GET /api/me',
+      'POST /api/change-password',
+      'POST /api/session/renew',
+    ]);
     expect(publicRoutes.sort()).toEqual(['GET /api/health', 'POST /api/login', 'POST /api/logout']);
   });
 });

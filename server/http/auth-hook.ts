@@ -2,7 +2,7 @@
 // Runs on onRequest, before body validation, so an anonymous caller learns nothing about schemas.
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { VerifiedToken } from '../auth/token.ts';
+import type { SessionRef, VerifiedToken } from '../auth/token.ts';
 import type { AuthUser, SessionRow } from '../context.ts';
 import { revokedSessions, users } from '../db/schema.ts';
 import { isApiKey, verifyApiKey } from '../services/api-keys.ts';
@@ -43,10 +43,10 @@ export async function setMediaCookie(
   request: FastifyRequest,
   reply: FastifyReply,
   user: { id: string; tokenVersion: number },
-  sessionId: string,
+  session: SessionRef,
 ): Promise<void> {
   const { tokens, config } = request.server.ctx;
-  const token = await tokens.signMedia({ ...user, name: '', email: '', roles: [] }, sessionId);
+  const token = await tokens.signMedia({ ...user, name: '', email: '', roles: [] }, session);
   reply.header(
     'set-cookie',
     `${MEDIA_COOKIE}=${token}; ${cookieAttributes(request, config.mediaTokenTtlSeconds)}`,
@@ -142,11 +142,12 @@ export function registerAuthHook(app: FastifyInstance): void {
 /**
  * The answer to a user whose password someone else chose (users.password_set_by: a manager's, or
  * the deployment's for the first admin) on every route but those marked `beforeOwnPassword`
- * (GET /api/me, POST /api/change-password; logging out is public). The plant-wide default a new
- * account starts with would otherwise let anyone who knows it record inspections as that user
- * (21 CFR 11.10(d), 11.300). Not audited: the call is one its roles allow (a role refusal, checked
- * first, is), the state is in the trail already (the create or reset entry, each login), and a
- * page loading in a client that ignores `ownPassword` would write a refusal for each of its calls.
+ * (GET /api/me, POST /api/change-password, POST /api/session/renew; logging out is public). The
+ * plant-wide default a new account starts with would otherwise let anyone who knows it record
+ * inspections as that user (21 CFR 11.10(d), 11.300). Not audited: the call is one its roles allow
+ * (a role refusal, checked first, is), the state is in the trail already (the create or reset
+ * entry, each login), and a page loading in a client that ignores `ownPassword` would write a
+ * refusal for each of its calls.
  * Service accounts (API keys: not people) are answered above and never reach it.
  */
 export const SET_OWN_PASSWORD_FIRST =
@@ -171,7 +172,7 @@ async function keepMediaCookieFresh(
     media.sessionId === session.sessionId &&
     media.tokenVersion === user.tokenVersion &&
     media.expiresAt - Date.now() > (media.expiresAt - media.issuedAt) / 2;
-  if (!fresh) await setMediaCookie(request, reply, user, session.sessionId);
+  if (!fresh) await setMediaCookie(request, reply, user, session);
 }
 
 /** Records the refusal in the audit log (repeats merged) and answers 403 (generic unless the caller should read why). */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { and, eq, sql } from 'drizzle-orm';
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, inspections, lineClearances, users } from '../db/schema.ts';
 import { SET_OWN_PASSWORD_FIRST } from '../http/auth-hook.ts';
 import { newId } from '../ids.ts';
@@ -88,6 +88,7 @@ describe('GET /api/me', () => {
       email: op.email,
       roles: ['operator'],
       ownPassword: true,
+      idleMinutes: 30,
     });
   });
 
@@ -348,7 +349,182 @@ describe('POST /api/change-password: a password of one’s own (docs/signatures.
   });
 });
 
+describe('sign-out after inactivity (SESSION_IDLE_MINUTES, 30 by default)', () => {
+  const minutes = (n: number) => n * 60_000;
+  let start = 0;
+  /** Sets the test's clock to `elapsed` after the sign-in. */
+  const sinceSignIn = (elapsed: number) => vi.setSystemTime(start + elapsed);
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const me = (token: string) => t.app.inject({ url: '/api/me', headers: bearer(token) });
+  const renew = (token: string) =>
+    t.app.inject({ method: 'POST', url: '/api/session/renew', headers: bearer(token) });
+  const signIn = async (key: string) => {
+    const user = await createUser(t, key, ['lc_manager']);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    start = Math.ceil(Date.now() / 1000) * 1000;
+    vi.setSystemTime(start);
+    const res = await login(user.email, PASSWORD);
+    expect(res.json()).toMatchObject({ idleMinutes: 30 });
+    return { user, token: res.json().token as string };
+  };
+  const logoutEntries = (userId: string) =>
+    t.services.ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'logout'), eq(auditLog.entityId, userId)));
+  afterEach(() => vi.useRealTimers());
+
+  it('refuses a bearer token older than the idle limit, with the same 401 as any expired token', async () => {
+    const { token } = await signIn('idle-expiry');
+    sinceSignIn(minutes(30) - 1000);
+    expect((await me(token)).statusCode).toBe(200);
+    sinceSignIn(minutes(30));
+    const res = await me(token);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ message: 'Invalid or expired token' });
+    expect((await renew(token)).statusCode).toBe(401);
+  });
+
+  it('renewal answers a token of the same session living the idle limit again', async () => {
+    const { token } = await signIn('idle-renew');
+    sinceSignIn(minutes(20));
+    const res = await renew(token);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ idleMinutes: 30 });
+    const renewed = res.json().token as string;
+    const [was, now] = [decode(token), decode(renewed)];
+    expect(now).toMatchObject({ sid: was.sid, ss: start / 1000, id: was.id, roles: was.roles });
+    expect(now.exp).toBe((start + minutes(50)) / 1000);
+    sinceSignIn(minutes(45));
+    expect((await me(token)).statusCode).toBe(401);
+    expect((await me(renewed)).statusCode).toBe(200);
+  });
+
+  it('renewal never reaches past the absolute end (TOKEN_TTL_SECONDS from the sign-in): then 401', async () => {
+    let { token } = await signIn('idle-absolute');
+    const end = start + t.services.ctx.config.tokenTtlSeconds * 1000;
+    for (let elapsed = minutes(25); start + elapsed < end; elapsed += minutes(25)) {
+      sinceSignIn(elapsed);
+      const res = await renew(token);
+      expect(res.statusCode, `renewal ${elapsed / 60_000} minutes in`).toBe(200);
+      token = res.json().token;
+      expect(decode(token).exp).toBe(Math.min(start + elapsed + minutes(30), end) / 1000);
+    }
+    vi.setSystemTime(end);
+    expect((await renew(token)).statusCode).toBe(401);
+    expect((await me(token)).statusCode).toBe(401);
+  });
+
+  it('renewal after logout is 401; the logout names the reason, idle, in its audit entry', async () => {
+    const { user, token } = await signIn('idle-logout');
+    sinceSignIn(minutes(10));
+    const renewed = (await renew(token)).json().token as string;
+    sinceSignIn(minutes(40));
+    // The app signs out at the idle limit, as the token runs out: its logout still counts.
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/api/logout',
+      headers: bearer(renewed),
+      payload: { reason: 'idle' },
+    });
+    expect(out.statusCode).toBe(200);
+    vi.useRealTimers();
+    expect(await logoutEntries(user.id)).toEqual([
+      expect.objectContaining({
+        actorId: user.id,
+        newValue: { session: decode(token).sid, reason: 'idle' },
+      }),
+    ]);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    sinceSignIn(minutes(40));
+    expect((await renew(renewed)).statusCode).toBe(401);
+  });
+
+  it('a token that ran out long before ends nothing and writes nothing at logout', async () => {
+    const { user, token } = await signIn('idle-long-gone');
+    sinceSignIn(minutes(32));
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/api/logout',
+      headers: bearer(token),
+      payload: { reason: 'idle' },
+    });
+    expect(out.statusCode).toBe(200);
+    expect(await logoutEntries(user.id)).toEqual([]);
+  });
+
+  it('renewal after a password change (token version) is 401', async () => {
+    const { token } = await signIn('idle-version');
+    const changed = await t.app.inject({
+      method: 'POST',
+      url: '/api/change-password',
+      headers: bearer(token),
+      payload: { currentPassword: PASSWORD, newPassword: 'another-password-3' },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect((await renew(token)).statusCode).toBe(401);
+    const fresh = changed.json().token as string;
+    expect((await renew(fresh)).statusCode).toBe(200);
+  });
+
+  it('renewal needs a bearer token: without one, or with the media cookie, 401; an API key, 403', async () => {
+    const none = await t.app.inject({ method: 'POST', url: '/api/session/renew' });
+    expect(none.statusCode).toBe(401);
+    const user = await createUser(t, 'renew-cookie', ['operator']);
+    const signedIn = await login(user.email, PASSWORD);
+    const cookie = String(signedIn.headers['set-cookie']).split(';')[0] ?? '';
+    const media = await t.app.inject({
+      method: 'POST',
+      url: '/api/session/renew',
+      headers: { cookie },
+    });
+    expect(media.statusCode).toBe(401);
+    // A service account's key never ends by idleness, and is no session to renew.
+    const admin = await createUser(t, 'renew-admin', ['admin']);
+    const account = await t.app.inject({
+      method: 'POST',
+      url: '/api/service-accounts',
+      headers: admin.auth,
+      payload: { name: 'Renewal probe' },
+    });
+    const key = account.json().key as string;
+    const service = await t.app.inject({
+      method: 'POST',
+      url: '/api/session/renew',
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(service.statusCode).toBe(403);
+  });
+});
+
 describe('POST /api/logout', () => {
+  it('refuses a reason it does not know, naming the field, and ends nothing', async () => {
+    const user = await createUser(t, 'bad-reason', ['operator']);
+    const { token } = (await login(user.email, PASSWORD)).json();
+    for (const payload of [{ reason: 'bored' }, { reason: 1 }, []]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/logout',
+        headers: { authorization: `Bearer ${token}` },
+        payload,
+      });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().message, JSON.stringify(payload)).toMatch(/^body/);
+    }
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/logout',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { reason: 'bored' },
+    });
+    expect(bad.json()).toEqual({ message: 'body.reason must be one of: user, idle' });
+    const still = await t.app.inject({
+      url: '/api/me',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(still.statusCode).toBe(200);
+  });
+
   it('expires the media cookie', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/logout' });
     expect(res.statusCode).toBe(200);
@@ -370,6 +546,8 @@ describe('POST /api/logout', () => {
     expect(entries).toEqual([
       expect.objectContaining({ actorId: user.id, actorEmail: user.email, entity: 'user' }),
     ]);
+    // Logging out without a reason is the user's own choice.
+    expect(entries[0]?.newValue).toEqual({ session: decode(token).sid, reason: 'user' });
   });
 });
 

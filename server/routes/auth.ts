@@ -1,11 +1,11 @@
-// Login, current user, password change and logout (spec §7, §8).
+// Login, current user, password change, session renewal and logout (spec §7, §8).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { eq, lt, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
 import { type CredentialCheck, refuseCheck } from '../auth/credentials.ts';
-import { newSessionId } from '../auth/token.ts';
+import { newSession } from '../auth/token.ts';
 import { revokedSessions, users } from '../db/schema.ts';
 import {
   bearerToken,
@@ -17,7 +17,14 @@ import {
 } from '../http/auth-hook.ts';
 import { badRequest, HttpError } from '../http/errors.ts';
 import { passwordRateLimits } from '../http/password-rate-limit.ts';
-import { ChangePasswordBody, LoginBody, LoginResponse, Me } from '../schemas/auth.ts';
+import {
+  ChangePasswordBody,
+  LoginBody,
+  LoginResponse,
+  LogoutBody,
+  Me,
+  RenewResponse,
+} from '../schemas/auth.ts';
 import { ErrorResponse, MessageResponse } from '../schemas/common.ts';
 import { ownNewPasswordProblem } from '../schemas/password-rule.ts';
 
@@ -27,8 +34,16 @@ function refuse(reply: FastifyReply, check: CredentialCheck, message: string): n
 
 const LOGIN_BODY_LIMIT = 16 * 1024;
 
+/**
+ * How long after its end a bearer token still ends its session at logout: the app's sign-out at
+ * the idle limit races the token's own end by the time the call takes, and the trail must still
+ * say that the session ended and why.
+ */
+const LOGOUT_GRACE_SECONDS = 60;
+
 export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, tokens, credentials, passwords } = app.ctx;
+  const { db, tokens, credentials, passwords, config } = app.ctx;
+  const idleMinutes = config.sessionIdleMinutes;
 
   app.post(
     '/login',
@@ -52,17 +67,17 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const check = await credentials.check(request, { email }, password, 'login');
       if (!check.ok) refuse(reply, check, 'Invalid email or password');
       const { user } = check;
-      const sessionId = newSessionId();
-      const token = await tokens.sign(user, sessionId);
+      const session = newSession();
+      const token = await tokens.sign(user, session);
       request.user = { id: user.id, name: user.name, email: user.email, roles: user.roles };
       await audit(db, request, { action: 'login', entity: 'user', entityId: user.id });
-      await setMediaCookie(request, reply, user, sessionId);
-      return { token, ownPassword: user.passwordSetBy === null };
+      await setMediaCookie(request, reply, user, session);
+      return { token, ownPassword: user.passwordSetBy === null, idleMinutes };
     },
   );
 
-  // These two serve a user whose password someone else chose: the app restores the session and
-  // the user sets its own password (every other route refuses it until then).
+  // These three serve a user whose password someone else chose: the app restores the session and
+  // keeps it while the user sets its own password (every other route refuses it until then).
   app.get(
     '/me',
     {
@@ -73,14 +88,32 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const user = currentUser(request);
       // Restoring a session from a stored token also restores the media cookie.
       const session = currentSession(request);
-      await setMediaCookie(request, reply, session, session.sessionId);
+      await setMediaCookie(request, reply, session, session);
       return {
         id: user.id,
         name: user.name,
         email: user.email,
         roles: user.roles,
         ownPassword: user.ownPassword !== false,
+        idleMinutes,
       };
+    },
+  );
+
+  // The app calls this while its user is active; a revoked session or one past its absolute end
+  // never gets here (the auth hook answers 401). Not audited: a renewal changes no record, and an
+  // active user would write one entry a minute.
+  app.post(
+    '/session/renew',
+    {
+      config: { access: 'authenticated', beforeOwnPassword: true },
+      schema: { tags: ['auth'], response: { 200: RenewResponse, 401: ErrorResponse } },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const session = currentSession(request);
+      const token = await tokens.sign({ ...user, tokenVersion: session.tokenVersion }, session);
+      return { token, idleMinutes };
     },
   );
 
@@ -126,9 +159,9 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await audit(tx, request, { action: 'password.change', entity: 'user', entityId: me.id });
         return row;
       });
-      const { sessionId } = currentSession(request);
-      const token = await tokens.sign(updated, sessionId);
-      await setMediaCookie(request, reply, updated, sessionId);
+      const session = currentSession(request);
+      const token = await tokens.sign(updated, session);
+      await setMediaCookie(request, reply, updated, session);
       return { message: 'Password changed', token };
     },
   );
@@ -137,7 +170,16 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/logout',
     {
       config: { access: 'public' },
-      schema: { tags: ['auth'], security: [], response: { 200: MessageResponse } },
+      // Without a body (a plain log out) as with an empty one.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+      schema: {
+        tags: ['auth'],
+        security: [],
+        body: LogoutBody,
+        response: { 200: MessageResponse, 400: ErrorResponse },
+      },
     },
     async (request, reply) => {
       // The session of the bearer token and of the media cookie (usually the same) end here:
@@ -145,7 +187,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const bearer = bearerToken(request);
       const cookie = mediaCookieToken(request);
       const ended = [
-        bearer ? await tokens.verify(bearer, 'api') : null,
+        bearer ? await tokens.verify(bearer, 'api', LOGOUT_GRACE_SECONDS) : null,
         cookie ? await tokens.verify(cookie, 'media') : null,
       ].filter((session) => session !== null);
       if (ended.length > 0) {
@@ -158,8 +200,8 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
               .values({
                 sessionId: session.sessionId,
                 userId: session.id,
-                // The bearer token of a session outlives its media token.
-                expiresAt: new Date(session.issuedAt + app.ctx.config.tokenTtlSeconds * 1000),
+                // No token of the session lives past its absolute end.
+                expiresAt: new Date(session.sessionStart + config.tokenTtlSeconds * 1000),
               })
               .onConflictDoNothing();
           }
@@ -176,7 +218,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
               action: 'logout',
               entity: 'user',
               entityId: first.id,
-              newValue: { session: first.sessionId },
+              newValue: { session: first.sessionId, reason: request.body.reason ?? 'user' },
             });
           }
         });

@@ -11,12 +11,35 @@ export type LoginBody = Static<typeof LoginBody>;
 /** users.password_set_by is null (docs/signatures.md, rule 3). */
 const OwnPassword = Type.Boolean({
   description:
-    'False while the password is one someone else chose (a manager, or the deployment for the first admin): until the user sets its own with POST /api/change-password, every other route but GET /api/me and POST /api/logout answers it 403, and that manager signs none of its inspections.',
+    'False while the password is one someone else chose (a manager, or the deployment for the first admin): until the user sets its own with POST /api/change-password, every other route but GET /api/me, POST /api/session/renew and POST /api/logout answers it 403, and that manager signs none of its inspections.',
+});
+
+/** SESSION_IDLE_MINUTES, for the app's sign-out after inactivity (docs/web-app.md). */
+const IdleMinutes = Type.Integer({
+  minimum: 1,
+  description:
+    'Minutes without activity that end the session: a bearer token lives this long unless renewed with POST /api/session/renew, and the app signs out at this limit.',
 });
 
 /** spec §7: the token is stored as the access token and decoded for id, name, email, roles. */
-export const LoginResponse = Type.Object({ token: Type.String(), ownPassword: OwnPassword });
+export const LoginResponse = Type.Object({
+  token: Type.String(),
+  ownPassword: OwnPassword,
+  idleMinutes: IdleMinutes,
+});
 export type LoginResponse = Static<typeof LoginResponse>;
+
+/** POST /api/session/renew: a fresh bearer token of the same session. */
+export const RenewResponse = Type.Object({ token: Type.String(), idleMinutes: IdleMinutes });
+export type RenewResponse = Static<typeof RenewResponse>;
+
+/** Why a session ends, for the audit trail: the user's choice, or the app's idle sign-out. */
+export const LogoutReason = Type.Union([Type.Literal('user'), Type.Literal('idle')]);
+export type LogoutReason = Static<typeof LogoutReason>;
+
+/** POST /api/logout takes no body, or this one. */
+export const LogoutBody = Type.Object({ reason: Type.Optional(LogoutReason) });
+export type LogoutBody = Static<typeof LogoutBody>;
 
 /** Claims of the login token (JWT, HS256). `exp`/`iat` are seconds since the epoch. */
 export const TokenClaims = Type.Object({
@@ -42,5 +65,6 @@ export const Me = Type.Object({
   email: Type.String(),
   roles: Type.Array(Role),
   ownPassword: OwnPassword,
+  idleMinutes: IdleMinutes,
 });
 export type Me = Static<typeof Me>;

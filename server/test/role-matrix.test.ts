@@ -297,6 +297,13 @@ const matrix: Row[] = [
   },
   {
     method: 'POST',
+    route: '/api/session/renew',
+    request: () => ({ url: '/api/session/renew' }),
+    ok: 200,
+    allowed: EVERYONE,
+  },
+  {
+    method: 'POST',
     route: '/api/change-password',
     request: () => ({
       url: '/api/change-password',

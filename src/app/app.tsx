@@ -1,5 +1,6 @@
 import { Suspense, useEffect } from 'react';
 import { Toaster } from '../components/toaster.tsx';
+import { IdleSignOut } from '../features/auth/idle-sign-out.tsx';
 import { OwnPasswordGate } from '../features/auth/own-password-gate.tsx';
 import { restoreSession } from '../features/auth/session-actions.ts';
 import { AppRoutes } from './router.tsx';
@@ -8,7 +9,7 @@ import { UploadQueueRunner } from './upload-queue-runner.tsx';
 
 /**
  * The app shell: toolbar, the routed page (each page its own chunk; first a password of one's own
- * when someone else chose it) and the toasts.
+ * when someone else chose it), the toasts, and the sign-out after inactivity.
  */
 export function App() {
   // The toolbar shows the signed-in state on every page, so a stored session is restored at once.
@@ -37,6 +38,7 @@ export function App() {
       </main>
       <Toaster />
       <UploadQueueRunner />
+      <IdleSignOut />
     </>
   );
 }

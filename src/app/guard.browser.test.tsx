@@ -53,12 +53,16 @@ describe('route guard (spec §2)', () => {
 
   it('restores a stored token with GET /api/me before deciding', async () => {
     localStorage.setItem(accessTokenKey, 'stored-token');
-    const { location, calls } = await visit('/admin', { 'GET /api/me': { body: me(['admin']) } });
+    const { location, calls } = await visit('/admin', {
+      'GET /api/me': { body: { ...me(['admin']), ownPassword: true, idleMinutes: 15 } },
+    });
     await expect.element(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
     expect(location()).toBe('/admin');
     expect(calls[0]).toBe('GET /api/me');
     expect(session.loggedIn).toBe(true);
     expect(session.info?.username).toBe('pat@example.com');
+    // The server's limit for the sign-out after inactivity comes back with the session.
+    expect(session.idleMinutes).toBe(15);
   });
 
   it('sends a signed-in user lacking the role to /', async () => {

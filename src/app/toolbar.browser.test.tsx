@@ -165,6 +165,8 @@ describe('the sticky toolbar', () => {
           <div style={{ height: '3000px' }} />
         </Router>,
       );
+      // render() may answer before React has committed on a busy machine: wait for the page.
+      await expect.element(page.getByRole('button', { name: 'Hidden' })).toBeInTheDocument();
       const toolbar = document.querySelector('.toolbar') as HTMLElement;
       const before = page.getByRole('button', { name: 'Before' }).element() as HTMLElement;
       const hidden = page.getByRole('button', { name: 'Hidden' }).element() as HTMLElement;

@@ -27,6 +27,11 @@ export interface Session {
    * setting its own, so the app asks for it instead of every page (docs/signatures.md, rule 3).
    */
   ownPassword: boolean;
+  /**
+   * Minutes without activity after which the app signs out (the server's SESSION_IDLE_MINUTES,
+   * from the sign-in or GET /api/me); null when not told, and then the app does not track it.
+   */
+  idleMinutes: number | null;
 }
 
 export const session = proxy<Session>({
@@ -36,13 +41,19 @@ export const session = proxy<Session>({
   accessToken: null,
   roles: [],
   ownPassword: true,
+  idleMinutes: null,
 });
 
 export function storedAccessToken(): string | null {
   return localStorage.getItem(accessTokenKey);
 }
 
-export function signIn(accessToken: string, user: TokenClaims, ownPassword = true): void {
+export function signIn(
+  accessToken: string,
+  user: TokenClaims,
+  ownPassword = true,
+  idleMinutes: number | null = null,
+): void {
   localStorage.setItem(accessTokenKey, accessToken);
   session.accessToken = accessToken;
   session.info = {
@@ -56,6 +67,7 @@ export function signIn(accessToken: string, user: TokenClaims, ownPassword = tru
   };
   session.roles = [...user.roles];
   session.ownPassword = ownPassword;
+  session.idleMinutes = idleMinutes;
   session.loggedIn = true;
   session.restoring = false;
 }
@@ -68,6 +80,16 @@ export function replaceAccessToken(accessToken: string): void {
   session.ownPassword = true;
 }
 
+/**
+ * A renewal answers a fresh token of the same session, and the server's idle limit as it is now
+ * (docs/web-app.md, sign-out after inactivity).
+ */
+export function renewAccessToken(accessToken: string, idleMinutes: number): void {
+  localStorage.setItem(accessTokenKey, accessToken);
+  session.accessToken = accessToken;
+  session.idleMinutes = idleMinutes;
+}
+
 /** Spec §4: logout, a failed login or restore and any 401 all end here. */
 export function signOut(): void {
   localStorage.removeItem(accessTokenKey);
@@ -75,6 +97,7 @@ export function signOut(): void {
   session.info = null;
   session.roles = [];
   session.ownPassword = true;
+  session.idleMinutes = null;
   session.loggedIn = false;
   session.restoring = false;
 }

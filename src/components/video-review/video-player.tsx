@@ -1,5 +1,6 @@
 import { type RefObject, useEffect } from 'react';
 import { segment } from '../../lib/api-client.ts';
+import { keepActiveWhilePlaying } from '../../lib/idle-session.ts';
 import { awaitingUpload } from '../../lib/video.ts';
 import type { Video } from '../../types/api.ts';
 import { connectMedia } from './media-sync.ts';
@@ -30,6 +31,12 @@ export function VideoPlayer({ video, clock, mediaRef, clamp, onDuration }: Video
     if (!media) return;
     return connectMedia(media, clock, { clamp, onDuration });
   }, [mediaRef, clock, clamp, onDuration]);
+
+  // A reviewer watching a recording touches nothing: playing is activity (no idle sign-out).
+  useEffect(() => {
+    const media = mediaRef.current;
+    return media ? keepActiveWhilePlaying(media) : undefined;
+  }, [mediaRef]);
 
   // No request for a file the server does not have yet (it would only answer 404).
   if (awaitingUpload(video)) {

@@ -48,6 +48,21 @@ describe('login screen', () => {
     await expect.element(page.getByLabelText('Email')).toHaveFocus();
   });
 
+  it('says why it shows after the sign-out after inactivity, and that uploads wait for the operator', async () => {
+    const memory = memoryLocation({ path: '/login?session=idle&minutes=30&uploads=waiting' });
+    await render(
+      <Router hook={memory.hook} searchHook={memory.searchHook}>
+        <LoginPage />
+      </Router>,
+    );
+    await expect
+      .element(page.getByRole('status'))
+      .toHaveTextContent(
+        'You were signed out after 30 minutes without activity, so nothing left unsaved was saved or signed. Sign in again to go on. Recordings waiting to upload on this device go on once you sign in again.',
+      );
+    await expect.element(page.getByLabelText('Email')).toHaveFocus();
+  });
+
   it('says nothing of a session when opened to sign in', async () => {
     await showLogin();
     await expect.element(page.getByLabelText('Email')).toHaveFocus();
@@ -87,7 +102,9 @@ describe('login screen', () => {
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const { fetchImpl } = fakeFetch({ 'POST /api/login': { body: { token } } });
+    const { fetchImpl } = fakeFetch({
+      'POST /api/login': { body: { token, ownPassword: true, idleMinutes: 20 } },
+    });
     vi.stubGlobal('fetch', async (...args: Parameters<typeof fetchImpl>) => {
       await gate;
       return fetchImpl(...args);
@@ -104,6 +121,8 @@ describe('login screen', () => {
       name: 'Lee Chan',
       username: 'lcmanager@example.com',
     });
+    // The server's limit for the sign-out after inactivity.
+    expect(session.idleMinutes).toBe(20);
   });
 
   it.each([

@@ -5,6 +5,7 @@ import { Field } from '../../components/field.tsx';
 import { useFieldErrors } from '../../hooks/use-field-errors.ts';
 import { usePageHeading } from '../../hooks/use-heading-focus.ts';
 import { SESSION_ENDED } from '../../lib/api-client.ts';
+import { readIdleSignOut } from '../../lib/idle-session.ts';
 import { dashboardPathByRole } from '../../lib/roles.ts';
 import { showToast, toastLife } from '../../stores/toasts.ts';
 import { logIn } from './session-actions.ts';
@@ -16,7 +17,9 @@ export default function LoginPage() {
   // The title only: the page starts in its Email field.
   usePageHeading(s.loginTitle);
   const [, navigate] = useLocation();
-  const sessionEnded = new URLSearchParams(useSearch()).toString() === SESSION_ENDED;
+  const search = useSearch();
+  const sessionEnded = new URLSearchParams(search).toString() === SESSION_ENDED;
+  const idle = readIdleSignOut(search);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [showPassword, setShowPassword] = useState(false);
@@ -57,6 +60,12 @@ export default function LoginPage() {
         {sessionEnded && (
           <p className="report-warning" role="status">
             {s.sessionEnded}
+          </p>
+        )}
+        {idle && (
+          <p className="report-warning" role="status">
+            {s.signedOutIdle(idle.minutes)}
+            {idle.uploads && ` ${s.uploadsWait}`}
           </p>
         )}
         <p className="muted">{s.loginIntro}</p>

@@ -9,9 +9,9 @@ import { loginErrorMessage } from './login-errors.ts';
 /** Signs in; any failure signs out and throws an Error carrying the spec §8 message. */
 export async function logIn(email: string, password: string): Promise<Role | null> {
   try {
-    const { token, ownPassword } = await postLogin(email, password);
+    const { token, ownPassword, idleMinutes } = await postLogin(email, password);
     const claims = decodeToken(token);
-    signIn(token, claims, ownPassword !== false);
+    signIn(token, claims, ownPassword !== false, idleMinutes);
     return primaryRole(claims.roles);
   } catch (error) {
     signOut();
@@ -32,7 +32,9 @@ export function restoreSession(): Promise<void> {
   if (!restoring) {
     session.restoring = true;
     restoring = getMe()
-      .then((me) => signIn(token, { ...me, id: String(me.id) }, me.ownPassword !== false))
+      .then((me) =>
+        signIn(token, { ...me, id: String(me.id) }, me.ownPassword !== false, me.idleMinutes),
+      )
       .catch(() => signOut())
       .finally(() => {
         restoring = null;

@@ -5,6 +5,15 @@ export const authStrings = {
   /** After a 401: whatever the user just did was refused, so nothing was saved or signed. */
   sessionEnded:
     'Your session ended, so your last action was not carried out (nothing was saved or signed). Sign in again to go on.',
+  /** After the sign-out at the idle limit: what was left open was not saved or signed. */
+  signedOutIdle: (minutes: number) =>
+    `You were signed out after ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} without activity, so nothing left unsaved was saved or signed. Sign in again to go on.`,
+  /** The same, to an operator: the upload queue waits for its user (docs/capture.md). */
+  uploadsWait: 'Recordings waiting to upload on this device go on once you sign in again.',
+  idleWarningTitle: 'Still there?',
+  idleWarning: (timeLeft: string) =>
+    `You will be signed out in ${timeLeft} because there was no activity.`,
+  staySignedIn: 'Stay signed in',
   email: 'Email',
   password: 'Password',
   showPassword: 'Show password',
