@@ -26,6 +26,12 @@ import type { KeptAtSigning } from '../schemas/signatures.ts';
 const id = () => text('id').primaryKey();
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const ids = (name: string) => text(name).array().notNull().default(sql`'{}'::text[]`);
+/**
+ * The record's version as its edit forms see it: a trigger (migration 0016) adds one whenever an
+ * update changes a field the record's answer shows, and a PUT naming an older one is refused
+ * (services/record-version.ts, docs/api-contract.md "Versions").
+ */
+const version = () => integer('version').notNull().default(1);
 
 export const users = pgTable('users', {
   id: id(),
@@ -47,6 +53,7 @@ export const users = pgTable('users', {
   status: text('status').notNull().default('active'),
   lineClearanceIds: ids('line_clearance_ids'),
   assignedOperators: ids('assigned_operators'),
+  version: version(),
   createdAt: createdAt(),
 });
 
@@ -75,6 +82,7 @@ export const lineClearances = pgTable('line_clearances', {
   status: text('status').notNull().default('active'),
   managerId: text('manager_id'),
   assignedOperators: ids('assigned_operators'),
+  version: version(),
   createdAt: createdAt(),
 });
 
@@ -86,6 +94,7 @@ export const devices = pgTable('devices', {
   /** The serial from the device's QR label; unique. */
   qrCode: text('qr_code').notNull().unique(),
   registeredBy: text('registered_by'),
+  version: version(),
   createdAt: createdAt(),
 });
 
@@ -181,6 +190,7 @@ export const floorplanConfigs = pgTable('floorplan_configs', {
   floorplanId: text('floorplan_id'),
   name: text('name').notNull(),
   configuration: jsonb('configuration').notNull().$type<FloorplanConfiguration>(),
+  version: version(),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -104,7 +104,13 @@ describe('devices', () => {
       headers: u.factory.auth,
       payload,
     });
-    expect(ok.json()).toEqual({ ...device, name: 'Renamed', type: 'sensor', status: 'offline' });
+    expect(ok.json()).toEqual({
+      ...device,
+      name: 'Renamed',
+      type: 'sensor',
+      status: 'offline',
+      version: 2,
+    });
     const bad = await t.app.inject({
       method: 'PUT',
       url: `/api/devices/${device._id}`,

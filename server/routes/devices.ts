@@ -17,6 +17,7 @@ import {
   DeviceUpdate,
 } from '../schemas/devices.ts';
 import { parseDeviceQr } from '../services/device-qr.ts';
+import { atVersion, notUpdated } from '../services/record-version.ts';
 
 type Row = typeof devices.$inferSelect;
 
@@ -26,6 +27,7 @@ export const toDevice = (row: Row): Device => ({
   type: row.type as DeviceType | null,
   status: row.status as DeviceStatus,
   qrCode: row.qrCode,
+  version: row.version,
 });
 
 const errors = errorResponses;
@@ -140,9 +142,9 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
             type: body.type === undefined ? old.type : body.type,
             status: body.status ?? old.status,
           })
-          .where(eq(devices.id, old.id))
+          .where(atVersion('device', old.id, body.version))
           .returning();
-        if (!row) throw notFound('Device');
+        if (!row) throw await notUpdated(tx, request, 'device', old.id, 'Device');
         await audit(tx, request, {
           action: 'update',
           entity: 'device',

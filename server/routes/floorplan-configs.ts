@@ -18,6 +18,7 @@ import {
   FloorplanConfiguration,
 } from '../schemas/floorplan-configs.ts';
 import { managesLine } from '../services/access.ts';
+import { atVersion, notUpdated } from '../services/record-version.ts';
 import { findVisibleVideo } from '../services/videos.ts';
 import { findLine } from './line-clearances.ts';
 
@@ -31,10 +32,18 @@ const toConfig = (row: Row): FloorplanConfig => ({
   configuration: row.configuration,
   createdAt: iso(row.createdAt),
   updatedAt: iso(row.updatedAt),
+  version: row.version,
 });
 
 const errors = errorResponses;
 const read = { 200: FloorplanConfig, ...errors };
+
+/**
+ * What the wizard's user does when refused a save of an older configuration: its work is kept on
+ * screen, and the saved configuration it now shows is the newer one (docs/floorplans.md).
+ */
+const SAVE_AGAIN =
+  'Save again to replace those changes with yours, or go back to the calibration and use Reset Configuration to start from them.';
 
 /**
  * Two tags of one line with the same QR code: a scan (matched on the trimmed code, like
@@ -164,8 +173,26 @@ export const floorplanConfigRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const [saved] = await tx
           .insert(floorplanConfigs)
           .values({ id: newId(), lineClearanceId: line.id, ...values })
-          .onConflictDoUpdate({ target: floorplanConfigs.lineClearanceId, set: values })
+          .onConflictDoUpdate({
+            target: floorplanConfigs.lineClearanceId,
+            set: values,
+            // A saved configuration is replaced only at the version the wizard opened.
+            setWhere:
+              previous && body.version !== undefined
+                ? atVersion('floorplan-config', previous.id, body.version)
+                : undefined,
+          })
           .returning();
+        if (!saved && previous) {
+          throw await notUpdated(
+            tx,
+            request,
+            'floorplan-config',
+            previous.id,
+            'Floor plan configuration',
+            SAVE_AGAIN,
+          );
+        }
         if (!saved) throw new Error('upsert returned no row');
         await audit(tx, request, {
           action: previous ? 'update' : 'create',

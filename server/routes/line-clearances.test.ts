@@ -98,7 +98,8 @@ describe('line clearances', () => {
       payload: edited,
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ ...line, name: 'Edited', status: 'maintenance' });
+    // The version it was opened at matched: the change counts one more.
+    expect(res.json()).toEqual({ ...line, name: 'Edited', status: 'maintenance', version: 2 });
     const other = await t.app.inject({
       method: 'PUT',
       url: `/api/line-clearances/${line._id}`,

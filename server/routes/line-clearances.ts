@@ -26,6 +26,7 @@ import {
   LineClearanceUpdate,
 } from '../schemas/line-clearances.ts';
 import { canManageRoles, canManageUser, managesLine, seesAllLines } from '../services/access.ts';
+import { atVersion, notUpdated } from '../services/record-version.ts';
 import { assertUsersExist } from '../services/references.ts';
 
 type Row = typeof lineClearances.$inferSelect;
@@ -38,6 +39,7 @@ export const toLineClearance = (row: Row): LineClearance => ({
   status: row.status as LineClearanceStatus,
   managerId: row.managerId,
   assignedOperators: row.assignedOperators,
+  version: row.version,
 });
 
 export async function findLine(db: Db, id: string): Promise<Row> {
@@ -196,9 +198,9 @@ export const lineClearanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
               ? [...new Set(body.assignedOperators)]
               : old.assignedOperators,
           })
-          .where(eq(lineClearances.id, old.id))
+          .where(atVersion('line-clearance', old.id, body.version))
           .returning();
-        if (!row) throw notFound('Line clearance');
+        if (!row) throw await notUpdated(tx, request, 'line-clearance', old.id, 'Line clearance');
         await audit(tx, request, {
           action: 'update',
           entity: 'line-clearance',

@@ -250,9 +250,17 @@ describe('an LC manager manages the operators of its own lines only', () => {
     const after = await t.app.inject({ url: '/api/users', headers: u.admin.auth });
     const row = after.json().find((user: { _id: string }) => user._id === shared._id);
     expect(row.lineClearanceIds).toEqual([lineOfLc2]);
-    // An admin puts lc's line back; lc2 sends only its own line and keeps lc's.
-    await put(u.admin.auth, shared._id, { ...shared, lineClearanceIds: [lineOfLc, lineOfLc2] });
-    const own = await put(u.lc2.auth, shared._id, { ...shared, lineClearanceIds: [lineOfLc2] });
+    // An admin puts lc's line back; lc2 sends only its own line and keeps lc's. Each sends the
+    // user as it is now (a copy from before a change is refused: 'Versions').
+    const back = await put(u.admin.auth, shared._id, {
+      ...row,
+      lineClearanceIds: [lineOfLc, lineOfLc2],
+    });
+    expect(back.statusCode).toBe(200);
+    const own = await put(u.lc2.auth, shared._id, {
+      ...back.json(),
+      lineClearanceIds: [lineOfLc2],
+    });
     expect(own.statusCode).toBe(200);
     expect(own.json().lineClearanceIds).toEqual([lineOfLc, lineOfLc2]);
   });
@@ -389,7 +397,10 @@ describe('an email address stays with the user who held it (21 CFR 11.100(a))', 
       email: 'sofia.old@plant.example',
     });
     expect(renamed.statusCode).toBe(200);
-    const back = await put(u.admin.auth, sofia._id, { ...sofia, email: 'Sofia@plant.example' });
+    const back = await put(u.admin.auth, sofia._id, {
+      ...renamed.json(),
+      email: 'Sofia@plant.example',
+    });
     expect(back.statusCode).toBe(200);
     expect(back.json().email).toBe('sofia@plant.example');
     const taken = await post(u.admin.auth, { ...person('x2'), email: 'sofia.old@plant.example' });

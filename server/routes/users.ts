@@ -46,6 +46,7 @@ import {
   seesAllLines,
   setsCredentials,
 } from '../services/access.ts';
+import { atVersion, notUpdated } from '../services/record-version.ts';
 import { assertLinesExist, assertUsersExist } from '../services/references.ts';
 import { EMAIL_IN_USE, emailRefusal, insertUser } from '../services/users.ts';
 
@@ -91,6 +92,7 @@ export const toUser = (row: Row, lockedUntil: Date | null = null): User => ({
   assignedOperators: row.assignedOperators,
   status: row.status as UserStatus,
   lockedUntil: lockedUntil && lockedUntil.getTime() > Date.now() ? iso(lockedUntil) : null,
+  version: row.version,
 });
 
 const rolesOf = (role: Role | Role[] | undefined): Role[] =>
@@ -355,9 +357,9 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
                 ? { tokenVersion: sql`${users.tokenVersion} + 1` }
                 : {}),
             })
-            .where(eq(users.id, old.id))
+            .where(atVersion('user', old.id, body.version))
             .returning();
-          if (!row) throw notFound('User');
+          if (!row) throw await notUpdated(tx, request, 'user', old.id, 'User');
           await audit(tx, request, {
             action: 'update',
             entity: 'user',

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Id, NonBlank } from './common.ts';
+import { ExpectedVersion, Version } from './version.ts';
 
 export const DeviceType = Type.Union([
   Type.Literal('camera'),
@@ -23,6 +24,7 @@ export const Device = Type.Object({
   type: Type.Union([DeviceType, Type.Null()]),
   status: DeviceStatus,
   qrCode: Type.String(),
+  version: Version,
 });
 export type Device = Static<typeof Device>;
 
@@ -33,6 +35,7 @@ export const DeviceUpdate = Type.Object({
   name: Name,
   type: Type.Optional(Type.Union([DeviceType, Type.Null()])),
   status: Type.Optional(DeviceStatus),
+  version: ExpectedVersion,
 });
 export type DeviceUpdate = Static<typeof DeviceUpdate>;
 

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Id, NonBlank } from './common.ts';
+import { ExpectedVersion, Version } from './version.ts';
 
 // Coordinates are display pixels of the calibrator (or map units for slamPoints); bounded so a
 // stored configuration can always be drawn.
@@ -90,12 +91,16 @@ export const FloorplanConfiguration = Type.Object({
 });
 export type FloorplanConfiguration = Static<typeof FloorplanConfiguration>;
 
-/** POST /api/floorplan-configs: saves (replaces) the configuration of a line clearance. */
+/**
+ * POST /api/floorplan-configs: saves (replaces) the configuration of a line clearance. `version`:
+ * the saved configuration's the wizard opened, if one was saved (docs/api-contract.md "Versions").
+ */
 export const FloorplanConfigSave = Type.Object({
   lineClearanceId: Id,
   name: NonBlank(300),
   configuration: FloorplanConfiguration,
   floorplanId: Type.Optional(Id),
+  version: ExpectedVersion,
 });
 export type FloorplanConfigSave = Static<typeof FloorplanConfigSave>;
 
@@ -107,5 +112,7 @@ export const FloorplanConfig = Type.Object({
   configuration: FloorplanConfiguration,
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
+  /** Absent from a signed record's kept configuration, which is never saved again. */
+  version: Type.Optional(Version),
 });
 export type FloorplanConfig = Static<typeof FloorplanConfig>;

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Id, NonBlank } from './common.ts';
+import { ExpectedVersion, Version } from './version.ts';
 
 export const LineClearanceStatus = Type.Union([
   Type.Literal('active'),
@@ -17,6 +18,7 @@ export const LineClearance = Type.Object({
   status: LineClearanceStatus,
   managerId: Type.Union([Id, Type.Null()]),
   assignedOperators: Type.Array(Id),
+  version: Version,
 });
 export type LineClearance = Static<typeof LineClearance>;
 
@@ -34,7 +36,12 @@ export const LineClearanceCreate = Type.Object({
 });
 export type LineClearanceCreate = Static<typeof LineClearanceCreate>;
 
-/** PUT /api/line-clearances/{id}: the whole edited record (same fields as a create);
- * `_id` and unknown fields are ignored, missing optional fields keep their values. */
-export const LineClearanceUpdate = LineClearanceCreate;
+/**
+ * PUT /api/line-clearances/{id}: the whole edited record (a create's fields and the version it was
+ * opened at); `_id` and unknown fields are ignored, missing optional fields keep their values.
+ */
+export const LineClearanceUpdate = Type.Object({
+  ...LineClearanceCreate.properties,
+  version: ExpectedVersion,
+});
 export type LineClearanceUpdate = Static<typeof LineClearanceUpdate>;

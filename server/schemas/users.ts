@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Id, Matching, NonBlank, Role } from './common.ts';
 import { MIN_PASSWORD_LENGTH } from './password-rule.ts';
+import { ExpectedVersion, Version } from './version.ts';
 
 /** 'deactivated': kept for the records it is named in; cannot sign in. */
 export const UserStatus = Type.Union([Type.Literal('active'), Type.Literal('deactivated')]);
@@ -20,6 +21,8 @@ export const User = Type.Object({
   assignedOperators: Type.Array(Id),
   status: UserStatus,
   lockedUntil: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  /** Not changed by a password change or reset, which the edit form does not show. */
+  version: Version,
 });
 export type User = Static<typeof User>;
 
@@ -54,5 +57,6 @@ export const UserUpdate = Type.Object({
   lineClearanceIds: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
   assignedOperators: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
   status: Type.Optional(UserStatus),
+  version: ExpectedVersion,
 });
 export type UserUpdate = Static<typeof UserUpdate>;

@@ -23,8 +23,11 @@ export interface NewUser {
 
 export const EMAIL_IN_USE = 'A user with this email already exists';
 
-/** How a 409 names the user an address belongs to: its name, else its name when deleted. */
-async function holderName(db: Db | Tx, userId: string): Promise<string> {
+/**
+ * How a 409 names a user (an address's holder, a record's last editor): its name, else its name
+ * when deleted.
+ */
+export async function holderName(db: Db | Tx, userId: string): Promise<string> {
   const [user] = await db.select({ name: users.name }).from(users).where(eq(users.id, userId));
   if (user) return user.name;
   // A deleted user's name is in the old value of its delete entry (audit_entity_idx).

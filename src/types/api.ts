@@ -7,7 +7,12 @@ export type {
   AuditQuery,
   TrailVerification,
 } from '../../server/schemas/audit-log.ts';
-export type { Me as CurrentUser } from '../../server/schemas/auth.ts';
+export type {
+  LoginResponse,
+  LogoutReason,
+  Me as CurrentUser,
+  RenewResponse,
+} from '../../server/schemas/auth.ts';
 export type {
   CaptureData,
   ChecklistSnapshot,

@@ -9,5 +9,6 @@ export const activeLine = (id: string, patch: Partial<LineClearance> = {}): Line
   status: 'active',
   managerId: null,
   assignedOperators: [],
+  version: 1,
   ...patch,
 });

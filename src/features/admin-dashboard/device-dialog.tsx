@@ -3,10 +3,11 @@ import { Field, TextField } from '../../components/field.tsx';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { Select } from '../../components/select.tsx';
 import { deviceMessages as messages } from '../../config/entity-messages.ts';
-import { runAction, warnIfBlank } from '../../lib/run-action.ts';
+import { warnIfBlank } from '../../lib/run-action.ts';
 import type { Device, DeviceStatus, DeviceType } from '../../types/api.ts';
 import { updateDevice } from './api/update-device.ts';
 import { adminStrings as s } from './strings.ts';
+import { useDialogSave } from './use-dialog-save.tsx';
 
 const types: DeviceType[] = ['camera', 'sensor', 'monitor', 'controller'];
 const statuses: DeviceStatus[] = ['active', 'inactive', 'maintenance', 'offline'];
@@ -14,6 +15,7 @@ const statuses: DeviceStatus[] = ['active', 'inactive', 'maintenance', 'offline'
 export interface DeviceDialogProps {
   item: Device;
   onClose: () => void;
+  /** Reloads the list: after a save, and after a refusal because it changed meanwhile. */
   onSaved: () => void;
 }
 
@@ -22,16 +24,22 @@ export function DeviceDialog({ item, onClose, onSaved }: DeviceDialogProps) {
   const [name, setName] = useState(item.name);
   const [type, setType] = useState<DeviceType | ''>(item.type ?? '');
   const [status, setStatus] = useState<DeviceStatus>(item.status ?? 'active');
+  const { save: run, refusalAlert } = useDialogSave(onSaved);
 
   const save = async () => {
     if (warnIfBlank(s.deviceNameRequired, name)) return false;
-    const saved = await runAction(
-      () => updateDevice(item._id, { name: name.trim(), type: type || null, status }),
+    // The version it was opened at: a save over another's since is refused.
+    return run(
+      () =>
+        updateDevice(item._id, {
+          name: name.trim(),
+          type: type || null,
+          status,
+          version: item.version,
+        }),
       messages.updated,
       messages.updateFailed,
     );
-    if (saved) onSaved();
-    return saved;
   };
 
   return (
@@ -48,6 +56,7 @@ export function DeviceDialog({ item, onClose, onSaved }: DeviceDialogProps) {
       <Field label={s.status}>
         <Select value={status} options={statuses} onChange={setStatus} />
       </Field>
+      {refusalAlert}
     </FormDialog>
   );
 }

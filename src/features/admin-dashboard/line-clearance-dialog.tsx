@@ -6,12 +6,13 @@ import { FormDialog } from '../../components/form-dialog.tsx';
 import { Select } from '../../components/select.tsx';
 import { lineClearanceMessages as messages } from '../../config/entity-messages.ts';
 import { roleList } from '../../lib/roles.ts';
-import { runAction, warnIfBlank } from '../../lib/run-action.ts';
+import { warnIfBlank } from '../../lib/run-action.ts';
 import { session } from '../../stores/session.ts';
 import type { LineClearance, LineClearanceStatus, User } from '../../types/api.ts';
 import { createLineClearance } from './api/create-line-clearance.ts';
 import { updateLineClearance } from './api/update-line-clearance.ts';
 import { adminStrings as s } from './strings.ts';
+import { useDialogSave } from './use-dialog-save.tsx';
 
 const statuses: LineClearanceStatus[] = ['active', 'inactive', 'maintenance'];
 
@@ -21,6 +22,7 @@ export interface LineClearanceDialogProps {
   /** The users the page loaded: the holders of the lc_manager role are offered as its manager. */
   users: readonly User[];
   onClose: () => void;
+  /** Reloads the list: after a save, and after a refusal because it changed meanwhile. */
   onSaved: () => void;
 }
 
@@ -39,6 +41,7 @@ export function LineClearanceDialog({ item, users, onClose, onSaved }: LineClear
   // The current manager stays offered (and shown) even when no longer listed as an LC manager.
   const current = item?.managerId;
   const currentMissing = current && !managers.some((user) => user._id === current);
+  const { save: run, refusalAlert } = useDialogSave(onSaved);
 
   const save = async () => {
     if (warnIfBlank(s.lineClearanceNameRequired, name)) return false;
@@ -48,15 +51,14 @@ export function LineClearanceDialog({ item, users, onClose, onSaved }: LineClear
       location,
       ...(choosesManager ? { managerId } : {}),
     };
-    const saved = item
-      ? await runAction(
+    // The record as opened, its version included: a save over another's since is refused.
+    return item
+      ? run(
           () => updateLineClearance(item._id, { ...item, ...fields, status }),
           messages.updated,
           messages.updateFailed,
         )
-      : await runAction(() => createLineClearance(fields), messages.created, messages.createFailed);
-    if (saved) onSaved();
-    return saved;
+      : run(() => createLineClearance(fields), messages.created, messages.createFailed);
   };
 
   return (
@@ -93,6 +95,7 @@ export function LineClearanceDialog({ item, users, onClose, onSaved }: LineClear
           <Select value={status} options={statuses} onChange={setStatus} />
         </Field>
       )}
+      {refusalAlert}
     </FormDialog>
   );
 }

@@ -101,6 +101,7 @@ const priya: User = {
   assignedOperators: [],
   status: 'active',
   lockedUntil: null,
+  version: 1,
 };
 const PUT = `PUT /api/users/${priya._id}`;
 
@@ -231,6 +232,7 @@ describe('Edit User: one’s own account', () => {
       lineClearanceIds: [],
       assignedOperators: [],
       lockedUntil: null,
+      version: 1,
     };
     await open(self);
     const dialog = page.getByRole('dialog', { name: 'Edit User' });

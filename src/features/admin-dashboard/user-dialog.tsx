@@ -10,7 +10,6 @@ import { userMessages as messages } from '../../config/entity-messages.ts';
 import { useFieldErrors } from '../../hooks/use-field-errors.ts';
 import { useNewPassword } from '../../hooks/use-new-password.ts';
 import { isRole, type Role, roleLabel, roleList } from '../../lib/roles.ts';
-import { runAction } from '../../lib/run-action.ts';
 import { unstorableProblem } from '../../lib/text-rules.ts';
 import { manageableRoles, userManagementStrings } from '../../lib/user-management.ts';
 import { session } from '../../stores/session.ts';
@@ -19,12 +18,14 @@ import type { LineClearance, User, UserStatus } from '../../types/api.ts';
 import { updateUser } from './api/update-user.ts';
 import { ResetPassword } from './reset-password.tsx';
 import { accountStatusLabels, initialUserPassword, adminStrings as s } from './strings.ts';
+import { useDialogSave } from './use-dialog-save.tsx';
 
 export interface UserDialogProps {
   /** null creates a new user. */
   item: User | null;
   lineClearances: readonly LineClearance[];
   onClose: () => void;
+  /** Reloads the list: after a save, and after a refusal because it changed meanwhile. */
   onSaved: () => void;
 }
 
@@ -49,6 +50,7 @@ export function UserDialog({ item, lineClearances, onClose, onSaved }: UserDialo
   ]);
   const [status, setStatus] = useState<UserStatus>(item?.status ?? 'active');
   const fieldErrors = useFieldErrors<'name'>();
+  const { save: run, refusalAlert } = useDialogSave(onSaved);
 
   const save = async () => {
     fieldErrors.clear();
@@ -69,19 +71,14 @@ export function UserDialog({ item, lineClearances, onClose, onSaved }: UserDialo
     // One role is sent as a string, several as a list (spec §3 allows both).
     const role = userRoles.length === 1 ? (userRoles[0] as Role) : userRoles;
     const fields = { name: name.trim(), email: email.trim(), lineClearanceIds, role };
-    const saved = item
-      ? await runAction(
+    // The user as opened, its version included: a save over another's since is refused.
+    return item
+      ? run(
           () => updateUser(item._id, { ...item, ...fields, status }),
           messages.updated,
           messages.updateFailed,
         )
-      : await runAction(
-          () => createUser({ ...fields, password }),
-          messages.created,
-          messages.createFailed,
-        );
-    if (saved) onSaved();
-    return saved;
+      : run(() => createUser({ ...fields, password }), messages.created, messages.createFailed);
   };
 
   return (
@@ -142,6 +139,7 @@ export function UserDialog({ item, lineClearances, onClose, onSaved }: UserDialo
           placeholder={s.selectLineClearances}
         />
       </div>
+      {refusalAlert}
     </FormDialog>
   );
 }

@@ -156,6 +156,7 @@ describe('Videos tab: signed evidence', () => {
     status: 'active' as const,
     managerId: null,
     assignedOperators: [],
+    version: 1,
   });
   const lines = [
     line('c00000000000000000000001', 'Open Line'),

@@ -46,9 +46,14 @@ const json = (body: unknown, status = 200, statusText = '') =>
     headers: { 'Content-Type': 'application/json' },
   });
 
+/** Another manager's save since the wizard read the configuration, as the server refuses it. */
+const savedMeanwhile =
+  'Blister Line 1 Floorplan Configuration was changed by Adriana Novak on 2026-11-26 at 02:41 UTC since you opened it. Save again to replace those changes with yours, or go back to the calibration and use Reset Configuration to start from them.';
+
 /**
- * The API as another manager leaves it: `server.plans` is the floor-plan list, and a save for a
- * floor plan that is no longer the line's is refused as the server refuses it.
+ * The API as another manager leaves it: `server.plans` is the floor-plan list and `server.version`
+ * the saved configuration's version; a save for a floor plan that is no longer the line's, or of
+ * another version, is refused as the server refuses it.
  */
 async function serve() {
   const images: Record<string, Blob> = {
@@ -56,14 +61,18 @@ async function serve() {
     // The replacement is square: its frame is 800 × 800.
     [`/api/floorplans/${newPlan._id}.png`]: await png(1000, 1000),
   };
-  const server = { plans: [oldPlan], saves: [] as FloorplanConfigSave[] };
+  const server = { plans: [oldPlan], saves: [] as FloorplanConfigSave[], version: 1 };
   vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
     const { pathname } = new URL(String(input), window.location.origin);
     const key = `${init?.method ?? 'GET'} ${pathname}`;
     if (key === 'GET /api/line-clearances') return json([line]);
     if (key === 'GET /api/floorplans') return json(server.plans);
     if (key === `GET /api/floorplan-configs/line-clearance/${lineId}`) {
-      return json({ lineClearanceId: lineId, configuration: savedConfiguration });
+      return json({
+        lineClearanceId: lineId,
+        configuration: savedConfiguration,
+        version: server.version,
+      });
     }
     const image = images[pathname];
     if (image && key === `GET ${pathname}`) return new Response(image, { status: 200 });
@@ -78,7 +87,15 @@ async function serve() {
           'Bad Request',
         );
       }
-      return json({ lineClearanceId: lineId, configuration: body.configuration });
+      if (body.version !== server.version) {
+        return json({ message: savedMeanwhile }, 409, 'Conflict');
+      }
+      server.version += 1;
+      return json({
+        lineClearanceId: lineId,
+        configuration: body.configuration,
+        version: server.version,
+      });
     }
     return unexpectedRequest(key);
   });
@@ -174,6 +191,27 @@ describe('/floorplans', () => {
     // The tag placed on the old plan, carried over to the new plan's frame.
     expect(last?.configuration.displaySize).toEqual({ width: 800, height: 800 });
     expect(last?.configuration.tags).toMatchObject([{ name: 'Tag 1', x: 400, y: 400 }]);
+  });
+
+  it('says who saved the configuration since it was opened, keeps the work, and saves over theirs on a second Save', async () => {
+    const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
+    const server = await serve();
+    await show();
+    await reachReview();
+
+    // Another manager saves the line's configuration while this calibration is open.
+    server.version = 2;
+    await userEvent.click(button('Save Configuration'));
+    await vi.waitFor(() =>
+      expect(alert).toHaveBeenCalledWith(`Save failed: Conflict (${savedMeanwhile})`),
+    );
+    // Still on the review with the work on screen; the configuration is read again, so a second
+    // Save, made knowing, replaces the newer one.
+    await expect.element(button('Save Configuration')).toBeEnabled();
+    await userEvent.click(button('Save Configuration'));
+    await expect.element(button('Configure Another Floorplan')).toBeVisible();
+    expect(server.saves.map((save) => save.version)).toEqual([1, 2]);
+    expect(server.saves[1]?.configuration.tags).toMatchObject([{ name: 'Tag 1' }]);
   });
 
   it('says when the floor plan was deleted meanwhile, and leads back to the upload', async () => {

@@ -10,6 +10,7 @@ import { session } from '../../stores/session.ts';
 import type { Floorplan, FloorplanConfiguration, LineClearance } from '../../types/api.ts';
 import { deleteFloorplan } from './api/delete-floorplan.ts';
 import { getFloorplans } from './api/get-floorplans.ts';
+import { getLineConfiguration } from './api/get-line-configuration.ts';
 import { saveConfiguration } from './api/save-configuration.ts';
 import { Calibrator } from './calibrator/calibrator.tsx';
 import './floorplans.css';
@@ -172,8 +173,9 @@ export default function FloorplanManagerPage() {
     }
     setSaving(true);
     try {
-      const stored = await saveConfiguration(request.record);
-      saved.replace(stored.configuration);
+      // The version it was opened at: a save by another manager since then is not undone unseen.
+      const stored = await saveConfiguration({ ...request.record, version: saved.version });
+      saved.replace(stored);
       setStep(5);
     } catch (error) {
       const current = floorplan && (await changedFloorplan(error, floorplan));
@@ -185,6 +187,11 @@ export default function FloorplanManagerPage() {
         setReplaced({ old: floorplan, current });
       } else {
         alertFailure(w.saveFailed, error);
+        // Another manager saved since it was opened (the alert names who): the work on screen stays,
+        // Reset now goes back to theirs, and saving again replaces theirs (docs/floorplans.md).
+        if (error instanceof ApiError && error.status === 409) {
+          await getLineConfiguration(lineId).then(saved.replace, () => {});
+        }
       }
     } finally {
       setSaving(false);

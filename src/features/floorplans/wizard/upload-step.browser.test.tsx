@@ -15,6 +15,7 @@ const line = (id: string, name: string, managerId: string): LineClearance => ({
   status: 'active',
   managerId,
   assignedOperators: [],
+  version: 1,
 });
 const own = line('c00000000000000000000001', 'Sachet Line 3', 'u-lc');
 const other = line('c00000000000000000000002', 'Bottling Line 2', 'u-lc2');

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError } from '../../../lib/api-client.ts';
-import type { FloorplanConfiguration } from '../../../types/api.ts';
+import type { FloorplanConfig, FloorplanConfiguration } from '../../../types/api.ts';
 import { getLineConfiguration } from '../api/get-line-configuration.ts';
 
 export interface LineConfiguration {
@@ -9,6 +9,8 @@ export interface LineConfiguration {
   loaded: boolean;
   /** The saved configuration, or null when the line has none (or it could not be read). */
   configuration: FloorplanConfiguration | null;
+  /** Its version, which a save sends back (docs/api-contract.md "Versions"); none when unsaved. */
+  version?: number;
 }
 
 /**
@@ -21,14 +23,20 @@ export function useLineConfiguration(lineId: string) {
     loaded: false,
     configuration: null,
   });
-
   useEffect(() => {
     if (!lineId) return;
     let current = true;
     setState({ lineId, loaded: false, configuration: null });
     getLineConfiguration(lineId)
       .then((saved) => {
-        if (current) setState({ lineId, loaded: true, configuration: saved.configuration });
+        if (current) {
+          setState({
+            lineId,
+            loaded: true,
+            configuration: saved.configuration,
+            version: saved.version,
+          });
+        }
       })
       .catch((error: unknown) => {
         if (!(error instanceof ApiError && error.status === 404)) {
@@ -41,12 +49,23 @@ export function useLineConfiguration(lineId: string) {
     };
   }, [lineId]);
 
-  /** After a save, the saved configuration is the one just stored. */
+  /** After a save, or a save refused as another manager's came first: the one stored now. */
   const replace = useCallback(
-    (configuration: FloorplanConfiguration) => setState({ lineId, loaded: true, configuration }),
+    (stored: FloorplanConfig) =>
+      setState({
+        lineId,
+        loaded: true,
+        configuration: stored.configuration,
+        version: stored.version,
+      }),
     [lineId],
   );
 
   const ready = state.lineId === lineId && state.loaded;
-  return { ready, configuration: ready ? state.configuration : null, replace };
+  return {
+    ready,
+    configuration: ready ? state.configuration : null,
+    version: ready ? state.version : undefined,
+    replace,
+  };
 }

@@ -1,0 +1,11 @@
+import { Type } from 'typebox';
+
+/**
+ * A record's version (docs/api-contract.md "Versions"): answered with the record, one more after
+ * each change to what the answer shows. An edit sends back the one it opened: a PUT naming an
+ * older one is refused with 409, one naming none is not checked.
+ */
+export const Version = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+
+/** The `version` of a PUT's body: the one the form opened. */
+export const ExpectedVersion = Type.Optional(Version);
