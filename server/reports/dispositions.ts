@@ -1,17 +1,19 @@
 // A reviewer's disposition of one detection: a confirmed finding, or dismissed as a false positive
 // with a reason (docs/reports.md). Stored per inspection and prediction, changeable until the
-// inspection is signed, every change audit-logged with its old and new value.
+// inspection is signed, every change audit-logged with its old and new value; a change over
+// another decision than the reviewer's page showed is refused (review-changes.ts).
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.ts';
 import type { AuthUser } from '../context.ts';
 import { dispositions, predictions } from '../db/schema.ts';
-import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { badRequest, notFound } from '../http/errors.ts';
 import { isBlank } from '../schemas/blank.ts';
 import type { Disposition, DispositionBody } from '../schemas/reports.ts';
 import { lockInspection, readRecord, toDisposition } from './record.ts';
 import { summarizeInspection } from './report.ts';
-import { checkSigner } from './signing.ts';
+import { decidedMeanwhile, isSeen } from './review-changes.ts';
+import { checkSigner, SignedRecordRefusal, withSignedRefusalAudited } from './signing.ts';
 
 export async function setDisposition(
   request: FastifyRequest,
@@ -24,12 +26,12 @@ export async function setDisposition(
   // The reviewer who may sign is the one who may decide on its detections. A refusal is
   // audit-logged outside the transaction (which would otherwise wait for itself on PGlite).
   await checkSigner(request, user, await readRecord(db, params.id));
-  const stored = await db.transaction(async (tx) => {
+  const decision = db.transaction(async (tx) => {
     // After a signature in flight commits: a decision never lands on a signed record.
     await lockInspection(tx, params.id);
     const record = await readRecord(tx, params.id);
     if (record.signature || record.inspection.status !== 'pending') {
-      throw conflict('A signed inspection cannot be changed');
+      throw new SignedRecordRefusal(record);
     }
     const [prediction] = record.video
       ? await tx
@@ -45,11 +47,21 @@ export async function setDisposition(
           )
       : [];
     if (!prediction) throw notFound('Detection');
+    const old = record.dispositions.find((d) => d.predictionId === params.predictionId) ?? null;
+    // Which detection, in the words a reader of the trail knows it by (the id alone says nothing).
+    const detection = {
+      keyframe: prediction.filename,
+      label: prediction.classLabels[0] ?? null,
+      confidence: prediction.confs[0] ?? null,
+    };
+    // Another reviewer's decision since the page showed this one is not silently overwritten.
+    if (body.seen !== undefined && !isSeen(body.seen, old)) {
+      throw decidedMeanwhile(detection, old, user);
+    }
     // A reason of invisible characters only is no reason (server/schemas/blank.ts).
     if (body.disposition === 'dismissed' && isBlank(reason)) {
       throw badRequest('body.reason is required for a dismissal');
     }
-    const old = record.dispositions.find((d) => d.predictionId === params.predictionId) ?? null;
     const values = {
       disposition: body.disposition,
       reason,
@@ -72,18 +84,11 @@ export async function setDisposition(
       entity: 'inspection',
       entityId: params.id,
       oldValue: old,
-      // Which detection, in the words a reader of the trail knows it by (the id alone says nothing).
-      newValue: {
-        ...stored,
-        detection: {
-          keyframe: prediction.filename,
-          label: prediction.classLabels[0] ?? null,
-          confidence: prediction.confs[0] ?? null,
-        },
-      },
+      newValue: { ...stored, detection },
     });
     return stored;
   });
+  const stored = await withSignedRefusalAudited(request, decision);
   // A dismissed detection is no longer an exception: /reports counts its flags anew.
   await summarizeInspection(request.server.ctx, params.id);
   return stored;

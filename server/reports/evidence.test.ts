@@ -5,8 +5,9 @@
 // and compared on request by GET /api/reports/{id}/evidence-check. Signatures made before the
 // evidence was kept verify as before.
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pdfPages } from '../../tests/support/pdf-text.ts';
+import { replaceResults } from '../analysis/outputs.ts';
 import { captures, inspections, predictions, signatures, users, videos } from '../db/schema.ts';
 import { DEMO_PASSWORD, loadDemo } from '../demo/load-demo.ts';
 import type { EvidenceCheck, InspectionReport, SignatureCheck } from '../schemas/reports.ts';
@@ -350,5 +351,72 @@ describe('signing hashes the evidence files', () => {
       video: { state: 'matches' },
     });
     expect((await reportOf('insp-lc2-2', 'lcmanager2')).unchangedSinceSigning).toBe(true);
+  });
+});
+
+describe('one request reads the keyframes file once', () => {
+  /** Counts the reads of the video's keyframes file while `request` runs. */
+  async function keyframesReads(
+    key: string,
+    request: () => Promise<{ statusCode: number; body: string }>,
+  ) {
+    const { storage } = t.services.ctx;
+    const read = vi.spyOn(storage, 'read');
+    try {
+      const res = await request();
+      expect(res.statusCode, res.body).toBe(200);
+      return read.mock.calls.filter(([readKey]) => readKey === key).length;
+    } finally {
+      read.mockRestore();
+    }
+  }
+
+  it('for a signed record’s PDF: the report and the print-time check of the images share it', async () => {
+    const video = await videoOf('insp-lc2-1');
+    expect(
+      await keyframesReads(video.keyframesKey ?? '', () =>
+        get(`/api/reports/${ids['insp-lc2-1']}/pdf`, 'lcmanager2'),
+      ),
+    ).toBe(1);
+  });
+
+  it('for an approval: the rules, the hashing and the signature, before and under the lock', async () => {
+    // insp-lc1-3's video waits for its analysis in the demo: it gets results, as by an ingestion
+    // (the path of insp-lc1-1's video, which is on the same line).
+    const { db, storage } = t.services.ctx;
+    const video = await videoOf('insp-lc1-3');
+    const analysed = await videoOf('insp-lc1-1');
+    const keyframesKey = `ingest/${video.id}/copy/keyframes.txt`;
+    await storage.put(keyframesKey, (await stored(analysed.keyframesKey ?? '')).bytes);
+    await db.transaction((tx) =>
+      replaceResults(tx, video.id, {
+        keyframesKey,
+        imagesPrefix: analysed.keyframeImagesPrefix,
+        calibration: null,
+        predictions: null,
+        detector: null,
+        analysisVersion: 'copy/1',
+        statusReason: null,
+      }),
+    );
+    const reads = await keyframesReads(keyframesKey, () =>
+      t.app.inject({
+        method: 'PATCH',
+        url: `/api/inspections/${ids['insp-lc1-3']}/approve`,
+        headers: auth.lcmanager,
+        payload: {
+          notes: 'The flagged detections were checked on the video: the line is clear.',
+          password: DEMO_PASSWORD,
+        },
+      }),
+    );
+    expect(reads).toBe(1);
+    // What is signed is what is stored: the kept digests match the files now.
+    const report = await reportOf('insp-lc1-3');
+    expect(report).toMatchObject({ status: 'approved', unchangedSinceSigning: true });
+    expect(await evidenceCheck('insp-lc1-3')).toMatchObject({
+      video: { state: 'matches' },
+      keyframeImages: { state: 'matches' },
+    });
   });
 });

@@ -36,10 +36,34 @@ export type EvidenceDigest = Omit<SignedEvidence, 'keyframeImagesSha256'>;
 export const readKeyframes = (storage: Storage, video: VideoRow | null) =>
   video?.keyframesKey ? readWhole(storage, video.keyframesKey) : Promise.resolve(null);
 
+/** A video's keyframes file as one request reads it (`keyframesReader`). */
+export type KeyframesReader = (video: VideoRow | null) => Promise<Buffer | null>;
+
+/**
+ * Reads each keyframes file once for a whole request, however many of its steps use it (the report,
+ * the evidence check, the signature's digests). The bytes stand for the file: its key names one
+ * analysis run's or ingestion's output, which is never rewritten, and a re-run switches the video
+ * to a new key, which is read afresh.
+ */
+export function keyframesReader(storage: Storage): KeyframesReader {
+  const read = new Map<string, Promise<Buffer | null>>();
+  return (video) => {
+    const key = video?.keyframesKey;
+    if (!key) return Promise.resolve(null);
+    let bytes = read.get(key);
+    if (!bytes) {
+      bytes = readKeyframes(storage, video);
+      read.set(key, bytes);
+    }
+    return bytes;
+  };
+}
+
 /** Reads a record's evidence (in the caller's transaction if any): the report and signing both. */
 export async function readEvidence(
   ctx: Ctx,
   record: Pick<InspectionRecord, 'inspection' | 'video'>,
+  keyframes: KeyframesReader = keyframesReader(ctx.storage),
 ): Promise<Evidence> {
   const { video } = record;
   const [capture] = await ctx.db
@@ -54,7 +78,7 @@ export async function readEvidence(
         .orderBy(asc(predictions.filename))
     : [];
   return {
-    keyframes: await readKeyframes(ctx.storage, video),
+    keyframes: await keyframes(video),
     predictions: rows,
     scans: capture?.scans ?? [],
   };
@@ -176,6 +200,7 @@ export async function checkEvidenceFiles(
   storage: Storage,
   record: InspectionRecord,
   now: Date,
+  keyframes: KeyframesReader = keyframesReader(storage),
 ): Promise<EvidenceCheck> {
   const { video, signature } = record;
   const check = {
@@ -186,7 +211,7 @@ export async function checkEvidenceFiles(
   };
   if (!signature) return { ...check, keyframeImages: null };
   const kept = record.kept?.evidence;
-  const images = await keyframeImagesDigest(storage, video, await readKeyframes(storage, video));
+  const images = await keyframeImagesDigest(storage, video, await keyframes(video));
   const count = images?.count ?? 0;
   if (!kept) return { ...check, keyframeImages: { state: 'not-kept', count } };
   const current = images?.sha256 ?? null;

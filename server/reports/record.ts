@@ -157,7 +157,8 @@ export interface KeptDigest {
   operatorName: string;
   lineName: string;
   layout: LayoutDigest;
-  evidence?: SignedEvidence;
+  /** Signed: as kept; not signed: the digests read now, without the keyframe images'. */
+  evidence?: SignedEvidence | Omit<SignedEvidence, 'keyframeImagesSha256'>;
 }
 
 /**

@@ -20,7 +20,7 @@ import type {
 } from '../schemas/reports.ts';
 import { hasRole, seesAllLines } from '../services/access.ts';
 import { floorplanImageUrl } from '../services/floorplan-images.ts';
-import { changedEvidence, evidenceDigest, readEvidence } from './evidence.ts';
+import { changedEvidence, evidenceDigest, type KeyframesReader, readEvidence } from './evidence.ts';
 import { layoutDigest, recordLayout } from './layout.ts';
 import {
   keyframeImageNames,
@@ -105,7 +105,8 @@ function nearestKeyframe(names: readonly string[], time: number): string | null 
   return best;
 }
 
-const seconds = (time: number) => `${time.toFixed(2)} s`;
+/** A video time as the report's flags say it: '8.00 s'. */
+export const seconds = (time: number) => `${time.toFixed(2)} s`;
 
 /**
  * May the caller sign, and if not, which rule refused (another LC manager's line, outside the
@@ -216,12 +217,14 @@ export async function buildReport(
   ctx: Pick<AppContext, 'db' | 'storage'>,
   user: AuthUser,
   record: InspectionRecord,
+  /** The request's reader, when another of its steps reads the keyframes file too. */
+  keyframesOf?: KeyframesReader,
 ): Promise<InspectionReport> {
   const { db } = ctx;
   const { inspection, video } = record;
   // A signed record shows the names it was signed with; a later rename does not change it.
   const names = record.kept ?? (await currentNames(db, inspection));
-  const evidence = await readEvidence(ctx, record);
+  const evidence = await readEvidence(ctx, record, keyframesOf);
   const { keyframes, predictions: predictionRows, scans } = evidence;
   const layout = await recordLayout(ctx, record);
   const configuration = layout.config?.configuration ?? null;
@@ -342,11 +345,15 @@ export async function buildReport(
           lineName: names.lineName,
           layout: drawnOn,
           // The images are too costly to hash on every read: their digest counts as kept
-          // (GET /api/reports/{id}/evidence-check compares them).
-          evidence: keptEvidence && {
-            ...evidenceNow,
-            keyframeImagesSha256: keptEvidence.keyframeImagesSha256,
-          },
+          // (GET /api/reports/{id}/evidence-check compares them). Not signed, the hash covers
+          // the digests as read now, so the one a signer sends back names the detections and
+          // path it reviewed (review-changes.ts).
+          evidence: signature
+            ? keptEvidence && {
+                ...evidenceNow,
+                keyframeImagesSha256: keptEvidence.keyframeImagesSha256,
+              }
+            : evidenceNow,
         },
   );
   const rules = signRules(user, record, await signContext(db, user, inspection));

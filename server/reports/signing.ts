@@ -1,6 +1,7 @@
 // Approve and reject as electronic signatures (21 CFR 11.50, 11.200; docs/signatures.md): the signer
-// re-enters the password, the server checks the signing rules and hashes the evidence files (a video
-// file that no longer matches its SHA-256 is not signed over), then writes the signature (with the
+// re-enters the password, the server checks the signing rules and that the record is still the one
+// the signer reviewed (review-changes.ts), hashes the evidence files (a video file that no longer
+// matches its SHA-256 is not signed over), then writes the signature (with the
 // hash of what was signed), the inspection's new status and the audit entry in one transaction.
 import { and, eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -19,8 +20,9 @@ import {
   evidenceDigest,
   filesBasis,
   hashEvidenceFiles,
+  type KeyframesReader,
+  keyframesReader,
   readEvidence,
-  readKeyframes,
 } from './evidence.ts';
 import { currentLayout, keepLayout, lockLayout } from './layout.ts';
 import {
@@ -40,6 +42,7 @@ import {
   signContext,
   signRules,
 } from './report.ts';
+import { refuseUnreviewed } from './review-changes.ts';
 
 export const WRONG_PASSWORD = 'The password is incorrect; nothing was signed';
 const reasonRule = `at least ${MIN_REASON_WORDS} different words`;
@@ -76,6 +79,39 @@ async function checkSignerPassword(
   refuseCheck(reply, check, new HttpError(403, WRONG_PASSWORD));
 }
 
+/** A signature or a disposition refused because the record is signed (409 naming the signature). */
+export class SignedRecordRefusal extends HttpError {
+  readonly inspectionId: string;
+  constructor(record: Pick<InspectionRecord, 'inspection' | 'signature'>) {
+    super(409, alreadySigned(record));
+    this.inspectionId = record.inspection.id;
+  }
+}
+
+/** Files the refusal under the signed record, as a protection of its evidence. */
+const auditSignedRefusal = (request: FastifyRequest, refusal: SignedRecordRefusal) =>
+  request.server.ctx.refusals.record(request, refusal.message, 'evidence.protected', {
+    entity: 'inspection',
+    entityId: refusal.inspectionId,
+  });
+
+/**
+ * Awaits a transaction that refuses a record found signed under its lock (a race lost) with
+ * `SignedRecordRefusal`, and audits that refusal after the rollback: written inside the
+ * transaction, the entry would be rolled back with it.
+ */
+export async function withSignedRefusalAudited<T>(
+  request: FastifyRequest,
+  transaction: Promise<T>,
+): Promise<T> {
+  try {
+    return await transaction;
+  } catch (error) {
+    if (error instanceof SignedRecordRefusal) await auditSignedRefusal(request, error);
+    throw error;
+  }
+}
+
 /**
  * Refuses, audit-logged, whatever the signing rules refuse (403); another line's record is not found
  * (404) and a signed one a conflict (409). Called
@@ -88,20 +124,16 @@ export async function checkSigner(
 ): Promise<void> {
   const context = await signContext(request.server.ctx.db, user, record.inspection);
   const rules = signRules(user, record, context);
-  const { refusals } = request.server.ctx;
   // Each refusal is in the trail (21 CFR 11.10(e)): a second signature under the record it tried
   // to change, and a try on another manager's line under the route, whose answer is 404 because
   // the record does not exist for the caller.
   if (rules.refusal === 'signed') {
-    const reason = alreadySigned(record);
-    await refusals.record(request, reason, 'evidence.protected', {
-      entity: 'inspection',
-      entityId: record.inspection.id,
-    });
-    throw conflict(reason);
+    const refusal = new SignedRecordRefusal(record);
+    await auditSignedRefusal(request, refusal);
+    throw refusal;
   }
   if (rules.refusal === 'scope') {
-    await refusals.record(request, 'not the manager of this line clearance');
+    await request.server.ctx.refusals.record(request, 'not the manager of this line clearance');
     throw notFound('Inspection');
   }
   // The signer reads why (the report and the cards say it before anyone tries).
@@ -142,19 +174,21 @@ function refuseUnmatchedVideo(
  * Writes the signature row: the fields, the names, layout and evidence digests the record shows
  * now (kept with it, so the signed record shows them as signed) and the hash over all of it.
  * `files`: the video file and keyframe images hashed before the transaction; hashed here when not
- * given, or when they were hashed for other files (an analysis re-run meanwhile). Answers the hash.
+ * given, or when they were hashed for other files (an analysis re-run meanwhile). `keyframes`: the
+ * request's reader, when its earlier steps read the keyframes file. Answers the hash.
  */
 export async function writeSignature(
   ctx: Pick<AppContext, 'storage'> & { db: Tx },
   record: InspectionRecord,
   fields: SignatureFields,
   files?: EvidenceFiles,
+  keyframes?: KeyframesReader,
 ): Promise<string> {
   await lockLayout(ctx.db, record.inspection.lineClearanceId, 'share');
   const drawn = await currentLayout(ctx, record.inspection.lineClearanceId, record.video);
   const { kept, digest } = keepLayout(drawn);
   const names = await currentNames(ctx.db, record.inspection);
-  const read = await readEvidence(ctx, record);
+  const read = await readEvidence(ctx, record, keyframes);
   const cheap = evidenceDigest(read);
   const hashed =
     files?.basis === filesBasis(record.video, cheap.keyframesSha256)
@@ -185,6 +219,7 @@ async function checkRecordRules(
   record: InspectionRecord,
   meaning: SignatureMeaning,
   notes: string,
+  keyframes: KeyframesReader,
 ): Promise<void> {
   if (meaning === 'rejected' && !givesReason(notes)) {
     throw badRequest(`body.notes must give the reason for a rejection (${reasonRule})`);
@@ -192,7 +227,7 @@ async function checkRecordRules(
   if (meaning === 'approved') {
     const blocker = approvalBlocker(record);
     if (blocker) throw conflict(`${blocker}; it cannot be approved as clear, only rejected`);
-    const exceptions = approvalExceptions((await buildReport(ctx, user, record)).flags);
+    const exceptions = approvalExceptions((await buildReport(ctx, user, record, keyframes)).flags);
     if (exceptions && !givesReason(notes)) {
       throw badRequest(`body.notes must say why the line is clear (${reasonRule}): ${exceptions}`);
     }
@@ -216,6 +251,7 @@ export async function writeSigned(
   },
   /** The evidence files hashed before the transaction (writeSignature). */
   files?: EvidenceFiles,
+  keyframes?: KeyframesReader,
 ): Promise<InspectionRecord> {
   const { signer, meaning, notes, signedAt } = signing;
   const fields = {
@@ -227,7 +263,7 @@ export async function writeSigned(
     notes,
     signedAt: iso(signedAt),
   };
-  const hash = await writeSignature(ctx, record, fields, files);
+  const hash = await writeSignature(ctx, record, fields, files, keyframes);
   const inspectionId = record.inspection.id;
   const [row] = await ctx.db
     .update(inspections)
@@ -263,30 +299,36 @@ export async function signInspection(
   const ctx = request.server.ctx;
   const notes = (body.notes ?? '').trim();
   const current = await readRecord(ctx.db, inspectionId);
+  // The rules (an approval's report), the hashing and the signature all read the keyframes file:
+  // once for the request.
+  const keyframes = keyframesReader(ctx.storage);
   await checkSigner(request, user, current);
-  await checkRecordRules(ctx, user, current, meaning, notes);
+  // Before the record's own rules: an approval's notes refused for a flag the signer's page never
+  // showed would say nothing of why.
+  await refuseUnreviewed(ctx, user, current, body.recordHash, keyframes);
+  await checkRecordRules(ctx, user, current, meaning, notes, keyframes);
   await checkSignerPassword(request, reply, user, inspectionId, meaning, body.password);
   // The whole video and every keyframe image, read before the row lock is taken: no writer waits
   // on it meanwhile. The transaction uses (and refuses a video file that does not match) these
   // hashes only if they are of the files it signs: a video deleted meanwhile is refused as such.
-  const files = await hashEvidenceFiles(
-    ctx.storage,
-    current.video,
-    await readKeyframes(ctx.storage, current.video),
-  );
-  return ctx.db.transaction(async (tx) => {
+  const files = await hashEvidenceFiles(ctx.storage, current.video, await keyframes(current.video));
+  const signing = ctx.db.transaction(async (tx) => {
     // The inspection's row lock first: a change of its evidence in flight (an analysis committing,
     // which holds the same lock) finishes before the record is read, so what is hashed is what is
     // committed; and one that starts later sees the signature (refuseIfSignedEvidence).
     await lockInspection(tx, inspectionId);
     const record = await readRecord(tx, inspectionId);
     if (record.signature || record.inspection.status !== 'pending') {
-      throw conflict(alreadySigned(record));
+      throw new SignedRecordRefusal(record);
     }
-    await checkRecordRules({ db: tx, storage: ctx.storage }, user, record, meaning, notes);
+    const inTx = { db: tx, storage: ctx.storage };
+    // The line's plan held as the signature holds it, so the one compared is the one signed.
+    await lockLayout(tx, record.inspection.lineClearanceId, 'share');
+    await refuseUnreviewed(inTx, user, record, body.recordHash, keyframes);
+    await checkRecordRules(inTx, user, record, meaning, notes, keyframes);
     const [signer] = await tx.select().from(users).where(eq(users.id, user.id));
     return writeSigned(
-      { db: tx, storage: ctx.storage },
+      inTx,
       request,
       record,
       {
@@ -300,6 +342,8 @@ export async function signInspection(
         signedAt: new Date(),
       },
       files,
+      keyframes,
     );
   });
+  return withSignedRefusalAudited(request, signing);
 }

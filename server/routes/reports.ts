@@ -11,7 +11,7 @@ import { errorResponses } from '../http/error-responses.ts';
 import { notFound } from '../http/errors.ts';
 import { inTurn } from '../http/heavy-work.ts';
 import { SignatureChecks } from '../reports/check-signatures.ts';
-import { checkEvidenceFiles } from '../reports/evidence.ts';
+import { checkEvidenceFiles, keyframesReader } from '../reports/evidence.ts';
 import { listReports, reportFilters, reportsCsv } from '../reports/list.ts';
 import { reportPdf } from '../reports/pdf.ts';
 import { readRecord } from '../reports/record.ts';
@@ -167,10 +167,12 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const user = currentUser(request);
       const record = await visibleRecord(user, request.params.id);
-      const report = await buildReport(app.ctx, user, record);
+      // The report and the print-time check both read the keyframes file: once for the request.
+      const keyframes = keyframesReader(app.ctx.storage);
+      const report = await buildReport(app.ctx, user, record, keyframes);
       const pdf = await inTurn(app, async () => {
         const at = new Date();
-        const evidence = await checkEvidenceFiles(app.ctx.storage, record, at);
+        const evidence = await checkEvidenceFiles(app.ctx.storage, record, at, keyframes);
         const by = { name: user.name, email: user.email };
         return reportPdf(app.ctx, report, { at, by, evidence });
       });

@@ -23,10 +23,19 @@ export const Disposition = Type.Object({
 });
 export type Disposition = Static<typeof Disposition>;
 
+/** The disposition a reviewer's page showed: its decision and time (`Disposition.at`). */
+export const SeenDisposition = Type.Object({ disposition: DispositionKind, at: DateTime });
+export type SeenDisposition = Static<typeof SeenDisposition>;
+
 /** PUT /api/inspections/{id}/dispositions/{predictionId}: a reason is required for a dismissal. */
 export const DispositionBody = Type.Object({
   disposition: DispositionKind,
   reason: Type.Optional(Type.String({ maxLength: 2000 })),
+  /**
+   * The disposition the page showed (null: none): another one stored meanwhile is not overwritten
+   * (409 naming who decided and when). Optional for scripts; the web app sends it.
+   */
+  seen: Type.Optional(Nullable(SeenDisposition)),
 });
 export type DispositionBody = Static<typeof DispositionBody>;
 
@@ -172,7 +181,10 @@ export const InspectionReport = Type.Object({
   flags: Type.Array(Flag),
   rules: ReportRules,
   signature: Nullable(Signature),
-  /** SHA-256 of the record as it is now (with the signature's fields when signed). */
+  /**
+   * SHA-256 of the record as it is now (with the signature's fields when signed). Not signed, it
+   * covers the evidence's digests too: a signature sends it back as what its signer reviewed.
+   */
   recordHash: Type.String(),
   /** Signed and unchanged since: true; changed after signing: false; not signed: null. */
   unchangedSinceSigning: Nullable(Type.Boolean()),

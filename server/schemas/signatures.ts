@@ -1,6 +1,6 @@
 // The e-signature of an inspection's review (21 CFR 11.50, 11.200; docs/signatures.md).
 import { type Static, Type } from 'typebox';
-import { Id } from './common.ts';
+import { Id, Matching } from './common.ts';
 import type { FloorplanConfig } from './floorplan-configs.ts';
 
 export const SignatureMeaning = Type.Union([Type.Literal('approved'), Type.Literal('rejected')]);
@@ -28,6 +28,13 @@ export type Signature = Static<typeof Signature>;
 export const SignBody = Type.Object({
   notes: Type.Optional(Type.String({ maxLength: 2000 })),
   password: Type.String({ minLength: 1, maxLength: 1000 }),
+  /**
+   * The `recordHash` of the report the signer reviewed: a record that hashes otherwise now is not
+   * signed (409 saying what changed). Optional for scripts; the web app sends it.
+   */
+  recordHash: Type.Optional(
+    Matching('^[0-9a-f]{64}$', 'must be a SHA-256 in hex (64 lower-case hex digits)'),
+  ),
 });
 export type SignBody = Static<typeof SignBody>;
 

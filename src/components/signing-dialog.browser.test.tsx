@@ -1,9 +1,11 @@
+import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page } from 'vitest/browser';
 import { cleanup, fakeFetch, render } from '../../tests/web/render.tsx';
+import { NO_LONGER_REVIEWABLE } from '../api/sign-inspection.ts';
 import { toasts } from '../stores/toasts.ts';
 import type { Flag, InspectionReport } from '../types/api.ts';
-import { SigningDialog } from './signing-dialog.tsx';
+import { RECORD_CHANGED, SigningDialog } from './signing-dialog.tsx';
 
 afterEach(async () => {
   await cleanup();
@@ -295,27 +297,199 @@ describe('SigningDialog', () => {
     expect(calls).toEqual([`PATCH /api/inspections/${id}/reject`]);
   });
 
-  it('on a conflict (signed meanwhile) closes with the server’s reason and has the record reloaded', async () => {
-    const changed = vi.fn();
-    const closed = vi.fn();
-    const message = 'The inspection is already approved by Lee Chan at 2026-03-02 08:40 UTC';
+  // Each refusal the server gives a signature: a 409 closed the dialog, its reason only in a 3 s
+  // toast that screen readers do not hear while the modal is open.
+  it.each([
+    [409, 'The inspection is already approved: signed by Lee Chan on 2026-03-02 08:40 UTC'],
+    [
+      409,
+      'The video file does not match its recorded SHA-256 (9f2c…); it cannot be approved as clear, only rejected',
+    ],
+    [403, 'The operator of an inspection cannot sign it'],
+    [403, 'The password is incorrect; nothing was signed'],
+  ])('after a %i (%s) stays open and says why, with the notes kept', async (status, message) => {
+    const calls: string[] = [];
     const fake = fakeFetch({
       [`GET /api/reports/${id}`]: {
         body: { approvalBlocker: null, approvalExceptions: null, flags: [] },
       },
-      [`PATCH /api/inspections/${id}/approve`]: { status: 409, body: { message } },
+      [`PATCH /api/inspections/${id}/approve`]: { status, body: { message } },
     });
     vi.stubGlobal('fetch', fake.fetchImpl);
     await render(
-      <SigningDialog inspectionId={id} decision="approve" onClose={closed} onChanged={changed} />,
+      <SigningDialog
+        inspectionId={id}
+        decision="approve"
+        onClose={() => calls.push('closed')}
+        onChanged={() => calls.push('changed')}
+      />,
     );
     const dialog = page.getByRole('dialog', { name: 'Approve inspection' });
-    await dialog.getByLabelText('Password').fill('demo-password');
+    const notes = dialog.getByLabelText('Notes', { exact: true });
+    await expect.element(notes).toHaveValue('Approved by LC Manager');
+    await notes.fill('Line walked twice, nothing left');
+    const password = dialog.getByLabelText('Password');
+    await password.fill('demo-password');
     await dialog.getByRole('button', { name: 'Sign and approve' }).click();
-    await expect.poll(() => closed.mock.calls.length).toBe(1);
-    expect(changed).toHaveBeenCalledOnce();
-    expect(toasts.items.map((toast) => toast.detail)).toEqual([
-      `Failed to approve inspection: ${message}`,
-    ]);
+
+    const said = `Failed to approve inspection: ${message}`;
+    await expect.element(dialog.getByRole('alert')).toHaveTextContent(said);
+    expect(toasts.items.map((toast) => toast.detail)).toEqual([said]);
+    await expect.element(password).toHaveValue('');
+    await expect.element(password).toHaveFocus();
+    await expect.element(notes).toHaveValue('Line walked twice, nothing left');
+    // A changed record (409) is reloaded once its reason has been read, as the dialog closes: the
+    // report page's reload would take the dialog away.
+    expect(calls).toEqual([]);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(calls).toEqual(status === 409 ? ['changed', 'closed'] : ['closed']);
+  });
+
+  it('has the record reloaded once as it closes after signing', async () => {
+    const calls: string[] = [];
+    const fake = fakeFetch({ [`PATCH /api/inspections/${id}/reject`]: { body: {} } });
+    vi.stubGlobal('fetch', fake.fetchImpl);
+    await render(
+      <SigningDialog
+        inspectionId={id}
+        decision="reject"
+        onClose={() => calls.push('closed')}
+        onChanged={() => calls.push('changed')}
+      />,
+    );
+    const dialog = page.getByRole('dialog', { name: 'Reject inspection' });
+    await dialog.getByLabelText('Notes (required)').fill('Loose tablets under the feeder');
+    await dialog.getByLabelText('Password').fill('demo-password');
+    await dialog.getByRole('button', { name: 'Sign and reject' }).click();
+    await expect.poll(() => calls).toEqual(['changed', 'closed']);
+    expect(toasts.items.map((toast) => toast.detail)).toEqual(['Inspection rejected successfully']);
+  });
+
+  it('after a 404 (the inspection out of the signer’s reach) says so in words, and reloads as it closes', async () => {
+    const calls: string[] = [];
+    const fake = fakeFetch({
+      [`PATCH /api/inspections/${id}/reject`]: {
+        status: 404,
+        body: { message: 'Inspection not found' },
+      },
+    });
+    vi.stubGlobal('fetch', fake.fetchImpl);
+    await render(
+      <SigningDialog
+        inspectionId={id}
+        decision="reject"
+        onClose={() => calls.push('closed')}
+        onChanged={() => calls.push('changed')}
+      />,
+    );
+    const dialog = page.getByRole('dialog', { name: 'Reject inspection' });
+    await dialog.getByLabelText('Notes (required)').fill('Loose tablets under the feeder');
+    await dialog.getByLabelText('Password').fill('demo-password');
+    await dialog.getByRole('button', { name: 'Sign and reject' }).click();
+    const said = `Failed to reject inspection: ${NO_LONGER_REVIEWABLE}`;
+    await expect.element(dialog.getByRole('alert')).toHaveTextContent(said);
+    expect(toasts.items.map((toast) => toast.detail)).toEqual([said]);
+    // As after a 409: the reason stays on the screen until the dialog closes, then the caller
+    // reloads and shows where things stand.
+    expect(calls).toEqual([]);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(calls).toEqual(['changed', 'closed']);
+  });
+
+  describe('what the signer reviewed', () => {
+    const held = (recordHash: string) =>
+      ({
+        approvalBlocker: null,
+        approvalExceptions: null,
+        flags: [],
+        recordHash,
+      }) as unknown as InspectionReport;
+    /** The report page: it holds a report and may reload it (`reload`) while the dialog is open. */
+    let reload: (report: InspectionReport) => void = () => {};
+    function ReportPage({ calls }: { calls: string[] }) {
+      const [report, setReport] = useState(held('a'.repeat(64)));
+      reload = setReport;
+      return (
+        <SigningDialog
+          inspectionId={id}
+          decision="approve"
+          report={report}
+          onClose={() => calls.push('closed')}
+          onChanged={() => calls.push('changed')}
+        />
+      );
+    }
+    /** The bodies of the calls made, by route. */
+    function answering(routes: Parameters<typeof fakeFetch>[0]) {
+      const bodies: Record<string, unknown> = {};
+      const fake = fakeFetch(routes);
+      vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+        const url = new URL(String(input), window.location.origin);
+        if (init?.body) bodies[`${init.method} ${url.pathname}`] = JSON.parse(String(init.body));
+        return fake.fetchImpl(input, init);
+      });
+      return bodies;
+    }
+
+    it('signs with the record hash of the report shown as it opened', async () => {
+      const bodies = answering({ [`PATCH /api/inspections/${id}/approve`]: { body: {} } });
+      const calls: string[] = [];
+      await render(<ReportPage calls={calls} />);
+      // The caller's reload finds the record as it was: nothing to say.
+      reload(held('a'.repeat(64)));
+      const dialog = page.getByRole('dialog', { name: 'Approve inspection' });
+      await dialog.getByLabelText('Password').fill('demo-password');
+      await dialog.getByRole('button', { name: 'Sign and approve' }).click();
+      await expect.poll(() => calls).toEqual(['changed', 'closed']);
+      expect(bodies[`PATCH /api/inspections/${id}/approve`]).toEqual({
+        notes: 'Approved by LC Manager',
+        password: 'demo-password',
+        recordHash: 'a'.repeat(64),
+      });
+    });
+
+    it('says so when the caller’s reload shows another record, and signs nothing', async () => {
+      const bodies = answering({});
+      const calls: string[] = [];
+      await render(<ReportPage calls={calls} />);
+      const dialog = page.getByRole('dialog', { name: 'Approve inspection' });
+      await dialog.getByLabelText('Password').fill('demo-password');
+      reload(held('b'.repeat(64)));
+      await expect.element(dialog.getByRole('alert')).toHaveTextContent(RECORD_CHANGED);
+      await expect.element(dialog.getByRole('button', { name: 'Sign and approve' })).toBeDisabled();
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      // The page reloads again as the dialog closes, so the signer reviews it as it is.
+      expect(calls).toEqual(['changed', 'closed']);
+      expect(bodies).toEqual({});
+    });
+
+    it('signs with the hash of the report it loaded itself (the LC manager’s cards)', async () => {
+      const loaded = {
+        ...held('c'.repeat(64)),
+        approvalExceptions: '1 critical or high flag is open',
+        flags: [flag({ text: 'Hot zone not visited: Sealer (critical)' })],
+      };
+      const bodies = answering({
+        [`GET /api/reports/${id}`]: { body: loaded },
+        [`PATCH /api/inspections/${id}/approve`]: { body: {} },
+      });
+      await render(
+        <SigningDialog
+          inspectionId={id}
+          decision="approve"
+          onClose={() => {}}
+          onChanged={() => {}}
+        />,
+      );
+      const dialog = page.getByRole('dialog', { name: 'Approve inspection' });
+      // Its warnings show once it has loaded: what the signer sees is what is signed.
+      await expect.element(dialog.getByRole('alert')).toHaveTextContent('Sealer');
+      await dialog.getByLabelText('Notes (required)').fill('Sealer checked by hand, nothing left');
+      await dialog.getByLabelText('Password').fill('demo-password');
+      await dialog.getByRole('button', { name: 'Sign and approve' }).click();
+      await expect
+        .poll(() => bodies[`PATCH /api/inspections/${id}/approve`])
+        .toMatchObject({ recordHash: 'c'.repeat(64) });
+    });
   });
 });

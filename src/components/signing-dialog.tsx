@@ -1,12 +1,11 @@
-import { type RefObject, useEffect, useState } from 'react';
+import { type RefObject, useEffect, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { givesReason, specNotes } from '../../server/schemas/review-notes.ts';
 import { getReport } from '../api/get-reports.ts';
-import { type ReviewDecision, signInspection } from '../api/sign-inspection.ts';
+import { type ReviewDecision, refusedAsOutdated, signInspection } from '../api/sign-inspection.ts';
 import { useFieldErrors } from '../hooks/use-field-errors.ts';
-import { ApiError } from '../lib/api-client.ts';
 import { localTime } from '../lib/record-time.ts';
-import { failureText, runAction } from '../lib/run-action.ts';
+import { refusesField, tryAction } from '../lib/run-action.ts';
 import { unstorableProblem } from '../lib/text-rules.ts';
 import { session } from '../stores/session.ts';
 import type { InspectionReport, Signature } from '../types/api.ts';
@@ -47,16 +46,25 @@ export const signingText: Record<
   },
 };
 
+/** Said when the caller's report, reloaded as the dialog opened, is not the one the signer saw. */
+export const RECORD_CHANGED =
+  'The record changed since you opened it: the page now shows it as it is. Close this dialog, review it again, then sign.';
+
 export interface SigningDialogProps {
   inspectionId: string;
   decision: ReviewDecision;
   onClose(): void;
   /**
-   * The record changed: signed here, or found signed by someone else or without its video (409)
-   * meanwhile. The caller reloads it, so the page shows it as it is now.
+   * The record changed: signed here, or found signed or changed by someone else, or without its
+   * video (409), or out of the caller's reach (404) meanwhile. Called as the dialog closes; the
+   * caller reloads it, so the page shows it as it is.
    */
   onChanged(): void;
-  /** The inspection's report when the caller holds it (the report page); else it is fetched. */
+  /**
+   * The inspection's report when the caller holds it (the report page); else it is fetched. The
+   * signature names the one held as the dialog opened (its record hash): the caller may reload it
+   * meanwhile, and a different one then closes the way to signing until it is reviewed.
+   */
   report?: InspectionReport | null;
   /** Where focus goes on close if Approve or Reject is gone by then (the record is signed). */
   returnFocusTo?: RefObject<HTMLElement | null>;
@@ -148,9 +156,14 @@ export function SigningDialog({
     decision === 'reject' || Boolean(known?.approvalExceptions);
   const [notes, setNotes] = useState(() => (reasonDue(given) ? '' : text.notes));
   const [password, setPassword] = useState('');
+  const changed = useRef(false);
   const fields = useFieldErrors<'notes' | 'password'>();
   const [fetched, setReport] = useState<InspectionReport | null>(null);
   const report = given ?? fetched;
+  // What the signer reviewed: the caller's report as the dialog opened, else the one fetched here.
+  const [shownAtOpen] = useState(() => given?.recordHash);
+  const reviewedHash = shownAtOpen ?? fetched?.recordHash;
+  const outdated = shownAtOpen !== undefined && given !== null && given.recordHash !== shownAtOpen;
   const needsReason = reasonDue(report);
   const reasonGiven = givesReason(notes);
 
@@ -191,30 +204,24 @@ export function SigningDialog({
       fields.warn('password', 'Please enter your password to sign');
       return false;
     }
-    let refusal: unknown;
-    const done = await runAction(
-      async () => {
-        try {
-          await signInspection(inspectionId, decision, notes, password);
-        } catch (error) {
-          refusal = error;
-          throw error;
-        }
-      },
+    const outcome = await tryAction(
+      () => signInspection(inspectionId, decision, notes, password, reviewedHash),
       text.success,
       text.failure,
     );
-    // A conflict (signed by someone else meanwhile, the video deleted) is not fixed by trying
-    // again: the toast gives the server's reason and the dialog closes on the record as it is now.
-    if (done || (refusal instanceof ApiError && refusal.status === 409)) {
-      onChanged();
+    if (outcome.done) {
+      changed.current = true;
       return true;
     }
+    const { error, said } = outcome;
+    // A conflict (signed or changed by someone else meanwhile, the video not as recorded) or a
+    // record out of reach: it is reloaded when the dialog closes, not now, which would take the
+    // reason off the screen.
+    if (refusedAsOutdated(error)) changed.current = true;
     // Spec §8's toast shows outside the modal, hidden from screen readers while it is open: the
     // dialog says it too, at the password it asks for again (after a 401 the app has signed out).
-    const said = failureText(text.failure, refusal);
     // A refusal of the notes (a 400 naming them) is said at the notes; the password stays typed.
-    if (said && refusal instanceof ApiError && refusal.serverMessage?.startsWith('body.notes')) {
+    if (said && refusesField(error, 'body.notes')) {
       fields.fail('notes', said);
     } else if (said) {
       setPassword('');
@@ -223,18 +230,29 @@ export function SigningDialog({
     return false;
   };
 
+  // Signed, or found changed: the caller reloads the record as the dialog closes.
+  const close = () => {
+    if (changed.current || outdated) onChanged();
+    onClose();
+  };
+
   return (
     <FormDialog
       title={text.title}
       submitLabel={text.submit}
-      submitDisabled={decision === 'approve' && Boolean(report?.approvalBlocker)}
+      submitDisabled={outdated || (decision === 'approve' && Boolean(report?.approvalBlocker))}
       onSubmit={submit}
-      onClose={onClose}
+      onClose={close}
       returnFocusTo={returnFocusTo}
     >
       <p>
         <strong>Meaning of this signature:</strong> {text.meaning}
       </p>
+      {outdated && (
+        <p className="signing-warning" role="alert">
+          {RECORD_CHANGED}
+        </p>
+      )}
       {decision === 'approve' && report && <ApprovalWarnings report={report} />}
       <p className="muted">
         Signing as {info?.name ?? 'you'} ({info?.email ?? 'signed-in user'}). Your name, the date

@@ -16,16 +16,44 @@ export async function runAction<T>(
   failure: string,
   successLife: number = toastLife.standard,
 ): Promise<boolean> {
+  return (await tryAction(action, success, failure, successLife)).done;
+}
+
+/** How a call run by `tryAction` ended: a failure keeps its error and the toast's text. */
+export type ActionOutcome =
+  | { done: true }
+  | {
+      done: false;
+      error: unknown;
+      /** The error toast's text (`failureText`); null after a 401, which has signed out. */
+      said: string | null;
+    };
+
+/**
+ * `runAction` for a dialog that also says a failure inside itself (a toast outside a modal is
+ * hidden from screen readers), at the field the server refused when it names one.
+ */
+export async function tryAction<T>(
+  action: () => Promise<T>,
+  success: SuccessText<T>,
+  failure: string,
+  successLife: number = toastLife.standard,
+): Promise<ActionOutcome> {
   let result: T;
   try {
     result = await action();
   } catch (error) {
-    const text = failureText(failure, error);
-    if (text) toastError(text);
-    return false;
+    const said = failureText(failure, error);
+    if (said) toastError(said);
+    return { done: false, error, said };
   }
   toastSuccess(typeof success === 'string' ? success : success(result), successLife);
-  return true;
+  return { done: true };
+}
+
+/** Whether the server refused the call for one field: its message starts with the field's path. */
+export function refusesField(error: unknown, field: `body.${string}`): boolean {
+  return error instanceof ApiError && Boolean(error.serverMessage?.startsWith(field));
 }
 
 /**

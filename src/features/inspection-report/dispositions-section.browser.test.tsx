@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import { cleanup, render } from '../../../tests/web/render.tsx';
+import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
+import { NO_LONGER_REVIEWABLE } from '../../api/sign-inspection.ts';
 import { createPlaybackClock } from '../../components/video-review/playback-clock.ts';
 import { toasts } from '../../stores/toasts.ts';
 import type { InspectionReport, ReportDetection } from '../../types/api.ts';
@@ -10,6 +11,7 @@ import './inspection-report.css';
 afterEach(async () => {
   await cleanup();
   toasts.items = [];
+  vi.unstubAllGlobals();
 });
 
 const detection = (n: number, disposition: ReportDetection['disposition']): ReportDetection => ({
@@ -132,5 +134,58 @@ describe('the dispositions table for a keyboard and a screen reader', () => {
       .toHaveAccessibleDescription(
         'Reason (required) contains an invisible direction control (U+202E); type the text without it',
       );
+  });
+});
+
+describe('a decision over another one than the page shows', () => {
+  it('names the one shown; refused, it says why and the report reloads', async () => {
+    const shown = signedReport.detections[0]?.disposition ?? null;
+    const report = {
+      ...signedReport,
+      canSign: true,
+      detections: [detection(1, shown)],
+    } as InspectionReport;
+    const url = `/api/inspections/${report.inspectionId}/dispositions/e00000000000000000000001`;
+    const decided =
+      'The detection at 14.79 s (debris 81%) was confirmed as a finding by Lee Chan on 2026-11-20 at 10:45 UTC since you opened the report. Review it again, then decide.';
+    const routes: Parameters<typeof fakeFetch>[0] = {
+      [`PUT ${url}`]: { status: 409, body: { message: decided } },
+    };
+    const fake = fakeFetch(routes);
+    const bodies: unknown[] = [];
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      bodies.push(JSON.parse(String(init?.body)));
+      return fake.fetchImpl(input, init);
+    });
+    const reloads = vi.fn();
+    await render(
+      <DispositionsSection report={report} clock={createPlaybackClock()} onChanged={reloads} />,
+    );
+    await userEvent.click(page.getByRole('button', { name: 'Confirm 14.792 s' }));
+    await expect.poll(() => reloads.mock.calls.length).toBe(1);
+    expect(toasts.items.map((toast) => toast.detail)).toEqual([
+      `Failed to save the disposition: ${decided}`,
+    ]);
+    expect(bodies).toEqual([
+      {
+        disposition: 'confirmed',
+        reason: '',
+        seen: { disposition: 'dismissed', at: '2026-11-20T10:40:00.000Z' },
+      },
+    ]);
+
+    // In the dismissal's dialog the refusal stays on the screen; the report reloads as it closes.
+    routes[`PUT ${url}`] = { status: 404, body: { message: 'Inspection not found' } };
+    await userEvent.click(page.getByRole('button', { name: 'Dismiss 14.792 s' }));
+    const dialog = page.getByRole('dialog', { name: 'Dismiss as a false positive' });
+    const reason = dialog.getByLabelText('Reason (required)');
+    await reason.fill('Glare on the guard');
+    await userEvent.click(dialog.getByRole('button', { name: 'Dismiss' }));
+    await expect
+      .element(reason)
+      .toHaveAccessibleDescription(`Failed to save the disposition: ${NO_LONGER_REVIEWABLE}`);
+    expect(reloads).toHaveBeenCalledTimes(1);
+    await userEvent.click(dialog.getByRole('button', { name: 'Cancel' }));
+    expect(reloads).toHaveBeenCalledTimes(2);
   });
 });

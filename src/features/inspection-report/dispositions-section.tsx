@@ -1,12 +1,13 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { isBlank } from '../../../server/schemas/blank.ts';
+import { refusedAsOutdated } from '../../api/sign-inspection.ts';
 import { TextField } from '../../components/field.tsx';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { TableScroll } from '../../components/table-scroll.tsx';
 import type { PlaybackClock } from '../../components/video-review/playback-clock.ts';
 import { useFieldErrors } from '../../hooks/use-field-errors.ts';
 import { recordTime } from '../../lib/record-time.ts';
-import { runAction } from '../../lib/run-action.ts';
+import { tryAction } from '../../lib/run-action.ts';
 import { unstorableProblem } from '../../lib/text-rules.ts';
 import type { InspectionReport, ReportDetection } from '../../types/api.ts';
 import { setDisposition } from './api/set-disposition.ts';
@@ -29,21 +30,44 @@ export function DispositionsSection({ report, clock, onChanged }: DispositionsSe
   const [dismissing, setDismissing] = useState<ReportDetection | null>(null);
   const [reason, setReason] = useState('');
   const fields = useFieldErrors<'reason'>();
+  // The dismissal was refused for a record that changed or left the caller's reach: the report
+  // is reloaded as its dialog closes, so the refusal stays on the screen until then.
+  const outdated = useRef(false);
   // Whoever may sign decides on the detections; a signed record is final.
   const editable = report.canSign;
 
+  // The decision names the one the page shows, which another reviewer's since is not replaced by.
   const save = async (
     detection: ReportDetection,
     disposition: 'confirmed' | 'dismissed',
     why = '',
   ) => {
-    const done = await runAction(
-      () => setDisposition(report.inspectionId, detection.predictionId, disposition, why),
+    const outcome = await tryAction(
+      () =>
+        setDisposition(
+          report.inspectionId,
+          detection.predictionId,
+          disposition,
+          why,
+          detection.disposition,
+        ),
       s.dispositionSaved,
       s.dispositionFailed,
     );
-    if (done) onChanged();
-    return done;
+    if (outcome.done) onChanged();
+    return outcome;
+  };
+
+  const confirm = async (detection: ReportDetection) => {
+    const outcome = await save(detection, 'confirmed');
+    // The toast says why; the report shows the record as it is now.
+    if (!outcome.done && refusedAsOutdated(outcome.error)) onChanged();
+  };
+
+  const closeDismissal = () => {
+    setDismissing(null);
+    if (outdated.current) onChanged();
+    outdated.current = false;
   };
 
   return (
@@ -114,7 +138,7 @@ export function DispositionsSection({ report, clock, onChanged }: DispositionsSe
                               type="button"
                               className="btn btn-success"
                               aria-label={`${s.confirm} ${name}`}
-                              onClick={() => void save(detection, 'confirmed')}
+                              onClick={() => void confirm(detection)}
                             >
                               {s.confirm}
                             </button>
@@ -145,7 +169,7 @@ export function DispositionsSection({ report, clock, onChanged }: DispositionsSe
         <FormDialog
           title={s.dismissTitle}
           submitLabel={s.dismiss}
-          onClose={() => setDismissing(null)}
+          onClose={closeDismissal}
           onSubmit={async () => {
             // Blank by the server's rule (invisible characters alone are no reason).
             if (isBlank(reason)) {
@@ -158,7 +182,12 @@ export function DispositionsSection({ report, clock, onChanged }: DispositionsSe
               return false;
             }
             fields.clear();
-            return save(dismissing, 'dismissed', reason);
+            const outcome = await save(dismissing, 'dismissed', reason);
+            if (outcome.done) return true;
+            if (refusedAsOutdated(outcome.error)) outdated.current = true;
+            // The toast is hidden from screen readers while the dialog is open: it says it too.
+            if (outcome.said) fields.fail('reason', outcome.said);
+            return false;
           }}
         >
           <p>

@@ -4,6 +4,7 @@ import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
 import { reportRow } from '../../../tests/web/report-row.ts';
+import { RECORD_CHANGED } from '../../components/signing-dialog.tsx';
 import {
   fakeApi,
   fixtureRoutes,
@@ -194,6 +195,12 @@ describe('inspection report: after a signature', () => {
     await dialog.getByLabelText('Password').fill('demo-password');
     routes[`GET /api/reports/${inspectionId}`] = { body: after };
     await dialog.getByRole('button', { name: 'Sign and approve' }).click();
+    // A refusal keeps the dialog open with the server's reason, until it is closed.
+    const reason = (answer.body as { message?: string } | undefined)?.message;
+    if (reason) {
+      await expect.element(dialog.getByRole('alert')).toHaveTextContent(reason);
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+    }
     await expect.poll(() => page.getByRole('dialog').query()).toBeNull();
   }
 
@@ -205,7 +212,7 @@ describe('inspection report: after a signature', () => {
     await expect.element(block).toHaveFocus();
   });
 
-  it('on a 409 (signed by someone else meanwhile) closes, says why and shows the record as it is', async () => {
+  it('on a 409 (signed by someone else meanwhile) says why, then shows the record as it is', async () => {
     const message = 'The inspection is already approved by Lee Chan';
     await approve({ status: 409, body: { message } }, signedReport('Lee Chan'));
     const block = page.getByRole('region', { name: 'Electronic signature' });
@@ -215,6 +222,25 @@ describe('inspection report: after a signature', () => {
     expect(toasts.items.map((toast) => toast.detail)).toContain(
       `Failed to approve inspection: ${message}`,
     );
+  });
+});
+
+describe('inspection report: a record changed since the page loaded it', () => {
+  it('shows it as it is now as the signing dialog opens, which then signs nothing', async () => {
+    const report = `GET /api/reports/${inspectionId}`;
+    const routes: Parameters<typeof fakeFetch>[0] = { [report]: { body: pendingReport(null) } };
+    const calls = await visit(inspectionId, routes);
+    await expect.element(page.getByRole('button', { name: 'Approve', exact: true })).toBeVisible();
+    // Another reviewer decided on a detection meanwhile: the record hashes otherwise.
+    routes[report] = { body: { ...pendingReport(null), recordHash: 'e'.repeat(64) } };
+    await userEvent.click(page.getByRole('button', { name: 'Approve', exact: true }));
+    const dialog = page.getByRole('dialog', { name: 'Approve inspection' });
+    await expect.element(dialog.getByRole('alert')).toHaveTextContent(RECORD_CHANGED);
+    await expect.element(dialog.getByRole('button', { name: 'Sign and approve' })).toBeDisabled();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.getByRole('dialog').query()).toBeNull();
+    // Loaded, reloaded as the dialog opened, and again as it closed; nothing was signed.
+    await expect.poll(() => calls).toEqual([report, report, report]);
   });
 });
 

@@ -148,6 +148,12 @@ function ReportView({ inspectionId }: { inspectionId: string }) {
   // After a signature, or a 409 (signed by someone else meanwhile), Approve and Reject go with the
   // pending state: the reloaded record's signature takes the focus, and so is announced.
   const signatureBlock = useFocusWhen(Boolean(report?.signature));
+  // The record as it is now under the dialog, which signs the one shown until then: a change made
+  // since the page loaded shows at once, and the dialog says so (SigningDialog's `report`).
+  const openSigning = (decision: ReviewDecision) => {
+    setSigning(decision);
+    reload();
+  };
 
   return (
     <section className="report-page">
@@ -184,7 +190,7 @@ function ReportView({ inspectionId }: { inspectionId: string }) {
                   action={{
                     label: s.approve,
                     variant: 'success',
-                    onClick: () => setSigning('approve'),
+                    onClick: () => openSigning('approve'),
                     unavailable: report.approvalBlocker && s.onlyRejectable(report.approvalBlocker),
                   }}
                   noteId={approvalNoteId}
@@ -192,7 +198,7 @@ function ReportView({ inspectionId }: { inspectionId: string }) {
                 <button
                   type="button"
                   className="btn btn-danger"
-                  onClick={() => setSigning('reject')}
+                  onClick={() => openSigning('reject')}
                 >
                   {s.reject}
                 </button>

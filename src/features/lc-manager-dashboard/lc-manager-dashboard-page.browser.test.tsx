@@ -236,6 +236,11 @@ describe('LC manager dashboard', () => {
       await userEvent.fill(dialog.getByLabelText('Password'), 'my-password');
       signed = true;
       await userEvent.click(dialog.getByRole('button', { name: 'Sign and approve' }));
+      // A 409 keeps the dialog open with its reason; the list is read again once it closes.
+      if (answer.status === 409) {
+        await expect.element(dialog.getByRole('alert')).toHaveTextContent(answer.body.message);
+        await userEvent.click(dialog.getByRole('button', { name: 'Cancel' }));
+      }
       const card = page.getByRole('article').filter({ hasText: pending._id });
       await expect.element(card.getByText(/^Approved: the line is clear/)).toBeVisible();
       expect(page.getByRole('dialog').query()).toBeNull();
