@@ -1,3 +1,4 @@
+import { format } from 'date-fns';
 import { afterEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { cleanup, render } from '../../tests/web/render.tsx';
@@ -43,5 +44,51 @@ describe('DateRangePicker', () => {
     await userEvent.click(trigger);
     await expect.element(page.getByRole('button', { name: 'Previous month' })).toBeVisible();
     expect(document.querySelectorAll('[aria-pressed="true"]')).toHaveLength(0);
+  });
+});
+
+describe('DateRangePicker by keyboard', () => {
+  const dayTabStops = () =>
+    [...document.querySelectorAll('.calendar-day')].filter(
+      (day) => (day as HTMLElement).tabIndex === 0,
+    );
+
+  it('opens on the range’s first day; the day grid is one Tab stop, arrows go on into April', async () => {
+    await render(
+      <DateRangePicker
+        value={{ start: new Date(2026, 4, 1), end: new Date(2026, 4, 3, 23, 59, 59, 999) }}
+        onChange={() => {}}
+        placeholder="Filter by date range"
+      />,
+    );
+    const trigger = page.getByRole('button', { name: /^Filter by date range/ });
+    await expect.element(trigger).toBeVisible();
+    (trigger.element() as HTMLElement).focus();
+    await userEvent.keyboard('{Enter}');
+    const first = page.getByRole('button', { name: 'Friday, May 1, 2026' });
+    await expect.element(first).toHaveFocus();
+    expect(dayTabStops()).toEqual([first.element()]);
+    // One Tab stop: back to Next month, and forward again straight to the day.
+    await userEvent.keyboard('{Shift>}{Tab}{/Shift}');
+    await expect.element(page.getByRole('button', { name: 'Next month' })).toHaveFocus();
+    await userEvent.keyboard('{Tab}');
+    await expect.element(first).toHaveFocus();
+
+    await userEvent.keyboard('{ArrowLeft}');
+    const april = page.getByRole('button', { name: 'Thursday, April 30, 2026' });
+    await expect.element(april).toHaveFocus();
+    expect(document.querySelector('.calendar-month')?.textContent).toBe('April 2026');
+    expect(dayTabStops()).toEqual([april.element()]);
+  });
+
+  it('opens on today without a range', async () => {
+    await render(
+      <DateRangePicker value={null} onChange={() => {}} placeholder="Filter by date range" />,
+    );
+    await userEvent.click(page.getByRole('button', { name: 'Filter by date range' }));
+    await expect
+      .element(page.getByRole('button', { name: format(new Date(), 'EEEE, MMMM d, yyyy') }))
+      .toHaveFocus();
+    expect(dayTabStops()).toHaveLength(1);
   });
 });

@@ -1,4 +1,5 @@
 import {
+  addDays,
   addMonths,
   eachDayOfInterval,
   endOfMonth,
@@ -11,7 +12,7 @@ import {
   subMonths,
 } from 'date-fns';
 import { Popover } from 'radix-ui';
-import { type KeyboardEvent, useRef, useState } from 'react';
+import { type KeyboardEvent, useLayoutEffect, useRef, useState } from 'react';
 import { type DateRange, inRange, toDayRange } from '../lib/date-range.ts';
 
 export interface DateRangePickerProps {
@@ -26,31 +27,56 @@ export function formatRange(range: DateRange): string {
   return `${format(range.start, dayFormat)} – ${format(range.end, dayFormat)}`;
 }
 
-/** Two clicks pick a range: the first day, then the last (either order); whole days are kept. */
+/** The day grid's first Tab stop in `month`: the range's first day, else today, else the 1st. */
+function firstTabDay(month: Date, value: DateRange | null): Date {
+  return [value?.start, new Date()].find((day) => day && isSameMonth(day, month)) ?? month;
+}
+
+/**
+ * Two clicks pick a range: the first day, then the last (either order); whole days are kept. The
+ * day grid is one Tab stop (a roving tabindex): opening focuses the range's first day or today,
+ * arrow keys move between days (a week up or down) and on into the next or previous month.
+ */
 export function DateRangePicker({ value, onChange, placeholder }: DateRangePickerProps) {
   const [open, setOpen] = useState(false);
   const [month, setMonth] = useState(() => startOfMonth(value?.start ?? new Date()));
   const [anchor, setAnchor] = useState<Date | null>(null);
+  // The day last moved to or picked; outside the shown month, the grid starts from firstTabDay.
+  const [activeDay, setActiveDay] = useState<Date | null>(null);
+  const tabDay = activeDay && isSameMonth(activeDay, month) ? activeDay : firstTabDay(month, value);
   const grid = useRef<HTMLFieldSetElement>(null);
+  const focusTabDay = () =>
+    grid.current?.querySelector<HTMLButtonElement>('.calendar-day[tabindex="0"]')?.focus();
 
-  // Arrow keys move between days (a week up or down), as in a calendar grid.
-  const moveFocus = (event: KeyboardEvent) => {
-    const step = ({ ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7 } as const)[
-      event.key as 'ArrowLeft'
-    ];
-    const days = [...(grid.current?.querySelectorAll<HTMLButtonElement>('.calendar-day') ?? [])];
-    const index = days.indexOf(document.activeElement as HTMLButtonElement);
-    if (!step || index < 0) return;
-    event.preventDefault();
-    days[Math.min(Math.max(index + step, 0), days.length - 1)]?.focus();
-  };
+  // An arrow key's day may be in another month: it is focused once that month is drawn.
+  const arrowMoved = useRef(false);
+  useLayoutEffect(() => {
+    if (!arrowMoved.current) return;
+    arrowMoved.current = false;
+    focusTabDay();
+  });
 
   const days = eachDayOfInterval({
     start: startOfWeek(startOfMonth(month)),
     end: endOfWeek(endOfMonth(month)),
   });
 
+  const moveFocus = (event: KeyboardEvent) => {
+    const step = ({ ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7 } as const)[
+      event.key as 'ArrowLeft'
+    ];
+    const buttons = [...(grid.current?.querySelectorAll('.calendar-day') ?? [])];
+    const from = days[buttons.indexOf(event.target as Element)];
+    if (!step || !from) return;
+    event.preventDefault();
+    const next = addDays(from, step);
+    arrowMoved.current = true;
+    setActiveDay(next);
+    if (!isSameMonth(next, month)) setMonth(startOfMonth(next));
+  };
+
   const pick = (day: Date) => {
+    setActiveDay(day);
     if (!anchor) {
       setAnchor(day);
       return;
@@ -66,6 +92,7 @@ export function DateRangePicker({ value, onChange, placeholder }: DateRangePicke
       onOpenChange={(next) => {
         setOpen(next);
         setAnchor(null);
+        setActiveDay(null);
       }}
     >
       {/* Named by what it filters, with or without a range: 'Filter by date range: May 1, 2026 –
@@ -77,7 +104,15 @@ export function DateRangePicker({ value, onChange, placeholder }: DateRangePicke
         {value ? formatRange(value) : <span className="placeholder">{placeholder}</span>}
       </Popover.Trigger>
       <Popover.Portal>
-        <Popover.Content className="popover calendar" align="start" sideOffset={4}>
+        <Popover.Content
+          className="popover calendar"
+          align="start"
+          sideOffset={4}
+          onOpenAutoFocus={(event) => {
+            event.preventDefault();
+            focusTabDay();
+          }}
+        >
           <div className="calendar-header">
             <button
               type="button"
@@ -118,6 +153,7 @@ export function DateRangePicker({ value, onChange, placeholder }: DateRangePicke
                   className={`calendar-day${isSameMonth(day, month) ? '' : ' outside'}${selected ? ' selected' : ''}`}
                   aria-label={format(day, 'EEEE, MMMM d, yyyy')}
                   aria-pressed={selected}
+                  tabIndex={isSameDay(day, tabDay) ? 0 : -1}
                   onClick={() => pick(day)}
                 >
                   {format(day, 'd')}

@@ -1,9 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { videoShortcuts } from '../../config/video-shortcuts.ts';
-import { type ShortcutKey, shortcutFor } from './shortcuts.ts';
+import { keyboardShortcuts, setKeyboardShortcuts } from '../../stores/keyboard-shortcuts.ts';
+import {
+  type ShortcutKey,
+  shortcutAllowed,
+  shortcutFor,
+  VIDEO_WORKSPACE_SELECTOR,
+} from './shortcuts.ts';
 
 afterEach(() => {
   document.body.innerHTML = '';
+  setKeyboardShortcuts(true);
 });
 
 const press = (key: string, extra: Partial<ShortcutKey> = {}) =>
@@ -78,5 +85,32 @@ describe('keyboard shortcuts of the Video Analysis page', () => {
       '<div data-radix-popper-content-wrapper><input type="checkbox"></div>',
     ).querySelector('input');
     expect(press('n', { target: option })).toBeNull();
+  });
+});
+
+describe('where the shortcuts act (WCAG 2.1.4)', () => {
+  const allowed = (target: Element) => shortcutAllowed(target, VIDEO_WORKSPACE_SELECTOR);
+
+  it('inside the workspace or on no control, never from a link or button elsewhere', () => {
+    document.body.innerHTML = `
+      <h1 tabindex="-1">Video Analysis</h1>
+      <a href="/report.pdf">Download PDF</a>
+      <div class="va-main"><button type="button">Play</button></div>
+      <aside class="va-right"><button type="button">8.250 s</button></aside>`;
+    const [heading, link, play, item] = ['h1', 'a', '.va-main button', '.va-right button'].map(
+      (selector) => document.querySelector(selector) as Element,
+    );
+    expect(allowed(document.body)).toBe(true);
+    expect(allowed(heading as Element)).toBe(true);
+    expect(allowed(link as Element)).toBe(false);
+    expect(allowed(play as Element)).toBe(true);
+    expect(allowed(item as Element)).toBe(true);
+  });
+
+  it('nowhere once the user turned them off', () => {
+    setKeyboardShortcuts(false);
+    expect(keyboardShortcuts.on).toBe(false);
+    expect(allowed(document.body)).toBe(false);
+    expect(allowed(element('<div class="va-main"><button>Play</button></div>'))).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { type VideoShortcutAction, videoShortcuts } from '../../config/video-shortcuts.ts';
+import { keyboardShortcuts } from '../../stores/keyboard-shortcuts.ts';
 
 /** Input types where every key is typing. */
 const textInputTypes = new Set([
@@ -35,6 +36,21 @@ export function keyOwnedByTarget(target: EventTarget | null, key: string): boole
   const role = target.getAttribute('role');
   if (arrow && (role === 'slider' || role === 'tab' || role === 'menuitem')) return true;
   return space && target.closest('button, a[href], summary, [role="button"]') !== null;
+}
+
+/** The video workspace's own parts: player, path, slider and detections, and its sidebar list. */
+export const VIDEO_WORKSPACE_SELECTOR = '.va-main, .va-right';
+
+/**
+ * Whether single-key shortcuts may act with the focus on `target` (WCAG 2.1.4): only while the user
+ * has them on, and the focus is inside the part they serve (`within`, a selector) or on no control
+ * at all: the page itself, or a heading the app focused as the page opened. Never from a link or
+ * button elsewhere on the page ('Download PDF', a video card), which a stray key would set off.
+ */
+export function shortcutAllowed(target: EventTarget | null, within: string): boolean {
+  if (!keyboardShortcuts.on) return false;
+  if (!(target instanceof Element) || target === document.body) return true;
+  return target.matches('h1, h2, h3, h4, h5, h6') || target.closest(within) !== null;
 }
 
 export interface ShortcutKey {

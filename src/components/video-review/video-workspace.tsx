@@ -33,7 +33,7 @@ import {
   type QrScannedTag,
 } from './path-player/path-player.tsx';
 import { formatSeconds, type PlaybackClock, stepRate, watchClock } from './playback-clock.ts';
-import { shortcutFor } from './shortcuts.ts';
+import { shortcutAllowed, shortcutFor, VIDEO_WORKSPACE_SELECTOR } from './shortcuts.ts';
 import { videoStrings as s } from './strings.ts';
 import { TagDetailsModal } from './tag-details-modal.tsx';
 import { TimeSlider } from './time-slider.tsx';
@@ -249,13 +249,15 @@ export function VideoWorkspace({ video, clock, qrScannedTags }: VideoWorkspacePr
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       const action = shortcutFor(event);
-      if (!action) return;
+      // An open keyframe modal holds the focus (Radix traps it there) and follows the keys.
+      const within = latest.current.frame ? '[role="dialog"]' : VIDEO_WORKSPACE_SELECTOR;
+      if (!action || !shortcutAllowed(event.target, within)) return;
       event.preventDefault();
       void run(action);
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-  }, [run]);
+  }, [run, latest]);
 
   const closeFrame = useCallback(() => setFrame(null), []);
   const closeTag = useCallback(() => setTag(null), []);

@@ -140,6 +140,7 @@ export const calibratorStrings = {
   placed: (name: string, x: number, y: number) => `${name} placed at ${x}, ${y}`,
   moved: (name: string, x: number, y: number) => `${name} moved to ${x}, ${y}`,
   removed: (name: string) => `${name} removed`,
+  crossAt: (x: number, y: number) => `Cross at ${x}, ${y}`,
   cornerSet: (x: number, y: number) =>
     `First corner at ${x}, ${y}. Move to the opposite corner and press Enter.`,
   tooSmall: 'No hot zone created: drag more than 20 px in both directions.',

@@ -2,12 +2,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { cleanup, render } from '../../../tests/web/render.tsx';
 import { createPlaybackClock } from '../../components/video-review/playback-clock.ts';
+import { setKeyboardShortcuts } from '../../stores/keyboard-shortcuts.ts';
 import type { Flag } from '../../types/api.ts';
 import { FLAG_PLAYER_SELECTOR, FlagsPanel } from './flags-panel.tsx';
 import './inspection-report.css';
 
 afterEach(async () => {
   await cleanup();
+  setKeyboardShortcuts(true);
   vi.restoreAllMocks();
   window.scrollTo(0, 0);
 });
@@ -106,6 +108,48 @@ describe('Next flag', () => {
     expect(clock.time).toBe(0);
     await expect.element(page.getByRole('status')).toBeEmptyDOMElement();
   });
+
+  it('takes F only in its panel, the player or on no control (WCAG 2.1.4)', async () => {
+    const clock = createPlaybackClock();
+    await render(
+      <>
+        <a href="/api/reports/1/pdf">Download PDF</a>
+        <FlagsPanel flags={flags} clock={clock} />
+        <div className="va-main">
+          <button type="button">Play</button>
+        </div>
+      </>,
+    );
+    const status = page.getByRole('status');
+    const link = page.getByRole('link', { name: 'Download PDF' });
+    await expect.element(link).toBeVisible();
+    (link.element() as HTMLElement).focus();
+    await userEvent.keyboard('f');
+    expect(clock.time).toBe(0);
+    await expect.element(status).toBeEmptyDOMElement();
+
+    (page.getByRole('button', { name: 'Play' }).element() as HTMLElement).focus();
+    await userEvent.keyboard('f');
+    await expect.element(status).toHaveTextContent(`Open flag 1 of 2: ${flags[0]?.text}`);
+    // From a flag of the list, too: the panel is F's own.
+    (page.getByRole('button', { name: /Hot zone not visited/ }).element() as HTMLElement).focus();
+    await userEvent.keyboard('f');
+    await expect.element(status).toHaveTextContent(`Open flag 2 of 2: ${flags[1]?.text}`);
+  });
+
+  it('once shortcuts are off, F does nothing and the button, named without it, still works', async () => {
+    setKeyboardShortcuts(false);
+    const clock = createPlaybackClock();
+    await render(<FlagsPanel flags={flags} clock={clock} />);
+    await userEvent.keyboard('f');
+    expect(clock.time).toBe(0);
+    const button = page.getByRole('button', { name: 'Next flag', exact: true });
+    await expect.element(button).not.toHaveAttribute('aria-keyshortcuts');
+    await userEvent.click(button);
+    expect(clock.time).toBe(3.5);
+    await userEvent.keyboard('f');
+    expect(clock.time).toBe(3.5);
+  });
 });
 
 describe('Next flag and the player below the fold', () => {
@@ -128,7 +172,12 @@ describe('Next flag and the player below the fold', () => {
         <FlagsPanel flags={flags} clock={clock} />
         <div style={{ height: '1200px' }} />
         <div className="report-workspace">
-          <div className="va-media" style={{ height: '480px' }} />
+          <div className="va-main">
+            <div className="va-media" style={{ height: '480px' }}>
+              {/* biome-ignore lint/a11y/useMediaCaption: a stand-in without a source. */}
+              <video controls aria-label="Video player" />
+            </div>
+          </div>
         </div>
         <div style={{ height: '1200px' }} />
       </>,
@@ -157,6 +206,24 @@ describe('Next flag and the player below the fold', () => {
     expect(clock.time).toBe(8.87);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(window.scrollY).toBe(scrolled);
+  });
+
+  it('moves the focus from the page heading to the video, in view, for the next Tab', async () => {
+    const { player } = await renderPage();
+    (page.getByRole('heading', { level: 1 }).element() as HTMLElement).focus();
+    await userEvent.keyboard('f');
+    const video = player.querySelector('video') as HTMLVideoElement;
+    await expect.element(video).toHaveFocus();
+    await expect.poll(() => inView(video)).toBe(true);
+    // The status line still says which flag it is.
+    await expect.element(page.getByRole('status')).toHaveTextContent('Open flag 1 of 2');
+  });
+
+  it('moves the focus from the page to a flag without a time, in its list', async () => {
+    const noTime: Flag = { ...gapAt(0), kind: 'tag', text: 'Tag not scanned: Gate', time: null };
+    await render(<FlagsPanel flags={[noTime]} clock={createPlaybackClock()} />);
+    await userEvent.keyboard('f');
+    await expect.element(page.getByRole('button', { name: /Tag not scanned: Gate/ })).toHaveFocus();
   });
 
   it('never scrolls the focused Next flag off the screen or under the toolbar', async () => {

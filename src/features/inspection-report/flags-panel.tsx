@@ -1,6 +1,12 @@
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useState } from 'react';
+import { useSnapshot } from 'valtio';
 import type { PlaybackClock } from '../../components/video-review/playback-clock.ts';
-import { keyOwnedByTarget } from '../../components/video-review/shortcuts.ts';
+import {
+  keyOwnedByTarget,
+  shortcutAllowed,
+  VIDEO_WORKSPACE_SELECTOR,
+} from '../../components/video-review/shortcuts.ts';
+import { keyboardShortcuts } from '../../stores/keyboard-shortcuts.ts';
 import type { Flag } from '../../types/api.ts';
 import { reportStrings as s } from './strings.ts';
 
@@ -9,6 +15,9 @@ const decisionLabel = { confirmed: 'Confirmed finding', dismissed: 'Dismissed' }
 
 /** The 'next flag' key (beside the video page's shortcuts, which leave F free). */
 export const NEXT_FLAG_KEY = 'f';
+
+/** Where F acts: this panel and the player it drives (or no control), as the video's own keys. */
+const nextFlagScope = `.report-flags-panel, ${VIDEO_WORKSPACE_SELECTOR}`;
 
 export interface FlagsPanelProps {
   flags: readonly Flag[];
@@ -26,6 +35,11 @@ export function flagCount(flags: readonly Flag[]): string {
  * the shared workspace in `.report-workspace`). Found in the document, as the page owns it.
  */
 export const FLAG_PLAYER_SELECTOR = '.report-workspace .va-media';
+
+/** A control in the Tab order: not the page, nor a heading focused (tabIndex -1) as it opened. */
+function isTabStop(element: Element | null): element is HTMLElement {
+  return element instanceof HTMLElement && element.tabIndex >= 0;
+}
 
 /**
  * Brings the player into view when it is not (below the fold at 1280 × 900), so the moment a flag
@@ -47,12 +61,8 @@ function showPlayer() {
   } else if (player.top < top && player.bottom < bottom) {
     by = Math.max(player.top - top, player.bottom - bottom);
   }
-  // A control in the Tab order; not a heading given the focus (tabIndex -1) as the page opened.
   const focused = document.activeElement;
-  const kept =
-    focused instanceof HTMLElement && focused.tabIndex >= 0
-      ? focused.getBoundingClientRect()
-      : null;
+  const kept = isTabStop(focused) ? focused.getBoundingClientRect() : null;
   if (kept && kept.bottom > top && kept.top < bottom) {
     by = Math.min(Math.max(by, kept.bottom - bottom), kept.top - top);
   }
@@ -106,6 +116,7 @@ function FlagTime({ flag }: { flag: Flag }) {
  * none open it stays in the tab order, does nothing and is described by the reason.
  */
 export function FlagsPanel({ flags, clock }: FlagsPanelProps) {
+  const shortcuts = useSnapshot(keyboardShortcuts);
   // The flag last gone to, a new object each time (going to the same flag again scrolls again).
   const [visit, setVisit] = useState<{ index: number; seeks: boolean } | null>(null);
   const current = visit?.index ?? -1;
@@ -128,6 +139,13 @@ export function FlagsPanel({ flags, clock }: FlagsPanelProps) {
   useLayoutEffect(() => {
     const item = visit && document.getElementById(`report-flag-${visit.index}`);
     if (!visit || !item) return;
+    // F pressed on no control (the page, its heading): the focus goes where the flag shows, the
+    // video or else the flag's item, so the next Tab goes on from there, not from the page's top.
+    if (!isTabStop(document.activeElement)) {
+      const video = visit.seeks && document.querySelector(`${FLAG_PLAYER_SELECTOR} video`);
+      const target = video || item.querySelector('button');
+      if (target instanceof HTMLElement) target.focus({ preventScroll: true });
+    }
     if (!visit.seeks) {
       item.scrollIntoView({ block: 'nearest' });
       return;
@@ -148,6 +166,7 @@ export function FlagsPanel({ flags, clock }: FlagsPanelProps) {
         return;
       }
       if (keyOwnedByTarget(event.target, event.key) || unavailable) return;
+      if (!shortcutAllowed(event.target, nextFlagScope)) return;
       event.preventDefault();
       next();
     };
@@ -161,7 +180,7 @@ export function FlagsPanel({ flags, clock }: FlagsPanelProps) {
   if (shown && position >= 0) status = s.openFlag(position + 1, open.length, shown.text);
   else if (shown) status = s.dismissedFlag(shown.text);
   return (
-    <section className="report-panel" aria-labelledby="report-flags">
+    <section className="report-panel report-flags-panel" aria-labelledby="report-flags">
       <div className="report-panel-head">
         <h2 id="report-flags">
           {s.flags} <span className="muted">({flagCount(flags)})</span>
@@ -172,9 +191,9 @@ export function FlagsPanel({ flags, clock }: FlagsPanelProps) {
           onClick={unavailable ? undefined : next}
           aria-disabled={unavailable || undefined}
           aria-describedby={unavailable ? reasonId : undefined}
-          aria-keyshortcuts="F"
+          aria-keyshortcuts={shortcuts.on ? 'F' : undefined}
         >
-          {s.nextFlag} (F)
+          {shortcuts.on ? `${s.nextFlag} (F)` : s.nextFlag}
         </button>
       </div>
       {flags.length > 0 && unavailable && (

@@ -49,6 +49,7 @@ const phone: Device = {
   type: 'camera',
   status: 'active',
   qrCode: 'PHONE-7',
+  version: 1,
 };
 
 async function openDialog() {
@@ -102,5 +103,20 @@ describe('registering a device', () => {
     await page.getByRole('button', { name: 'Register PHONE-7' }).click();
     await vi.waitFor(() => expect(bodies).toEqual([{ qrCode: 'PHONE-7' }]));
     await expect.element(page.getByRole('dialog')).not.toBeInTheDocument();
+  });
+});
+
+describe('the Register Device dialog by keyboard', () => {
+  it('wraps Tab from its last control to its first: the camera preview is no Tab stop', async () => {
+    cameraShowing(null);
+    await openDialog();
+    const dialog = page.getByRole('dialog', { name: 'Register Device' });
+    await expect.element(dialog).toBeVisible();
+    const close = dialog.getByRole('button', { name: 'Close' }).element() as HTMLElement;
+    close.focus();
+    await userEvent.keyboard('{Tab}');
+    await expect.element(dialog.getByLabelText('Or type the device code')).toHaveFocus();
+    await userEvent.keyboard('{Shift>}{Tab}{/Shift}');
+    expect(document.activeElement).toBe(close);
   });
 });

@@ -69,7 +69,14 @@ function RegisterDeviceDialog({
       <div className="capture-step">
         <p>{s.scanDevice}</p>
         <div className="capture-preview">
-          <video ref={videoRef} aria-label={s.scanDevice} muted playsInline autoPlay />
+          <video
+            ref={videoRef}
+            aria-label={s.scanDevice}
+            muted
+            playsInline
+            autoPlay
+            tabIndex={-1}
+          />
         </div>
         {camera.problem && <p className="capture-problem">{camera.problem}</p>}
         <div role="status">

@@ -1,10 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { page } from 'vitest/browser';
+import { page, userEvent } from 'vitest/browser';
 import { cleanup, render } from '../../../tests/web/render.tsx';
+import { keyboardShortcuts, setKeyboardShortcuts } from '../../stores/keyboard-shortcuts.ts';
 import UserGuideDialog from './user-guide-dialog.tsx';
 
 afterEach(async () => {
   await cleanup();
+  setKeyboardShortcuts(true);
   await page.viewport(414, 896);
 });
 
@@ -43,5 +45,22 @@ describe('User Guide: AI analysis', () => {
       'NGo to the next detection and highlight it (an open keyframe window shows it)',
       'PGo to the previous detection and highlight it (an open keyframe window shows it)',
     ]);
+  });
+});
+
+describe('User Guide: keyboard shortcuts switch (WCAG 2.1.4)', () => {
+  it('turns the shortcuts off and on by keyboard, where they are listed, and remembers it', async () => {
+    await render(<UserGuideDialog open onOpenChange={() => {}} />);
+    await page.getByRole('tab', { name: 'AI Analysis' }).click();
+    const toggle = page.getByRole('switch', { name: 'Keyboard shortcuts' });
+    await expect.element(toggle).toBeChecked();
+    (toggle.element() as HTMLElement).focus();
+    await userEvent.keyboard(' ');
+    await expect.element(toggle).not.toBeChecked();
+    expect(keyboardShortcuts.on).toBe(false);
+    expect(localStorage.getItem('keyboardShortcuts')).toBe('off');
+    await userEvent.keyboard(' ');
+    await expect.element(toggle).toBeChecked();
+    expect(keyboardShortcuts.on).toBe(true);
   });
 });

@@ -1,6 +1,8 @@
 import { Tabs } from 'radix-ui';
+import { useSnapshot } from 'valtio';
 import { AppDialog } from '../../components/app-dialog.tsx';
 import { videoShortcuts } from '../../config/video-shortcuts.ts';
+import { keyboardShortcuts, setKeyboardShortcuts } from '../../stores/keyboard-shortcuts.ts';
 import './user-guide.css';
 
 export interface UserGuideDialogProps {
@@ -15,6 +17,7 @@ export interface UserGuideDialogProps {
 const guideWidth = 'max(70vw, min(100vw - 2rem, 36rem))';
 
 export default function UserGuideDialog({ open, onOpenChange }: UserGuideDialogProps) {
+  const shortcuts = useSnapshot(keyboardShortcuts);
   return (
     <AppDialog open={open} onOpenChange={onOpenChange} title="User Guide" width={guideWidth}>
       <Tabs.Root defaultValue="floorplan" className="tabs">
@@ -124,7 +127,24 @@ export default function UserGuideDialog({ open, onOpenChange }: UserGuideDialogP
             </li>
           </ul>
           <h4>Keyboard shortcuts on the Video Analysis page</h4>
-          <p>They work anywhere on the page except while you type in a field.</p>
+          <p>
+            They work while the focus is on the video, the path, the time slider or the detections,
+            or on no control at all (click an empty part of the page), and never while you type in a
+            field. On an inspection report, <kbd>F</kbd> goes to the next flag.
+          </p>
+          <label className="guide-switch">
+            <input
+              type="checkbox"
+              role="switch"
+              checked={shortcuts.on}
+              aria-checked={shortcuts.on}
+              onChange={(event) => setKeyboardShortcuts(event.target.checked)}
+            />
+            Keyboard shortcuts
+          </label>
+          <p className="muted">
+            Turn them off if you use speech input, or if they get in your way.
+          </p>
           <table className="guide-shortcuts">
             <thead>
               <tr>

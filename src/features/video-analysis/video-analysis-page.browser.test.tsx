@@ -8,6 +8,7 @@ import { cleanup, render, unexpectedRequest } from '../../../tests/web/render.ts
 import { boxStyle } from '../../components/video-review/keyframe-modal.tsx';
 import type { PathPlayerProps } from '../../components/video-review/path-player/path-player.tsx';
 import { paths } from '../../config/paths.ts';
+import { setKeyboardShortcuts } from '../../stores/keyboard-shortcuts.ts';
 import { signIn, signOut } from '../../stores/session.ts';
 import { toasts } from '../../stores/toasts.ts';
 import VideoAnalysisPage from './video-analysis-page.tsx';
@@ -202,6 +203,7 @@ beforeEach(() => {
 afterEach(async () => {
   await cleanup();
   signOut();
+  setKeyboardShortcuts(true);
   toasts.items = [];
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
@@ -806,6 +808,29 @@ describe('keyboard shortcuts', () => {
     // ...and the speed did not move: one `]` outside the field makes it 1.25×, not 1.75×.
     await page.getByRole('heading', { level: 1 }).click();
     await userEvent.keyboard(']');
+    await expect.element(page.getByText('Speed: 1.25×')).toBeVisible();
+    expect(mediaElement().playbackRate).toBe(1.25);
+  });
+
+  it('act only from the workspace or no control, and nowhere once turned off (WCAG 2.1.4)', async () => {
+    await showPage(`/video/${ids.a}`);
+    await expect.element(page.getByText('Speed: 1×')).toBeVisible();
+    const focus = (element: Element) => (element as HTMLElement).focus();
+    // A video card of the timeline and the breadcrumb are outside the workspace: `]` is theirs.
+    focus(document.querySelector('.va-video-card') as Element);
+    await userEvent.keyboard(']');
+    focus(page.getByRole('button', { name: /^Back to/ }).element());
+    await userEvent.keyboard(']');
+    // Play is in it: one step faster, 1.25× (not 1.75×).
+    focus(page.getByRole('button', { name: 'Play', exact: true }).element());
+    await userEvent.keyboard(']');
+    await expect.element(page.getByText('Speed: 1.25×')).toBeVisible();
+
+    setKeyboardShortcuts(false);
+    await userEvent.keyboard(']');
+    (document.activeElement as HTMLElement).blur();
+    await userEvent.keyboard(']');
+    await new Promise((resolve) => setTimeout(resolve, 100));
     await expect.element(page.getByText('Speed: 1.25×')).toBeVisible();
     expect(mediaElement().playbackRate).toBe(1.25);
   });

@@ -5,6 +5,7 @@ import { palette } from '../../../lib/palette.ts';
 import { toasts } from '../../../stores/toasts.ts';
 import type { Floorplan, FloorplanConfiguration } from '../../../types/api.ts';
 import { Calibrator } from './calibrator.tsx';
+import { crossAnnounceDelay } from './placement-surface.tsx';
 
 const floorplan: Floorplan = {
   _id: 'f00000000000000000000001',
@@ -202,6 +203,27 @@ describe('Calibrator', () => {
     plan.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
     await expect.poll(() => last().tags).toHaveLength(1);
     expect(last().tags[0]).toMatchObject({ x: 400, y: 250 });
+  });
+
+  it('says where the keyboard’s cross is once it rests, not at every step', async () => {
+    await serveImage();
+    await showCalibrator();
+    await userEvent.click(button('Add Tag'));
+    await expect.element(surface()).toHaveFocus();
+    const status = document.querySelector('.calibrator-status') as HTMLElement;
+    const said: string[] = [];
+    const observer = new MutationObserver(() => said.push(status.textContent ?? ''));
+    observer.observe(status, { childList: true, characterData: true, subtree: true });
+    // From the middle (400, 250): three steps right, then ten down.
+    await userEvent.keyboard('{ArrowRight}{ArrowRight}{ArrowRight}{Shift>}{ArrowDown}{/Shift}');
+    await expect.element(page.getByRole('status')).toHaveTextContent('Cross at 403, 260');
+    observer.disconnect();
+    expect(said).toEqual(['Cross at 403, 260']);
+    // Enter says what it placed, and no late position replaces it.
+    await userEvent.keyboard('{ArrowLeft}{Enter}');
+    await expect.element(page.getByRole('status')).toHaveTextContent('Tag 1 placed at 402, 260');
+    await new Promise((resolve) => setTimeout(resolve, crossAnnounceDelay + 200));
+    await expect.element(page.getByRole('status')).toHaveTextContent('Tag 1 placed at 402, 260');
   });
 
   it('creates a hot zone only when larger than 20 px both ways, by drag or by keyboard', async () => {
@@ -441,6 +463,30 @@ describe('Calibrator', () => {
     await userEvent.click(button('Retry'));
     await expect.element(button('Add Tag')).toBeVisible();
     await expect.poll(() => emitted.length).toBe(1);
+  });
+
+  it('keeps names whole at 320 px: Edit and Remove go under the name', async () => {
+    await page.viewport(320, 640);
+    await serveImage();
+    await showCalibrator({
+      initial: {
+        displaySize: { width: 800, height: 500 },
+        hotZones: [],
+        tags: [{ x: 120, y: 48.5, name: 'Thermoformer' }],
+        cameras: [],
+        coordinateSystem: {},
+      },
+    });
+    const name = page.getByText('Thermoformer', { exact: true }).element();
+    await expect.element(button('Edit Thermoformer')).toBeVisible();
+    // One line box: the word is not cut into 'Ther / mofor / mer'.
+    expect(name.getClientRects()).toHaveLength(1);
+    const edit = button('Edit Thermoformer').element().getBoundingClientRect();
+    expect(edit.top).toBeGreaterThanOrEqual(name.getBoundingClientRect().bottom);
+    const card = name.closest('.card')?.getBoundingClientRect();
+    const remove = button('Remove Thermoformer').element().getBoundingClientRect();
+    expect(remove.right).toBeLessThanOrEqual(card?.right ?? 0);
+    expect(document.documentElement.scrollWidth).toBeLessThanOrEqual(320);
   });
 
   it('only shows a read-only configuration, still sending it for review', async () => {

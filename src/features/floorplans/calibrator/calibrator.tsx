@@ -230,6 +230,7 @@ function CalibratorEditor({
         onPlace={place}
         onZone={placeZone}
         onCornerSet={(point) => setAnnouncement(s.cornerSet(point.x, point.y))}
+        onCrossMoved={(point) => setAnnouncement(s.crossAt(point.x, point.y))}
         onMove={move}
         onRemove={remove}
         onCancelMode={() => setMode(null)}

@@ -47,6 +47,8 @@ export interface PlacementSurfaceProps {
   onPlace: (kind: PointKind, point: DisplayPoint) => void;
   onZone: (rect: Rect) => void;
   onCornerSet: (point: DisplayPoint) => void;
+  /** The keyboard's cross came to rest here (said in the status line). */
+  onCrossMoved: (point: DisplayPoint) => void;
   onMove: (
     kind: ItemKind,
     key: string,
@@ -69,6 +71,12 @@ interface Drag {
 const percent = (value: number, total: number) => `${(value / total) * 100}%`;
 
 /**
+ * How long the cross rests before its position is said: a held arrow key moves it about 30 times
+ * a second, and a screen reader told each step would still be reading out old positions.
+ */
+export const crossAnnounceDelay = 500;
+
+/**
  * The floor plan with its overlay: a canvas drawn by `drawCalibrator`, and one focusable button
  * per placed item over it, so items can be reached with Tab, moved with the arrow keys and
  * removed with Delete. In a placing mode a click places (a drag draws a hot zone); the keyboard
@@ -85,9 +93,12 @@ export function PlacementSurface(props: PlacementSurfaceProps) {
   const [zoneStart, setZoneStart] = useState<DisplayPoint | null>(null);
   const [draft, setDraft] = useState<Rect | null>(null);
   const drag = useRef<Drag | null>(null);
+  const crossTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(crossTimer.current), []);
 
   // A placing mode starts with the cross in the middle and the keyboard on the plan.
   useEffect(() => {
+    clearTimeout(crossTimer.current);
     setCorner(null);
     setDraft(null);
     setZoneStart(null);
@@ -185,10 +196,14 @@ export function PlacementSurface(props: PlacementSurfaceProps) {
     // it starts from the middle, where that render puts it, instead of being lost.
     const at = cursor ?? centreOf(display);
     setKeyboardUsed(true);
+    // Any key supersedes a position not yet said: a new one, or what Enter or Escape says.
+    clearTimeout(crossTimer.current);
     const delta = arrowDelta(event.key, event.shiftKey ? keyboardBigStep : keyboardStep);
     if (delta) {
       event.preventDefault();
-      setCursor(clampToDisplay(displayPoint(at.x + delta.dx, at.y + delta.dy), display));
+      const next = clampToDisplay(displayPoint(at.x + delta.dx, at.y + delta.dy), display);
+      setCursor(next);
+      crossTimer.current = setTimeout(() => props.onCrossMoved(next), crossAnnounceDelay);
     } else if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
       if (mode !== 'hotZone') {
