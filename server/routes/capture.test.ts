@@ -157,12 +157,18 @@ describe('submitting an inspection', () => {
   });
 
   it('refuses lines the caller is not assigned to (403) and lines not active (409)', async () => {
-    expect((await post(u.operator.auth, submission(lines.lineB))).statusCode).toBe(403);
+    const unassigned = await post(u.operator.auth, submission(lines.lineB));
+    expect(unassigned.statusCode).toBe(403);
+    expect(unassigned.json().message).toBe(
+      'You are not assigned to this line: ask an admin or its LC manager to assign you, then resume the upload',
+    );
     expect((await post(u.admin.auth, submission(lines.lineA))).statusCode).toBe(403);
     expect((await post(u.audit.auth, submission(lines.lineA))).statusCode).toBe(403);
     const maintenance = await post(u.operator.auth, submission(lines.maintenance));
     expect(maintenance.statusCode).toBe(409);
-    expect(maintenance.json().message).toBe('Line M is maintenance: it cannot be inspected now');
+    expect(maintenance.json().message).toBe(
+      'Line M is under maintenance: it cannot be inspected now. Resume the upload once it is active again',
+    );
   });
 
   it('names the field of bad input and stores nothing', async () => {

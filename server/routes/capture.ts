@@ -102,11 +102,19 @@ export const captureRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const existing = await findByClientRef(body.clientRef);
       if (existing) return replay(existing);
       const line = await findLine(db, body.lineClearanceId);
+      // The recording stays on the phone, so both answers say what unblocks its upload.
       if (!(await isAssigned(db, user, line.id))) {
-        await denied(request, 'not assigned to this line');
+        await denied(
+          request,
+          'not assigned to this line',
+          'You are not assigned to this line: ask an admin or its LC manager to assign you, then resume the upload',
+        );
       }
       if (line.status !== 'active') {
-        throw conflict(`${line.name} is ${line.status}: it cannot be inspected now`);
+        const state = line.status === 'maintenance' ? 'under maintenance' : line.status;
+        throw conflict(
+          `${line.name} is ${state}: it cannot be inspected now. Resume the upload once it is active again`,
+        );
       }
       const startTime = new Date(body.startTime);
       const endTime = new Date(body.endTime);

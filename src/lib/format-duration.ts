@@ -1,6 +1,14 @@
+/**
+ * Whole seconds of a length, floored as media players count them: a 4.6 s recording is 4 s
+ * (0:04) on every screen, the phone's review and the reviewers' lists alike.
+ */
+export function wholeSeconds(seconds: number): number {
+  return Math.max(0, Math.floor(seconds));
+}
+
 /** Seconds as m:ss, or h:mm:ss from an hour on (recording times, time left). */
 export function formatDuration(seconds: number): string {
-  const total = Math.max(0, Math.floor(seconds));
+  const total = wholeSeconds(seconds);
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
   const s = String(total % 60).padStart(2, '0');

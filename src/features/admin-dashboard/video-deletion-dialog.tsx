@@ -5,7 +5,7 @@ import { FormDialog } from '../../components/form-dialog.tsx';
 import { videoMessages as messages } from '../../config/entity-messages.ts';
 import { useFieldErrors } from '../../hooks/use-field-errors.ts';
 import { ApiError } from '../../lib/api-client.ts';
-import { failureText, runAction } from '../../lib/run-action.ts';
+import { refusesField, tryAction } from '../../lib/run-action.ts';
 import { unstorableProblem } from '../../lib/text-rules.ts';
 import { toastLife } from '../../stores/toasts.ts';
 import { deleteAdminVideo } from './api/delete-admin-video.ts';
@@ -45,32 +45,24 @@ export function VideoDeletionDialog({
       fields.warn('reason', problem);
       return false;
     }
-    let refusal: unknown;
-    const done = await runAction(
-      async () => {
-        try {
-          return await deleteAdminVideo(videoId, reason.trim());
-        } catch (error) {
-          refusal = error;
-          throw error;
-        }
-      },
+    const outcome = await tryAction(
+      () => deleteAdminVideo(videoId, reason.trim()),
       deletionSummary,
       messages.deleteFailed,
       toastLife.long,
     );
-    if (done) {
+    if (outcome.done) {
       onDeleted();
       return true;
     }
+    const { error, said } = outcome;
     // A refusal of the reason is said at the field, which keeps what was typed.
-    const said = failureText(messages.deleteFailed, refusal);
-    if (said && refusal instanceof ApiError && refusal.serverMessage?.startsWith('body.reason')) {
+    if (said && refusesField(error, 'body.reason')) {
       fields.fail('reason', said);
       return false;
     }
     // Signed evidence or gone meanwhile: trying again does not help, the toast says why.
-    return refusal instanceof ApiError && (refusal.status === 409 || refusal.status === 404);
+    return error instanceof ApiError && (error.status === 409 || error.status === 404);
   };
 
   return (

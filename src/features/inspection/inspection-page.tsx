@@ -13,6 +13,7 @@ import {
   newRecordingId,
 } from '../../lib/capture/recording-db.ts';
 import { discardRecording, submitRecording, uploadQueue } from '../../lib/capture/upload-queue.ts';
+import { errorText } from '../../lib/error-text.ts';
 import { session } from '../../stores/session.ts';
 import { toastError } from '../../stores/toasts.ts';
 import type { MyLineDetail } from '../../types/api.ts';
@@ -24,8 +25,6 @@ import { inspectionStrings as s } from './strings.ts';
 import './inspection.css';
 
 type Step = 'before' | 'record' | 'review' | 'submitted';
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** /inspection/{areaId}: before, record, review and submit (docs/capture.md). */
 export default function InspectionPage() {
@@ -119,7 +118,7 @@ export default function InspectionPage() {
           try {
             await submitRecording(recording, notes.trim());
           } catch (error) {
-            toastError(`${s.submitFailed}: ${messageOf(error)}`);
+            toastError(`${s.submitFailed}: ${errorText(error)}`);
             return;
           }
           setStep('submitted');
@@ -129,7 +128,7 @@ export default function InspectionPage() {
           try {
             await discardRecording(recording.id);
           } catch (error) {
-            toastError(`${s.discardFailed}: ${messageOf(error)}`);
+            toastError(`${s.discardFailed}: ${errorText(error)}`);
             return;
           }
           setRecording(null);

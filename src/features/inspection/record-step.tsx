@@ -11,8 +11,10 @@ import { recordableCode } from '../../lib/capture/recording-entries.ts';
 import { runningSha256 } from '../../lib/capture/sha256-client.ts';
 import { showRecording } from '../../lib/capture/upload-queue.ts';
 import { keepScreenOn } from '../../lib/capture/wake-lock.ts';
+import { errorText as reasonOf } from '../../lib/error-text.ts';
 import { formatDuration } from '../../lib/format-duration.ts';
 import { formatSize } from '../../lib/format-size.ts';
+import { keepSessionActive } from '../../lib/idle-session.ts';
 import { toastError, toastWarning } from '../../stores/toasts.ts';
 import type { MyLineDetail } from '../../types/api.ts';
 import { judgeScan, scannableTags } from './checklist.ts';
@@ -116,6 +118,10 @@ export function RecordStep({
       window.removeEventListener('click', confirmLink, true);
     };
   }, [recordingNow]);
+
+  // An operator walking the line touches nothing: recording is activity (no idle sign-out). A
+  // pause is not: one left for the idle limit is kept as recorded when the sign-out leaves the page.
+  useEffect(() => (phase === 'recording' ? keepSessionActive() : undefined), [phase]);
 
   // While recording: the clock, the screen kept on, storage left, motion saved now and then.
   useEffect(() => {
@@ -244,7 +250,7 @@ export function RecordStep({
   return (
     <div className="capture-step capture-record">
       <div className="capture-preview">
-        <video ref={videoRef} aria-label={s.preview} muted playsInline autoPlay />
+        <video ref={videoRef} aria-label={s.preview} muted playsInline autoPlay tabIndex={-1} />
         {recordingNow && (
           <p className="capture-clock">
             <span className={phase === 'recording' ? 'capture-dot' : 'capture-dot paused'} />
@@ -337,10 +343,6 @@ function saveSensed(recording: LocalRecording, live: Live) {
 function failureText(error: unknown): string {
   if (error instanceof DOMException && error.name === 'QuotaExceededError') return s.storageFull;
   return s.notStored(reasonOf(error));
-}
-
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message || error.name : String(error);
 }
 
 /**

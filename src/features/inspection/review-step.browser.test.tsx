@@ -51,6 +51,17 @@ describe('the review step', () => {
     expect(page.getByRole('alert').elements()).toHaveLength(0);
   });
 
+  it('shows the length in whole seconds floored, as the video analysis page counts it', async () => {
+    await render(
+      <ReviewStep
+        recording={{ ...recording(90_000), duration: 4.6 }}
+        onSubmit={async () => {}}
+        onDiscard={() => {}}
+      />,
+    );
+    await expect.element(page.getByText('0:04', { exact: true })).toBeVisible();
+  });
+
   it('takes at most 2000 characters of notes, counting them as they are typed', async () => {
     await showReview(250_000);
     const notes = page.getByLabelText('Operator notes');

@@ -14,6 +14,7 @@ import {
   type RecordingEntries,
 } from '../../lib/capture/recording-entries.ts';
 import { correctRecording, type RecordingSummary } from '../../lib/capture/upload-queue.ts';
+import { errorText } from '../../lib/error-text.ts';
 import { toastError, toastSuccess } from '../../stores/toasts.ts';
 import { operatorStrings as s } from './strings.ts';
 
@@ -66,7 +67,7 @@ export function CorrectRecordingDialog({
       toastSuccess(s.corrected);
       onClose();
     } catch (error) {
-      toastError(`${s.correctFailed}: ${error instanceof Error ? error.message : String(error)}`);
+      toastError(`${s.correctFailed}: ${errorText(error)}`);
       setBusy(false);
     }
   };

@@ -4,6 +4,7 @@ import { RecordActions, RecordCard, RecordField } from '../../components/record-
 import { Tag } from '../../components/tag.tsx';
 import { UploadProgressBar } from '../../components/upload-progress-bar.tsx';
 import { discardRecording, resumeRecording, uploadQueue } from '../../lib/capture/upload-queue.ts';
+import { errorText } from '../../lib/error-text.ts';
 import { formatSize } from '../../lib/format-size.ts';
 import { localTime } from '../../lib/record-time.ts';
 import { confirmThenRun } from '../../lib/run-action.ts';
@@ -23,7 +24,7 @@ export function PendingUploads() {
   const toCorrect = pending.find((r) => r.id === correcting);
   const resume = (id: string) =>
     resumeRecording(id).catch((error: unknown) =>
-      toastError(`${s.resumeFailed}: ${error instanceof Error ? error.message : String(error)}`),
+      toastError(`${s.resumeFailed}: ${errorText(error)}`),
     );
   return (
     <section aria-labelledby="pending-heading">

@@ -118,3 +118,22 @@ describe('Video timeline with a plant’s list', () => {
     await expect.element(page.getByText(/^1–50 of 5000 videos/)).toBeVisible();
   });
 });
+
+describe('a video’s duration on its card', () => {
+  it('counts whole seconds floored, as the operator’s review step and media players do', async () => {
+    // 4.6 s read '5 s' here while the operator's review step read 0:04.
+    await render(
+      <VideoTimeline
+        videos={[{ ...videos[0], duration: 4.6 } as Video]}
+        loading={false}
+        users={[]}
+        lineClearances={[]}
+        filters={noFilters}
+        onFiltersChange={() => {}}
+        selectedId={null}
+        onSelect={() => {}}
+      />,
+    );
+    await expect.element(page.getByText('Duration: 4 s')).toBeVisible();
+  });
+});

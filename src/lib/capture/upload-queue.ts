@@ -15,6 +15,7 @@ import { proxy, subscribe } from 'valtio';
 import { session, storedAccessToken } from '../../stores/session.ts';
 import type { InspectionCreate, InspectionCreated, MyInspection } from '../../types/api.ts';
 import { ApiError, api, endSession, segment, serverMessageOf } from '../api-client.ts';
+import { errorText } from '../error-text.ts';
 import {
   channelFor,
   ifRecordingFree,
@@ -508,7 +509,7 @@ function messageOf(error: unknown): string {
     if (!response) return s.noConnection;
     return serverMessageOf(response.getBody() ?? '') ?? s.uploadRefused(response.getStatus());
   }
-  return error instanceof Error ? error.message : String(error);
+  return errorText(error);
 }
 
 /** 4xx answers other than timeouts and rate limits will not change by retrying. */

@@ -1,4 +1,5 @@
 import { ApiError } from '../../../lib/api-client.ts';
+import { errorText } from '../../../lib/error-text.ts';
 import { wizardStrings as w } from '../strings.ts';
 
 /**
@@ -8,7 +9,7 @@ import { wizardStrings as w } from '../strings.ts';
  */
 export function failureText(prefix: string, error: unknown): string | null {
   if (!(error instanceof ApiError)) {
-    return `${prefix}: ${error instanceof Error ? error.message : String(error)}`;
+    return `${prefix}: ${errorText(error)}`;
   }
   if (error.status === 401) return null;
   if (error.status === 0) return `${prefix}: ${w.networkError}`;
