@@ -194,8 +194,11 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await db.transaction(async (tx) => {
           // Sessions past their tokens' lifetime need no record any more.
           await tx.delete(revokedSessions).where(lt(revokedSessions.expiresAt, new Date()));
+          // Only a session this call ends is audited: a second tab's sign-out at the same limit,
+          // or a repeated call, finds it ended already and writes nothing.
+          let endedNow = false;
           for (const session of ended) {
-            await tx
+            const inserted = await tx
               .insert(revokedSessions)
               .values({
                 sessionId: session.sessionId,
@@ -203,10 +206,12 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
                 // No token of the session lives past its absolute end.
                 expiresAt: new Date(session.sessionStart + config.tokenTtlSeconds * 1000),
               })
-              .onConflictDoNothing();
+              .onConflictDoNothing()
+              .returning({ sessionId: revokedSessions.sessionId });
+            endedNow ||= inserted.length > 0;
           }
           const first = ended[0];
-          if (first) {
+          if (first && endedNow) {
             // A public route has no request user: the entry names the one whose session ended,
             // the verified token's user (21 CFR 11.10(e): who, not 'system').
             const [row] = await tx

@@ -160,14 +160,14 @@ describe('submitting an inspection', () => {
     const unassigned = await post(u.operator.auth, submission(lines.lineB));
     expect(unassigned.statusCode).toBe(403);
     expect(unassigned.json().message).toBe(
-      'You are not assigned to this line: ask an admin or its LC manager to assign you, then resume the upload',
+      'You are not assigned to this line: ask an admin, a factory manager or its LC manager to assign you, then resume the upload.',
     );
     expect((await post(u.admin.auth, submission(lines.lineA))).statusCode).toBe(403);
     expect((await post(u.audit.auth, submission(lines.lineA))).statusCode).toBe(403);
     const maintenance = await post(u.operator.auth, submission(lines.maintenance));
     expect(maintenance.statusCode).toBe(409);
     expect(maintenance.json().message).toBe(
-      'Line M is under maintenance: it cannot be inspected now. Resume the upload once it is active again',
+      'Line M is under maintenance: it cannot be inspected now. Resume the upload once it is active again.',
     );
   });
 

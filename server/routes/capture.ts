@@ -107,13 +107,13 @@ export const captureRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await denied(
           request,
           'not assigned to this line',
-          'You are not assigned to this line: ask an admin or its LC manager to assign you, then resume the upload',
+          'You are not assigned to this line: ask an admin, a factory manager or its LC manager to assign you, then resume the upload.',
         );
       }
       if (line.status !== 'active') {
         const state = line.status === 'maintenance' ? 'under maintenance' : line.status;
         throw conflict(
-          `${line.name} is ${state}: it cannot be inspected now. Resume the upload once it is active again`,
+          `${line.name} is ${state}: it cannot be inspected now. Resume the upload once it is active again.`,
         );
       }
       const startTime = new Date(body.startTime);

@@ -57,7 +57,12 @@ let workTimer: ReturnType<typeof setInterval> | null = null;
 export function startIdleSession(minutes: number): () => void {
   stopIdleSession();
   const limitMs = minutes * MINUTE_MS;
-  const onInput = () => markActivity();
+  // While the warning shows, only its own answers count ('Stay signed in', ×, Escape): hiding it on
+  // the Escape's way to Radix left the dialog under it topmost, and Radix closed that one (a form
+  // with what was typed) instead. The warning is modal, so no other input reaches the page then.
+  const onInput = () => {
+    if (!idleSession.warning) markActivity();
+  };
   const onStorage = (event: StorageEvent) => {
     if (!tracking) return;
     if (event.key === accessTokenKey && event.newValue) tracking.renewedAt = Date.now();

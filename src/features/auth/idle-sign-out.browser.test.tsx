@@ -1,8 +1,9 @@
 // Sign-out after inactivity, on fake timers: the warning a minute before the limit, 'Stay signed
 // in', input and work in progress as activity, another tab's activity, and the sign-out itself.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { page } from 'vitest/browser';
+import { page, userEvent } from 'vitest/browser';
 import { cleanup, render, unexpectedRequest } from '../../../tests/web/render.tsx';
+import { AppDialog } from '../../components/app-dialog.tsx';
 import {
   keepActiveWhilePlaying,
   keepSessionActive,
@@ -91,6 +92,30 @@ describe('sign-out after inactivity', () => {
     // Nothing was done meanwhile, so nothing was renewed.
     expect(renewals()).toBe(1);
     expect(session.loggedIn).toBe(true);
+  });
+
+  it('Escape on the warning closes only the warning: a form open under it keeps what was typed', async () => {
+    server();
+    vi.setSystemTime(new Date('2026-03-02T08:00:00Z'));
+    signIn('token-0', operator, true, 30);
+    await render(
+      <>
+        <AppDialog open onOpenChange={() => {}} title="Edit Line Clearance" width="500px">
+          <input aria-label="Location" defaultValue="typed" />
+        </AppDialog>
+        <IdleSignOut />
+      </>,
+    );
+    const form = page.getByRole('dialog', { name: 'Edit Line Clearance' });
+    await wait(29 * MINUTE + 30_000);
+    await expect.element(warning()).toBeVisible();
+    // A real key press: between the window's and the document's listeners the browser runs
+    // microtasks (a re-render), which an event dispatched from script does not.
+    await userEvent.keyboard('{Escape}');
+    await wait(100);
+    await expect.element(warning()).not.toBeInTheDocument();
+    await expect.element(form).toBeInTheDocument();
+    expect(form.getByLabelText('Location').element()).toHaveProperty('value', 'typed');
   });
 
   it('‘Stay signed in’ renews the token and starts the clock again', async () => {
