@@ -1,6 +1,6 @@
 // The reason an audit entry records, where one was given: a refusal's or a failure's reason, a
-// dismissal's reason, a signature's notes. One rule for the trail's API (each entry's `reason`,
-// which /audit shows) and its CSV export.
+// dismissal's reason, the reason for a change or deletion (audit/change-reason.ts), a signature's
+// notes. One rule for the trail's API (each entry's `reason`, which /audit shows) and its CSV export.
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

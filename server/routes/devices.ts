@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { asc, eq, sql } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
+import { changeReason, noBodyAsEmpty, withReason } from '../audit/change-reason.ts';
 import { deviceHolders, devices, floorplanConfigs, lineClearances } from '../db/schema.ts';
 import { currentUser } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
@@ -11,6 +12,7 @@ import { newId } from '../ids.ts';
 import { IdParams, MessageResponse } from '../schemas/common.ts';
 import {
   Device,
+  DeviceDelete,
   DeviceRegister,
   type DeviceStatus,
   type DeviceType,
@@ -132,8 +134,9 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const old = await find(request.params.id);
       const body = request.body;
+      const reason = changeReason(body.reason, 'the device is changed');
+      const old = await find(request.params.id);
       return db.transaction(async (tx) => {
         const [row] = await tx
           .update(devices)
@@ -149,8 +152,7 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
           action: 'update',
           entity: 'device',
           entityId: row.id,
-          oldValue: toDevice(old),
-          newValue: toDevice(row),
+          ...withReason(reason, toDevice(old), toDevice(row)),
         });
         return toDevice(row);
       });
@@ -161,13 +163,16 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/devices/:id',
     {
       config: { access: EDITORS },
+      preValidation: noBodyAsEmpty,
       schema: {
         tags: ['devices'],
         params: IdParams,
+        body: DeviceDelete,
         response: { 200: MessageResponse, ...errors },
       },
     },
     async (request) => {
+      const reason = changeReason(request.body.reason, 'the device is deleted');
       const old = await find(request.params.id);
       await db.transaction(async (tx) => {
         await tx.delete(devices).where(eq(devices.id, old.id));
@@ -175,7 +180,7 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
           action: 'delete',
           entity: 'device',
           entityId: old.id,
-          oldValue: toDevice(old),
+          ...withReason(reason, toDevice(old)),
         });
       });
       return { message: 'Device deleted' };

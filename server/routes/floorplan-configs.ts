@@ -39,11 +39,10 @@ const errors = errorResponses;
 const read = { 200: FloorplanConfig, ...errors };
 
 /**
- * What the wizard's user does when refused a save of an older configuration: its work is kept on
- * screen, and the saved configuration it now shows is the newer one (docs/floorplans.md).
+ * What the wizard's user does when refused a save of an older configuration: its work stays on
+ * screen beside the two choices these words name (docs/floorplans.md, "Saved meanwhile").
  */
-const SAVE_AGAIN =
-  'Save again to replace those changes with yours, or go back to the calibration and use Reset Configuration to start from them.';
+const SAVE_AGAIN = 'Save yours over them, or load the saved configuration to start from them.';
 
 /**
  * Two tags of one line with the same QR code: a scan (matched on the trimmed code, like

@@ -4,6 +4,7 @@ import { arrayOverlaps, asc, count, eq, inArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
+import { changeReason, noBodyAsEmpty, withReason } from '../audit/change-reason.ts';
 import type { AuthUser } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import {
@@ -22,6 +23,7 @@ import { IdParams, MessageResponse } from '../schemas/common.ts';
 import {
   LineClearance,
   LineClearanceCreate,
+  LineClearanceDelete,
   type LineClearanceStatus,
   LineClearanceUpdate,
 } from '../schemas/line-clearances.ts';
@@ -173,9 +175,10 @@ export const lineClearanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const user = currentUser(request);
+      const body = request.body;
+      const reason = changeReason(body.reason, 'the line clearance is changed');
       const old = await findLine(db, request.params.id);
       if (!managesLine(user, old)) await denied(request, 'not the manager of this line clearance');
-      const body = request.body;
       const managerId = seesAllLines(user)
         ? body.managerId === undefined
           ? old.managerId
@@ -205,8 +208,7 @@ export const lineClearanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
           action: 'update',
           entity: 'line-clearance',
           entityId: row.id,
-          oldValue: toLineClearance(old),
-          newValue: toLineClearance(row),
+          ...withReason(reason, toLineClearance(old), toLineClearance(row)),
         });
         return toLineClearance(row);
       });
@@ -217,14 +219,17 @@ export const lineClearanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/line-clearances/:id',
     {
       config: { access: MANAGERS },
+      preValidation: noBodyAsEmpty,
       schema: {
         tags: ['line-clearances'],
         params: IdParams,
+        body: LineClearanceDelete,
         response: { 200: MessageResponse, ...errors },
       },
     },
     async (request) => {
       const user = currentUser(request);
+      const reason = changeReason(request.body.reason, 'the line clearance is deleted');
       const old = await findLine(db, request.params.id);
       if (!managesLine(user, old)) await denied(request, 'not the manager of this line clearance');
       // Inspections and videos are GMP evidence: a line that has them is retired, not deleted.
@@ -252,7 +257,11 @@ export const lineClearanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
           action: 'delete',
           entity: 'line-clearance',
           entityId: old.id,
-          oldValue: { ...toLineClearance(old), floorplans: plans, floorplanConfigs: configs },
+          ...withReason(reason, {
+            ...toLineClearance(old),
+            floorplans: plans,
+            floorplanConfigs: configs,
+          }),
         });
         return plans.map((plan) => plan.imageKey);
       });

@@ -18,6 +18,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
+import { changeReason, noBodyAsEmpty, withReason } from '../audit/change-reason.ts';
 import type { AuthUser } from '../context.ts';
 import type { Db, Tx } from '../db/client.ts';
 import {
@@ -37,7 +38,7 @@ import { passwordRateLimits } from '../http/password-rate-limit.ts';
 import { iso } from '../ids.ts';
 import { IdParams, MessageResponse, type Role } from '../schemas/common.ts';
 import { sharedAccountRefusal } from '../schemas/manageable-roles.ts';
-import { User, UserCreate, type UserStatus, UserUpdate } from '../schemas/users.ts';
+import { User, UserCreate, UserDelete, type UserStatus, UserUpdate } from '../schemas/users.ts';
 import {
   canManageRoles,
   canManageUser,
@@ -304,8 +305,9 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const user = currentUser(request);
-      const { row: old, lines } = await findManageable(request, request.params.id);
       const body = request.body;
+      const reason = changeReason(body.reason, 'the user is changed');
+      const { row: old, lines } = await findManageable(request, request.params.id);
       const roles = body.role === undefined ? old.roles : rolesOf(body.role);
       if (!canManageRoles(user, roles)) await denied(request, `may not grant ${roles.join(', ')}`);
       const email = body.email.trim().toLowerCase();
@@ -364,8 +366,10 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
             action: 'update',
             entity: 'user',
             entityId: row.id,
-            oldValue: toUser(old),
-            newValue: { ...toUser(row), passwordReset: Boolean(passwordHash) },
+            ...withReason(reason, toUser(old), {
+              ...toUser(row),
+              passwordReset: Boolean(passwordHash),
+            }),
           });
           return toUser(row);
         });
@@ -398,14 +402,17 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/users/:id',
     {
       config: { access: MANAGERS },
+      preValidation: noBodyAsEmpty,
       schema: {
         tags: ['users'],
         params: IdParams,
+        body: UserDelete,
         response: { 200: MessageResponse, ...errors },
       },
     },
     async (request) => {
       const user = currentUser(request);
+      const reason = changeReason(request.body.reason, 'the user is deleted');
       if (request.params.id === user.id) throw conflict('You cannot delete your own account');
       const { row: old } = await findManageable(request, request.params.id);
       await refuseIfShared(request, old);
@@ -432,7 +439,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
           action: 'delete',
           entity: 'user',
           entityId: old.id,
-          oldValue: toUser(old),
+          ...withReason(reason, toUser(old)),
         });
       });
       return { message: 'User deleted' };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { videos } from '../db/schema.ts';
 import { newId } from '../ids.ts';
+import { changes } from '../schemas/audit-changes.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { KEYFRAMES_TEXT, loadFixture, PNG, VIDEO_BYTES } from '../test/demo-fixture.ts';
 
@@ -306,6 +307,11 @@ describe('admin videos', () => {
         newValue: expect.objectContaining({ reason: REASON, video: 1, reports: 1 }),
       }),
     ]);
+    // The reason is the entry's, not a changed field: /audit's old → new does not list it.
+    const [entry] = trail.json();
+    expect(changes(entry.oldValue, entry.newValue).map((change) => change.line)).not.toContainEqual(
+      expect.stringMatching(/^reason/),
+    );
   });
 
   it('deletes a video no inspection names without a reason (the spec’s call)', async () => {

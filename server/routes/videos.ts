@@ -5,6 +5,7 @@ import { count, eq } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
+import { changeReason, noBodyAsEmpty, REASON_RULE, withReason } from '../audit/change-reason.ts';
 import { inspections, predictions, videos } from '../db/schema.ts';
 import { currentUser } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
@@ -12,9 +13,7 @@ import { badRequest, notFound } from '../http/errors.ts';
 import { sendStored } from '../http/send-file.ts';
 import { refreshSummaries } from '../reports/report.ts';
 import { auditSignedEvidence, refuseIfSignedEvidence } from '../reports/signed-evidence.ts';
-import { isBlank } from '../schemas/blank.ts';
 import { ErrorResponse, IdParams } from '../schemas/common.ts';
-import { givesReason, MIN_REASON_WORDS } from '../schemas/review-notes.ts';
 import {
   AdminVideo,
   Video,
@@ -39,25 +38,17 @@ const latest = (values: string[] | undefined) =>
 const earliest = (values: string[] | undefined) =>
   values?.length ? new Date(Math.min(...values.map((v) => Date.parse(v)))) : undefined;
 
-const reasonRule = `at least ${MIN_REASON_WORDS} different words`;
-
 /**
  * The reason a deletion records, or a 400: the video of an inspection is original GMP data of that
  * record (EU GMP Annex 11 §9, 21 CFR 211.188), so its deletion says why; a video no inspection
  * names may go without one (the spec's call has no payload). A reason given must be one.
  */
 function deletionReason(given: string | undefined, ofInspection: boolean): string | null {
-  const reason = given?.trim() ?? '';
-  if (isBlank(reason)) {
-    if (ofInspection) {
-      throw badRequest(
-        `body.reason is required to delete the video of an inspection (${reasonRule})`,
-      );
-    }
-    return null;
-  }
-  if (!givesReason(reason)) {
-    throw badRequest(`body.reason must say why the video is deleted (${reasonRule})`);
+  const reason = changeReason(given, 'the video is deleted');
+  if (!reason && ofInspection) {
+    throw badRequest(
+      `body.reason is required to delete the video of an inspection (${REASON_RULE})`,
+    );
   }
   return reason;
 }
@@ -143,10 +134,7 @@ export const videoRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/admin/videos/:id',
     {
       config: { access: ['admin'] },
-      // The spec's call sends no body: it is read as one without a reason.
-      preValidation: async (request) => {
-        request.body ??= {};
-      },
+      preValidation: noBodyAsEmpty,
       schema: {
         tags: ['admin'],
         description:
@@ -191,8 +179,11 @@ export const videoRoutes: FastifyPluginAsyncTypebox = async (app) => {
             action: 'delete',
             entity: 'video',
             entityId: id,
-            oldValue: { ...video, unlinkedInspections: unlinked.map((row) => row.id) },
-            newValue: reason ? { ...summary, reason } : summary,
+            ...withReason(
+              reason,
+              { ...video, unlinkedInspections: unlinked.map((row) => row.id) },
+              summary,
+            ),
           });
           return { summary, unlinked: unlinked.map((row) => row.id) };
         }),

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { ChangeReason, DeleteReasonBody } from './change-reason.ts';
 import { Id, NonBlank } from './common.ts';
 import { ExpectedVersion, Version } from './version.ts';
 
@@ -30,14 +31,21 @@ export type Device = Static<typeof Device>;
 
 const Name = NonBlank(200);
 
-/** PUT /api/devices/{id}: the whole device; `_id`, `qrCode` and unknown fields are ignored. */
+/**
+ * PUT /api/devices/{id}: the whole device and why it is changed; `_id`, `qrCode` and unknown fields
+ * are ignored.
+ */
 export const DeviceUpdate = Type.Object({
   name: Name,
   type: Type.Optional(Type.Union([DeviceType, Type.Null()])),
   status: Type.Optional(DeviceStatus),
   version: ExpectedVersion,
+  reason: ChangeReason('device', 'changed'),
 });
 export type DeviceUpdate = Static<typeof DeviceUpdate>;
+
+/** DELETE /api/devices/{id}: why (optional). */
+export const DeviceDelete = DeleteReasonBody('device');
 
 /**
  * POST /api/devices: register the device whose QR label was scanned. `qrCode` is the label's text

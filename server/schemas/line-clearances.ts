@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { ChangeReason, DeleteReasonBody } from './change-reason.ts';
 import { Id, NonBlank } from './common.ts';
 import { ExpectedVersion, Version } from './version.ts';
 
@@ -38,10 +39,15 @@ export type LineClearanceCreate = Static<typeof LineClearanceCreate>;
 
 /**
  * PUT /api/line-clearances/{id}: the whole edited record (a create's fields and the version it was
- * opened at); `_id` and unknown fields are ignored, missing optional fields keep their values.
+ * opened at) and why it is changed; `_id` and unknown fields are ignored, missing optional fields
+ * keep their values.
  */
 export const LineClearanceUpdate = Type.Object({
   ...LineClearanceCreate.properties,
   version: ExpectedVersion,
+  reason: ChangeReason('line clearance', 'changed'),
 });
 export type LineClearanceUpdate = Static<typeof LineClearanceUpdate>;
+
+/** DELETE /api/line-clearances/{id}: why (optional). */
+export const LineClearanceDelete = DeleteReasonBody('line clearance');

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { ChangeReason, DeleteReasonBody } from './change-reason.ts';
 import { Id, Matching, NonBlank, Role } from './common.ts';
 import { MIN_PASSWORD_LENGTH } from './password-rule.ts';
 import { ExpectedVersion, Version } from './version.ts';
@@ -46,9 +47,9 @@ export const UserCreate = Type.Object({
 });
 export type UserCreate = Static<typeof UserCreate>;
 
-/** PUT /api/users/{id}: the whole user; `_id`, `id` and unknown fields are ignored. A password
- * or a new email (admins and factory managers only) resets it and revokes the user's tokens, as
- * does deactivating the account. */
+/** PUT /api/users/{id}: the whole user and why it is changed; `_id`, `id` and unknown fields are
+ * ignored. A password or a new email (admins and factory managers only) resets it and revokes the
+ * user's tokens, as does deactivating the account. */
 export const UserUpdate = Type.Object({
   name: Name,
   email: Email,
@@ -58,5 +59,9 @@ export const UserUpdate = Type.Object({
   assignedOperators: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
   status: Type.Optional(UserStatus),
   version: ExpectedVersion,
+  reason: ChangeReason('user', 'changed'),
 });
 export type UserUpdate = Static<typeof UserUpdate>;
+
+/** DELETE /api/users/{id}: why (optional). */
+export const UserDelete = DeleteReasonBody('user');

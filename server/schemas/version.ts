@@ -3,7 +3,8 @@ import { Type } from 'typebox';
 /**
  * A record's version (docs/api-contract.md "Versions"): answered with the record, one more after
  * each change to what the answer shows. An edit sends back the one it opened: a PUT naming an
- * older one is refused with 409, one naming none is not checked.
+ * older one is refused with 409, a later one (never the record's) with 400, one naming none is not
+ * checked.
  */
 export const Version = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 

@@ -168,6 +168,23 @@ describe.each(resources)('PUT of a $entity', (resource) => {
     expect(same.json().version).toBe(2);
   });
 
+  it('a version the record never had is a 400 naming body.version, and nothing changes', async () => {
+    const opened = await resource.create(`Unversioned ${resource.entity}`);
+    const [firstEdit] = resource.edits;
+    const res = await send('PUT', resource.url(opened._id), resource.first().auth, {
+      ...opened,
+      ...firstEdit,
+      version: opened.version + 5,
+    });
+    // Not a 409 saying the caller (who made version 1) changed it since.
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(
+      `body.version (6) is not a version of ${opened.name}, whose latest version is 1`,
+    );
+    expect(await listed(resource, opened._id)).toEqual(opened);
+    expect(await changes(resource.entity, opened._id)).toHaveLength(0);
+  });
+
   it('two saves of one copy at once: exactly one is carried out', async () => {
     const opened = await resource.create(`Raced ${resource.entity}`);
     const [firstEdit, secondEdit] = resource.edits;
@@ -178,6 +195,9 @@ describe.each(resources)('PUT of a $entity', (resource) => {
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
     const winner = answers.find((answer) => answer.statusCode === 200)?.json();
     expect(await listed(resource, opened._id)).toEqual(winner);
+    // The refusal names the record as the winner stored it, not as the refused save sent it.
+    const refused = answers.find((answer) => answer.statusCode === 409)?.json();
+    expect(refused.message.startsWith(`${winner.name} was changed by `)).toBe(true);
     expect(winner.version).toBe(2);
     const entries = await changes(resource.entity, opened._id);
     expect(entries).toHaveLength(1);
@@ -203,6 +223,17 @@ describe('what counts as a change of a user', () => {
     });
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json()).toMatchObject({ name: 'Marta Lindqvist', version: 2 });
+  });
+
+  it('a refusal names the user by its stored name, not the one the refused save sends', async () => {
+    const opened = await resources[1]?.create('Ines Ortega');
+    if (!opened) throw new Error('no user');
+    const url = `/api/users/${opened._id}`;
+    const renamed = await send('PUT', url, u.admin.auth, { ...opened, name: 'Ines Ortega-Lind' });
+    expect(renamed.statusCode).toBe(200);
+    const stale = await send('PUT', url, u.factory.auth, { ...opened, name: 'Ines Lind' });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().message).toMatch(/^Ines Ortega-Lind was changed by Test admin on /);
   });
 
   it('a refusal names the editor as "you" when it was the caller, in another window', async () => {
@@ -269,7 +300,7 @@ describe('saving a floor-plan configuration', () => {
     });
     expect(stale.statusCode).toBe(409);
     expect(stale.json().message).toBe(
-      `Sachet Line 7 Floorplan Configuration was changed by Test admin ${when(entry.at)} since you opened it. Save again to replace those changes with yours, or go back to the calibration and use Reset Configuration to start from them.`,
+      `Sachet Line 7 Floorplan Configuration was changed by Test admin ${when(entry.at)} since you opened it. Save yours over them, or load the saved configuration to start from them.`,
     );
     const read = await t.app.inject({
       url: `/api/floorplan-configs/line-clearance/${line._id}`,

@@ -8,7 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import { byWhomWhen } from '../audit/who-when.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { auditLog, devices, floorplanConfigs, lineClearances, users } from '../db/schema.ts';
-import { conflict, type HttpError, notFound } from '../http/errors.ts';
+import { badRequest, conflict, type HttpError, notFound } from '../http/errors.ts';
 import { holderName } from './users.ts';
 
 /** Each versioned table under the trail's name for its records. */
@@ -76,13 +76,20 @@ async function changedSince(
   );
 }
 
+/** The version a request's body names, if any (every versioned save sends it as `version`). */
+const namedVersion = (body: unknown): number | undefined => {
+  const version = (body as { version?: unknown } | null | undefined)?.version;
+  return typeof version === 'number' ? version : undefined;
+};
+
 /**
- * Why an update guarded by `atVersion` changed no row: the record is gone (404 naming `what`), or
- * another save committed first (the 409), read in the update's transaction.
+ * Why an update guarded by `atVersion` changed no row: the record is gone (404 naming `what`), the
+ * request names a version the record never had (400), or another save committed first (the 409),
+ * read in the update's transaction.
  */
 export async function notUpdated(
   tx: Tx,
-  request: Pick<FastifyRequest, 'user'>,
+  request: Pick<FastifyRequest, 'user' | 'body'>,
   entity: VersionedEntity,
   id: string,
   what: string,
@@ -93,5 +100,13 @@ export async function notUpdated(
     .select({ id: table.id, name: table.name, version: table.version })
     .from(table)
     .where(eq(table.id, id));
-  return row ? changedSince(tx, request, entity, row, advice) : notFound(what);
+  if (!row) return notFound(what);
+  const named = namedVersion(request.body);
+  // Versions only grow: a later one was never this record's, and nobody changed it since.
+  if (named !== undefined && named > row.version) {
+    return badRequest(
+      `body.version (${named}) is not a version of ${row.name}, whose latest version is ${row.version}`,
+    );
+  }
+  return changedSince(tx, request, entity, row, advice);
 }

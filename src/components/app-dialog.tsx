@@ -18,6 +18,8 @@ export interface AppDialogProps {
   returnFocusTo?: RefObject<HTMLElement | null>;
   /** The × button's name, when the body has a 'Close' button of its own to tell it from. */
   closeLabel?: string;
+  /** The id of an element in the body that describes the dialog (most dialogs have none). */
+  describedBy?: string;
   children: ReactNode;
 }
 
@@ -35,6 +37,7 @@ export function AppDialog(props: AppDialogProps) {
     maxWidth,
     returnFocusTo,
     closeLabel = 'Close',
+    describedBy,
     children,
   } = props;
   const opener = useRef<HTMLElement | null>(null);
@@ -68,7 +71,7 @@ export function AppDialog(props: AppDialogProps) {
         <Dialog.Content
           className="dialog"
           style={{ width, maxWidth: maxWidth ?? 'calc(100vw - 2rem)' }}
-          aria-describedby={undefined}
+          aria-describedby={describedBy}
           onCloseAutoFocus={returnFocus}
           onKeyDown={closeOnEscape}
         >

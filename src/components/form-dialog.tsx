@@ -8,6 +8,8 @@ export interface FormDialogProps
   submitLabel?: string;
   /** Keeps the submit button disabled (e.g. while what it would submit is refused). */
   submitDisabled?: boolean;
+  /** The id of what says why the submit button is as it is (e.g. why it is disabled). */
+  submitDescribedBy?: string;
   /** Validates and saves; resolves true when saved, which closes the dialog. */
   onSubmit: () => Promise<boolean>;
   onClose: () => void;
@@ -21,6 +23,7 @@ export function FormDialog(props: FormDialogProps) {
   const {
     submitLabel = 'Save',
     submitDisabled = false,
+    submitDescribedBy,
     width = '500px',
     onSubmit,
     onClose,
@@ -46,7 +49,12 @@ export function FormDialog(props: FormDialogProps) {
           <button type="button" className="btn btn-secondary" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="btn btn-primary" disabled={busy || submitDisabled}>
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={busy || submitDisabled}
+            aria-describedby={submitDescribedBy}
+          >
             {submitLabel}
           </button>
         </div>

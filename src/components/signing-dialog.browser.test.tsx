@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { page } from 'vitest/browser';
+import { page, userEvent } from 'vitest/browser';
 import { cleanup, fakeFetch, render } from '../../tests/web/render.tsx';
 import { NO_LONGER_REVIEWABLE } from '../api/sign-inspection.ts';
 import { toasts } from '../stores/toasts.ts';
@@ -26,16 +26,17 @@ const flag = (over: Partial<Flag>): Flag => ({
   ...over,
 });
 
+/** A pending report with nothing open, as the dialog fetches it from a card. */
+const nothingOpen = { approvalBlocker: null, approvalExceptions: null, flags: [] };
+const readReport = `GET /api/reports/${id}`;
+
 async function open(
   decision: 'approve' | 'reject',
-  report: object | null,
+  loaded: object,
   routes: Parameters<typeof fakeFetch>[0] = {},
   onChanged: () => void = () => {},
 ) {
-  const fake = fakeFetch({
-    ...(report ? { [`GET /api/reports/${id}`]: { body: report } } : {}),
-    ...routes,
-  });
+  const fake = fakeFetch({ [readReport]: { body: loaded }, ...routes });
   vi.stubGlobal('fetch', fake.fetchImpl);
   await render(
     <SigningDialog
@@ -114,7 +115,7 @@ describe('SigningDialog', () => {
     expect(fake.calls).toEqual([]);
   });
 
-  it('shows no warning when nothing is open, and a rejection reads no report', async () => {
+  it('shows no warning when nothing is open, nor on a rejection, which reads the report too', async () => {
     await open('approve', {
       approvalBlocker: null,
       flags: [flag({ decision: null, severity: 'low' })],
@@ -122,13 +123,15 @@ describe('SigningDialog', () => {
     await expect.element(page.getByRole('button', { name: 'Sign and approve' })).toBeVisible();
     expect(page.getByRole('alert').query()).toBeNull();
     await cleanup();
-    const calls = await open('reject', null);
+    // A rejection signs over the record as it was when the dialog opened: it reads it too.
+    const calls = await open('reject', { ...nothingOpen, flags: [flag({})] });
     await expect.element(page.getByRole('dialog', { name: 'Reject inspection' })).toBeVisible();
-    expect(calls).toEqual([]);
+    await expect.poll(() => calls).toEqual([readReport]);
+    expect(page.getByRole('alert').query()).toBeNull();
   });
 
   it('asks for a reason to reject: the notes start empty and the spec’s note is not one', async () => {
-    const calls = await open('reject', null);
+    const calls = await open('reject', nothingOpen);
     const dialog = page.getByRole('dialog', { name: 'Reject inspection' });
     const notes = dialog.getByLabelText('Notes (required)');
     await expect.element(notes).toHaveValue('');
@@ -152,11 +155,11 @@ describe('SigningDialog', () => {
       await expect.element(notes).toHaveFocus();
       await expect.element(dialog.getByRole('alert')).toHaveTextContent(why);
     }
-    expect(calls).toEqual([]);
+    expect(calls).toEqual([readReport]);
   });
 
   it('asks for the password at its field, and forgets the notes’ error once they give a reason', async () => {
-    await open('reject', null);
+    await open('reject', nothingOpen);
     const dialog = page.getByRole('dialog', { name: 'Reject inspection' });
     const notes = dialog.getByLabelText('Notes (required)');
     const password = dialog.getByLabelText('Password');
@@ -226,7 +229,7 @@ describe('SigningDialog', () => {
     };
     const calls = await open(
       'reject',
-      null,
+      nothingOpen,
       { [`PATCH /api/inspections/${id}/reject`]: wrongPassword },
       signed,
     );
@@ -251,7 +254,9 @@ describe('SigningDialog', () => {
       .element(dialog.getByLabelText('Notes (required)'))
       .toHaveValue('Loose tablets under the feeder');
     expect(signed).not.toHaveBeenCalled();
-    expect(calls).toEqual([`PATCH /api/inspections/${id}/reject`]);
+    expect(calls).toEqual([readReport, `PATCH /api/inspections/${id}/reject`]);
+    // A wrong password is retyped: Sign stays available.
+    await expect.element(dialog.getByRole('button', { name: 'Sign and reject' })).toBeEnabled();
 
     // The next try replaces the old message: here it stops at the emptied password.
     await dialog.getByRole('button', { name: 'Sign and reject' }).click();
@@ -259,11 +264,11 @@ describe('SigningDialog', () => {
     await expect
       .element(dialog.getByRole('alert'))
       .toHaveTextContent('Please enter your password to sign');
-    expect(calls).toHaveLength(1);
+    expect(calls).toHaveLength(2);
   });
 
   it('says a refusal of the notes at the notes, and keeps the password typed', async () => {
-    const calls = await open('reject', null, {
+    const calls = await open('reject', nothingOpen, {
       [`PATCH /api/inspections/${id}/reject`]: {
         status: 400,
         body: {
@@ -283,7 +288,7 @@ describe('SigningDialog', () => {
       .toHaveAccessibleDescription(
         'Notes contains an invisible direction control (U+202E); type the text without it',
       );
-    expect(calls).toEqual([]);
+    expect(calls).toEqual([readReport]);
     // The server's refusal of the notes is said there too; the password stays.
     await notes.fill('Loose tablets under the feeder, carton chute not emptied');
     await dialog.getByRole('button', { name: 'Sign and reject' }).click();
@@ -294,7 +299,7 @@ describe('SigningDialog', () => {
       );
     await expect.element(notes).toHaveAttribute('aria-invalid', 'true');
     await expect.element(password).toHaveValue('demo-password');
-    expect(calls).toEqual([`PATCH /api/inspections/${id}/reject`]);
+    expect(calls).toEqual([readReport, `PATCH /api/inspections/${id}/reject`]);
   });
 
   // Each refusal the server gives a signature: a 409 closed the dialog, its reason only in a 3 s
@@ -336,7 +341,24 @@ describe('SigningDialog', () => {
     await expect.element(dialog.getByRole('alert')).toHaveTextContent(said);
     expect(toasts.items.map((toast) => toast.detail)).toEqual([said]);
     await expect.element(password).toHaveValue('');
-    await expect.element(password).toHaveFocus();
+    const sign = dialog.getByRole('button', { name: 'Sign and approve' });
+    if (status === 409) {
+      // Signed or changed meanwhile: a retry would be refused (and audited) again. Sign waits for
+      // the record to be reloaded, the reason its description; the focus is on the reason.
+      await expect.element(sign).toBeDisabled();
+      await expect.element(sign).toHaveAccessibleDescription(said);
+      await expect.element(dialog.getByRole('alert')).toHaveFocus();
+      await expect.element(password).not.toHaveAttribute('aria-invalid');
+      await password.fill('demo-password');
+      await userEvent.keyboard('{Enter}');
+      await expect.element(sign).toBeDisabled();
+    } else {
+      // The password is retyped (or another signer signs): Sign stays.
+      await expect.element(password).toHaveFocus();
+      await expect.element(sign).toBeEnabled();
+      await expect.element(sign).not.toHaveAccessibleDescription();
+    }
+    expect(fake.calls.filter((call) => call.startsWith('PATCH'))).toHaveLength(1);
     await expect.element(notes).toHaveValue('Line walked twice, nothing left');
     // A changed record (409) is reloaded once its reason has been read, as the dialog closes: the
     // report page's reload would take the dialog away.
@@ -347,7 +369,10 @@ describe('SigningDialog', () => {
 
   it('has the record reloaded once as it closes after signing', async () => {
     const calls: string[] = [];
-    const fake = fakeFetch({ [`PATCH /api/inspections/${id}/reject`]: { body: {} } });
+    const fake = fakeFetch({
+      [readReport]: { body: nothingOpen },
+      [`PATCH /api/inspections/${id}/reject`]: { body: {} },
+    });
     vi.stubGlobal('fetch', fake.fetchImpl);
     await render(
       <SigningDialog
@@ -368,6 +393,7 @@ describe('SigningDialog', () => {
   it('after a 404 (the inspection out of the signer’s reach) says so in words, and reloads as it closes', async () => {
     const calls: string[] = [];
     const fake = fakeFetch({
+      [readReport]: { body: nothingOpen },
       [`PATCH /api/inspections/${id}/reject`]: {
         status: 404,
         body: { message: 'Inspection not found' },
@@ -389,6 +415,7 @@ describe('SigningDialog', () => {
     const said = `Failed to reject inspection: ${NO_LONGER_REVIEWABLE}`;
     await expect.element(dialog.getByRole('alert')).toHaveTextContent(said);
     expect(toasts.items.map((toast) => toast.detail)).toEqual([said]);
+    await expect.element(dialog.getByRole('button', { name: 'Sign and reject' })).toBeDisabled();
     // As after a 409: the reason stays on the screen until the dialog closes, then the caller
     // reloads and shows where things stand.
     expect(calls).toEqual([]);
@@ -457,6 +484,9 @@ describe('SigningDialog', () => {
       reload(held('b'.repeat(64)));
       await expect.element(dialog.getByRole('alert')).toHaveTextContent(RECORD_CHANGED);
       await expect.element(dialog.getByRole('button', { name: 'Sign and approve' })).toBeDisabled();
+      await expect
+        .element(dialog.getByRole('button', { name: 'Sign and approve' }))
+        .toHaveAccessibleDescription(RECORD_CHANGED);
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       // The page reloads again as the dialog closes, so the signer reviews it as it is.
       expect(calls).toEqual(['changed', 'closed']);
@@ -490,6 +520,64 @@ describe('SigningDialog', () => {
       await expect
         .poll(() => bodies[`PATCH /api/inspections/${id}/approve`])
         .toMatchObject({ recordHash: 'c'.repeat(64) });
+    });
+
+    it('signs a rejection with the hash of the report it loaded as it opened (the cards)', async () => {
+      const bodies = answering({
+        [readReport]: { body: held('d'.repeat(64)) },
+        [`PATCH /api/inspections/${id}/reject`]: { body: {} },
+      });
+      await render(
+        <SigningDialog
+          inspectionId={id}
+          decision="reject"
+          onClose={() => {}}
+          onChanged={() => {}}
+        />,
+      );
+      const dialog = page.getByRole('dialog', { name: 'Reject inspection' });
+      await dialog.getByLabelText('Notes (required)').fill('Loose tablets under the feeder');
+      await dialog.getByLabelText('Password').fill('demo-password');
+      await dialog.getByRole('button', { name: 'Sign and reject' }).click();
+      await expect
+        .poll(() => bodies[`PATCH /api/inspections/${id}/reject`])
+        .toEqual({
+          notes: 'Loose tablets under the feeder',
+          password: 'demo-password',
+          recordHash: 'd'.repeat(64),
+        });
+    });
+
+    it('signs over the report read as it opened even when Sign is pressed before it arrives', async () => {
+      let answer: (body: unknown) => void = () => {};
+      const bodies = answering({ [`PATCH /api/inspections/${id}/reject`]: { body: {} } });
+      const answered = globalThis.fetch;
+      // The report answers when the test says.
+      vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) =>
+        init?.method === 'GET'
+          ? new Promise<Response>((resolve) => {
+              answer = (body) => resolve(Response.json(body));
+            })
+          : answered(input, init),
+      );
+      await render(
+        <SigningDialog
+          inspectionId={id}
+          decision="reject"
+          onClose={() => {}}
+          onChanged={() => {}}
+        />,
+      );
+      const dialog = page.getByRole('dialog', { name: 'Reject inspection' });
+      await dialog.getByLabelText('Notes (required)').fill('Loose tablets under the feeder');
+      await dialog.getByLabelText('Password').fill('demo-password');
+      await dialog.getByRole('button', { name: 'Sign and reject' }).click();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(bodies).toEqual({});
+      answer(held('e'.repeat(64)));
+      await expect
+        .poll(() => bodies[`PATCH /api/inspections/${id}/reject`])
+        .toMatchObject({ recordHash: 'e'.repeat(64) });
     });
   });
 });

@@ -1,4 +1,5 @@
-import { type RefObject, useEffect, useRef, useState } from 'react';
+import { type RefObject, useEffect, useId, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useSnapshot } from 'valtio';
 import { givesReason, specNotes } from '../../server/schemas/review-notes.ts';
 import { getReport } from '../api/get-reports.ts';
@@ -61,9 +62,10 @@ export interface SigningDialogProps {
    */
   onChanged(): void;
   /**
-   * The inspection's report when the caller holds it (the report page); else it is fetched. The
-   * signature names the one held as the dialog opened (its record hash): the caller may reload it
-   * meanwhile, and a different one then closes the way to signing until it is reviewed.
+   * The inspection's report when the caller holds it (the report page); else it is fetched as the
+   * dialog opens (the cards), for an approval and a rejection alike. The signature names the one
+   * held or fetched as the dialog opened (its record hash): the caller may reload it meanwhile, and
+   * a different one then closes the way to signing until it is reviewed.
    */
   report?: InspectionReport | null;
   /** Where focus goes on close if Approve or Reject is gone by then (the record is signed). */
@@ -159,26 +161,36 @@ export function SigningDialog({
   const changed = useRef(false);
   const fields = useFieldErrors<'notes' | 'password'>();
   const [fetched, setReport] = useState<InspectionReport | null>(null);
+  // The fetch started as the dialog opened: a signature sent before it answers waits for it.
+  const fetching = useRef<Promise<InspectionReport | null>>(Promise.resolve(null));
   const report = given ?? fetched;
   // What the signer reviewed: the caller's report as the dialog opened, else the one fetched here.
   const [shownAtOpen] = useState(() => given?.recordHash);
-  const reviewedHash = shownAtOpen ?? fetched?.recordHash;
   const outdated = shownAtOpen !== undefined && given !== null && given.recordHash !== shownAtOpen;
+  // A refusal that a retry would only repeat (and the server audit again): signed or changed
+  // meanwhile, the evidence not as recorded (409), or out of reach (404). Sign stays unavailable
+  // until the dialog is closed and the record reloaded.
+  const [refused, setRefused] = useState<string | null>(null);
+  const unavailable = outdated ? RECORD_CHANGED : refused;
+  const unavailableId = useId();
+  const unavailableNote = useRef<HTMLParagraphElement>(null);
   const needsReason = reasonDue(report);
   const reasonGiven = givesReason(notes);
 
-  // An approval shows what it would sign over; the server refuses what it must refuse anyway.
+  // Either signature names the record as it was when the dialog opened; an approval also shows
+  // what it would sign over. The server refuses what it must refuse anyway.
   useEffect(() => {
-    if (decision !== 'approve' || given) return;
+    if (given) return;
     let current = true;
-    getReport(inspectionId).then(
+    fetching.current = getReport(inspectionId).then(
       (loaded) => {
-        if (!current) return;
-        setReport(loaded);
-        if (loaded.approvalExceptions)
+        if (current) setReport(loaded);
+        if (current && decision === 'approve' && loaded.approvalExceptions)
           setNotes((typed) => (typed === signingText.approve.notes ? '' : typed));
+        return loaded;
       },
-      () => {},
+      // Unread (the network, or out of reach): signed without a hash, as a script signs.
+      () => null,
     );
     return () => {
       current = false;
@@ -205,7 +217,14 @@ export function SigningDialog({
       return false;
     }
     const outcome = await tryAction(
-      () => signInspection(inspectionId, decision, notes, password, reviewedHash),
+      async () =>
+        signInspection(
+          inspectionId,
+          decision,
+          notes,
+          password,
+          shownAtOpen ?? (await fetching.current)?.recordHash,
+        ),
       text.success,
       text.failure,
     );
@@ -214,13 +233,19 @@ export function SigningDialog({
       return true;
     }
     const { error, said } = outcome;
-    // A conflict (signed or changed by someone else meanwhile, the video not as recorded) or a
-    // record out of reach: it is reloaded when the dialog closes, not now, which would take the
-    // reason off the screen.
-    if (refusedAsOutdated(error)) changed.current = true;
     // Spec §8's toast shows outside the modal, hidden from screen readers while it is open: the
-    // dialog says it too, at the password it asks for again (after a 401 the app has signed out).
-    // A refusal of the notes (a 400 naming them) is said at the notes; the password stays typed.
+    // dialog says it too (after a 401 the app has signed out).
+    if (said && refusedAsOutdated(error)) {
+      // Reloaded when the dialog closes, not now, which would take the reason off the screen. Sign
+      // is unavailable now, so the focus goes to the reason rather than to <body>.
+      changed.current = true;
+      setPassword('');
+      flushSync(() => setRefused(said));
+      unavailableNote.current?.focus();
+      return false;
+    }
+    // At the password it asks for again; a refusal of the notes (a 400 naming them) is said at the
+    // notes, the password staying typed.
     if (said && refusesField(error, 'body.notes')) {
       fields.fail('notes', said);
     } else if (said) {
@@ -240,7 +265,10 @@ export function SigningDialog({
     <FormDialog
       title={text.title}
       submitLabel={text.submit}
-      submitDisabled={outdated || (decision === 'approve' && Boolean(report?.approvalBlocker))}
+      submitDisabled={
+        unavailable !== null || (decision === 'approve' && Boolean(report?.approvalBlocker))
+      }
+      submitDescribedBy={unavailable ? unavailableId : undefined}
       onSubmit={submit}
       onClose={close}
       returnFocusTo={returnFocusTo}
@@ -248,9 +276,15 @@ export function SigningDialog({
       <p>
         <strong>Meaning of this signature:</strong> {text.meaning}
       </p>
-      {outdated && (
-        <p className="signing-warning" role="alert">
-          {RECORD_CHANGED}
+      {unavailable && (
+        <p
+          id={unavailableId}
+          ref={unavailableNote}
+          className="signing-warning"
+          role="alert"
+          tabIndex={-1}
+        >
+          {unavailable}
         </p>
       )}
       {decision === 'approve' && report && <ApprovalWarnings report={report} />}

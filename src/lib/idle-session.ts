@@ -3,10 +3,17 @@
 // the idle limit; while its user is active, this renews it (at most once a renewal period), and at
 // the limit it signs out. Activity is input (pointer, keys, wheel, touch) and work in progress that
 // needs none (a recording, a playing video). The user's tabs share the token and the time of the
-// last activity through local storage, so activity in one keeps the others signed in.
+// last activity through local storage, so activity in one keeps the others signed in, and a
+// sign-out in one signs them all out.
 import { proxy } from 'valtio';
 import { navigate } from 'wouter/use-browser-location';
-import { accessTokenKey, renewAccessToken, session, storedAccessToken } from '../stores/session.ts';
+import {
+  accessTokenKey,
+  renewAccessToken,
+  session,
+  signOut,
+  storedAccessToken,
+} from '../stores/session.ts';
 import type { RenewResponse } from '../types/api.ts';
 import { ApiError, api, endSession } from './api-client.ts';
 import { logOut } from './log-out.ts';
@@ -251,6 +258,31 @@ async function renew(t: Tracking) {
   }
   // Activity while the call was out is later than the renewal: its own renewal follows.
   if (tracking === t && t.lastActivity > t.renewedAt) renewWhenDue(t);
+}
+
+/**
+ * Signs this tab out as soon as another tab of the browser signs out (its Log out, its idle limit,
+ * a 401): on a shared terminal no tab keeps a session on screen. The tabs share the token, whose
+ * removal reaches the others as a `storage` event; they send no logout of their own (the tab that
+ * signed out ended the session, which the server audits once). Past the idle limit it goes where
+ * its own idle sign-out would (/login saying why), else to /login. Answers how to stop listening.
+ */
+export function followSignOutInOtherTabs(): () => void {
+  const onStorage = (event: StorageEvent) => {
+    // `key` is null when another tab cleared local storage.
+    if (event.key !== accessTokenKey && event.key !== null) return;
+    if (storedAccessToken() || !session.loggedIn) return;
+    const t = tracking;
+    if (t && Date.now() >= lastActivity(t) + t.limitMs) {
+      signOutIdle(t);
+      return;
+    }
+    stopIdleSession();
+    signOut();
+    navigate('/login');
+  };
+  window.addEventListener('storage', onStorage);
+  return () => window.removeEventListener('storage', onStorage);
 }
 
 /** At the limit: signed out as by Log out, the reason in the trail, and /login saying why. */

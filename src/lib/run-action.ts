@@ -78,27 +78,6 @@ export async function confirmThenRun<T>(
   return runAction(action, success, failure, successLife);
 }
 
-export interface DeleteMessages {
-  confirmDelete: string;
-  deleted: string;
-  deleteFailed: string;
-}
-
-/** Confirm, delete, toast, and reload the list when it worked. */
-export async function deleteThenReload(
-  messages: DeleteMessages,
-  action: () => Promise<unknown>,
-  reload: () => void,
-): Promise<void> {
-  const done = await confirmThenRun(
-    messages.confirmDelete,
-    action,
-    messages.deleted,
-    messages.deleteFailed,
-  );
-  if (done) reload();
-}
-
 /** Spec §5 required fields: warns (3 s) and answers true when any value is blank. */
 export function warnIfBlank(message: string, ...values: string[]): boolean {
   // Blank by the server's rule: invisible characters alone are blank too.

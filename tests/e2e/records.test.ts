@@ -1,7 +1,7 @@
 // Creating, editing and deleting records through the dashboards, and reviewing inspections as an
 // LC manager, against the real server (spec §2 dashboards, §4 review notes, §5 confirmations, §8
 // toasts). Each change is also read back through the API.
-import type { Page } from 'playwright';
+import type { Locator, Page } from 'playwright';
 import { describe, expect, test } from 'vitest';
 import { Api } from './support/api.ts';
 import { acceptConfirm, expectToast, landedOn, newContext } from './support/browser.ts';
@@ -39,6 +39,7 @@ interface AuditEntry {
   actorEmail: string | null;
   action: string;
   entityId: string | null;
+  reason: string | null;
 }
 interface Inspection {
   _id: string;
@@ -65,12 +66,29 @@ const card = (page: Page, name: string) =>
     .filter({ has: page.getByRole('heading', { name, exact: true }) })
     .first();
 
-/** Deletes a record by its card's Delete button, checking the confirmation text and the toast. */
-async function deleteRecord(page: Page, name: string, entity: string): Promise<void> {
+/** Gives an Edit dialog's reason for change and saves (Annex 11: a change keeps its reason). */
+async function saveWithReason(dialog: Locator, reason: string): Promise<void> {
+  await dialog.getByLabel('Reason for change').fill(reason);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+}
+
+/**
+ * Deletes a record by its card's Delete button, checking the confirmation text, giving the reason
+ * the dialog then asks for, and checking the toast.
+ */
+async function deleteRecord(
+  page: Page,
+  name: string,
+  entity: string,
+  reason = 'Created for the end-to-end test only',
+): Promise<void> {
   const question = await acceptConfirm(page, () =>
     page.getByRole('button', { name: `Delete ${name}` }).click(),
   );
   expect(question).toBe(`Are you sure you want to delete this ${entity}?`);
+  const dialog = page.getByRole('dialog', { name: `Why is this ${entity} deleted?` });
+  await dialog.getByRole('textbox', { name: 'Reason (required)' }).fill(reason);
+  await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
   const capital = entity.charAt(0).toUpperCase() + entity.slice(1);
   await expectToast(page, 'success', 'Success', `${capital} deleted successfully`);
   await card(page, name).waitFor({ state: 'detached' });
@@ -97,7 +115,8 @@ describe.concurrent('records', () => {
     dialog = page.getByRole('dialog', { name: 'Edit Line Clearance' });
     await dialog.getByLabel('Location').fill('Building D, Hall 9');
     await dialog.getByLabel('Status').selectOption('maintenance');
-    await dialog.getByRole('button', { name: 'Save' }).click();
+    const editReason = 'Moved to Hall 9 for the press overhaul';
+    await saveWithReason(dialog, editReason);
     await expectToast(page, 'success', 'Success', 'Line clearance updated successfully');
     await card(page, 'E2E Tablet Line 9').getByText('Building D, Hall 9').waitFor();
     const saved = (await e2e.admin.get<LineClearance[]>('/api/line-clearances')).find(
@@ -105,9 +124,20 @@ describe.concurrent('records', () => {
     );
     expect(saved).toMatchObject({ location: 'Building D, Hall 9', status: 'maintenance' });
 
-    await deleteRecord(page, 'E2E Tablet Line 9', 'line clearance');
+    const deleteReason = 'The tablet line was never built';
+    await deleteRecord(page, 'E2E Tablet Line 9', 'line clearance', deleteReason);
     const lines = await e2e.admin.get<LineClearance[]>('/api/line-clearances');
     expect(lines.map((line) => line.name)).not.toContain('E2E Tablet Line 9');
+    // The GMP record: each change's entry keeps the reason given for it.
+    const log = await e2e.admin.get<AuditEntry[]>(
+      `/api/audit-log?entity=line-clearance&entityId=${saved?._id}`,
+    );
+    expect(log.filter((entry) => entry.action === 'update')).toMatchObject([
+      { actorEmail: 'admin@example.com', reason: editReason },
+    ]);
+    expect(log.filter((entry) => entry.action === 'delete')).toMatchObject([
+      { actorEmail: 'admin@example.com', reason: deleteReason },
+    ]);
     await page.context().close();
   });
 
@@ -132,7 +162,7 @@ describe.concurrent('records', () => {
     await page.getByRole('button', { name: 'Edit Erik Example' }).click();
     dialog = page.getByRole('dialog', { name: 'Edit User' });
     await dialog.getByLabel('Name').fill('Erik Example-Berg');
-    await dialog.getByRole('button', { name: 'Save' }).click();
+    await saveWithReason(dialog, 'Name changed after his marriage');
     await expectToast(page, 'success', 'Success', 'User updated successfully');
     await card(page, 'Erik Example-Berg').waitFor();
 
@@ -157,7 +187,7 @@ describe.concurrent('records', () => {
     await dialog.getByLabel('Name').fill('Packing Camera PC-07');
     await dialog.getByLabel('Type').selectOption('camera');
     await dialog.getByLabel('Status').selectOption('offline');
-    await dialog.getByRole('button', { name: 'Save' }).click();
+    await saveWithReason(dialog, 'Camera named after its packing station');
     await expectToast(page, 'success', 'Success', 'Device updated successfully');
     await card(page, 'Packing Camera PC-07').getByText('camera', { exact: true }).waitFor();
     const saved = (await e2e.admin.get<Device[]>('/api/devices')).find((d) => d._id === id);

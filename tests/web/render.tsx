@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { expect } from 'vitest';
 import { createRoot, type Root } from 'react-dom/client';
+import { expect } from 'vitest';
 // The app's stylesheet, so popovers lay out (and fit the viewport) as they do in the app.
 import '../../src/styles/app.css';
 

@@ -12,6 +12,7 @@ afterEach(async () => {
   toasts.items = [];
   signOut();
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 /** Opens the Roles list of the user dialog titled `title`: the role checkboxes it offers. */
@@ -216,6 +217,7 @@ describe('admin / factory-manager dashboard', () => {
     await expect.element(edit.getByLabelText('LC manager')).toHaveValue(sofia._id);
     // '— none —' is sent as null: the line has no manager any more.
     await userEvent.selectOptions(edit.getByLabelText('LC manager'), '— none —');
+    await edit.getByLabelText('Reason for change').fill('Sofia moved to the other site');
     await userEvent.click(edit.getByRole('button', { name: 'Save' }));
     await vi.waitFor(() =>
       expect(bodies[`PUT /api/line-clearances/${managed._id}`]).toMatchObject({ managerId: null }),
@@ -366,18 +368,96 @@ describe('admin / factory-manager dashboard', () => {
     await render(<AdminDashboardPage />);
     await userEvent.click(page.getByRole('tab', { name: 'Users' }));
 
+    // After the confirmation, the reason, typed and sent by keyboard.
+    const giveReason = async () => {
+      const reason = page.getByRole('textbox', { name: 'Reason (required)' });
+      await expect.element(reason).toHaveFocus();
+      await userEvent.keyboard('Left the company in November');
+      await userEvent.keyboard('{Tab}{Tab}{Enter}');
+    };
     const first = page.getByRole('button', { name: 'Delete Priya Nair' });
     await expect.element(first).toBeVisible();
     (first.element() as HTMLElement).focus();
     users = [second];
     await userEvent.keyboard('{Enter}');
+    await giveReason();
     await expect.poll(() => page.getByRole('heading', { name: 'Priya Nair' }).query()).toBeNull();
     await expect.element(page.getByRole('button', { name: 'Edit Sam Stone' })).toHaveFocus();
 
     users = [];
     (page.getByRole('button', { name: 'Delete Sam Stone' }).element() as HTMLElement).focus();
     await userEvent.keyboard('{Enter}');
+    await giveReason();
     await expect.element(page.getByText('Nothing here yet.')).toBeVisible();
     await expect.element(page.getByRole('button', { name: 'Add New' })).toHaveFocus();
+  });
+});
+
+describe('deleting a record', () => {
+  it.each([
+    ['Line Clearances', 'line clearance', `/api/line-clearances/${lineId}`, 'Blister Line 1'],
+    ['Users', 'user', `/api/users/${user._id}`, 'Priya Nair'],
+    ['Devices', 'device', `/api/devices/${device._id}`, 'Tablet TB-02'],
+  ])(
+    '%s: asks why after the spec’s confirmation and sends the reason',
+    async (tab, noun, path, name) => {
+      const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
+      signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles: ['admin'] });
+      const fake = fakeFetch({
+        'GET /api/line-clearances': { body: [line] },
+        'GET /api/users': { body: [user] },
+        'GET /api/devices': { body: [device] },
+        [`DELETE ${path}`]: { body: {} },
+      });
+      const sent: unknown[] = [];
+      vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+        if (init?.method === 'DELETE') sent.push(JSON.parse(String(init.body)));
+        return fake.fetchImpl(input, init);
+      });
+      await render(
+        <>
+          <AdminDashboardPage />
+          <Toaster />
+        </>,
+      );
+      await userEvent.click(page.getByRole('tab', { name: tab }));
+      await userEvent.click(page.getByRole('button', { name: `Delete ${name}` }));
+      expect(confirm).toHaveBeenCalledWith(`Are you sure you want to delete this ${noun}?`);
+      const dialog = page.getByRole('dialog', { name: `Why is this ${noun} deleted?` });
+      await expect.element(dialog.getByText(name, { exact: true })).toBeVisible();
+      const reason = dialog.getByRole('textbox', { name: 'Reason (required)' });
+      await expect
+        .element(reason)
+        .toHaveAccessibleDescription(
+          'At least 3 different words. It is kept with the deletion in the audit trail.',
+        );
+      const submit = dialog.getByRole('button', { name: 'Delete', exact: true });
+      await userEvent.click(submit);
+      await expect
+        .element(reason)
+        .toHaveAccessibleDescription(
+          expect.stringContaining(
+            `Please give the reason for deleting this ${noun}, in at least 3 different words`,
+          ),
+        );
+      expect(fake.calls.some((call) => call.startsWith('DELETE'))).toBe(false);
+
+      toasts.items = [];
+      await reason.fill('Duplicate record created by mistake');
+      await userEvent.click(submit);
+      const capital = noun.charAt(0).toUpperCase() + noun.slice(1);
+      await expect.element(page.getByText(`${capital} deleted successfully`)).toBeVisible();
+      expect(sent).toEqual([{ reason: 'Duplicate record created by mistake' }]);
+      await expect.element(dialog).not.toBeInTheDocument();
+      vi.restoreAllMocks();
+    },
+  );
+
+  it('asks nothing and deletes nothing when the confirmation is declined', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(false);
+    const calls = await showDashboard(['admin']);
+    await userEvent.click(page.getByRole('button', { name: 'Delete Blister Line 1' }));
+    expect(page.getByRole('dialog').query()).toBeNull();
+    expect(calls.some((call) => call.startsWith('DELETE'))).toBe(false);
   });
 });

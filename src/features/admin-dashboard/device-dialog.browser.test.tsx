@@ -22,6 +22,8 @@ const tablet: Device = {
   version: 4,
 };
 
+const REASON = 'Screen cracked, sent for repair';
+
 describe('Edit Device', () => {
   it('sends the version it opened, and says a refusal inside the dialog, which stays open', async () => {
     const refusal =
@@ -40,16 +42,19 @@ describe('Edit Device', () => {
     await render(<DeviceDialog item={tablet} onClose={onClose} onSaved={onSaved} />);
     const dialog = page.getByRole('dialog', { name: 'Edit Device' });
     await userEvent.selectOptions(dialog.getByLabelText('Status'), 'offline');
+    await userEvent.fill(dialog.getByLabelText('Reason for change'), REASON);
     await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
 
     await expect
       .element(dialog.getByRole('alert'))
       .toHaveTextContent(`Failed to update device: ${refusal}`);
     expect(bodies).toEqual([
-      { name: 'Line 2 tablet', type: 'monitor', status: 'offline', version: 4 },
+      { name: 'Line 2 tablet', type: 'monitor', status: 'offline', version: 4, reason: REASON },
     ]);
     await expect.element(dialog.getByLabelText('Status')).toHaveValue('offline');
     expect(onSaved).toHaveBeenCalledTimes(1);
     expect(onClose).not.toHaveBeenCalled();
+    // The refusal takes the focus (Save was disabled under it), so a screen reader says it.
+    await expect.element(dialog.getByRole('alert')).toHaveFocus();
   });
 });

@@ -7,7 +7,7 @@ import { warnIfBlank } from '../../lib/run-action.ts';
 import type { Device, DeviceStatus, DeviceType } from '../../types/api.ts';
 import { updateDevice } from './api/update-device.ts';
 import { adminStrings as s } from './strings.ts';
-import { useDialogSave } from './use-dialog-save.tsx';
+import { useChangeReason, useDialogSave } from './use-dialog-save.tsx';
 
 const types: DeviceType[] = ['camera', 'sensor', 'monitor', 'controller'];
 const statuses: DeviceStatus[] = ['active', 'inactive', 'maintenance', 'offline'];
@@ -24,10 +24,13 @@ export function DeviceDialog({ item, onClose, onSaved }: DeviceDialogProps) {
   const [name, setName] = useState(item.name);
   const [type, setType] = useState<DeviceType | ''>(item.type ?? '');
   const [status, setStatus] = useState<DeviceStatus>(item.status ?? 'active');
-  const { save: run, refusalAlert } = useDialogSave(onSaved);
+  const reason = useChangeReason(messages.noun[0], { name: name.trim(), type, status });
+  const { save: run, refusalAlert } = useDialogSave(onSaved, reason);
 
   const save = async () => {
     if (warnIfBlank(s.deviceNameRequired, name)) return false;
+    const given = reason.check();
+    if (given === null) return false;
     // The version it was opened at: a save over another's since is refused.
     return run(
       () =>
@@ -36,6 +39,7 @@ export function DeviceDialog({ item, onClose, onSaved }: DeviceDialogProps) {
           type: type || null,
           status,
           version: item.version,
+          ...given,
         }),
       messages.updated,
       messages.updateFailed,
@@ -56,6 +60,7 @@ export function DeviceDialog({ item, onClose, onSaved }: DeviceDialogProps) {
       <Field label={s.status}>
         <Select value={status} options={statuses} onChange={setStatus} />
       </Field>
+      {reason.field}
       {refusalAlert}
     </FormDialog>
   );

@@ -1,9 +1,9 @@
 import { useState } from 'react';
+import { RecordDeletionDialog } from '../../components/reason-dialog.tsx';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { StatusTag } from '../../components/tag.tsx';
 import { deviceMessages as messages } from '../../config/entity-messages.ts';
 import type { Loaded } from '../../hooks/use-load.ts';
-import { deleteThenReload } from '../../lib/run-action.ts';
 import type { Device } from '../../types/api.ts';
 import { deleteDevice } from './api/delete-device.ts';
 import { DeviceDialog } from './device-dialog.tsx';
@@ -11,6 +11,7 @@ import { adminStrings as s } from './strings.ts';
 
 export function DevicesTab({ devices }: { devices: Loaded<Device[]> }) {
   const [editing, setEditing] = useState<Device | null>(null);
+  const [deleting, setDeleting] = useState<Device | null>(null);
 
   return (
     <>
@@ -31,8 +32,8 @@ export function DevicesTab({ devices }: { devices: Loaded<Device[]> }) {
                   {
                     label: s.delete,
                     variant: 'danger',
-                    onClick: () =>
-                      deleteThenReload(messages, () => deleteDevice(device._id), devices.reload),
+                    // Spec §5: the browser's confirmation first; then the reason the trail keeps.
+                    onClick: () => window.confirm(messages.confirmDelete) && setDeleting(device),
                   },
                 ]}
               />
@@ -45,6 +46,15 @@ export function DevicesTab({ devices }: { devices: Loaded<Device[]> }) {
       />
       {editing && (
         <DeviceDialog item={editing} onClose={() => setEditing(null)} onSaved={devices.reload} />
+      )}
+      {deleting && (
+        <RecordDeletionDialog
+          messages={messages}
+          record={deleting}
+          remove={deleteDevice}
+          onDone={devices.reload}
+          onClose={() => setDeleting(null)}
+        />
       )}
     </>
   );

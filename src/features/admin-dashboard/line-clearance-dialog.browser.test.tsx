@@ -21,6 +21,7 @@ const opened: LineClearance = activeLine('c00000000000000000000002', {
   description: 'Filler and capper',
 });
 const PUT = `PUT /api/line-clearances/${opened._id}`;
+const REASON = 'Capper replaced during the planned shutdown';
 const changed =
   'Bottling Line 2 was changed by Adriana Novak on 2026-11-26 at 02:41 UTC since you opened it. Close this form and open it again to see the changes.';
 
@@ -56,6 +57,7 @@ describe('Edit Line Clearance: a record changed since the dialog opened', () => 
     const dialog = page.getByRole('dialog', { name: 'Edit Line Clearance' });
     const description = dialog.getByLabelText('Description');
     await userEvent.fill(description, 'Filler, capper and labeller');
+    await userEvent.fill(dialog.getByLabelText('Reason for change'), REASON);
     await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
 
     // The copy as opened goes back with its version, which the server found older than its own.
@@ -65,6 +67,7 @@ describe('Edit Line Clearance: a record changed since the dialog opened', () => 
         description: 'Filler, capper and labeller',
         managerId: null,
         version: 1,
+        reason: REASON,
       },
     ]);
     await expect
@@ -74,6 +77,8 @@ describe('Edit Line Clearance: a record changed since the dialog opened', () => 
     expect(onClose).not.toHaveBeenCalled();
     expect(onSaved).toHaveBeenCalledTimes(1);
     expect(page.getByText('Line clearance updated successfully').query()).toBeNull();
+    // The refusal takes the focus (Save was disabled under it), so a screen reader says it.
+    await expect.element(dialog.getByRole('alert')).toHaveFocus();
   });
 
   it('saves the version it opened and closes when nobody changed it meanwhile', async () => {
@@ -82,10 +87,85 @@ describe('Edit Line Clearance: a record changed since the dialog opened', () => 
     });
     const dialog = page.getByRole('dialog', { name: 'Edit Line Clearance' });
     await userEvent.selectOptions(dialog.getByLabelText('Status'), 'maintenance');
+    await userEvent.fill(dialog.getByLabelText('Reason for change'), REASON);
     await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
     await expect.element(page.getByText('Line clearance updated successfully')).toBeVisible();
-    expect(bodies).toMatchObject([{ status: 'maintenance', version: 1 }]);
+    expect(bodies).toMatchObject([{ status: 'maintenance', version: 1, reason: REASON }]);
     expect(onSaved).toHaveBeenCalledTimes(1);
     expect(onClose).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('Edit Line Clearance: the reason for a change', () => {
+  const missing =
+    'Please give the reason for changing this line clearance, in at least 3 different words';
+
+  it('is required by the server’s rule when the save changes something, and sent trimmed', async () => {
+    const { bodies, onClose } = await open({
+      [PUT]: { body: { ...opened, location: 'Hall 4', version: 2 } },
+    });
+    const dialog = page.getByRole('dialog', { name: 'Edit Line Clearance' });
+    const reason = dialog.getByLabelText('Reason for change');
+    await expect
+      .element(reason)
+      .toHaveAccessibleDescription(
+        'Required when you change something: at least 3 different words. It is kept with the change in the audit trail.',
+      );
+    await userEvent.fill(dialog.getByLabelText('Location'), 'Hall 4');
+    const save = dialog.getByRole('button', { name: 'Save' });
+    await userEvent.click(save);
+    // Said at the field, which takes the focus, and as the warning toast; nothing is sent.
+    await expect.element(reason).toHaveAccessibleDescription(expect.stringContaining(missing));
+    await expect.element(reason).toHaveFocus();
+    await expect.element(page.getByText(missing, { exact: true }).first()).toBeVisible();
+    expect(bodies).toEqual([]);
+
+    // Two words say nothing an auditor can check; nor does the spec's note.
+    for (const weak of ['moved it', 'Approved by LC Manager.']) {
+      // The warning toast lies over Save in the test's small frame.
+      toasts.items = [];
+      await userEvent.fill(reason, weak);
+      await userEvent.click(save);
+      await expect.element(reason).toHaveAccessibleDescription(expect.stringContaining(missing));
+    }
+    expect(bodies).toEqual([]);
+    toasts.items = [];
+
+    await userEvent.fill(reason, `  ${REASON}\n`);
+    await userEvent.click(save);
+    await expect.element(page.getByText('Line clearance updated successfully')).toBeVisible();
+    expect(bodies).toMatchObject([{ location: 'Hall 4', reason: REASON }]);
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('is not asked when nothing changed: the save sends none', async () => {
+    const { bodies, onClose } = await open({ [PUT]: { body: opened } });
+    const dialog = page.getByRole('dialog', { name: 'Edit Line Clearance' });
+    // Spaces typed and taken back change nothing.
+    await userEvent.fill(dialog.getByLabelText('Name'), 'Bottling Line 2 ');
+    await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    await expect.element(page.getByText('Line clearance updated successfully')).toBeVisible();
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]).not.toHaveProperty('reason');
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('says the server’s refusal of the reason at the field and keeps the dialog open', async () => {
+    const refusal =
+      'body.reason must say why the line clearance is changed (at least 3 different words)';
+    const { onClose } = await open({ [PUT]: { status: 400, body: { message: refusal } } });
+    const dialog = page.getByRole('dialog', { name: 'Edit Line Clearance' });
+    await userEvent.selectOptions(dialog.getByLabelText('Status'), 'inactive');
+    const reason = dialog.getByLabelText('Reason for change');
+    await userEvent.fill(reason, REASON);
+    await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    await expect
+      .element(reason)
+      .toHaveAccessibleDescription(
+        expect.stringContaining(`Failed to update line clearance: ${refusal}`),
+      );
+    await expect.element(reason).toHaveFocus();
+    await expect.element(reason).toHaveValue(REASON);
+    expect(onClose).not.toHaveBeenCalled();
   });
 });

@@ -12,7 +12,7 @@ import type { LineClearance, LineClearanceStatus, User } from '../../types/api.t
 import { createLineClearance } from './api/create-line-clearance.ts';
 import { updateLineClearance } from './api/update-line-clearance.ts';
 import { adminStrings as s } from './strings.ts';
-import { useDialogSave } from './use-dialog-save.tsx';
+import { useChangeReason, useDialogSave } from './use-dialog-save.tsx';
 
 const statuses: LineClearanceStatus[] = ['active', 'inactive', 'maintenance'];
 
@@ -41,7 +41,14 @@ export function LineClearanceDialog({ item, users, onClose, onSaved }: LineClear
   // The current manager stays offered (and shown) even when no longer listed as an LC manager.
   const current = item?.managerId;
   const currentMissing = current && !managers.some((user) => user._id === current);
-  const { save: run, refusalAlert } = useDialogSave(onSaved);
+  const reason = useChangeReason(messages.noun[0], {
+    name: name.trim(),
+    description,
+    location,
+    status,
+    managerId,
+  });
+  const { save: run, refusalAlert } = useDialogSave(onSaved, reason);
 
   const save = async () => {
     if (warnIfBlank(s.lineClearanceNameRequired, name)) return false;
@@ -51,10 +58,12 @@ export function LineClearanceDialog({ item, users, onClose, onSaved }: LineClear
       location,
       ...(choosesManager ? { managerId } : {}),
     };
+    const given = item ? reason.check() : {};
+    if (given === null) return false;
     // The record as opened, its version included: a save over another's since is refused.
     return item
       ? run(
-          () => updateLineClearance(item._id, { ...item, ...fields, status }),
+          () => updateLineClearance(item._id, { ...item, ...fields, status, ...given }),
           messages.updated,
           messages.updateFailed,
         )
@@ -95,6 +104,7 @@ export function LineClearanceDialog({ item, users, onClose, onSaved }: LineClear
           <Select value={status} options={statuses} onChange={setStatus} />
         </Field>
       )}
+      {item && reason.field}
       {refusalAlert}
     </FormDialog>
   );

@@ -1,9 +1,10 @@
+import { useState } from 'react';
 import { deleteLineClearance } from '../../api/delete-line-clearance.ts';
+import { RecordDeletionDialog } from '../../components/reason-dialog.tsx';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { StatusTag } from '../../components/tag.tsx';
 import { lineClearanceMessages as messages } from '../../config/entity-messages.ts';
 import type { Loaded } from '../../hooks/use-load.ts';
-import { deleteThenReload } from '../../lib/run-action.ts';
 import type { LineClearance, User } from '../../types/api.ts';
 import { adminStrings as s } from './strings.ts';
 
@@ -22,42 +23,50 @@ export function LineClearancesTab({
 }: LineClearancesTabProps) {
   const managerName = (id: string | null) =>
     id === null ? s.noManager : (users.find((user) => user._id === id)?.name ?? s.unknown);
+  const [deleting, setDeleting] = useState<LineClearance | null>(null);
   return (
-    <CardGrid
-      onAdd={() => setEditing('new')}
-      items={lineClearances.data}
-      noun={messages.noun}
-      loading={lineClearances.loading}
-      render={(line) => (
-        <RecordCard
-          key={line._id}
-          title={line.name}
-          tags={<StatusTag status={line.status ?? 'active'} />}
-          actions={
-            <RecordActions
-              name={line.name}
-              actions={[
-                { label: s.edit, onClick: () => setEditing(line) },
-                {
-                  label: s.delete,
-                  variant: 'danger',
-                  onClick: () =>
-                    deleteThenReload(
-                      messages,
-                      () => deleteLineClearance(line._id),
-                      lineClearances.reload,
-                    ),
-                },
-              ]}
-            />
-          }
-        >
-          <RecordField label={s.description}>{line.description || s.noDescription}</RecordField>
-          <RecordField label={s.location}>{line.location || s.noLocation}</RecordField>
-          <RecordField label={s.lcManager}>{managerName(line.managerId)}</RecordField>
-          <RecordField label={s.id}>{line._id}</RecordField>
-        </RecordCard>
+    <>
+      <CardGrid
+        onAdd={() => setEditing('new')}
+        items={lineClearances.data}
+        noun={messages.noun}
+        loading={lineClearances.loading}
+        render={(line) => (
+          <RecordCard
+            key={line._id}
+            title={line.name}
+            tags={<StatusTag status={line.status ?? 'active'} />}
+            actions={
+              <RecordActions
+                name={line.name}
+                actions={[
+                  { label: s.edit, onClick: () => setEditing(line) },
+                  {
+                    label: s.delete,
+                    variant: 'danger',
+                    // Spec §5: the browser's confirmation first; then the reason the trail keeps.
+                    onClick: () => window.confirm(messages.confirmDelete) && setDeleting(line),
+                  },
+                ]}
+              />
+            }
+          >
+            <RecordField label={s.description}>{line.description || s.noDescription}</RecordField>
+            <RecordField label={s.location}>{line.location || s.noLocation}</RecordField>
+            <RecordField label={s.lcManager}>{managerName(line.managerId)}</RecordField>
+            <RecordField label={s.id}>{line._id}</RecordField>
+          </RecordCard>
+        )}
+      />
+      {deleting && (
+        <RecordDeletionDialog
+          messages={messages}
+          record={deleting}
+          remove={deleteLineClearance}
+          onDone={lineClearances.reload}
+          onClose={() => setDeleting(null)}
+        />
       )}
-    />
+    </>
   );
 }

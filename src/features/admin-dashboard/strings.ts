@@ -60,9 +60,11 @@ export const adminStrings = {
   videoDeleted: 'Video deleted successfully.',
   /** After the browser's confirmation: why, kept as the reason of the deletion's audit entry. */
   deleteVideoTitle: 'Delete video',
-  deletionReason: 'Reason (required)',
-  deletionReasonHint: `At least ${MIN_REASON_WORDS} different words. It is kept with the deletion in the audit trail.`,
-  deletionReasonMissing: `Please give the reason for deleting this video, in at least ${MIN_REASON_WORDS} different words`,
+  /** Edit dialogs: why, kept as the reason of the change's audit entry (EU GMP Annex 11 §10). */
+  changeReason: 'Reason for change',
+  changeReasonHint: `Required when you change something: at least ${MIN_REASON_WORDS} different words. It is kept with the change in the audit trail.`,
+  changeReasonMissing: (noun: string) =>
+    `Please give the reason for changing this ${noun}, in at least ${MIN_REASON_WORDS} different words`,
   /** Beside a disabled Delete: the video of an approved or rejected inspection is kept. */
   signedEvidenceKept: 'Signed evidence: kept (the video of an approved or rejected inspection)',
   deletedPrefix: 'Deleted:',

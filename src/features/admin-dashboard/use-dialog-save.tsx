@@ -1,16 +1,51 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
+import { isBlank } from '../../../server/schemas/blank.ts';
+import { useReasonField } from '../../components/reason-dialog.tsx';
 import { ApiError } from '../../lib/api-client.ts';
-import { tryAction } from '../../lib/run-action.ts';
+import { refusesField, tryAction } from '../../lib/run-action.ts';
+import { adminStrings as s } from './strings.ts';
+
+/**
+ * An Edit dialog's 'Reason for change' (EU GMP Annex 11 §10: a change keeps its reason beside its
+ * old and new values, in its audit entry). Required when the save changes one of `values` from
+ * what they were when the dialog opened; one given anyway is checked by the same rule, which the
+ * server applies to any reason it is sent.
+ */
+export function useChangeReason(noun: string, values: object) {
+  const [opened] = useState(() => JSON.stringify(values));
+  const field = useReasonField({
+    label: s.changeReason,
+    hint: s.changeReasonHint,
+    missing: s.changeReasonMissing(noun),
+  });
+  return {
+    field: field.field,
+    fail: field.fail,
+    /** What the body adds: `{ reason }`, or `{}` when none is needed nor given; null if refused. */
+    check: (): { reason?: string } | null => {
+      if (JSON.stringify(values) === opened && isBlank(field.reason)) {
+        field.clear();
+        return {};
+      }
+      const reason = field.check();
+      return reason === null ? null : { reason };
+    },
+  };
+}
+
+type ChangeReason = ReturnType<typeof useChangeReason>;
 
 /**
  * Saving a create or edit dialog of this dashboard with the spec's toasts. A refusal is also said
  * inside the dialog (a toast outside a modal is hidden from screen readers), which stays open
  * with what was typed. A 409 (e.g. the record changed since the dialog opened: the server says who
  * changed it and when, docs/api-contract.md "Versions") reloads the list behind it too, so the
- * dialog opened again shows the change.
+ * dialog opened again shows the change. A refusal of the edit's reason is said at its field.
  */
-export function useDialogSave(reload: () => void) {
+export function useDialogSave(reload: () => void, changeReason?: ChangeReason) {
   const [refusal, setRefusal] = useState<string | null>(null);
+  const alert = useRef<HTMLParagraphElement>(null);
 
   /** Runs the call; resolves true when saved (the list is reloaded), which closes the dialog. */
   const save = async (action: () => Promise<unknown>, success: string, failure: string) => {
@@ -20,15 +55,23 @@ export function useDialogSave(reload: () => void) {
       reload();
       return true;
     }
+    const { error, said } = outcome;
+    if (said && changeReason && refusesField(error, 'body.reason')) {
+      changeReason.fail(said);
+      return false;
+    }
     // Null after a 401, which has signed out and left the page.
-    setRefusal(outcome.said);
-    if (outcome.error instanceof ApiError && outcome.error.status === 409) reload();
+    flushSync(() => setRefusal(said));
+    // Save, disabled while it ran, lost the focus to the dialog: the refusal takes it, so a
+    // keyboard or screen-reader user hears what happened.
+    alert.current?.focus();
+    if (error instanceof ApiError && error.status === 409) reload();
     return false;
   };
 
   /** The refusal, shown last in the form, above its buttons, where the eye is after Save. */
   const refusalAlert = refusal && (
-    <p className="form-error" role="alert">
+    <p ref={alert} className="form-error" role="alert" tabIndex={-1}>
       {refusal}
     </p>
   );

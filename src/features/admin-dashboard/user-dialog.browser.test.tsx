@@ -242,3 +242,40 @@ describe('Edit User: one’s own account', () => {
     expect(dialog.getByLabelText('Account status').query()).toBeNull();
   });
 });
+
+describe('Edit User: the reason for a change', () => {
+  it('asks why an account is changed, sends it with the user, and is not on Create', async () => {
+    const reasonText = 'Priya now trains the new operators';
+    const { bodies, onClose } = await open(priya, {
+      [PUT]: { body: { ...priya, role: ['operator', 'audit'], version: 2 } },
+    });
+    const dialog = page.getByRole('dialog', { name: 'Edit User' });
+    await userEvent.click(dialog.getByRole('button', { name: /^Roles:/ }));
+    await userEvent.click(page.getByRole('checkbox', { name: 'Audit' }));
+    await userEvent.keyboard('{Escape}');
+    const reason = dialog.getByLabelText('Reason for change');
+    await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    await expect
+      .element(reason)
+      .toHaveAccessibleDescription(
+        expect.stringContaining(
+          'Please give the reason for changing this user, in at least 3 different words',
+        ),
+      );
+    expect(bodies).toEqual([]);
+
+    toasts.items = [];
+    await userEvent.fill(reason, reasonText);
+    await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    await expect.element(page.getByText('User updated successfully')).toBeVisible();
+    expect(bodies).toEqual([
+      { ...priya, role: ['operator', 'audit'], email: 'priya@example.com', reason: reasonText },
+    ]);
+    expect(onClose).toHaveBeenCalledTimes(1);
+    await cleanup();
+
+    await open(null);
+    await expect.element(page.getByRole('dialog', { name: 'Create New User' })).toBeVisible();
+    expect(page.getByLabelText('Reason for change').query()).toBeNull();
+  });
+});

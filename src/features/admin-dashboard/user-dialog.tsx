@@ -18,7 +18,7 @@ import type { LineClearance, User, UserStatus } from '../../types/api.ts';
 import { updateUser } from './api/update-user.ts';
 import { ResetPassword } from './reset-password.tsx';
 import { accountStatusLabels, initialUserPassword, adminStrings as s } from './strings.ts';
-import { useDialogSave } from './use-dialog-save.tsx';
+import { useChangeReason, useDialogSave } from './use-dialog-save.tsx';
 
 export interface UserDialogProps {
   /** null creates a new user. */
@@ -50,7 +50,14 @@ export function UserDialog({ item, lineClearances, onClose, onSaved }: UserDialo
   ]);
   const [status, setStatus] = useState<UserStatus>(item?.status ?? 'active');
   const fieldErrors = useFieldErrors<'name'>();
-  const { save: run, refusalAlert } = useDialogSave(onSaved);
+  const reason = useChangeReason(messages.noun[0], {
+    name: name.trim(),
+    email: email.trim(),
+    userRoles,
+    lineClearanceIds,
+    status,
+  });
+  const { save: run, refusalAlert } = useDialogSave(onSaved, reason);
 
   const save = async () => {
     fieldErrors.clear();
@@ -68,13 +75,15 @@ export function UserDialog({ item, lineClearances, onClose, onSaved }: UserDialo
       return false;
     }
     if (!item && !check()) return false;
+    const given = item ? reason.check() : {};
+    if (given === null) return false;
     // One role is sent as a string, several as a list (spec §3 allows both).
     const role = userRoles.length === 1 ? (userRoles[0] as Role) : userRoles;
     const fields = { name: name.trim(), email: email.trim(), lineClearanceIds, role };
     // The user as opened, its version included: a save over another's since is refused.
     return item
       ? run(
-          () => updateUser(item._id, { ...item, ...fields, status }),
+          () => updateUser(item._id, { ...item, ...fields, status, ...given }),
           messages.updated,
           messages.updateFailed,
         )
@@ -139,6 +148,7 @@ export function UserDialog({ item, lineClearances, onClose, onSaved }: UserDialo
           placeholder={s.selectLineClearances}
         />
       </div>
+      {item && reason.field}
       {refusalAlert}
     </FormDialog>
   );

@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { deleteUser } from '../../api/delete-user.ts';
+import { RecordDeletionDialog } from '../../components/reason-dialog.tsx';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { RoleTags, Tag, TagList } from '../../components/tag.tsx';
 import { userMessages as messages } from '../../config/entity-messages.ts';
 import type { Loaded } from '../../hooks/use-load.ts';
-import { deleteThenReload, runAction } from '../../lib/run-action.ts';
+import { runAction } from '../../lib/run-action.ts';
 import { deleteBlocker, manageableRoles, manageBlocker } from '../../lib/user-management.ts';
 import { session } from '../../stores/session.ts';
 import type { LineClearance, User } from '../../types/api.ts';
@@ -21,6 +22,7 @@ export interface UsersTabProps {
 export function UsersTab({ users, lineClearances }: UsersTabProps) {
   const { roles, info } = useSnapshot(session);
   const [editing, setEditing] = useState<User | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<User | null>(null);
   const lineName = new Map(lineClearances.map((line) => [line._id, line.name]));
   // What the server would refuse (403, or 409 for one's own account) is shown, not offered.
   const caller = { id: info?.id ?? null, roles };
@@ -71,8 +73,8 @@ export function UsersTab({ users, lineClearances }: UsersTabProps) {
                     {
                       label: s.delete,
                       variant: 'danger',
-                      onClick: () =>
-                        deleteThenReload(messages, () => deleteUser(user._id), users.reload),
+                      // Spec §5: the browser's confirmation first; then the reason the trail keeps.
+                      onClick: () => window.confirm(messages.confirmDelete) && setDeleting(user),
                       unavailable: deleteBlocker(caller, user, lineClearances),
                     },
                   ]}
@@ -97,6 +99,15 @@ export function UsersTab({ users, lineClearances }: UsersTabProps) {
           lineClearances={lineClearances}
           onClose={() => setEditing(null)}
           onSaved={users.reload}
+        />
+      )}
+      {deleting && (
+        <RecordDeletionDialog
+          messages={messages}
+          record={deleting}
+          remove={deleteUser}
+          onDone={users.reload}
+          onClose={() => setDeleting(null)}
         />
       )}
     </>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
+import { deletionWords, ReasonDialog } from '../../components/reason-dialog.tsx';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { StatusTag, Tag } from '../../components/tag.tsx';
 import { videoMessages as messages } from '../../config/entity-messages.ts';
@@ -8,11 +9,12 @@ import { useLoad } from '../../hooks/use-load.ts';
 import { formatSize } from '../../lib/format-size.ts';
 import { localTime } from '../../lib/record-time.ts';
 import { awaitingUpload, videoDuration, videoIdOf, videoSize } from '../../lib/video.ts';
-import { toastError } from '../../stores/toasts.ts';
+import { toastError, toastLife } from '../../stores/toasts.ts';
 import type { AdminVideo, Device, LineClearance, User } from '../../types/api.ts';
+import { deleteAdminVideo } from './api/delete-admin-video.ts';
 import { getAdminVideos } from './api/get-admin-videos.ts';
 import { adminStrings as s } from './strings.ts';
-import { VideoDeletionDialog } from './video-deletion-dialog.tsx';
+import { deletionSummary } from './video-deletion.ts';
 
 export interface VideosTabProps {
   lineClearances: readonly LineClearance[];
@@ -133,12 +135,19 @@ export function VideosTab({ lineClearances, users, devices }: VideosTabProps) {
           );
         }}
       />
+      {/* The server requires a reason for an inspection's video (original GMP data); the app asks
+          for every video, by the rule the server checks. */}
       {deleting && (
-        <VideoDeletionDialog
-          videoId={deleting.id}
-          title={deleting.title}
+        <ReasonDialog
+          {...deletionWords(messages.noun[0])}
+          title={s.deleteVideoTitle}
+          subject={deleting.title}
+          act={(reason) => deleteAdminVideo(deleting.id, reason)}
+          success={deletionSummary}
+          failure={messages.deleteFailed}
+          successLife={toastLife.long}
+          onDone={videos.reload}
           onClose={() => setDeleting(null)}
-          onDeleted={videos.reload}
         />
       )}
     </>

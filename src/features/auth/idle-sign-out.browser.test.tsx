@@ -87,6 +87,10 @@ describe('sign-out after inactivity', () => {
       .element(warning())
       .toHaveTextContent('You will be signed out in 1:00 because there was no activity.');
     await expect.element(page.getByRole('button', { name: 'Stay signed in' })).toHaveFocus();
+    // What happens and when is the dialog's description, read with its title as it opens.
+    await expect
+      .element(warning())
+      .toHaveAccessibleDescription('You will be signed out in 1:00 because there was no activity.');
     await wait(1000);
     await expect.element(warning()).toHaveTextContent('signed out in 0:59');
     // Nothing was done meanwhile, so nothing was renewed.
@@ -233,6 +237,37 @@ describe('sign-out after inactivity', () => {
     expect(renewals()).toBe(1);
     await wait(MINUTE + 1000);
     expect(session.loggedIn).toBe(false);
+  });
+
+  it('signs out as soon as another tab logs out, to /login, without a logout call of its own', async () => {
+    const { calls } = server();
+    await signedIn();
+    await wait(5 * MINUTE);
+    // The other tab's Log out removes the token the tabs share.
+    localStorage.removeItem(accessTokenKey);
+    window.dispatchEvent(new StorageEvent('storage', { key: accessTokenKey, newValue: null }));
+    expect(session.loggedIn).toBe(false);
+    expect(session.info).toBeNull();
+    expect(window.location.pathname).toBe('/login');
+    expect(window.location.search).toBe('');
+    // Nothing left running here either: no warning, no sign-out, no call at the limit.
+    await wait(30 * MINUTE);
+    expect(warning().query()).toBeNull();
+    expect(calls.map((call) => call.key)).toEqual(['POST /api/session/renew']);
+  });
+
+  it('another tab’s sign-out at the idle limit shows the idle sign-out here, sending nothing', async () => {
+    const { calls } = server();
+    await signedIn();
+    await wait(30 * MINUTE - 1);
+    // The other tab's timer came first: the limit is reached, this tab's timer not yet run.
+    vi.setSystemTime(Date.now() + 1);
+    localStorage.removeItem(accessTokenKey);
+    window.dispatchEvent(new StorageEvent('storage', { key: accessTokenKey, newValue: null }));
+    expect(session.loggedIn).toBe(false);
+    expect(window.location.search).toBe('?session=idle&minutes=30&uploads=waiting');
+    await wait(MINUTE);
+    expect(calls.map((call) => call.key)).toEqual(['POST /api/session/renew']);
   });
 
   it('follows a limit the server changed (told with a renewal)', async () => {

@@ -48,12 +48,12 @@ const json = (body: unknown, status = 200, statusText = '') =>
 
 /** Another manager's save since the wizard read the configuration, as the server refuses it. */
 const savedMeanwhile =
-  'Blister Line 1 Floorplan Configuration was changed by Adriana Novak on 2026-11-26 at 02:41 UTC since you opened it. Save again to replace those changes with yours, or go back to the calibration and use Reset Configuration to start from them.';
+  'Blister Line 1 Floorplan Configuration was changed by Adriana Novak on 2026-11-26 at 02:41 UTC since you opened it. Save yours over them, or load the saved configuration to start from them.';
 
 /**
- * The API as another manager leaves it: `server.plans` is the floor-plan list and `server.version`
- * the saved configuration's version; a save for a floor plan that is no longer the line's, or of
- * another version, is refused as the server refuses it.
+ * The API as another manager leaves it: `server.plans` is the floor-plan list, `server.version`
+ * and `server.configuration` the saved configuration; a save for a floor plan that is no longer
+ * the line's, or of another version, is refused as the server refuses it.
  */
 async function serve() {
   const images: Record<string, Blob> = {
@@ -61,7 +61,14 @@ async function serve() {
     // The replacement is square: its frame is 800 × 800.
     [`/api/floorplans/${newPlan._id}.png`]: await png(1000, 1000),
   };
-  const server = { plans: [oldPlan], saves: [] as FloorplanConfigSave[], version: 1 };
+  const server = {
+    plans: [oldPlan],
+    saves: [] as FloorplanConfigSave[],
+    version: 1,
+    configuration: savedConfiguration,
+    // What a refused save of another version is told.
+    message: savedMeanwhile,
+  };
   vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
     const { pathname } = new URL(String(input), window.location.origin);
     const key = `${init?.method ?? 'GET'} ${pathname}`;
@@ -70,7 +77,7 @@ async function serve() {
     if (key === `GET /api/floorplan-configs/line-clearance/${lineId}`) {
       return json({
         lineClearanceId: lineId,
-        configuration: savedConfiguration,
+        configuration: server.configuration,
         version: server.version,
       });
     }
@@ -88,9 +95,10 @@ async function serve() {
         );
       }
       if (body.version !== server.version) {
-        return json({ message: savedMeanwhile }, 409, 'Conflict');
+        return json({ message: server.message }, 409, 'Conflict');
       }
       server.version += 1;
+      server.configuration = body.configuration;
       return json({
         lineClearanceId: lineId,
         configuration: body.configuration,
@@ -100,6 +108,15 @@ async function serve() {
     return unexpectedRequest(key);
   });
   return server;
+}
+
+/** Another manager saves the line's configuration, adding Tag 2, while this page has it open. */
+function otherManagerSaves(server: Awaited<ReturnType<typeof serve>>) {
+  server.version += 1;
+  server.configuration = {
+    ...savedConfiguration,
+    tags: [...savedConfiguration.tags, { x: 600, y: 250, name: 'Tag 2', color: '#3cb44b' }],
+  };
 }
 
 async function show() {
@@ -193,25 +210,124 @@ describe('/floorplans', () => {
     expect(last?.configuration.tags).toMatchObject([{ name: 'Tag 1', x: 400, y: 400 }]);
   });
 
-  it('says who saved the configuration since it was opened, keeps the work, and saves over theirs on a second Save', async () => {
+  it('keeps the work after another manager’s save, says who and when where Save was, and sends nothing until asked', async () => {
     const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
     const server = await serve();
     await show();
     await reachReview();
+    // The work on screen: Tag 1 given a QR code.
+    await userEvent.click(button('Give codes to tags without one'));
 
-    // Another manager saves the line's configuration while this calibration is open.
-    server.version = 2;
+    otherManagerSaves(server);
     await userEvent.click(button('Save Configuration'));
-    await vi.waitFor(() =>
-      expect(alert).toHaveBeenCalledWith(`Save failed: Conflict (${savedMeanwhile})`),
+    const notice = page.getByRole('alert');
+    await expect
+      .element(notice)
+      .toHaveTextContent(
+        'The saved configuration of Blister Line 1 was changed by Adriana Novak on 2026-11-26 at 02:41 UTC, after this page loaded it, so nothing was saved.',
+      );
+    // The spec's alert (§8), the server's words unchanged.
+    expect(alert).toHaveBeenCalledExactlyOnceWith(`Save failed: Conflict (${savedMeanwhile})`);
+    await expect.element(notice).toHaveFocus();
+    // The work stays: one tag, with its new code, and no plain Save to press.
+    await expect.element(page.getByRole('region', { name: 'Summary' })).toHaveTextContent(/Tags1/);
+    expect(button('Save Configuration').query()).toBeNull();
+
+    // Back to the calibration and on to the review again: still no plain Save.
+    await userEvent.click(button('Back to Calibration'));
+    await userEvent.click(button('Review & Save Configuration'));
+    await expect.element(notice).toBeVisible();
+    expect(button('Save Configuration').query()).toBeNull();
+    expect(server.saves.map((save) => save.version)).toEqual([1]);
+
+    // By keyboard: the two choices follow the notice in Tab order.
+    notice.element().focus();
+    await userEvent.tab();
+    await expect.element(button('Load the saved configuration')).toHaveFocus();
+    await userEvent.tab();
+    await expect.element(button('Save mine over it')).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    await expect.element(button('Configure Another Floorplan')).toBeVisible();
+    // Sent at the version now stored, which the server accepts: the user's configuration.
+    expect(server.saves.map((save) => save.version)).toEqual([1, 2]);
+    expect(server.configuration.tags).toHaveLength(1);
+    expect(server.configuration.tags[0]?.qrCode).toMatch(/^BLISTER-LINE-1-T1-/);
+  });
+
+  it('loads the saved configuration only once the browser confirmation is accepted', async () => {
+    vi.spyOn(window, 'alert').mockImplementation(() => undefined);
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    const server = await serve();
+    await show();
+    await reachReview();
+    otherManagerSaves(server);
+    await userEvent.click(button('Save Configuration'));
+    const load = page
+      .getByRole('alert')
+      .getByRole('button', { name: 'Load the saved configuration' });
+
+    await userEvent.click(load);
+    expect(confirm).toHaveBeenCalledWith(
+      'Discard your changes and load the saved configuration? Export Config first to keep a copy of yours.',
     );
-    // Still on the review with the work on screen; the configuration is read again, so a second
-    // Save, made knowing, replaces the newer one.
-    await expect.element(button('Save Configuration')).toBeEnabled();
+    // Declined: the work and the notice stay.
+    await expect.element(load).toBeVisible();
+    await expect.element(page.getByRole('region', { name: 'Summary' })).toHaveTextContent(/Tags1/);
+
+    confirm.mockReturnValue(true);
+    await userEvent.click(load);
+    // The calibrator opens the other manager's configuration: their Tag 2 is on the plan.
+    await expect
+      .element(page.getByRole('heading', { level: 2 }))
+      .toHaveTextContent('Points of Interest');
+    await expect.element(page.getByRole('button', { name: /^Tag 2, tag at/ })).toBeVisible();
+    await userEvent.click(button('Review & Save Configuration'));
+    await expect.element(page.getByRole('region', { name: 'Summary' })).toHaveTextContent(/Tags2/);
+    expect(page.getByRole('alert').query()).toBeNull();
     await userEvent.click(button('Save Configuration'));
     await expect.element(button('Configure Another Floorplan')).toBeVisible();
     expect(server.saves.map((save) => save.version)).toEqual([1, 2]);
-    expect(server.saves[1]?.configuration.tags).toMatchObject([{ name: 'Tag 1' }]);
+  });
+
+  it('refuses again when a third save comes first, and fits a 390 px phone', async () => {
+    await page.viewport(390, 844);
+    const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
+    const server = await serve();
+    await show();
+    await reachReview();
+    otherManagerSaves(server);
+    await userEvent.click(button('Save Configuration'));
+    await expect.element(button('Save mine over it')).toBeVisible();
+    expect(document.documentElement.scrollWidth).toBeLessThanOrEqual(390);
+
+    // Someone else saves before the user's choice: the cycle repeats with the new who and when.
+    server.version += 1;
+    server.message = savedMeanwhile.replace('Adriana Novak', 'Jonas Berg');
+    await userEvent.click(button('Save mine over it'));
+    await expect.element(page.getByRole('alert')).toHaveTextContent(/changed by Jonas Berg on/);
+    await expect.element(page.getByRole('alert')).toHaveFocus();
+    expect(alert).toHaveBeenLastCalledWith(`Save failed: Conflict (${server.message})`);
+    expect(server.saves.map((save) => save.version)).toEqual([1, 2]);
+
+    await userEvent.click(button('Save mine over it'));
+    await expect.element(button('Configure Another Floorplan')).toBeVisible();
+    expect(server.saves.map((save) => save.version)).toEqual([1, 2, 3]);
+  });
+
+  it('says the configuration changed without naming who when the server does not', async () => {
+    vi.spyOn(window, 'alert').mockImplementation(() => undefined);
+    const server = await serve();
+    await show();
+    await reachReview();
+    otherManagerSaves(server);
+    server.message =
+      'Blister Line 1 Floorplan Configuration was changed since you opened it. Save yours over them, or load the saved configuration to start from them.';
+    await userEvent.click(button('Save Configuration'));
+    await expect
+      .element(page.getByRole('alert'))
+      .toHaveTextContent(
+        /^Not saved: the configuration was changed meanwhileThe saved configuration of Blister Line 1 was changed after this page loaded it, so nothing was saved\./,
+      );
   });
 
   it('says when the floor plan was deleted meanwhile, and leads back to the upload', async () => {

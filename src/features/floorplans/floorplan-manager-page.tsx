@@ -21,6 +21,11 @@ import { downloadJson, exportRequest, saveRequest } from './wizard/configuration
 import { alertFailure, failureWithReason } from './wizard/failure-alert.ts';
 import { MappingStep } from './wizard/mapping-step.tsx';
 import { ReviewStep } from './wizard/review-step.tsx';
+import {
+  changedByWhomWhen,
+  type SavedMeanwhile,
+  SavedMeanwhileNotice,
+} from './wizard/saved-meanwhile-notice.tsx';
 import { StepIndicator, type WizardStep } from './wizard/step-indicator.tsx';
 import { UploadStep } from './wizard/upload-step.tsx';
 import { useFloorplans } from './wizard/use-floorplans.ts';
@@ -94,6 +99,8 @@ export default function FloorplanManagerPage() {
   const [replaced, setReplaced] = useState<Replaced | null>(null);
   // Placed items carried from a replaced floor plan's calibration onto the current one.
   const [carried, setCarried] = useState<FloorplanConfiguration | null>(null);
+  // A save refused as another manager's came first: Save waits for the user's choice.
+  const [savedMeanwhile, setSavedMeanwhile] = useState<SavedMeanwhile | null>(null);
   const saved = useLineConfiguration(lineId);
   const heading = useStepHeading(step);
 
@@ -109,6 +116,7 @@ export default function FloorplanManagerPage() {
     setConfiguration(null);
     setCarried(null);
     setReplaced(null);
+    setSavedMeanwhile(null);
   };
 
   /**
@@ -176,6 +184,7 @@ export default function FloorplanManagerPage() {
       // The version it was opened at: a save by another manager since then is not undone unseen.
       const stored = await saveConfiguration({ ...request.record, version: saved.version });
       saved.replace(stored);
+      setSavedMeanwhile(null);
       setStep(5);
     } catch (error) {
       const current = floorplan && (await changedFloorplan(error, floorplan));
@@ -187,15 +196,26 @@ export default function FloorplanManagerPage() {
         setReplaced({ old: floorplan, current });
       } else {
         alertFailure(w.saveFailed, error);
-        // Another manager saved since it was opened (the alert names who): the work on screen stays,
-        // Reset now goes back to theirs, and saving again replaces theirs (docs/floorplans.md).
+        // Another manager saved since it was opened (the alert names who): the work on screen stays
+        // and the line's configuration is read again, so Reset and 'Load the saved configuration'
+        // go to theirs and 'Save mine over it' sends the version now stored (docs/floorplans.md).
         if (error instanceof ApiError && error.status === 409) {
           await getLineConfiguration(lineId).then(saved.replace, () => {});
+          setSavedMeanwhile({ change: changedByWhomWhen(error) });
         }
       }
     } finally {
       setSaving(false);
     }
+  };
+
+  /** Drops the work on screen for the configuration saved meanwhile, opened in the calibrator. */
+  const loadSaved = () => {
+    if (!window.confirm(w.confirmLoadSaved)) return;
+    setConfiguration(null);
+    setCarried(null);
+    setSavedMeanwhile(null);
+    setStep(3);
   };
 
   /** Review & Save: every tag without a QR code gets a default one (nothing is saved yet). */
@@ -235,6 +255,16 @@ export default function FloorplanManagerPage() {
         </button>
       )}
     </div>
+  );
+
+  const meanwhileNotice = savedMeanwhile && (
+    <SavedMeanwhileNotice
+      lineName={line?.name ?? w.unknownLine}
+      refusal={savedMeanwhile}
+      saving={saving}
+      onLoadSaved={loadSaved}
+      onSaveOver={save}
+    />
   );
 
   const startOver = () => {
@@ -314,7 +344,7 @@ export default function FloorplanManagerPage() {
           configuration={configuration}
           editable={editable}
           saving={saving}
-          problem={staleNotice}
+          problem={staleNotice || meanwhileNotice}
           savedTags={saved.configuration?.tags ?? null}
           onExport={exportConfiguration}
           onSave={save}

@@ -91,6 +91,14 @@ export const wizardStrings = {
   removedText: (line: string) =>
     `The floor plan of ${line} was deleted since this calibration was opened, so nothing was saved. Export Config keeps a copy of this configuration; upload a floor plan for the line to go on.`,
   openCurrentFloorplan: 'Open the current floor plan',
+  /** Another save of the line's configuration came first (409); `change`: 'by … on … UTC'. */
+  savedMeanwhileTitle: 'Not saved: the configuration was changed meanwhile',
+  savedMeanwhileText: (line: string, change: string | null) =>
+    `The saved configuration of ${line} was changed ${change ? `${change}, ` : ''}after this page loaded it, so nothing was saved. Your tags, hot zones and cameras are still on this page. Load the saved configuration to work from it instead (yours are discarded), or save yours over it (the audit trail keeps both).`,
+  loadSavedConfiguration: 'Load the saved configuration',
+  confirmLoadSaved:
+    'Discard your changes and load the saved configuration? Export Config first to keep a copy of yours.',
+  saveMineOverIt: 'Save mine over it',
   backToUpload: 'Back to Upload',
   configurationName: (line: string) => `${line} Floorplan Configuration`,
   // Step 5

@@ -214,6 +214,41 @@ describe('LC manager dashboard', () => {
     expect(calls.filter((call) => call === 'GET /api/inspections')).toHaveLength(2);
   });
 
+  it('signs approve and reject from a card over the record as read when its dialog opened', async () => {
+    const report = 'GET /api/reports/d00000000000000000000001';
+    const recordHash = 'f'.repeat(64);
+    const routes: Parameters<typeof fakeFetch>[0] = {
+      [report]: {
+        body: { approvalBlocker: null, approvalExceptions: null, flags: [], recordHash },
+      },
+      'PATCH /api/inspections/d00000000000000000000001/approve': { body: {} },
+      'PATCH /api/inspections/d00000000000000000000001/reject': { body: {} },
+    };
+    const { bodies, calls } = await showDashboard(routes);
+    await userEvent.click(page.getByRole('tab', { name: 'Inspections' }));
+    for (const decision of ['Approve', 'Reject']) {
+      await userEvent.click(page.getByRole('button', { name: new RegExp(`^${decision} `) }));
+      const dialog = page.getByRole('dialog', { name: `${decision} inspection` });
+      await expect.poll(() => calls.filter((call) => call === report)).toHaveLength(1);
+      // Read later, the record hashes otherwise: the signature names the one read as it opened.
+      routes[report] = { body: { approvalBlocker: null, flags: [], recordHash: 'e'.repeat(64) } };
+      if (decision === 'Reject') {
+        await userEvent.fill(dialog.getByLabelText('Notes (required)'), 'Loose tablets found');
+      }
+      await userEvent.fill(dialog.getByLabelText('Password'), 'my-password');
+      await userEvent.click(
+        dialog.getByRole('button', { name: `Sign and ${decision.toLowerCase()}` }),
+      );
+      await expect.poll(() => page.getByRole('dialog').query()).toBeNull();
+      routes[report] = { body: { approvalBlocker: null, flags: [], recordHash } };
+      calls.length = 0;
+    }
+    expect(bodies).toEqual([
+      { notes: 'Approved by LC Manager', password: 'my-password', recordHash },
+      { notes: 'Loose tablets found', password: 'my-password', recordHash },
+    ]);
+  });
+
   it('gives the focus to the signed card once the list shows its signature, also after a 409', async () => {
     for (const answer of [
       { body: {} },
@@ -257,7 +292,13 @@ describe('LC manager dashboard', () => {
       approvalBlocker: blocker,
     };
     const open = { ...pending, approvalBlocker: null };
-    await showDashboard({ 'GET /api/inspections': { body: [blocked, open] } });
+    await showDashboard({
+      'GET /api/inspections': { body: [blocked, open] },
+      // Reject's dialog reads the record it signs over.
+      'GET /api/reports/d00000000000000000000004': {
+        body: { approvalBlocker: blocker, flags: [] },
+      },
+    });
     await userEvent.click(page.getByRole('tab', { name: 'Inspections' }));
     const note = `${blocker}: it can only be rejected.`;
     const approve = page.getByRole('button', { name: 'Approve My Line d00000000000000000000004' });

@@ -1,11 +1,12 @@
+import { useState } from 'react';
 import { deleteLineClearance } from '../../api/delete-line-clearance.ts';
+import { RecordDeletionDialog } from '../../components/reason-dialog.tsx';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { StatusTag, TagList } from '../../components/tag.tsx';
 import { lineClearanceMessages as messages } from '../../config/entity-messages.ts';
-import { deleteThenReload } from '../../lib/run-action.ts';
 import { toastComingSoon } from '../../stores/toasts.ts';
 import type { LineClearance } from '../../types/api.ts';
-import { lcStrings as s } from './strings.ts';
+import { lcDialogSize, lcStrings as s } from './strings.ts';
 
 export interface MyLinesTabProps {
   lines: readonly LineClearance[] | null;
@@ -18,43 +19,56 @@ export interface MyLinesTabProps {
 
 /** Spec §2: only the line clearances this manager manages; edit and assign are not built yet. */
 export function MyLinesTab({ lines, loading, operatorsOf, onAdd, reload }: MyLinesTabProps) {
+  const [deleting, setDeleting] = useState<LineClearance | null>(null);
   return (
-    <CardGrid
-      onAdd={onAdd}
-      items={lines}
-      noun={messages.noun}
-      loading={loading}
-      render={(line) => {
-        return (
-          <RecordCard
-            key={line._id}
-            title={line.name}
-            tags={<StatusTag status={line.status ?? 'active'} />}
-            actions={
-              <RecordActions
-                name={line.name}
-                actions={[
-                  { label: s.edit, onClick: () => toastComingSoon(s.editLineClearance) },
-                  { label: s.assign, onClick: () => toastComingSoon(s.assignOperators) },
-                  {
-                    label: s.delete,
-                    variant: 'danger',
-                    onClick: () =>
-                      deleteThenReload(messages, () => deleteLineClearance(line._id), reload),
-                  },
-                ]}
-              />
-            }
-          >
-            <RecordField label={s.description}>{line.description || s.noDescription}</RecordField>
-            <RecordField label={s.location}>{line.location || s.noLocation}</RecordField>
-            <RecordField label={s.operators}>
-              <TagList names={operatorsOf(line)} empty={s.noOperators} />
-            </RecordField>
-            <RecordField label={s.id}>{line._id}</RecordField>
-          </RecordCard>
-        );
-      }}
-    />
+    <>
+      <CardGrid
+        onAdd={onAdd}
+        items={lines}
+        noun={messages.noun}
+        loading={loading}
+        render={(line) => {
+          return (
+            <RecordCard
+              key={line._id}
+              title={line.name}
+              tags={<StatusTag status={line.status ?? 'active'} />}
+              actions={
+                <RecordActions
+                  name={line.name}
+                  actions={[
+                    { label: s.edit, onClick: () => toastComingSoon(s.editLineClearance) },
+                    { label: s.assign, onClick: () => toastComingSoon(s.assignOperators) },
+                    {
+                      label: s.delete,
+                      variant: 'danger',
+                      // Spec §5: the browser's confirmation first; then the reason the trail keeps.
+                      onClick: () => window.confirm(messages.confirmDelete) && setDeleting(line),
+                    },
+                  ]}
+                />
+              }
+            >
+              <RecordField label={s.description}>{line.description || s.noDescription}</RecordField>
+              <RecordField label={s.location}>{line.location || s.noLocation}</RecordField>
+              <RecordField label={s.operators}>
+                <TagList names={operatorsOf(line)} empty={s.noOperators} />
+              </RecordField>
+              <RecordField label={s.id}>{line._id}</RecordField>
+            </RecordCard>
+          );
+        }}
+      />
+      {deleting && (
+        <RecordDeletionDialog
+          messages={messages}
+          record={deleting}
+          remove={deleteLineClearance}
+          {...lcDialogSize}
+          onDone={reload}
+          onClose={() => setDeleting(null)}
+        />
+      )}
+    </>
   );
 }

@@ -1,11 +1,12 @@
+import { useState } from 'react';
 import { deleteUser } from '../../api/delete-user.ts';
+import { RecordDeletionDialog } from '../../components/reason-dialog.tsx';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { RoleTags, TagList } from '../../components/tag.tsx';
 import { operatorMessages as messages } from '../../config/entity-messages.ts';
-import { deleteThenReload } from '../../lib/run-action.ts';
 import { toastComingSoon } from '../../stores/toasts.ts';
 import type { User } from '../../types/api.ts';
-import { lcStrings as s } from './strings.ts';
+import { lcDialogSize, lcStrings as s } from './strings.ts';
 
 export interface OperatorsTabProps {
   operators: readonly User[] | null;
@@ -26,43 +27,57 @@ export function OperatorsTab({
   onAdd,
   reload,
 }: OperatorsTabProps) {
+  const [deleting, setDeleting] = useState<User | null>(null);
   return (
-    <CardGrid
-      onAdd={onAdd}
-      items={operators}
-      noun={messages.noun}
-      loading={loading}
-      render={(operator) => {
-        return (
-          <RecordCard
-            key={operator._id}
-            title={operator.name}
-            tags={<RoleTags role={operator.role} />}
-            actions={
-              <RecordActions
-                name={operator.name}
-                actions={[
-                  { label: s.edit, onClick: () => toastComingSoon(s.editOperator) },
-                  { label: s.assignAreas, onClick: () => toastComingSoon(s.assignAreas) },
-                  {
-                    label: s.delete,
-                    variant: 'danger',
-                    onClick: () =>
-                      deleteThenReload(messages, () => deleteUser(operator._id), reload),
-                    unavailable: deleteBlockerOf(operator),
-                  },
-                ]}
-              />
-            }
-          >
-            <RecordField label={s.email}>{operator.email || s.noEmail}</RecordField>
-            <RecordField label={s.areas}>
-              <TagList names={areasOf(operator)} empty={s.noAreas} />
-            </RecordField>
-            <RecordField label={s.id}>{operator._id}</RecordField>
-          </RecordCard>
-        );
-      }}
-    />
+    <>
+      <CardGrid
+        onAdd={onAdd}
+        items={operators}
+        noun={messages.noun}
+        loading={loading}
+        render={(operator) => {
+          return (
+            <RecordCard
+              key={operator._id}
+              title={operator.name}
+              tags={<RoleTags role={operator.role} />}
+              actions={
+                <RecordActions
+                  name={operator.name}
+                  actions={[
+                    { label: s.edit, onClick: () => toastComingSoon(s.editOperator) },
+                    { label: s.assignAreas, onClick: () => toastComingSoon(s.assignAreas) },
+                    {
+                      label: s.delete,
+                      variant: 'danger',
+                      // Spec §5: the browser's confirmation first; then the reason the trail keeps.
+                      onClick: () =>
+                        window.confirm(messages.confirmDelete) && setDeleting(operator),
+                      unavailable: deleteBlockerOf(operator),
+                    },
+                  ]}
+                />
+              }
+            >
+              <RecordField label={s.email}>{operator.email || s.noEmail}</RecordField>
+              <RecordField label={s.areas}>
+                <TagList names={areasOf(operator)} empty={s.noAreas} />
+              </RecordField>
+              <RecordField label={s.id}>{operator._id}</RecordField>
+            </RecordCard>
+          );
+        }}
+      />
+      {deleting && (
+        <RecordDeletionDialog
+          messages={messages}
+          record={deleting}
+          remove={deleteUser}
+          {...lcDialogSize}
+          onDone={reload}
+          onClose={() => setDeleting(null)}
+        />
+      )}
+    </>
   );
 }
