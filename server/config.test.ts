@@ -53,6 +53,24 @@ describe('loadConfig', () => {
     }
   });
 
+  it('remembers PASSWORD_HISTORY passwords (5; 0 to 24) and ages them PASSWORD_MAX_AGE_DAYS (off; to 3650)', () => {
+    expect(loadConfig({})).toMatchObject({ passwordHistory: 5, passwordMaxAgeDays: 0 });
+    expect(loadConfig({ PASSWORD_HISTORY: '0', PASSWORD_MAX_AGE_DAYS: '90' })).toMatchObject({
+      passwordHistory: 0,
+      passwordMaxAgeDays: 90,
+    });
+    for (const bad of ['-1', '25', '2.5', 'all']) {
+      expect(() => loadConfig({ PASSWORD_HISTORY: bad })).toThrow(
+        `PASSWORD_HISTORY must be an integer from 0 to 24 (got '${bad}')`,
+      );
+    }
+    for (const bad of ['-1', '3651', '1.5', 'never']) {
+      expect(() => loadConfig({ PASSWORD_MAX_AGE_DAYS: bad })).toThrow(
+        `PASSWORD_MAX_AGE_DAYS must be an integer from 0 to 3650 (got '${bad}')`,
+      );
+    }
+  });
+
   it('turns the demo off when a first admin is configured', () => {
     const config = loadConfig({
       ADMIN_EMAIL: 'Boss@Plant.example',

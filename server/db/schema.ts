@@ -49,6 +49,13 @@ export const users = pgTable('users', {
    * a signature needs a password only its signer knows (docs/signatures.md).
    */
   passwordSetBy: text('password_set_by'),
+  /**
+   * When the current password was set (created, changed or reset): past PASSWORD_MAX_AGE_DAYS the
+   * sign-in asks for a new one (routes/auth.ts, 21 CFR 11.300(b)).
+   */
+  passwordChangedAt: timestamp('password_changed_at', { withTimezone: true })
+    .notNull()
+    .defaultNow(),
   /** 'active' or 'deactivated' (kept for its records; the login refuses it). */
   status: text('status').notNull().default('active'),
   lineClearanceIds: ids('line_clearance_ids'),
@@ -371,6 +378,25 @@ export const auditLog = pgTable(
     index('audit_actor_idx').on(t.actorEmail, t.id),
     index('audit_action_idx').on(t.action, t.id),
   ],
+);
+
+/**
+ * Hashes of a user's former passwords, as they were stored (scrypt, with their own cost), newest
+ * last: a new password of its own may not be one of them (PASSWORD_HISTORY,
+ * server/auth/password-history.ts). Never the passwords themselves.
+ */
+export const passwordHistory = pgTable(
+  'password_history',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    passwordHash: text('password_hash').notNull(),
+    /** When another password replaced it. */
+    replacedAt: timestamp('replaced_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('password_history_user_idx').on(t.userId, t.id)],
 );
 
 /** Failed password checks of one account (server/auth/credentials.ts); one row per account. */

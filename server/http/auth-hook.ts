@@ -151,7 +151,7 @@ export function registerAuthHook(app: FastifyInstance): void {
  * Service accounts (API keys: not people) are answered above and never reach it.
  */
 export const SET_OWN_PASSWORD_FIRST =
-  'Set your own password first: your password was chosen by someone else (POST /api/change-password; the app asks for it at sign-in)';
+  'Set your own password first: your password was chosen by someone else or has expired (POST /api/change-password; the app asks for it at sign-in)';
 
 /**
  * A browser's API call (Sec-Fetch-Site: same-origin) renews the media cookie when it is missing,

@@ -88,6 +88,7 @@ describe('GET /api/me', () => {
       email: op.email,
       roles: ['operator'],
       ownPassword: true,
+      passwordExpiredAfterDays: null,
       idleMinutes: 30,
     });
   });

@@ -1,10 +1,16 @@
 // Login, current user, password change, session renewal and logout (spec §7, §8).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { eq, lt, sql } from 'drizzle-orm';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
-import { type CredentialCheck, refuseCheck } from '../auth/credentials.ts';
+import { type CredentialCheck, refuseCheck, type UserRow } from '../auth/credentials.ts';
+import {
+  isFormerPassword,
+  keepFormerPassword,
+  passwordExpired,
+  reusedPasswordProblem,
+} from '../auth/password-history.ts';
 import { newSession } from '../auth/token.ts';
 import { revokedSessions, users } from '../db/schema.ts';
 import {
@@ -44,6 +50,42 @@ const LOGOUT_GRACE_SECONDS = 60;
 export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, tokens, credentials, passwords, config } = app.ctx;
   const idleMinutes = config.sessionIdleMinutes;
+  const maxAgeDays = config.passwordMaxAgeDays;
+
+  /**
+   * The password's maximum age when that is why the user must set a new one: marked at a sign-in
+   * (password_set_by is the user's own id, as for the deployment's first admin) and still too old.
+   */
+  const expiredAfterDays = (row: Pick<UserRow, 'id' | 'passwordSetBy' | 'passwordChangedAt'>) =>
+    row.passwordSetBy === row.id && passwordExpired(row.passwordChangedAt, maxAgeDays)
+      ? maxAgeDays
+      : null;
+
+  /**
+   * Marks an expired password as the gate's, in the sign-in's transaction and audit entry: as for a
+   * password the user did not choose, the auth hook then serves it only what setting a new one
+   * needs. Its other sessions end (token version), so they too come back through a sign-in.
+   */
+  const markExpired = (request: FastifyRequest, user: UserRow) =>
+    db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(users)
+        .set({ passwordSetBy: user.id, tokenVersion: sql`${users.tokenVersion} + 1` })
+        .where(eq(users.id, user.id))
+        .returning();
+      if (!row) throw new HttpError(401, 'Invalid email or password');
+      await audit(tx, request, {
+        action: 'login',
+        entity: 'user',
+        entityId: row.id,
+        newValue: {
+          passwordExpired: true,
+          passwordChangedAt: row.passwordChangedAt.toISOString(),
+          maxAgeDays,
+        },
+      });
+      return row;
+    });
 
   app.post(
     '/login',
@@ -66,13 +108,25 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!email || !password) throw new HttpError(400, 'Email and password are required');
       const check = await credentials.check(request, { email }, password, 'login');
       if (!check.ok) refuse(reply, check, 'Invalid email or password');
-      const { user } = check;
+      const { user: found } = check;
+      request.user = { id: found.id, name: found.name, email: found.email, roles: found.roles };
+      // A password of one's own older than PASSWORD_MAX_AGE_DAYS signs in, then must be replaced
+      // before anything else.
+      const expired =
+        found.passwordSetBy === null && passwordExpired(found.passwordChangedAt, maxAgeDays);
+      const user = expired ? await markExpired(request, found) : found;
+      if (!expired) {
+        await audit(db, request, { action: 'login', entity: 'user', entityId: user.id });
+      }
       const session = newSession();
       const token = await tokens.sign(user, session);
-      request.user = { id: user.id, name: user.name, email: user.email, roles: user.roles };
-      await audit(db, request, { action: 'login', entity: 'user', entityId: user.id });
       await setMediaCookie(request, reply, user, session);
-      return { token, ownPassword: user.passwordSetBy === null, idleMinutes };
+      return {
+        token,
+        ownPassword: user.passwordSetBy === null,
+        passwordExpiredAfterDays: expiredAfterDays(user),
+        idleMinutes,
+      };
     },
   );
 
@@ -89,12 +143,25 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Restoring a session from a stored token also restores the media cookie.
       const session = currentSession(request);
       await setMediaCookie(request, reply, session, session);
+      const ownPassword = user.ownPassword !== false;
+      // Only a user who must set a password asks why (the gate's words).
+      const [row] = ownPassword
+        ? []
+        : await db
+            .select({
+              id: users.id,
+              passwordSetBy: users.passwordSetBy,
+              passwordChangedAt: users.passwordChangedAt,
+            })
+            .from(users)
+            .where(eq(users.id, user.id));
       return {
         id: user.id,
         name: user.name,
         email: user.email,
         roles: user.roles,
-        ownPassword: user.ownPassword !== false,
+        ownPassword,
+        passwordExpiredAfterDays: row ? expiredAfterDays(row) : null,
         idleMinutes,
       };
     },
@@ -146,16 +213,27 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Only now: a wrong current password answers 401 whatever the new one is (spec §8).
       const problem = ownNewPasswordProblem(request.body, check.user);
       if (problem) throw badRequest(problem);
+      // Not a failed password check: the current one was right, so it counts toward no lockout.
+      const history = config.passwordHistory;
+      if (await isFormerPassword(db, passwords, me.id, request.body.newPassword, history)) {
+        throw badRequest(reusedPasswordProblem(history));
+      }
       const passwordHash = await passwords.hash(request.body.newPassword);
       // Bumping the token version signs out every other session; this one gets a fresh token.
-      // The change and its audit entry commit together.
+      // The change, the history and the audit entry commit together.
       const updated = await db.transaction(async (tx) => {
         const [row] = await tx
           .update(users)
-          .set({ passwordHash, passwordSetBy: null, tokenVersion: sql`${users.tokenVersion} + 1` })
+          .set({
+            passwordHash,
+            passwordSetBy: null,
+            passwordChangedAt: new Date(),
+            tokenVersion: sql`${users.tokenVersion} + 1`,
+          })
           .where(eq(users.id, me.id))
           .returning();
         if (!row) throw new HttpError(401, 'Session is no longer valid; please log in again');
+        await keepFormerPassword(tx, me.id, check.user.passwordHash, history);
         await audit(tx, request, { action: 'password.change', entity: 'user', entityId: me.id });
         return row;
       });

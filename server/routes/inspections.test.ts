@@ -272,13 +272,15 @@ describe('inspections', () => {
     });
     expect(before.statusCode).toBe(403);
     expect(before.json().message).toBe(SET_OWN_PASSWORD_FIRST);
-    const changed = await changeOwn(lc2, 'reset-by-admin-1', PASSWORD);
-    const after = await review(
-      { authorization: `Bearer ${changed.json().token}` },
-      other,
-      'reject',
-      REJECTION_REASON,
-    );
+    // A new password: the one lc2 had before the reset is among its last ones (PASSWORD_HISTORY).
+    const changed = await changeOwn(lc2, 'reset-by-admin-1', 'signer-chose-this-1');
+    expect(changed.statusCode, changed.body).toBe(200);
+    const after = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/inspections/${other}/reject`,
+      headers: { authorization: `Bearer ${changed.json().token}` },
+      payload: { password: 'signer-chose-this-1', notes: REJECTION_REASON },
+    });
     expect(after.json()).toMatchObject({ status: 'rejected', reviewerId: u.lc2.id });
   });
 

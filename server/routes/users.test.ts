@@ -203,6 +203,41 @@ describe('an LC manager manages the operators of its own lines only', () => {
     });
   });
 
+  it('a reset keeps its reason in its entry; a reason that says nothing resets nothing', async () => {
+    const target = (await post(u.admin.auth, person('reset-why'))).json();
+    const vague = await put(u.admin.auth, target._id, {
+      ...target,
+      password: 'reset-for-why-1',
+      reason: 'reset',
+    });
+    expect(vague.statusCode).toBe(400);
+    expect(vague.json().message).toMatch(/^body\.reason must say why the user is changed/);
+    const signIn = (password: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { email: target.email, password },
+      });
+    expect((await signIn('reset-for-why-1')).statusCode).toBe(401);
+    const reason = 'Forgot it after the holidays';
+    const reset = await put(u.admin.auth, target._id, {
+      ...target,
+      password: 'reset-for-why-1',
+      reason,
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+    const audit = await t.app.inject({
+      url: `/api/audit-log?entity=user&entityId=${target._id}`,
+      headers: u.audit.auth,
+    });
+    expect(audit.json()[0]).toMatchObject({
+      action: 'update',
+      reason,
+      newValue: expect.objectContaining({ passwordReset: true }),
+    });
+    expect((await signIn('reset-for-why-1')).statusCode).toBe(200);
+  });
+
   it('new operators of an LC manager work on its lines; it assigns only its own', async () => {
     const created = await post(u.lc.auth, person('lc-made'));
     expect(created.json().lineClearanceIds).toContain(lineOfLc);

@@ -19,6 +19,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
 import { changeReason, noBodyAsEmpty, withReason } from '../audit/change-reason.ts';
+import { keepFormerPassword } from '../auth/password-history.ts';
 import type { AuthUser } from '../context.ts';
 import type { Db, Tx } from '../db/client.ts';
 import {
@@ -133,7 +134,7 @@ async function assertAdminRemains(tx: Tx, leaving: Row): Promise<void> {
 }
 
 export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, passwords } = app.ctx;
+  const { db, passwords, config } = app.ctx;
   const passwordLimits = passwordRateLimits(app);
 
   /** The lines an LC manager manages; none are needed for users who see every line. */
@@ -351,7 +352,11 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
               assignedOperators,
               status,
               ...(passwordHash
-                ? { passwordHash, passwordSetBy: old.id === user.id ? null : user.id }
+                ? {
+                    passwordHash,
+                    passwordSetBy: old.id === user.id ? null : user.id,
+                    passwordChangedAt: new Date(),
+                  }
                 : {}),
               // New roles, a reset password or email, or a deactivation must not ride on tokens
               // issued before.
@@ -362,6 +367,11 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
             .where(atVersion('user', old.id, body.version))
             .returning();
           if (!row) throw await notUpdated(tx, request, 'user', old.id, 'User');
+          // A reset is not checked against the history (the manager does not know it), but the
+          // password it replaces joins it.
+          if (passwordHash) {
+            await keepFormerPassword(tx, old.id, old.passwordHash, config.passwordHistory);
+          }
           await audit(tx, request, {
             action: 'update',
             entity: 'user',

@@ -11,7 +11,13 @@ export type LoginBody = Static<typeof LoginBody>;
 /** users.password_set_by is null (docs/signatures.md, rule 3). */
 const OwnPassword = Type.Boolean({
   description:
-    'False while the password is one someone else chose (a manager, or the deployment for the first admin): until the user sets its own with POST /api/change-password, every other route but GET /api/me, POST /api/session/renew and POST /api/logout answers it 403, and that manager signs none of its inspections.',
+    'False while the password is one someone else chose (a manager, or the deployment for the first admin), or one that was older than PASSWORD_MAX_AGE_DAYS at a sign-in: until the user sets its own with POST /api/change-password, every other route but GET /api/me, POST /api/session/renew and POST /api/logout answers it 403, and that manager signs none of its inspections.',
+});
+
+/** PASSWORD_MAX_AGE_DAYS when that is why ownPassword is false (docs/permissions.md). */
+const PasswordExpiredAfterDays = Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+  description:
+    'The maximum age of a password, in days, when the password is older and so must be replaced (ownPassword is false then); null otherwise.',
 });
 
 /** SESSION_IDLE_MINUTES, for the app's sign-out after inactivity (docs/web-app.md). */
@@ -25,6 +31,7 @@ const IdleMinutes = Type.Integer({
 export const LoginResponse = Type.Object({
   token: Type.String(),
   ownPassword: OwnPassword,
+  passwordExpiredAfterDays: PasswordExpiredAfterDays,
   idleMinutes: IdleMinutes,
 });
 export type LoginResponse = Static<typeof LoginResponse>;
@@ -65,6 +72,7 @@ export const Me = Type.Object({
   email: Type.String(),
   roles: Type.Array(Role),
   ownPassword: OwnPassword,
+  passwordExpiredAfterDays: PasswordExpiredAfterDays,
   idleMinutes: IdleMinutes,
 });
 export type Me = Static<typeof Me>;

@@ -1,10 +1,11 @@
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useSnapshot } from 'valtio';
 import { TextField } from '../../components/field.tsx';
+import { useReasonField } from '../../components/reason-dialog.tsx';
 import { userMessages as messages } from '../../config/entity-messages.ts';
 import { useNewPassword } from '../../hooks/use-new-password.ts';
-import { runAction } from '../../lib/run-action.ts';
+import { refusesField, tryAction } from '../../lib/run-action.ts';
 import { manageBlocker } from '../../lib/user-management.ts';
 import { session } from '../../stores/session.ts';
 import type { User } from '../../types/api.ts';
@@ -28,22 +29,20 @@ export function mayResetPassword(
   return manageBlocker({ id: selfId ?? null, roles }, target, []) === null;
 }
 
-type Step = 'closed' | 'enter' | 'confirm';
+type Step = 'enter' | 'confirm';
 
 /**
- * Edit User's 'Reset password': a temporary password (the rule of every new password), then a
- * confirmation that names what follows, then `PUT /api/users/{id}` with the stored user and the
- * password. It is its own action, apart from the form's Save: the server revokes every token of
- * the user, so all of the user's sessions end.
+ * Edit User's 'Reset password': a temporary password (the rule of every new password) and the
+ * reason for the change (kept in its audit entry, EU GMP Annex 11 §10), then a confirmation that
+ * names what follows, then `PUT /api/users/{id}` with the stored user, the password and the
+ * reason. It is its own action, apart from the form's Save: the server revokes every token of the
+ * user, so all of the user's sessions end.
  */
 export function ResetPassword({ user }: { user: User }) {
   const { roles, info } = useSnapshot(session);
-  const [step, setStep] = useState<Step>('closed');
+  const [open, setOpen] = useState(false);
   const [done, setDone] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const { password, check, reset, field } = useNewPassword();
   const openButton = useRef<HTMLButtonElement>(null);
-  const submitButton = useRef<HTMLButtonElement>(null);
   const id = useId();
 
   const heading = <h3 id={`${id}-title`}>{s.passwordSection}</h3>;
@@ -57,37 +56,20 @@ export function ResetPassword({ user }: { user: User }) {
   }
   if (!mayResetPassword(roles, info?.id, user)) return null;
 
-  const show = (next: Step, focus: () => HTMLElement | null | undefined) => {
-    flushSync(() => setStep(next));
-    focus()?.focus();
-  };
-  const close = () => {
-    reset();
-    show('closed', () => openButton.current);
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (step === 'enter') {
-      if (check()) show('confirm', () => submitButton.current);
-      return;
-    }
-    setBusy(true);
-    const saved = await runAction(
-      () => updateUser(user._id, { ...user, password }),
-      s.passwordReset,
-      messages.updateFailed,
-    );
-    setBusy(false);
-    setDone(saved);
-    if (saved) close();
-    else show('enter', () => field.inputRef.current);
+  const close = (saved: boolean) => {
+    flushSync(() => {
+      setOpen(false);
+      setDone(saved);
+    });
+    openButton.current?.focus();
   };
 
   return (
     <section className="dialog-section" aria-labelledby={`${id}-title`}>
       {heading}
-      {step === 'closed' ? (
+      {open ? (
+        <ResetForm user={user} onClose={close} />
+      ) : (
         <>
           {done && <p role="status">{s.passwordResetDone(user.name)}</p>}
           <button
@@ -96,54 +78,104 @@ export function ResetPassword({ user }: { user: User }) {
             className="btn btn-secondary"
             onClick={() => {
               setDone(false);
-              show('enter', () => field.inputRef.current);
+              setOpen(true);
             }}
           >
             {s.resetPassword}
           </button>
         </>
-      ) : (
-        <form className="form" noValidate onSubmit={submit}>
-          <TextField
-            label={s.temporaryPassword}
-            {...field}
-            // What is confirmed is what is sent: a change goes back to the first step.
-            onChange={(value) => {
-              field.onChange(value);
-              setStep('enter');
-            }}
-            type="text"
-            autoComplete="off"
-          />
-          <p className="muted">{s.resetExplained(user.name)}</p>
-          {user.lockedUntil && <p className="muted">{s.resetWhileLocked}</p>}
-          {step === 'confirm' && (
-            <p id={`${id}-question`} className="form-error">
-              {s.resetQuestion(user.name)}
-            </p>
-          )}
-          <div className="form-actions">
-            <button
-              type="button"
-              className="btn btn-secondary"
-              onClick={
-                step === 'confirm' ? () => show('enter', () => field.inputRef.current) : close
-              }
-            >
-              {step === 'confirm' ? s.back : s.cancel}
-            </button>
-            <button
-              type="submit"
-              ref={submitButton}
-              className="btn btn-danger"
-              disabled={busy}
-              aria-describedby={step === 'confirm' ? `${id}-question` : undefined}
-            >
-              {step === 'confirm' ? s.confirmReset : s.resetPassword}
-            </button>
-          </div>
-        </form>
       )}
     </section>
+  );
+}
+
+/** The open reset; mounted only while open, so each opening starts with empty fields. */
+function ResetForm({ user, onClose }: { user: User; onClose: (saved: boolean) => void }) {
+  const [step, setStep] = useState<Step>('enter');
+  const [busy, setBusy] = useState(false);
+  const { password, check, field } = useNewPassword();
+  // The rule of Edit User's own reason: a reset always changes something, so it is required.
+  const reason = useReasonField({
+    label: s.changeReason,
+    hint: s.changeReasonHint,
+    missing: s.changeReasonMissing(messages.noun[0]),
+  });
+  const passwordInput = field.inputRef;
+  const submitButton = useRef<HTMLButtonElement>(null);
+  const id = useId();
+
+  useEffect(() => passwordInput.current?.focus(), [passwordInput]);
+
+  const show = (next: Step, focus: () => HTMLElement | null | undefined) => {
+    flushSync(() => setStep(next));
+    focus()?.focus();
+  };
+  const backToPassword = () => show('enter', () => passwordInput.current);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (step === 'enter') {
+      if (check() && reason.check() !== null) show('confirm', () => submitButton.current);
+      return;
+    }
+    const given = reason.check();
+    if (given === null) {
+      setStep('enter');
+      return;
+    }
+    setBusy(true);
+    const outcome = await tryAction(
+      () => updateUser(user._id, { ...user, password, reason: given }),
+      s.passwordReset,
+      messages.updateFailed,
+    );
+    setBusy(false);
+    if (outcome.done) onClose(true);
+    else if (outcome.said && refusesField(outcome.error, 'body.reason')) {
+      flushSync(() => setStep('enter'));
+      reason.fail(outcome.said);
+    } else backToPassword();
+  };
+
+  return (
+    <form className="form" noValidate onSubmit={submit}>
+      <TextField
+        label={s.temporaryPassword}
+        {...field}
+        // What is confirmed is what is sent: a change goes back to the first step.
+        onChange={(value) => {
+          field.onChange(value);
+          setStep('enter');
+        }}
+        type="text"
+        autoComplete="off"
+      />
+      <p className="muted">{s.resetExplained(user.name)}</p>
+      {user.lockedUntil && <p className="muted">{s.resetWhileLocked}</p>}
+      {reason.field}
+      {step === 'confirm' && (
+        <p id={`${id}-question`} className="form-error">
+          {s.resetQuestion(user.name)}
+        </p>
+      )}
+      <div className="form-actions">
+        <button
+          type="button"
+          className="btn btn-secondary"
+          onClick={step === 'confirm' ? backToPassword : () => onClose(false)}
+        >
+          {step === 'confirm' ? s.back : s.cancel}
+        </button>
+        <button
+          type="submit"
+          ref={submitButton}
+          className="btn btn-danger"
+          disabled={busy}
+          aria-describedby={step === 'confirm' ? `${id}-question` : undefined}
+        >
+          {step === 'confirm' ? s.confirmReset : s.resetPassword}
+        </button>
+      </div>
+    </form>
   );
 }

@@ -126,8 +126,25 @@ describe('Edit User: Reset password', () => {
     await expect.element(field).toHaveFocus();
     expect(calls).toEqual([]);
 
-    // Enter submits the reset's own form (not Edit User's Save) and asks for a confirmation.
+    // Then the reason for the change, by the rule of every change's reason.
     await userEvent.fill(field, 'Temp-pass-9');
+    await userEvent.keyboard('{Enter}');
+    const reason = section.getByLabelText('Reason for change');
+    await expect.element(reason).toHaveFocus();
+    await expect
+      .element(reason)
+      .toHaveAccessibleDescription(
+        expect.stringContaining(
+          'Please give the reason for changing this user, in at least 3 different words',
+        ),
+      );
+    expect(calls).toEqual([]);
+    toasts.items = [];
+
+    // Enter in the password submits the reset's own form (not Edit User's Save) and asks for a
+    // confirmation.
+    await userEvent.fill(reason, 'Forgot it after the holidays');
+    await userEvent.click(field);
     await userEvent.keyboard('{Enter}');
     const confirm = section.getByRole('button', { name: 'Confirm reset' });
     await expect.element(confirm).toHaveFocus();
@@ -147,7 +164,9 @@ describe('Edit User: Reset password', () => {
 
     await expect.element(page.getByText('Password reset successfully')).toBeVisible();
     expect(calls).toEqual([PUT]);
-    expect(bodies).toEqual([{ ...priya, password: 'Temp-pass-9' }]);
+    expect(bodies).toEqual([
+      { ...priya, password: 'Temp-pass-9', reason: 'Forgot it after the holidays' },
+    ]);
     await expect
       .element(section.getByRole('status'))
       .toHaveTextContent(
@@ -157,6 +176,30 @@ describe('Edit User: Reset password', () => {
     expect(section.getByLabelText('New temporary password').query()).toBeNull();
     // The Edit User dialog stays open: the reset is its own action, apart from Save.
     expect(onClose).not.toHaveBeenCalled();
+    // Another reset starts empty.
+    toasts.items = [];
+    await userEvent.click(section.getByRole('button', { name: 'Reset password' }));
+    await expect.element(section.getByLabelText('Reason for change')).toHaveValue('');
+    await expect.element(section.getByLabelText('New temporary password')).toHaveValue('');
+  });
+
+  it('says the server’s refusal of the reason at its field, keeping what was typed', async () => {
+    const message = 'body.reason must say why the user is changed (at least 3 different words)';
+    const { calls } = await open(priya, { [PUT]: { status: 400, body: { message } } });
+    const section = page.getByRole('region', { name: 'Password' });
+    await userEvent.click(section.getByRole('button', { name: 'Reset password' }));
+    await userEvent.fill(section.getByLabelText('New temporary password'), 'Temp-pass-9');
+    const reason = section.getByLabelText('Reason for change');
+    await userEvent.fill(reason, 'Asked for it twice');
+    await userEvent.click(section.getByRole('button', { name: 'Reset password' }));
+    await userEvent.click(section.getByRole('button', { name: 'Confirm reset' }));
+    await expect.element(reason).toHaveFocus();
+    await expect
+      .element(reason)
+      .toHaveAccessibleDescription(expect.stringContaining(`Failed to update user: ${message}`));
+    await expect.element(reason).toHaveValue('Asked for it twice');
+    await expect.element(section.getByRole('button', { name: 'Reset password' })).toBeVisible();
+    expect(calls).toEqual([PUT]);
   });
 
   it('goes back to the first step when the confirmed password is changed', async () => {
@@ -165,6 +208,10 @@ describe('Edit User: Reset password', () => {
     await userEvent.click(section.getByRole('button', { name: 'Reset password' }));
     const field = section.getByLabelText('New temporary password');
     await userEvent.fill(field, 'Temp-pass-9');
+    await userEvent.fill(
+      section.getByLabelText('Reason for change'),
+      'Forgot it after the holidays',
+    );
     await userEvent.click(section.getByRole('button', { name: 'Reset password' }));
     await expect.element(section.getByRole('button', { name: 'Confirm reset' })).toBeVisible();
     await userEvent.fill(field, 'Other-pass-9');
@@ -179,6 +226,10 @@ describe('Edit User: Reset password', () => {
     const section = page.getByRole('region', { name: 'Password' });
     await userEvent.click(section.getByRole('button', { name: 'Reset password' }));
     await userEvent.fill(section.getByLabelText('New temporary password'), 'Temp-pass-9');
+    await userEvent.fill(
+      section.getByLabelText('Reason for change'),
+      'Forgot it after the holidays',
+    );
     await userEvent.click(section.getByRole('button', { name: 'Reset password' }));
     await userEvent.click(section.getByRole('button', { name: 'Confirm reset' }));
     await expect.element(page.getByText(`Failed to update user: ${message}`)).toBeVisible();

@@ -2,11 +2,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
+import { cleanup, fakeFetch, fakeToken, render } from '../../../tests/web/render.tsx';
 import { Toaster } from '../../components/toaster.tsx';
 import { accessTokenKey, session, signIn, signOut } from '../../stores/session.ts';
 import { toasts } from '../../stores/toasts.ts';
 import { OwnPasswordGate } from './own-password-gate.tsx';
+import { logIn, restoreSession } from './session-actions.ts';
 
 afterEach(async () => {
   await cleanup();
@@ -95,6 +96,45 @@ describe('the own-password gate', () => {
     expect(session.loggedIn).toBe(false);
     await expect.element(routed()).toBeVisible();
     await expect.poll(() => calls).toEqual(['POST /api/logout']);
+  });
+
+  it('says when the password is too old, from the sign-in or a restored session, and changes it the same way', async () => {
+    const expired = 'Your password is more than 90 days old. Choose a new one to go on.';
+    const answer = { token: fakeToken(operator), ownPassword: false, idleMinutes: 30 };
+    const { calls } = await showAt('/operator', {
+      'POST /api/login': { body: { ...answer, passwordExpiredAfterDays: 90 } },
+      'GET /api/me': { body: { ...operator, ownPassword: false, passwordExpiredAfterDays: 90 } },
+      'POST /api/change-password': { body: { message: 'Password changed', token: 'own-token' } },
+    });
+    await logIn(operator.email, 'Ninety-days-old');
+    const title = page.getByRole('heading', { name: 'Choose a new password' });
+    await expect.element(title).toBeVisible();
+    await expect.element(page.getByText(expired)).toBeVisible();
+    expect(page.getByText(why).query()).toBeNull();
+
+    // A reload restores the session with GET /api/me, which says the same.
+    signOut();
+    localStorage.setItem(accessTokenKey, 'stored-token');
+    await restoreSession();
+    await expect.element(page.getByText(expired)).toBeVisible();
+    await fillPasswords('Ninety-days-old', 'A-fresh-one-2026', 'A-fresh-one-2026');
+    await expect.element(routed()).toBeVisible();
+    expect(calls).toEqual(['POST /api/login', 'GET /api/me', 'POST /api/change-password']);
+  });
+
+  it('says the password was chosen by someone else when that is why, after an expired one', async () => {
+    const answer = { token: fakeToken(operator), ownPassword: false, idleMinutes: 30 };
+    const signInAnswer = { body: { ...answer, passwordExpiredAfterDays: 90 as number | null } };
+    await showAt('/operator', { 'POST /api/login': signInAnswer });
+    await logIn(operator.email, 'Ninety-days-old');
+    await expect
+      .element(page.getByRole('heading', { name: 'Choose a new password' }))
+      .toBeVisible();
+    signOut();
+    signInAnswer.body.passwordExpiredAfterDays = null;
+    await logIn(operator.email, 'Chosen-by-a-manager');
+    await expect.element(gate()).toBeVisible();
+    await expect.element(page.getByText(why)).toBeVisible();
   });
 
   it('fits a phone at 390 px', async () => {

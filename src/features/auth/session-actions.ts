@@ -5,12 +5,17 @@ import { session, signIn, signOut, storedAccessToken } from '../../stores/sessio
 import { getMe } from './api/get-me.ts';
 import { postLogin } from './api/login.ts';
 import { loginErrorMessage } from './login-errors.ts';
+import { passwordExpiry } from './password-expiry.ts';
 
 /** Signs in; any failure signs out and throws an Error carrying the spec §8 message. */
 export async function logIn(email: string, password: string): Promise<Role | null> {
   try {
-    const { token, ownPassword, idleMinutes } = await postLogin(email, password);
+    const { token, ownPassword, passwordExpiredAfterDays, idleMinutes } = await postLogin(
+      email,
+      password,
+    );
     const claims = decodeToken(token);
+    passwordExpiry.afterDays = passwordExpiredAfterDays ?? null;
     signIn(token, claims, ownPassword !== false, idleMinutes);
     return primaryRole(claims.roles);
   } catch (error) {
@@ -32,9 +37,10 @@ export function restoreSession(): Promise<void> {
   if (!restoring) {
     session.restoring = true;
     restoring = getMe()
-      .then((me) =>
-        signIn(token, { ...me, id: String(me.id) }, me.ownPassword !== false, me.idleMinutes),
-      )
+      .then((me) => {
+        passwordExpiry.afterDays = me.passwordExpiredAfterDays ?? null;
+        signIn(token, { ...me, id: String(me.id) }, me.ownPassword !== false, me.idleMinutes);
+      })
       .catch(() => signOut())
       .finally(() => {
         restoring = null;

@@ -31,6 +31,10 @@ export const authStrings = {
   ownPasswordTitle: 'Set your own password',
   ownPasswordWhy:
     'Your password was chosen by someone else. Choose your own before you continue: only you may know it.',
+  /** The same page when the password is older than the server's PASSWORD_MAX_AGE_DAYS. */
+  expiredPasswordTitle: 'Choose a new password',
+  expiredPasswordWhy: (days: number) =>
+    `Your password is more than ${days} ${days === 1 ? 'day' : 'days'} old. Choose a new one to go on.`,
   logOut: 'Log out',
 
   profileTitle: 'Profile',
