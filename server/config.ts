@@ -39,6 +39,8 @@ export interface Config {
   loginLockSeconds: number;
   /** Requests to password-setting routes per user and per address per minute. */
   passwordRateLimit: number;
+  /** The same routes' requests a minute from one client address (a training room behind one NAT). */
+  passwordAddressRateLimit: number;
   /** A user's own new password may not be one of its last this many (0: no history is kept). */
   passwordHistory: number;
   /** Days after which a password must be replaced at the next sign-in; 0: never. */
@@ -217,6 +219,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     loginFailureWindowSeconds: int('LOGIN_FAILURE_WINDOW_SECONDS', 15 * 60, 1, 24 * 3600),
     loginLockSeconds: int('LOGIN_LOCK_SECONDS', 60, 1, 24 * 3600),
     passwordRateLimit: int('PASSWORD_RATE_LIMIT', 10, 1, 1_000_000),
+    passwordAddressRateLimit: int('PASSWORD_ADDRESS_RATE_LIMIT', 50, 1, 1_000_000),
     // Each remembered password costs a hash at every change: 24 is the most common policies ask.
     passwordHistory: int('PASSWORD_HISTORY', 5, 0, 24),
     passwordMaxAgeDays: int('PASSWORD_MAX_AGE_DAYS', 0, 0, 3650),

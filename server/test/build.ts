@@ -117,6 +117,7 @@ export async function build(
     // limits set them back.
     LOGIN_RATE_LIMIT: '1000',
     PASSWORD_RATE_LIMIT: '1000',
+    PASSWORD_ADDRESS_RATE_LIMIT: '1000',
     DEMO: 'off',
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...env,

@@ -48,6 +48,7 @@ async function spawnServer(
     // Every test signs in and sets up users many times from one address.
     LOGIN_RATE_LIMIT: '100000',
     PASSWORD_RATE_LIMIT: '100000',
+    PASSWORD_ADDRESS_RATE_LIMIT: '100000',
     // Hashes store their own cost: the cheapest allowed keeps the many logins fast.
     SCRYPT_LOG2_N: '10',
     LOG_LEVEL: 'info',
