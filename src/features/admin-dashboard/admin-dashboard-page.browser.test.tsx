@@ -193,6 +193,12 @@ describe('admin / factory-manager dashboard', () => {
     // Each card names its manager, or none.
     await expect.element(page.getByText('Sofia Lindqvist')).toBeVisible();
     await expect.element(page.getByText('none', { exact: true })).toBeVisible();
+    // The manager's own card names the line it manages (it is ticked on none).
+    await userEvent.click(page.getByRole('tab', { name: 'Users' }));
+    const sofiaCard = page.getByRole('article').filter({ hasText: 'Sofia Lindqvist' });
+    await expect.element(sofiaCard.getByText('Manages')).toBeVisible();
+    await expect.element(sofiaCard.getByText('Packing Line 2')).toBeVisible();
+    await userEvent.click(page.getByRole('tab', { name: 'Line Clearances' }));
 
     await userEvent.click(page.getByRole('button', { name: 'Add New' }));
     const create = page.getByRole('dialog', { name: 'Create New Line Clearance' });

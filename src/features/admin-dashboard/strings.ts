@@ -43,6 +43,9 @@ export const adminStrings = {
   roles: 'Roles',
   password: 'Password',
   lineClearances: 'Line clearances',
+  /** An LC manager's card: the lines naming it as their manager. */
+  manages: 'Manages',
+  managesNone: 'No line names this manager',
   selectLineClearances: 'Select line clearances',
   selectRoles: 'Select roles',
   editLineClearance: 'Edit Line Clearance',

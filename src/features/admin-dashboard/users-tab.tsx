@@ -88,6 +88,18 @@ export function UsersTab({ users, lineClearances }: UsersTabProps) {
                   empty={s.noneAssigned}
                 />
               </RecordField>
+              {/* A line's manager is named on the line, not ticked for the user: said here too,
+                  or an LC manager's card reads 'None assigned' beside the lines it manages. */}
+              {user.role.includes('lc_manager') && (
+                <RecordField label={s.manages}>
+                  <TagList
+                    names={lineClearances
+                      .filter((line) => line.managerId === user._id)
+                      .map((line) => line.name)}
+                    empty={s.managesNone}
+                  />
+                </RecordField>
+              )}
               <RecordField label={s.id}>{user._id}</RecordField>
             </RecordCard>
           );
