@@ -40,3 +40,10 @@ export function withReason(
   if (!reason) return { oldValue, newValue };
   return { oldValue: { ...oldValue, reason }, newValue: { ...newValue, reason } };
 }
+
+/**
+ * Whether an update's old and new value are the same record: a save that changed nothing writes
+ * no trail entry (it would read as an unexplained change), as it bumps no version.
+ */
+export const unchanged = (oldValue: object, newValue: object) =>
+  JSON.stringify(oldValue) === JSON.stringify(newValue);

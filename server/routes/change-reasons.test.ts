@@ -130,6 +130,15 @@ describe.each(resources)('the reason for a change of a $entity', (resource) => {
     expect(csv.body).toContain(`,${REASON},127.0.0.1,`);
   });
 
+  it('a save that changes nothing writes no entry: nothing happened to explain', async () => {
+    const opened = await resource.create(`Unchanged ${resource.entity}`);
+    const before = await trail(resource, opened._id);
+    const saved = await call('PUT', urlOf(resource, opened._id), u.admin.auth, opened);
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({ version: opened.version });
+    expect(await trail(resource, opened._id)).toEqual(before);
+  });
+
   it('a delete records it likewise: the removed record’s fields, and the reason on its own', async () => {
     const opened = await resource.create(`Deleted ${resource.entity}`);
     const deleted = await call('DELETE', urlOf(resource, opened._id), u.admin.auth, {

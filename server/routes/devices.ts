@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { asc, eq, sql } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
-import { changeReason, noBodyAsEmpty, withReason } from '../audit/change-reason.ts';
+import { changeReason, noBodyAsEmpty, unchanged, withReason } from '../audit/change-reason.ts';
 import { deviceHolders, devices, floorplanConfigs, lineClearances } from '../db/schema.ts';
 import { currentUser } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
@@ -148,13 +148,16 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
           .where(atVersion('device', old.id, body.version))
           .returning();
         if (!row) throw await notUpdated(tx, request, 'device', old.id, 'Device');
-        await audit(tx, request, {
-          action: 'update',
-          entity: 'device',
-          entityId: row.id,
-          ...withReason(reason, toDevice(old), toDevice(row)),
-        });
-        return toDevice(row);
+        const [before, after] = [toDevice(old), toDevice(row)];
+        if (!unchanged(before, after)) {
+          await audit(tx, request, {
+            action: 'update',
+            entity: 'device',
+            entityId: row.id,
+            ...withReason(reason, before, after),
+          });
+        }
+        return after;
       });
     },
   );

@@ -42,7 +42,7 @@ const read = { 200: FloorplanConfig, ...errors };
  * What the wizard's user does when refused a save of an older configuration: its work stays on
  * screen beside the two choices these words name (docs/floorplans.md, "Saved meanwhile").
  */
-const SAVE_AGAIN = 'Save yours over them, or load the saved configuration to start from them.';
+const SAVE_AGAIN = 'Save yours over that change, or load the saved configuration to start from it.';
 
 /**
  * Two tags of one line with the same QR code: a scan (matched on the trimmed code, like

@@ -4,7 +4,7 @@ import { arrayOverlaps, asc, count, eq, inArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
-import { changeReason, noBodyAsEmpty, withReason } from '../audit/change-reason.ts';
+import { changeReason, noBodyAsEmpty, unchanged, withReason } from '../audit/change-reason.ts';
 import type { AuthUser } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import {
@@ -204,13 +204,16 @@ export const lineClearanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
           .where(atVersion('line-clearance', old.id, body.version))
           .returning();
         if (!row) throw await notUpdated(tx, request, 'line-clearance', old.id, 'Line clearance');
-        await audit(tx, request, {
-          action: 'update',
-          entity: 'line-clearance',
-          entityId: row.id,
-          ...withReason(reason, toLineClearance(old), toLineClearance(row)),
-        });
-        return toLineClearance(row);
+        const [before, after] = [toLineClearance(old), toLineClearance(row)];
+        if (!unchanged(before, after)) {
+          await audit(tx, request, {
+            action: 'update',
+            entity: 'line-clearance',
+            entityId: row.id,
+            ...withReason(reason, before, after),
+          });
+        }
+        return after;
       });
     },
   );

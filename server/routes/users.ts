@@ -18,7 +18,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
-import { changeReason, noBodyAsEmpty, withReason } from '../audit/change-reason.ts';
+import { changeReason, noBodyAsEmpty, unchanged, withReason } from '../audit/change-reason.ts';
 import { keepFormerPassword } from '../auth/password-history.ts';
 import type { AuthUser } from '../context.ts';
 import type { Db, Tx } from '../db/client.ts';
@@ -372,16 +372,18 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
           if (passwordHash) {
             await keepFormerPassword(tx, old.id, old.passwordHash, config.passwordHistory);
           }
-          await audit(tx, request, {
-            action: 'update',
-            entity: 'user',
-            entityId: row.id,
-            ...withReason(reason, toUser(old), {
-              ...toUser(row),
-              passwordReset: Boolean(passwordHash),
-            }),
-          });
-          return toUser(row);
+          // A reset shows as `passwordReset: true`; the password itself is never in the trail.
+          const [before, after] = [toUser(old), toUser(row)];
+          const written = passwordHash ? { ...after, passwordReset: true } : after;
+          if (!unchanged(before, written)) {
+            await audit(tx, request, {
+              action: 'update',
+              entity: 'user',
+              entityId: row.id,
+              ...withReason(reason, before, written),
+            });
+          }
+          return after;
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw await emailTaken(db, email, old.id);

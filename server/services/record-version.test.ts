@@ -300,7 +300,7 @@ describe('saving a floor-plan configuration', () => {
     });
     expect(stale.statusCode).toBe(409);
     expect(stale.json().message).toBe(
-      `Sachet Line 7 Floorplan Configuration was changed by Test admin ${when(entry.at)} since you opened it. Save yours over them, or load the saved configuration to start from them.`,
+      `Sachet Line 7 Floorplan Configuration was changed by Test admin ${when(entry.at)} since you opened it. Save yours over that change, or load the saved configuration to start from it.`,
     );
     const read = await t.app.inject({
       url: `/api/floorplan-configs/line-clearance/${line._id}`,

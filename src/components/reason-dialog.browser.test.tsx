@@ -79,7 +79,7 @@ describe('ReasonDialog', () => {
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 
-  it('closes when the record went or is kept meanwhile: trying again would not help', async () => {
+  it('closes and reloads when the record went or is kept meanwhile: trying again would not help', async () => {
     for (const status of [404, 409]) {
       const { reason, submit, onDone, onClose } = await show(() =>
         Promise.reject(refusal(status, 'Line 9 was deleted meanwhile')),
@@ -90,7 +90,8 @@ describe('ReasonDialog', () => {
         .element(page.getByText('Failed to delete line clearance: Line 9 was deleted meanwhile'))
         .toBeVisible();
       expect(onClose).toHaveBeenCalledTimes(1);
-      expect(onDone).not.toHaveBeenCalled();
+      // The list is read again: a card deleted meanwhile must not stay on screen.
+      expect(onDone).toHaveBeenCalledTimes(1);
       await cleanup();
       toasts.items = [];
     }

@@ -71,7 +71,10 @@ export interface ReasonDialogProps<T>
   success: SuccessText<T>;
   failure: string;
   successLife?: number;
-  /** After the call succeeded (e.g. reloads the list); the dialog then closes. */
+  /**
+   * After the call succeeded, or was refused as the record went or is kept meanwhile (404, 409):
+   * e.g. reloads the list, so it shows where things stand; the dialog then closes.
+   */
   onDone: () => void;
   onClose: () => void;
 }
@@ -79,8 +82,8 @@ export interface ReasonDialogProps<T>
 /**
  * Asks why, then acts: a deletion after the browser's confirmation (spec §5). The reason goes to
  * the audit entry of the change. A refusal of the reason is said at the field; a record gone or
- * kept meanwhile (404, 409) closes the dialog, since trying again does not help (the toast says
- * why); any other failure keeps it open with what was typed.
+ * kept meanwhile (404, 409) closes the dialog and reloads, since trying again does not help (the
+ * toast says why); any other failure keeps it open with what was typed.
  */
 export function ReasonDialog<T>({
   title,
@@ -111,7 +114,10 @@ export function ReasonDialog<T>({
       reason.fail(said);
       return false;
     }
-    return error instanceof ApiError && (error.status === 409 || error.status === 404);
+    const outdated = error instanceof ApiError && (error.status === 409 || error.status === 404);
+    // The list still shows the record as it was (a card deleted meanwhile): reloaded too.
+    if (outdated) onDone();
+    return outdated;
   };
 
   return (

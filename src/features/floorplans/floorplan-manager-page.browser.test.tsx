@@ -48,7 +48,7 @@ const json = (body: unknown, status = 200, statusText = '') =>
 
 /** Another manager's save since the wizard read the configuration, as the server refuses it. */
 const savedMeanwhile =
-  'Blister Line 1 Floorplan Configuration was changed by Adriana Novak on 2026-11-26 at 02:41 UTC since you opened it. Save yours over them, or load the saved configuration to start from them.';
+  'Blister Line 1 Floorplan Configuration was changed by Adriana Novak on 2026-11-26 at 02:41 UTC since you opened it. Save yours over that change, or load the saved configuration to start from it.';
 
 /**
  * The API as another manager leaves it: `server.plans` is the floor-plan list, `server.version`
@@ -321,7 +321,7 @@ describe('/floorplans', () => {
     await reachReview();
     otherManagerSaves(server);
     server.message =
-      'Blister Line 1 Floorplan Configuration was changed since you opened it. Save yours over them, or load the saved configuration to start from them.';
+      'Blister Line 1 Floorplan Configuration was changed since you opened it. Save yours over that change, or load the saved configuration to start from it.';
     await userEvent.click(button('Save Configuration'));
     await expect
       .element(page.getByRole('alert'))
