@@ -67,6 +67,9 @@ export interface Steps {
 }
 
 /** Anchors sorted by time, or the reason they cannot pin a path. */
+/** Tag scans with a known position a path needs: one fixes a point, not a route. */
+export const MIN_PATH_ANCHORS = 2;
+
 export function checkAnchors(anchors: readonly Anchor[]): Anchor[] | string {
   for (const a of anchors) {
     if (!Number.isFinite(a.t) || !Number.isFinite(a.x) || !Number.isFinite(a.y)) {
@@ -74,7 +77,7 @@ export function checkAnchors(anchors: readonly Anchor[]): Anchor[] | string {
     }
   }
   const sorted = [...anchors].sort((a, b) => a.t - b.t);
-  if (sorted.length < 2) {
+  if (sorted.length < MIN_PATH_ANCHORS) {
     return `fewer than two scans of tags with a known floor-plan position (${sorted.length}): no path`;
   }
   for (let i = 1; i < sorted.length; i++) {

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { Field } from '../../components/field.tsx';
+import { ownNewPasswordHint } from '../../lib/password-rule.ts';
 import { replaceAccessToken } from '../../stores/session.ts';
 import { showToast, toastLife } from '../../stores/toasts.ts';
 import { changePassword } from './api/change-password.ts';
@@ -53,8 +54,8 @@ export function ChangePasswordForm({ heading, other, onChanged }: ChangePassword
     }
   };
 
-  const input = (key: keyof PasswordChange, label: string, autoComplete: string) => (
-    <Field label={label}>
+  const input = (key: keyof PasswordChange, label: string, autoComplete: string, hint?: string) => (
+    <Field label={label} hint={hint}>
       <input
         type="password"
         autoComplete={autoComplete}
@@ -68,7 +69,8 @@ export function ChangePasswordForm({ heading, other, onChanged }: ChangePassword
     <form className="form" onSubmit={submit}>
       {heading && <h3>{heading}</h3>}
       {input('currentPassword', s.currentPassword, 'current-password')}
-      {input('newPassword', s.newPassword, 'new-password')}
+      {/* The rules before the server refuses one ('The new password must not contain your name'). */}
+      {input('newPassword', s.newPassword, 'new-password', ownNewPasswordHint)}
       {input('confirmPassword', s.confirmPassword, 'new-password')}
       <div className="form-actions">
         <button type="button" className="btn btn-secondary" onClick={other.onClick}>

@@ -137,6 +137,18 @@ describe('the own-password gate', () => {
     await expect.element(page.getByText(why)).toBeVisible();
   });
 
+  it('states the password rules under New password before any is refused', async () => {
+    await page.viewport(390, 844);
+    signIn('chosen-token', operator, false);
+    await showAt('/operator');
+    const rules =
+      'At least 8 characters. It may not contain your name or your email address (nor the part before the @), and may not be your current password or one of your last passwords.';
+    const newPassword = page.getByLabelText('New password', { exact: true });
+    await expect.element(newPassword).toHaveAccessibleDescription(rules);
+    await expect.element(page.getByText(rules)).toBeVisible();
+    expect(page.getByText(rules).element().getBoundingClientRect().right).toBeLessThanOrEqual(390);
+  });
+
   it('fits a phone at 390 px', async () => {
     await page.viewport(390, 844);
     signIn('chosen-token', operator, false);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChecklistSnapshot } from '../../types/api.ts';
-import { judgeScan, scannableTags } from './checklist.ts';
+import { judgeScan, pathAtRisk, scannableTags } from './checklist.ts';
 
 const checklist: ChecklistSnapshot = {
   floorplanConfigId: 'c'.repeat(24),
@@ -38,5 +38,17 @@ describe('judging a scanned code against the checklist', () => {
 
   it('counts only tags with a QR code as checkpoints', () => {
     expect(scannableTags(checklist).map((tag) => tag.index)).toEqual([0, 1]);
+  });
+});
+
+describe('whether the analysis can draw the path', () => {
+  it('needs two checkpoints scanned, on a line that has two or more', () => {
+    expect(pathAtRisk(4, 0)).toBe(true);
+    expect(pathAtRisk(4, 1)).toBe(true);
+    expect(pathAtRisk(4, 2)).toBe(false);
+    expect(pathAtRisk(2, 2)).toBe(false);
+    // A line with fewer checkpoints: recording again would not help.
+    expect(pathAtRisk(1, 0)).toBe(false);
+    expect(pathAtRisk(0, 0)).toBe(false);
   });
 });

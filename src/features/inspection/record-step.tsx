@@ -17,7 +17,7 @@ import { formatSize } from '../../lib/format-size.ts';
 import { keepSessionActive } from '../../lib/idle-session.ts';
 import { toastError, toastWarning } from '../../stores/toasts.ts';
 import type { MyLineDetail } from '../../types/api.ts';
-import { judgeScan, scannableTags } from './checklist.ts';
+import { judgeScan, MIN_PATH_CHECKPOINTS, pathAtRisk, scannableTags } from './checklist.ts';
 import { MotionRecorder, requestMotionPermission } from './motion.ts';
 import { InspectionRecorder, pickRecordingType } from './recorder.ts';
 import { inspectionStrings as s } from './strings.ts';
@@ -318,6 +318,10 @@ export function RecordStep({
       {checkpoints.length > 0 && (
         <section className="capture-checklist">
           <h2>{s.scanned(ticked.size, checkpoints.length)}</h2>
+          {/* Said before and while walking: the review's warning comes when it takes a new walk. */}
+          {pathAtRisk(checkpoints.length, ticked.size) && (
+            <p className="capture-note">{s.pathHint(MIN_PATH_CHECKPOINTS)}</p>
+          )}
           <ul className="capture-ticks">
             {checkpoints.map((tag) => (
               <li key={tag.index} className={ticked.has(tag.index) ? 'ticked' : undefined}>

@@ -179,6 +179,143 @@ describe('a recording that stopped short', () => {
   });
 });
 
+const checkpoint = (index: number, name: string) => ({
+  index,
+  name,
+  qrCode: `LC1-TAG-0${index + 1}`,
+  x: 100 * index,
+  y: 0,
+});
+const fourTags = {
+  floorplanConfigId: 'f'.repeat(24),
+  tags: [
+    checkpoint(0, 'Tag 1'),
+    checkpoint(1, 'Tag 2'),
+    checkpoint(2, 'Tag 3'),
+    checkpoint(3, 'Tag 4'),
+  ],
+  hotZones: [],
+};
+/** A 12 s recording of the four-tag line with these tags scanned (at 2 s, 4 s, …). */
+const scannedRecording = (...tagIndexes: number[]): LocalRecording => ({
+  ...recording(250_000),
+  checklist: fourTags,
+  scans: tagIndexes.map((tagIndex, i) => ({
+    code: `LC1-TAG-0${tagIndex + 1}`,
+    videoTime: 2 * (i + 1),
+    at: new Date().toISOString(),
+    tagIndex,
+  })),
+});
+const noPathText = (start: string) =>
+  `${start}: the analysis needs at least 2 scanned checkpoints to draw the path you walked on the floor plan, so the LC manager will not see your route. You can still submit this recording; to show the route, record again and scan each checkpoint’s QR code as you pass it.`;
+
+describe('a recording with fewer than two checkpoints scanned', () => {
+  afterEach(() => page.viewport(414, 896));
+
+  it('warns first thing, on a 390 px phone, that the analysis cannot draw the path, and still submits', async () => {
+    await page.viewport(390, 844);
+    const submitted: string[] = [];
+    await render(
+      <ReviewStep
+        recording={scannedRecording()}
+        onSubmit={async (notes) => void submitted.push(notes)}
+        onDiscard={() => {}}
+      />,
+    );
+    const text = noPathText('No checkpoint was scanned');
+    const warning = page.getByRole('alert');
+    await expect.element(warning).toHaveTextContent(text);
+    // Above the summary, on the first screen, the step's whole width.
+    const box = warning.element().getBoundingClientRect();
+    expect(box.top).toBeLessThan(
+      page.getByText('0 of 4 checkpoints scanned').element().getBoundingClientRect().top,
+    );
+    expect(box.bottom).toBeLessThanOrEqual(844);
+    expect(box.width).toBe(document.querySelector('form')?.getBoundingClientRect().width);
+    await expect.element(page.getByText('Tag 1, Tag 2, Tag 3, Tag 4')).toBeVisible();
+    const submit = page.getByRole('button', { name: 'Submit' });
+    await expect.element(submit).toHaveAccessibleDescription(text);
+    await submit.click();
+    await expect.poll(() => submitted).toEqual(['']);
+  });
+
+  it('counts checkpoints, not scans: one tag scanned twice is still one place', async () => {
+    await render(
+      <ReviewStep
+        recording={scannedRecording(2, 2)}
+        onSubmit={async () => {}}
+        onDiscard={() => {}}
+      />,
+    );
+    await expect
+      .element(page.getByRole('alert'))
+      .toHaveTextContent(noPathText('Only 1 checkpoint was scanned'));
+  });
+
+  it('keeps the minimum-length warning beside it, both heard on Submit', async () => {
+    await render(
+      <ReviewStep
+        recording={{ ...scannedRecording(1), duration: 7.2 }}
+        minVideoSeconds={30}
+        onSubmit={async () => {}}
+        onDiscard={() => {}}
+      />,
+    );
+    const short =
+      'This recording is 0:07 long, shorter than the 0:30 minimum: the LC manager will see it flagged in the report. If the walk was incomplete, discard it and record again.';
+    await expect.element(page.getByText(short)).toBeVisible();
+    await expect
+      .element(page.getByRole('button', { name: 'Submit' }))
+      .toHaveAccessibleDescription(`${noPathText('Only 1 checkpoint was scanned')} ${short}`);
+  });
+
+  it('says nothing of the path with two checkpoints scanned', async () => {
+    await render(
+      <ReviewStep
+        recording={scannedRecording(0, 3)}
+        onSubmit={async () => {}}
+        onDiscard={() => {}}
+      />,
+    );
+    await expect.element(page.getByText('2 of 4 checkpoints scanned')).toBeVisible();
+    expect(page.getByRole('alert').elements()).toHaveLength(0);
+    await expect
+      .element(page.getByRole('button', { name: 'Submit' }))
+      .not.toHaveAccessibleDescription();
+  });
+
+  it('says nothing of the path on a line with one checkpoint, where recording again would not help', async () => {
+    await render(
+      <ReviewStep
+        recording={{
+          ...scannedRecording(),
+          checklist: { ...fourTags, tags: [checkpoint(0, 'Tag 1')] },
+        }}
+        onSubmit={async () => {}}
+        onDiscard={() => {}}
+      />,
+    );
+    await expect.element(page.getByText('0 of 1 checkpoints scanned')).toBeVisible();
+    expect(page.getByRole('alert').elements()).toHaveLength(0);
+  });
+});
+
+describe('a recording with every checkpoint scanned', () => {
+  it('says so without a “Not scanned” heading', async () => {
+    await render(
+      <ReviewStep
+        recording={scannedRecording(0, 1, 2, 3)}
+        onSubmit={async () => {}}
+        onDiscard={() => {}}
+      />,
+    );
+    await expect.element(page.getByText('4 of 4 checkpoints scanned')).toBeVisible();
+    await expect.element(page.getByText('Every checkpoint was scanned.')).toBeVisible();
+    expect(page.getByText('Not scanned', { exact: true }).query()).toBeNull();
+  });
+});
+
 /**
  * Real WebM chunks from MediaRecorder, as the recorder makes them: a canvas painted with moving
  * noise as the camera (a plain one makes a file so small that the browser finds its length).

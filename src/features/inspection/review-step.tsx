@@ -6,7 +6,7 @@ import { keptScans, type LocalRecording } from '../../lib/capture/recording-db.t
 import { lengthHint, NOTES_MAX, notesProblem } from '../../lib/capture/recording-entries.ts';
 import { formatDuration } from '../../lib/format-duration.ts';
 import { formatSize } from '../../lib/format-size.ts';
-import { scannableTags } from './checklist.ts';
+import { MIN_PATH_CHECKPOINTS, pathAtRisk, scannableTags } from './checklist.ts';
 import { RecordingPlayback } from './recording-playback.tsx';
 import { inspectionStrings as s } from './strings.ts';
 
@@ -47,6 +47,14 @@ export function ReviewStep({
       ? s.shortRecording(formatDuration(recording.duration), formatDuration(minVideoSeconds))
       : null;
   const shortId = useId();
+  // No path for the LC manager to see: said first, while the walk can still be recorded again.
+  const scannedCount = checkpoints.length - missed.length;
+  const noPathWarning =
+    !empty && pathAtRisk(checkpoints.length, scannedCount)
+      ? s.noPath(scannedCount, MIN_PATH_CHECKPOINTS)
+      : null;
+  const noPathId = useId();
+  const warningIds = [noPathWarning && noPathId, shortWarning && shortId].filter(Boolean).join(' ');
 
   return (
     <form
@@ -66,20 +74,24 @@ export function ReviewStep({
         }
       }}
     >
+      {noPathWarning && (
+        <p className="capture-problem" role="alert" id={noPathId}>
+          {noPathWarning}
+        </p>
+      )}
       <dl className="record-fields capture-summary">
         <RecordField label={s.duration}>{formatDuration(recording.duration)}</RecordField>
         <RecordField label={s.size}>{formatSize(recording.size)}</RecordField>
         {checkpoints.length > 0 && (
           <RecordField label={s.checkpoints}>
-            {s.scanned(checkpoints.length - missed.length, checkpoints.length)}
+            {s.scanned(scannedCount, checkpoints.length)}
           </RecordField>
         )}
-        {checkpoints.length > 0 && (
-          <RecordField label={s.missed}>
-            {missed.length === 0 ? s.allScanned : missed.map((tag) => tag.name).join(', ')}
-          </RecordField>
+        {missed.length > 0 && (
+          <RecordField label={s.missed}>{missed.map((tag) => tag.name).join(', ')}</RecordField>
         )}
       </dl>
+      {checkpoints.length > 0 && missed.length === 0 && <p>{s.allScanned}</p>}
       {/* Why the recording stopped before Stop (e.g. the phone's storage was full). */}
       {recording.error && (
         <p className="capture-problem" role="alert">
@@ -117,7 +129,7 @@ export function ReviewStep({
           type="submit"
           className="btn btn-primary btn-large"
           disabled={busy || empty}
-          aria-describedby={shortWarning ? shortId : undefined}
+          aria-describedby={warningIds || undefined}
         >
           {busy ? s.submitting : s.submit}
         </button>

@@ -37,6 +37,9 @@ export const inspectionStrings = {
     'Recording is in progress. Leave this page? The recording stops here and stays on this device: submit it from the Operator Dashboard.',
   leftWhileRecording: 'The page was left while recording: the recording stopped there.',
   scanned: (n: number, m: number) => `${n} of ${m} checkpoints scanned`,
+  /** Under the checklist until enough checkpoints are scanned for the analysis to draw the path. */
+  pathHint: (minimum: number) =>
+    `Scan at least ${minimum} checkpoints: the analysis draws the path you walked from them.`,
   scanTicked: (name: string) => `Checkpoint scanned: ${name}`,
   scanRepeat: (name: string) => `Scanned again: ${name} (already counted)`,
   scanOtherLine: (line: string) => `This QR code belongs to ${line}, not to this line`,
@@ -59,6 +62,9 @@ export const inspectionStrings = {
   size: 'Size',
   missed: 'Not scanned',
   allScanned: 'Every checkpoint was scanned.',
+  /** Fewer checkpoints scanned than the analysis needs for a path; submitting stays allowed. */
+  noPath: (scanned: number, minimum: number) =>
+    `${scanned === 0 ? 'No checkpoint was scanned' : `Only ${scanned} ${scanned === 1 ? 'checkpoint was' : 'checkpoints were'} scanned`}: the analysis needs at least ${minimum} scanned checkpoints to draw the path you walked on the floor plan, so the LC manager will not see your route. You can still submit this recording; to show the route, record again and scan each checkpoint’s QR code as you pass it.`,
   scansLeftOut: captureStrings.scansLeftOut,
   emptyRecording:
     'Nothing was recorded: the camera handed over no video. Discard this recording and record again.',
