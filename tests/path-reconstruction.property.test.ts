@@ -206,7 +206,7 @@ describe('degenerate capture data', () => {
     expect(reconstructPath(walk.anchors, nan, options)).toMatchObject({
       method: 'interpolated',
       note: expect.stringMatching(
-        /^motion samples not used: only \d+ of \d+ motion samples are complete and finite$/,
+        /^motion samples not used: only \d+ of the \d+ the phone recorded have every reading \(time, acceleration, orientation\), and counting steps needs at least 2 and half of them$/,
       ),
     });
     const short = { ...copy(walk.motion), gamma: [1, 2, 3] };

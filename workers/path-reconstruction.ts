@@ -128,7 +128,11 @@ export function detectSteps(motion: MotionColumns): Steps | string {
     keep[m++] = i;
   }
   if (m < 2 || m < n * MIN_USABLE_SHARE) {
-    return `only ${m} of ${n} motion samples are complete and finite`;
+    if (n < 2) return `the phone recorded only ${n}, and counting steps needs at least 2`;
+    return (
+      `only ${m} of the ${n} the phone recorded have every reading (time, acceleration, ` +
+      'orientation), and counting steps needs at least 2 and half of them'
+    );
   }
   const first = motion.t[keep[0] as number] as number;
   const span = (motion.t[keep[m - 1] as number] as number) - first;

@@ -187,7 +187,7 @@ describe('the analysis of a recorded inspection', () => {
   });
 
   it('without two anchors: completed with keyframe images, no path, and the reason', async () => {
-    const { videoId: id } = await createRecordedInspection(t, {
+    const { videoId: id, inspectionId } = await createRecordedInspection(t, {
       lineId,
       operatorId: people.operator.id,
       file: video80,
@@ -197,9 +197,57 @@ describe('the analysis of a recorded inspection', () => {
     expect(job.state).toBe('completed');
     expect(job.summary?.path).toBe('none');
     const video = await videoRow(id);
-    expect(video?.statusReason).toMatch(/fewer than two scans.*\(1\): no path/);
+    const reason = 'fewer than two scans of tags with a known floor-plan position (1): no path';
+    expect(video?.statusReason).toBe(reason);
+    // The row names only files the run wrote: no keyframes text, and its images, every one stored.
     expect(video?.keyframesKey).toBeNull();
     expect(video?.keyframeImagesPrefix).toMatch(/^analysis\//);
+    const images = fs.readdirSync(path.join(t.dataDir, 'files', video?.keyframeImagesPrefix ?? ''));
+    expect(images).toHaveLength(job.summary?.keyframeImages ?? -1);
+    expect(images).toContain('0.000.png');
+
+    // The report says why in a reviewer's words and carries the analysis's own reason (for a
+    // verified file: the fixture's row has no SHA-256, which reads as a file not yet arrived).
+    await t.services.ctx.db
+      .update(videos)
+      .set({ sha256: 'a'.repeat(64) })
+      .where(eq(videos.id, id));
+    const report = await t.app.inject({
+      url: `/api/reports/${inspectionId}`,
+      headers: people.operator.auth,
+    });
+    expect(report.json()).toMatchObject({
+      pathMessage:
+        'No path: the analysis found fewer than two scans of tags with a known floor-plan position (1).',
+      pathMissingReason: reason,
+    });
+  });
+
+  it('says in plain words why the motion samples were not used', async () => {
+    // One sample of each column, as a phone that sent a single motion event.
+    const first = (column: ArrayLike<number>) => Array.from(column).slice(0, 1);
+    const m = walk.motion;
+    const one = {
+      t: first(m.t),
+      ax: first(m.ax),
+      ay: first(m.ay),
+      az: first(m.az),
+      alpha: first(m.alpha),
+      beta: first(m.beta),
+      gamma: first(m.gamma),
+    };
+    const { videoId: id } = await createRecordedInspection(t, {
+      lineId,
+      operatorId: people.operator.id,
+      file: video80,
+      walk: { scans: walk.scans, motion: one },
+    });
+    const job = await analyse(id);
+    expect(job.summary).toMatchObject({
+      path: 'interpolated',
+      pathNote:
+        'motion samples not used: the phone recorded only 1, and counting steps needs at least 2',
+    });
   });
 });
 

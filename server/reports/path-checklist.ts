@@ -13,9 +13,15 @@ import { knownImage, TAG_SCAN_RADIUS_PX } from '../../workers/path-engine.ts';
 import type { ImageSize, XY } from '../../workers/path-types.ts';
 import type { FloorplanConfiguration, HotZone, Tag } from '../schemas/floorplan-configs.ts';
 
-/** Spec §8 path player wording, so the report says what the video analysis page says. */
+/**
+ * Why the report has no path. Where the keyframes file loaded, the spec §8 path player wording, so
+ * the report says what the video analysis page says; without one, a reviewer's words for why
+ * (the spec's 'No keyframesPath provided.' is a player's state, and told a reviewer nothing).
+ */
 export const pathMessages = {
-  noKeyframes: 'No keyframesPath provided.',
+  noVideo: 'No video was recorded for this inspection.',
+  notAnalysed: 'No path yet: the video has not been analysed.',
+  noReason: 'No path: the analysis made none and recorded no reason.',
   missingConfiguration:
     'Missing floorplan configuration. Please configure the floorplan mapping first.',
   empty: 'Keyframes file is empty.',
@@ -23,6 +29,29 @@ export const pathMessages = {
   /** The page's own words for a video whose file has not arrived (nothing analysed yet). */
   awaitingUpload: 'No path yet: the analysis makes it once the video file has arrived.',
 } as const;
+
+/** The analysis's reason as a sentence: its reasons end in ': no path', said here first. */
+const analysisFound = (reason: string) =>
+  `No path: the analysis found ${reason.replace(/: no path$/, '')}.`;
+
+/**
+ * Why an analysed video has no keyframes file (docs/reports.md), and the analysis's own reason
+ * (the video's status reason, as /analysis shows it) when it recorded one.
+ */
+export function missingPath(video: { status: string; statusReason: string | null }): {
+  message: string;
+  reason: string | null;
+} {
+  if (video.status === 'pending' || video.status === 'processing') {
+    // A queued run's 'retrying: …' is why it runs again, not why there is no path.
+    return { message: pathMessages.notAnalysed, reason: null };
+  }
+  const reason = video.statusReason;
+  if (video.status === 'error') {
+    return { message: `No path: the analysis failed (${reason ?? 'no reason recorded'}).`, reason };
+  }
+  return { message: reason ? analysisFound(reason) : pathMessages.noReason, reason };
+}
 
 /** The coverage picture keeps points about this fraction of the image's longer side apart. */
 const COVERAGE_SPACING = 1 / 150;

@@ -402,6 +402,10 @@ function evidenceFilesText(check: EvidenceCheck): { text: string; bad: boolean }
   return { text: `Evidence files checked when printed: ${parts.join('; ')}.`, bad };
 }
 
+/** 'Pixel 7 (id)', as the report page's header says it; a deleted device's name is 'Unknown'. */
+const deviceText = (device: InspectionReport['device']) =>
+  device ? `${device.name ?? 'Unknown'} (${device.id})` : 'not recorded';
+
 export async function reportPdf(
   ctx: Pick<AppContext, 'db' | 'storage'>,
   report: InspectionReport,
@@ -435,6 +439,7 @@ export async function reportPdf(
   );
   w.field('Review status', report.status);
   w.field('Operator notes', report.operatorNotes || '—');
+  w.field('Device', deviceText(report.device));
   w.field(
     'Video',
     report.video ? `${report.video.filename} (${secondsText(report.video.duration)})` : 'none',
@@ -478,7 +483,7 @@ export async function reportPdf(
   if (files) w.text(files.text, files.bad ? { bold: true, color: danger } : { color: muted });
 
   w.heading('Checklist');
-  if (report.pathMessage) w.text(`Path: ${report.pathMessage}`, { color: muted });
+  if (report.pathMessage) w.text(report.pathMessage, { color: muted });
   w.text('Tags', { bold: true });
   if (!report.checklist.tags.length) w.text('No tags configured.', { color: muted, indent: 10 });
   for (const tag of report.checklist.tags) {

@@ -5,7 +5,14 @@ import { eq, isNull, or, sql } from 'drizzle-orm';
 import { imageSizeFromHeader } from '../../workers/image-header.ts';
 import type { AppContext, AuthUser } from '../context.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { auditLog, inspections, lineClearances, reportSummaries, users } from '../db/schema.ts';
+import {
+  auditLog,
+  devices,
+  inspections,
+  lineClearances,
+  reportSummaries,
+  users,
+} from '../db/schema.ts';
 import { iso } from '../ids.ts';
 import type { FloorplanConfiguration, Importance } from '../schemas/floorplan-configs.ts';
 import type { InspectionStatus } from '../schemas/inspections.ts';
@@ -24,6 +31,7 @@ import { changedEvidence, evidenceDigest, type KeyframesReader, readEvidence } f
 import { layoutDigest, recordLayout } from './layout.ts';
 import {
   keyframeImageNames,
+  missingPath,
   type PathChecklist,
   pathChecklist,
   pathMessages,
@@ -233,9 +241,10 @@ export async function buildReport(
   const imageSize = layout.imageBytes ? imageSizeFromHeader(layout.imageBytes) : null;
   let path: PathChecklist | null = null;
   let pathMessage: string | null = null;
-  if (!video) pathMessage = 'No video was recorded for this inspection.';
+  let pathMissingReason: string | null = null;
+  if (!video) pathMessage = pathMessages.noVideo;
   else if (!keyframes && !video.sha256) pathMessage = pathMessages.awaitingUpload;
-  else if (!keyframes) pathMessage = pathMessages.noKeyframes;
+  else if (!keyframes) ({ message: pathMessage, reason: pathMissingReason } = missingPath(video));
   else if (!configuration) pathMessage = pathMessages.missingConfiguration;
   else {
     const answer = await pathChecklist({
@@ -395,8 +404,10 @@ export async function buildReport(
       sha256: video.sha256,
       analysisVersion: video.analysisVersion,
     },
+    device: await recordingDevice(db, video),
     checklist: { tags, zones },
     pathMessage,
+    pathMissingReason,
     coverage,
     detections,
     flags,
@@ -410,6 +421,22 @@ export async function buildReport(
     approvalBlocker: blocker,
     approvalExceptions: approvalExceptions(flags),
   };
+}
+
+/**
+ * The device the video was recorded on, with its name as the device list has it now: shown, not
+ * hashed (docs/reports.md), so a signed record keeps its hash through a device's rename.
+ */
+async function recordingDevice(
+  db: Db,
+  video: Pick<VideoRow, 'deviceId'> | null,
+): Promise<InspectionReport['device']> {
+  if (!video?.deviceId) return null;
+  const [device] = await db
+    .select({ name: devices.name })
+    .from(devices)
+    .where(eq(devices.id, video.deviceId));
+  return { id: video.deviceId, name: device?.name ?? null };
 }
 
 interface FlagInput {

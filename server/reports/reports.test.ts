@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfPageImageCounts, pdfPages, pdfTextBoxes } from '../../tests/support/pdf-text.ts';
 import {
   auditLog,
+  devices,
   inspections,
   lineClearances,
   reportSummaries,
@@ -189,12 +190,87 @@ describe('the inspection report', () => {
     expect(r.flags[0]).toMatchObject({
       kind: 'no-path',
       severity: 'critical',
-      text: 'No keyframesPath provided. 5 hot zones are not assessable: Filler carousel, Capper, Labeller, Palletizer, Glass breakage kit',
+      text: 'No path: the analysis made none and recorded no reason. 5 hot zones are not assessable: Filler carousel, Capper, Labeller, Palletizer, Glass breakage kit',
     });
+    expect(r.pathMissingReason).toBeNull();
     const pdf = await get('lcmanager2', `/api/reports/${inspectionIds['no-keyframes']}/pdf`);
     expect((await pdfPages(pdf.rawPayload)).join('\n')).toContain(
       'Not assessable (no path): Filler carousel (critical)',
     );
+  });
+
+  it('gives the analysis’s reason for no path in the report, its flag and the PDF', async () => {
+    const reason = 'fewer than two scans of tags with a known floor-plan position (0): no path';
+    const id = inspectionIds['no-keyframes'] ?? '';
+    const [row] = await t.services.ctx.db.select().from(inspections).where(eq(inspections.id, id));
+    const setVideo = (values: Partial<typeof videos.$inferInsert>) =>
+      t.services.ctx.db
+        .update(videos)
+        .set(values)
+        .where(eq(videos.id, row?.videoId ?? ''));
+    await setVideo({ statusReason: reason });
+    const words =
+      'No path: the analysis found fewer than two scans of tags with a known floor-plan position (0).';
+    const r = await report('lcmanager2', 'no-keyframes');
+    expect(r).toMatchObject({ pathMessage: words, pathMissingReason: reason });
+    expect(r.flags[0]?.text).toBe(
+      `${words} 5 hot zones are not assessable: Filler carousel, Capper, Labeller, Palletizer, Glass breakage kit`,
+    );
+    const pdf = await get('lcmanager2', `/api/reports/${id}/pdf`);
+    const text = (await pdfPages(pdf.rawPayload)).join('\n');
+    expect(text).toContain(words);
+    expect(text).not.toContain('keyframesPath');
+
+    // Before the analysis has finished, the report says that instead, with no reason of its own.
+    await setVideo({ status: 'pending', statusReason: 'retrying: storage unavailable' });
+    expect(await report('lcmanager2', 'no-keyframes')).toMatchObject({
+      pathMessage: 'No path yet: the video has not been analysed.',
+      pathMissingReason: null,
+    });
+    await setVideo({ status: 'error', statusReason: 'no frame of the video could be decoded' });
+    expect(await report('lcmanager2', 'no-keyframes')).toMatchObject({
+      pathMessage: 'No path: the analysis failed (no frame of the video could be decoded).',
+      pathMissingReason: 'no frame of the video could be decoded',
+    });
+    await setVideo({ status: 'completed', statusReason: null });
+    // Without a video it says so.
+    expect((await report('lcmanager2', 'legacy')).pathMessage).toBe(
+      'No video was recorded for this inspection.',
+    );
+  });
+
+  it('names the device the video was recorded on in the report and the PDF, outside the hash', async () => {
+    const id = inspectionIds['insp-lc2-2'] ?? '';
+    const [row] = await t.services.ctx.db
+      .select({ deviceId: videos.deviceId })
+      .from(inspections)
+      .innerJoin(videos, eq(videos.id, inspections.videoId))
+      .where(eq(inspections.id, id));
+    const deviceId = row?.deviceId ?? '';
+    const [device] = await t.services.ctx.db.select().from(devices).where(eq(devices.id, deviceId));
+    expect(device?.name).toEqual(expect.any(String));
+    const before = await report('lcmanager2', 'insp-lc2-2');
+    expect(before.device).toEqual({ id: deviceId, name: device?.name });
+    const pdf = await get('lcmanager2', `/api/reports/${id}/pdf`);
+    // Label and value are separate text items: compared as one line of words.
+    expect((await pdfPages(pdf.rawPayload)).join(' ').replace(/\s+/g, ' ')).toContain(
+      `Device ${device?.name} (${deviceId})`,
+    );
+
+    // A renamed device shows its new name; the record hash does not cover it.
+    await t.services.ctx.db
+      .update(devices)
+      .set({ name: 'Renamed tablet' })
+      .where(eq(devices.id, deviceId));
+    const renamed = await report('lcmanager2', 'insp-lc2-2');
+    expect(renamed.device).toEqual({ id: deviceId, name: 'Renamed tablet' });
+    expect(renamed.recordHash).toBe(before.recordHash);
+    await t.services.ctx.db
+      .update(devices)
+      .set({ name: device?.name ?? '' })
+      .where(eq(devices.id, deviceId));
+    // An inspection whose video names no device says so.
+    expect((await report('lcmanager2', 'no-keyframes')).device).toBeNull();
   });
 
   it('names what blocks an approval first: a submitted video whose file has not arrived', async () => {

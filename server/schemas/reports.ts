@@ -173,9 +173,22 @@ export const InspectionReport = Type.Object({
       analysisVersion: Nullable(Type.String()),
     }),
   ),
+  /**
+   * The device the operator recorded on (registered by its QR label; the video's `deviceId`), its
+   * name as the device list has it now (null: the device was deleted). Not covered by the record
+   * hash (docs/reports.md); null when the video names none.
+   */
+  device: Nullable(Type.Object({ id: Id, name: Nullable(Type.String()) })),
   checklist: Type.Object({ tags: Type.Array(ChecklistTag), zones: Type.Array(ChecklistZone) }),
-  /** Why there is no path (spec §8 wording where it applies); null when the path loaded. */
+  /** Why there is no path, in a reviewer's words (spec §8 wording for a file that loaded); null
+   *  when the path loaded. */
   pathMessage: Nullable(Type.String()),
+  /**
+   * The analysis's own reason when it made no path, as /analysis shows it (the video's status
+   * reason: 'fewer than two scans of tags with a known floor-plan position (0): no path', or why
+   * it failed); null when there is a path, no analysis has finished, or none was recorded.
+   */
+  pathMissingReason: Nullable(Type.String()),
   coverage: Nullable(Coverage),
   detections: Type.Array(ReportDetection),
   flags: Type.Array(Flag),

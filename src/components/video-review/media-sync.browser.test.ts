@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { clampTime } from '../../lib/path-client.ts';
 import { connectMedia, type FrameScheduler, requestPlay, type SyncedMedia } from './media-sync.ts';
 import { createPlaybackClock, shouldSeek, stepRate } from './playback-clock.ts';
+import { recordWebm } from './webm.fixtures.ts';
 
 /** A media element stand-in: the test sets its state and fires its events. */
 class FakeMedia extends EventTarget implements SyncedMedia {
@@ -31,6 +32,13 @@ class FakeMedia extends EventTarget implements SyncedMedia {
   startPlaying() {
     this.paused = false;
     this.fire('play');
+  }
+  /** Play requests by the page (the user's own press on the controls is startPlaying). */
+  plays = 0;
+  play() {
+    this.plays++;
+    this.startPlaying();
+    return Promise.resolve();
   }
   fire(type: string) {
     this.dispatchEvent(new Event(type));
@@ -113,6 +121,97 @@ describe('seek tolerance (spec §5/§9: 0.05 s)', () => {
     media.fire('loadedmetadata');
     expect(media.seeks).toEqual([7.25]);
     expect(durations).toEqual([38]);
+  });
+});
+
+describe('a recording that states no duration (MediaRecorder WebM)', () => {
+  it('seeks past the end to learn the duration, back to 0, with nothing else seen meanwhile', async () => {
+    const { media, clock, durations } = setUp({ min: 0, max: 0 });
+    media.duration = Number.POSITIVE_INFINITY;
+    media.fire('durationchange');
+    media.readyState = 1;
+    media.fire('loadedmetadata');
+    expect(media.seeks).toEqual([Number.MAX_SAFE_INTEGER]);
+    expect(durations).toEqual([]);
+    // The browser reaches the end: the duration is known, the time is there, the clock stays.
+    media.duration = 1.24;
+    media.fire('durationchange');
+    media.fire('timeupdate');
+    clock.time = 0.8; // a seek asked meanwhile waits
+    await settled();
+    media.fire('seeked');
+    expect(media.seeks).toEqual([Number.MAX_SAFE_INTEGER, 0]);
+    expect(durations).toEqual([]);
+    media.fire('seeked');
+    expect(durations).toEqual([1.24]);
+    expect(media.seeks).toEqual([Number.MAX_SAFE_INTEGER, 0, 0.8]);
+    expect(clock.time).toBe(0.8);
+    expect(clock.playing).toBe(false);
+  });
+
+  it('holds a play pressed while it measures, and plays once back at 0', () => {
+    const { media, clock } = setUp();
+    media.readyState = 1;
+    media.duration = Number.POSITIVE_INFINITY;
+    media.fire('loadedmetadata');
+    media.startPlaying();
+    expect(media.paused).toBe(true);
+    expect(clock.playing).toBe(false);
+    media.duration = 3;
+    media.fire('seeked');
+    expect(media.plays).toBe(0);
+    media.fire('seeked');
+    expect(media.plays).toBe(1);
+    expect(clock.playing).toBe(true);
+  });
+
+  it('tells Infinity when even the seek found no end, and a later known duration', () => {
+    const { media, durations } = setUp();
+    media.readyState = 1;
+    media.duration = Number.POSITIVE_INFINITY;
+    media.fire('loadedmetadata');
+    media.fire('seeked');
+    media.fire('seeked');
+    expect(durations).toEqual([Number.POSITIVE_INFINITY]);
+    media.duration = 7;
+    media.fire('durationchange');
+    expect(durations).toEqual([Number.POSITIVE_INFINITY, 7]);
+  });
+
+  it('makes a real MediaRecorder WebM seekable before it ever played', async () => {
+    const source = await recordWebm();
+    const media = document.createElement('video');
+    media.preload = 'metadata';
+    media.muted = true;
+    const clock = createPlaybackClock();
+    const durations: number[] = [];
+    const played = vi.fn();
+    media.addEventListener('play', played);
+    // Listening before the sync: what Chromium says of such a file by itself.
+    const stated = new Promise((resolve) =>
+      media.addEventListener('loadedmetadata', () => resolve(media.duration), { once: true }),
+    );
+    disconnect = connectMedia(media, clock, {
+      clamp: (time) => time,
+      onDuration: (seconds) => durations.push(seconds),
+    });
+    media.src = source;
+    try {
+      expect(await stated).toBe(Number.POSITIVE_INFINITY);
+      await expect.poll(() => durations).toHaveLength(1);
+      const [duration = 0] = durations;
+      expect(duration).toBeGreaterThan(0.5);
+      expect(duration).toBeLessThan(2);
+      expect(media.duration).toBe(duration);
+      expect(media.currentTime).toBe(0);
+      expect(clock.time).toBe(0);
+      clock.time = duration / 2;
+      await expect.poll(() => media.currentTime).toBeCloseTo(duration / 2, 2);
+      expect(media.paused).toBe(true);
+      expect(played).not.toHaveBeenCalled();
+    } finally {
+      URL.revokeObjectURL(source);
+    }
   });
 });
 

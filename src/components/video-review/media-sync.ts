@@ -10,6 +10,7 @@ export type SyncedMedia = Pick<
   | 'playbackRate'
   | 'error'
   | 'pause'
+  | 'play'
   | 'addEventListener'
   | 'removeEventListener'
 >;
@@ -22,7 +23,11 @@ export interface FrameScheduler {
 export interface MediaSyncOptions {
   /** Spec §4: a time outside the bounds resets to the minimum. */
   clamp(time: number): number;
-  /** The media's duration once its metadata is known (NaN before, Infinity for streams). */
+  /**
+   * The media's duration once its metadata is known (NaN before, Infinity for streams). A file
+   * that states none (MediaRecorder's WebM) is measured first (see connectMedia): Infinity then
+   * only when even that failed.
+   */
   onDuration(seconds: number): void;
   frames?: FrameScheduler;
 }
@@ -35,6 +40,9 @@ const browserFrames: FrameScheduler = {
 /** HTMLMediaElement.HAVE_METADATA: duration and dimensions known, seeking possible. */
 const haveMetadata = 1;
 
+/** Far past any recording's end: a seek there makes the browser find the real duration. */
+export const pastAnyEnd = Number.MAX_SAFE_INTEGER;
+
 /**
  * Keeps the clock and the media element in step (spec §4, §5):
  * - the clock's time seeks the media when they differ by more than 0.05 s, and a seek requested
@@ -43,7 +51,12 @@ const haveMetadata = 1;
  *   clock once per animation frame (timeupdate alone fires only about 4 times a second);
  * - while the user drags the slider (`seeking`) the media is paused and its time is ignored;
  * - the clock's rate sets the media's playback rate, and the native controls' rate menu the
- *   clock's.
+ *   clock's;
+ * - a file stating no duration (MediaRecorder's WebM, a phone's recording: Chromium reports
+ *   Infinity until it has read the whole file, and its time cannot be scrubbed until then) is
+ *   measured at once: a seek far past the end makes the browser find the end, then back to 0.
+ *   Meanwhile the media's events are ignored, seeks wait and playback waits, so the page sees
+ *   nothing of it but the duration when it is known.
  * Returns the function that disconnects them.
  */
 export function connectMedia(
@@ -54,9 +67,12 @@ export function connectMedia(
   const frames = options.frames ?? browserFrames;
   let pendingSeek: number | null = null;
   let frame: number | null = null;
+  /** Measuring a duration the file does not state: seeking to its end, then back to 0. */
+  let measuring: 'to-end' | 'back' | null = null;
+  let playWhenMeasured = false;
 
   const seekTo = (time: number) => {
-    if (media.readyState < haveMetadata) {
+    if (media.readyState < haveMetadata || measuring) {
       pendingSeek = time;
       return;
     }
@@ -67,7 +83,7 @@ export function connectMedia(
   // Paused, only a move beyond the tolerance counts (a native-controls scrub): the media settling
   // a little off a time the clock asked for must not pull the clock back.
   const followMedia = () => {
-    if (clock.seeking) return;
+    if (clock.seeking || measuring) return;
     const time = options.clamp(media.currentTime);
     if (clock.playing ? time !== clock.time : shouldSeek(time, clock.time)) clock.time = time;
   };
@@ -84,7 +100,9 @@ export function connectMedia(
   };
 
   const onPlay = () => {
-    if (clock.seeking) {
+    // Played from the end while measuring, it would only end: it plays once back at 0.
+    if (measuring) playWhenMeasured = true;
+    if (clock.seeking || measuring) {
       media.pause();
       return;
     }
@@ -98,12 +116,38 @@ export function connectMedia(
     followMedia();
   };
 
-  const onMetadata = () => {
+  const durationKnown = () => {
     options.onDuration(media.duration);
     seekTo(pendingSeek ?? clock.time);
   };
 
-  const onDurationChange = () => options.onDuration(media.duration);
+  const onMetadata = () => {
+    if (measuring) return;
+    if (media.duration === Number.POSITIVE_INFINITY) {
+      measuring = 'to-end';
+      media.currentTime = pastAnyEnd;
+    } else durationKnown();
+  };
+
+  const onSeeked = () => {
+    if (measuring === 'to-end') {
+      measuring = 'back';
+      media.currentTime = 0;
+    } else if (measuring === 'back') {
+      measuring = null;
+      durationKnown();
+      if (playWhenMeasured) requestPlay(media);
+      playWhenMeasured = false;
+    } else followMedia();
+  };
+
+  // A file stating no duration is measured (above), and the duration told once back at 0: no
+  // bounds change meanwhile, nor for the Infinity it announces before its metadata.
+  const onDurationChange = () => {
+    if (!measuring && media.duration !== Number.POSITIVE_INFINITY) {
+      options.onDuration(media.duration);
+    }
+  };
 
   const onRateChange = () => {
     if (media.playbackRate !== clock.rate) clock.rate = media.playbackRate;
@@ -120,7 +164,7 @@ export function connectMedia(
     ['pause', onPause],
     ['ended', onPause],
     ['timeupdate', followMedia],
-    ['seeked', followMedia],
+    ['seeked', onSeeked],
     ['loadedmetadata', onMetadata],
     ['durationchange', onDurationChange],
     ['ratechange', onRateChange],

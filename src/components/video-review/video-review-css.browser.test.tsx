@@ -6,6 +6,7 @@ import { cleanup, render } from '../../../tests/web/render.tsx';
 import type { Detection } from './detections.ts';
 import { createPlaybackClock } from './playback-clock.ts';
 import { TimeSlider } from './time-slider.tsx';
+import { recordWebm } from './webm.fixtures.ts';
 import './video-review.css';
 
 afterEach(cleanup);
@@ -60,30 +61,10 @@ describe('detection markers', () => {
   });
 });
 
-/** A one-second playable video made here (the player's controls stay disabled without one). */
-async function playableVideo(): Promise<string> {
-  const canvas = document.createElement('canvas');
-  canvas.width = 160;
-  canvas.height = 120;
-  const context = canvas.getContext('2d');
-  const paint = setInterval(() => context?.fillRect(0, 0, 160, 120), 50);
-  const recorder = new MediaRecorder(canvas.captureStream(10), { mimeType: 'video/webm' });
-  const chunks: Blob[] = [];
-  recorder.ondataavailable = (event) => chunks.push(event.data);
-  const stopped = new Promise((resolve) => {
-    recorder.onstop = resolve;
-  });
-  recorder.start();
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  recorder.stop();
-  await stopped;
-  clearInterval(paint);
-  return URL.createObjectURL(new Blob(chunks, { type: 'video/webm' }));
-}
-
 describe('the video player', () => {
   it('shows the app’s focus ring round it while Tab is in its native controls', async () => {
-    const source = await playableVideo();
+    // A one-second playable video made here (the player's controls stay disabled without one).
+    const source = await recordWebm();
     await render(
       <>
         <button type="button">Before</button>

@@ -4,7 +4,7 @@ import { useLatest } from '../../hooks/use-latest.ts';
 import { setLiveText } from '../../lib/live-text.ts';
 import { keepMediaCookieFresh } from '../../lib/media-session.ts';
 import { applyDuration, clampTime, type TimeBounds } from '../../lib/path-client.ts';
-import { awaitingUpload, videoIdOf } from '../../lib/video.ts';
+import { videoDuration, videoIdOf } from '../../lib/video.ts';
 import type { Video } from '../../types/api.ts';
 import { getKeyframeNames } from './api/get-keyframe-names.ts';
 import { getPredictions } from './api/get-predictions.ts';
@@ -26,6 +26,7 @@ import {
 } from './keyframe-images.ts';
 import { type KeyframeFrame, KeyframeModal } from './keyframe-modal.tsx';
 import { requestPlay } from './media-sync.ts';
+import { namesKeyframesFile } from './path-player/load-path-player.ts';
 import {
   type PathLoadInfo,
   PathPlayer,
@@ -45,6 +46,8 @@ export interface VideoWorkspaceProps {
   clock: PlaybackClock;
   /** The inspection report's tags scanned by their QR code, for the path player (it counts both). */
   qrScannedTags?: readonly QrScannedTag[];
+  /** Why the analysis made no path, for the path player to say (the report's `pathMissingReason`). */
+  pathMissingReason?: string | null;
 }
 
 const noKeyframes: TimeBounds = { min: 0, max: 0 };
@@ -69,15 +72,16 @@ function useDetections(videoId: string): Detection[] {
 /**
  * The keyframe image list, read once it is needed: from the path worker, which already holds the
  * keyframes file the path player downloaded, or, when no path loaded, from the file itself; none
- * while the video's file has not arrived (nothing analysed yet).
+ * when the video names no file (its own has not arrived, nothing analysed yet; or no
+ * `path.keyframesData`).
  * Spec §8: a failed fetch leaves the list empty (and is logged).
  */
-function useKeyframeImages(videoId: string, notArrived: boolean) {
+function useKeyframeImages(videoId: string, namesFile: boolean) {
   const [images, setImages] = useState<KeyframeImage[] | null>(null);
   const loading = useRef<Promise<KeyframeImage[]> | null>(null);
   const fromPathWorker = useRef<(() => Promise<string[]>) | null>(null);
   const load = useCallback(() => {
-    const fromFile = () => (notArrived ? Promise.resolve<string[]>([]) : getKeyframeNames(videoId));
+    const fromFile = () => (namesFile ? getKeyframeNames(videoId) : Promise.resolve<string[]>([]));
     loading.current ??= (fromPathWorker.current?.() ?? fromFile())
       .then(toKeyframeImages)
       .catch((error: unknown) => {
@@ -89,7 +93,7 @@ function useKeyframeImages(videoId: string, notArrived: boolean) {
         return list;
       });
     return loading.current;
-  }, [videoId, notArrived]);
+  }, [videoId, namesFile]);
   return { images, load, fromPathWorker };
 }
 
@@ -98,7 +102,12 @@ function useKeyframeImages(videoId: string, notArrived: boolean) {
  * detections and both modals, plus the keyboard shortcuts. Nothing here renders as the time moves:
  * the slider, the time texts and the path player follow the clock outside React.
  */
-export function VideoWorkspace({ video, clock, qrScannedTags }: VideoWorkspaceProps) {
+export function VideoWorkspace({
+  video,
+  clock,
+  qrScannedTags,
+  pathMissingReason,
+}: VideoWorkspaceProps) {
   const videoId = videoIdOf(video) ?? video.filename;
   const mediaRef = useRef<HTMLVideoElement>(null);
   // The player's range requests and the keyframe images go by the media cookie: kept fresh
@@ -114,7 +123,13 @@ export function VideoWorkspace({ video, clock, qrScannedTags }: VideoWorkspacePr
     clock.time = clampTime(clock.time, bounds);
   }, [clock, bounds]);
   const clamp = useCallback((time: number) => clampTime(time, boundsRef.current), [boundsRef]);
-  const onDuration = useCallback((seconds: number) => setDuration(seconds), []);
+  // A file whose end even a seek could not find (media-sync.ts): the duration recorded with it.
+  const recorded = videoDuration(video);
+  const onDuration = useCallback(
+    (seconds: number) =>
+      setDuration(seconds === Number.POSITIVE_INFINITY && recorded ? recorded : seconds),
+    [recorded],
+  );
 
   const allDetections = useDetections(videoId);
   const [thresholdPercent, setThresholdPercent] = useState(0);
@@ -123,7 +138,7 @@ export function VideoWorkspace({ video, clock, qrScannedTags }: VideoWorkspacePr
     () => aboveThreshold(allDetections, threshold),
     [allDetections, threshold],
   );
-  const keyframes = useKeyframeImages(videoId, awaitingUpload(video));
+  const keyframes = useKeyframeImages(videoId, namesKeyframesFile(video));
   const subfolder = keyframeSubfolder(video, allDetections);
 
   const [frame, setFrame] = useState<KeyframeFrame | null>(null);
@@ -281,6 +296,7 @@ export function VideoWorkspace({ video, clock, qrScannedTags }: VideoWorkspacePr
             onTagClick={setTag}
             onLoaded={onLoaded}
             qrScannedTags={qrScannedTags}
+            pathMissingReason={pathMissingReason}
           />
         </div>
         <TimeSlider

@@ -257,6 +257,7 @@ function ReportView({ inspectionId }: { inspectionId: string }) {
                   video={video}
                   clock={clock}
                   qrScannedTags={qrScannedTags}
+                  pathMissingReason={report.pathMissingReason}
                 />
               </div>
             )}

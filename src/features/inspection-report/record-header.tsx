@@ -8,7 +8,7 @@ import { reportStrings as s } from './strings.ts';
 
 const orDash = (value: string | null | undefined) => value || '—';
 
-/** The record's header: line, products and batches, operator, times, status, video evidence. */
+/** The record's header: line, products and batches, operator, times, status, device, video. */
 export function RecordHeader({ report }: { report: InspectionReport }) {
   const rows: [string, ReactNode][] = [
     ['Line', report.lineName],
@@ -23,6 +23,11 @@ export function RecordHeader({ report }: { report: InspectionReport }) {
     [
       'Operator notes',
       report.operatorNotes ? <UserText key="notes" text={report.operatorNotes} /> : '—',
+    ],
+    // The phone or tablet the operator chose (registered by its QR label); 'Unknown' once deleted.
+    [
+      'Device',
+      report.device ? `${report.device.name ?? 'Unknown'} (${report.device.id})` : 'not recorded',
     ],
     [
       'Video',

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { pastAnyEnd } from '../../components/video-review/media-sync.ts';
 import { type LocalRecording, loadChunks } from '../../lib/capture/recording-db.ts';
 import { inspectionStrings as s } from './strings.ts';
 
@@ -83,5 +84,5 @@ export function RecordingPlayback({
 function seekWhole(video: HTMLVideoElement): void {
   if (Number.isFinite(video.duration)) return;
   video.addEventListener('seeked', () => (video.currentTime = 0), { once: true });
-  video.currentTime = Number.MAX_SAFE_INTEGER;
+  video.currentTime = pastAnyEnd;
 }

@@ -1,12 +1,22 @@
 import { format } from 'date-fns';
 import { Profiler } from 'react';
-import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
+import {
+  afterEach,
+  beforeEach,
+  describe,
+  expect,
+  it,
+  type MockInstance,
+  onTestFinished,
+  vi,
+} from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { Route, Router, Switch } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { cleanup, render, unexpectedRequest } from '../../../tests/web/render.tsx';
 import { boxStyle } from '../../components/video-review/keyframe-modal.tsx';
 import type { PathPlayerProps } from '../../components/video-review/path-player/path-player.tsx';
+import { recordWebm } from '../../components/video-review/webm.fixtures.ts';
 import { paths } from '../../config/paths.ts';
 import { setKeyboardShortcuts } from '../../stores/keyboard-shortcuts.ts';
 import { signIn, signOut } from '../../stores/session.ts';
@@ -475,6 +485,58 @@ describe('time bounds, slider and playback state (spec §4, §9)', () => {
   });
 });
 
+describe('a phone recording that states no duration (MediaRecorder WebM)', () => {
+  it('can be scrubbed at once: the slider spans its length and seeks before any playback', async () => {
+    // 3 s: more than Chromium buffers of it on its own here, which would tell the length too.
+    const source = await recordWebm(3000);
+    onTestFinished(() => URL.revokeObjectURL(source));
+    const phone = { ...videoA, path: { ...videoA.path, video: source } };
+    await showPage(`/video/${ids.a}`, { 'GET /api/videos': { body: [phone, videoB, videoC] } });
+    // What the page shows while the player finds the file's length: the time at 0, not playing.
+    const seen = new Set<string>();
+    const watch = new MutationObserver(() => {
+      const time = document.querySelector('.va-time-text')?.textContent;
+      if (time) seen.add(time);
+      if (document.querySelector('.va-playing')) seen.add('Playing…');
+    });
+    watch.observe(document.body, { subtree: true, childList: true, characterData: true });
+    onTestFinished(() => watch.disconnect());
+    await expect.poll(() => Number(slider().element().getAttribute('max'))).toBeGreaterThan(2);
+    watch.disconnect();
+    const media = mediaElement();
+    const duration = media.duration;
+    expect(duration).toBeLessThan(4);
+    expect(Number(slider().element().getAttribute('max'))).toBe(duration);
+    await expect
+      .element(page.getByText(`Time bounds: 0.00 s – ${duration.toFixed(2)} s`))
+      .toBeVisible();
+    expect([...seen].filter((text) => text !== '0.00 s')).toEqual([]);
+    expect(media.currentTime).toBe(0);
+
+    (slider().element() as HTMLInputElement).focus();
+    for (let step = 0; step < 50; step++) await userEvent.keyboard('{ArrowRight}');
+    await expect.element(page.getByText('0.50 s', { exact: true })).toBeVisible();
+    // Within the seek tolerance (0.05 s) of the clock, as always.
+    await expect.poll(() => media.currentTime).toBeCloseTo(0.5, 1);
+    expect(media.paused).toBe(true);
+    expect(media.played.length).toBe(0);
+  });
+
+  it('takes the duration recorded with the video when the file’s own end cannot be found', async () => {
+    await showPage(`/video/${ids.a}`);
+    await page.getByRole('button', { name: 'Path loaded' }).click();
+    await expect.element(page.getByText('Time bounds: 0.50 s – 30.00 s')).toBeVisible();
+    const media = mediaElement();
+    Object.defineProperty(media, 'readyState', { configurable: true, value: 1 });
+    Object.defineProperty(media, 'duration', { configurable: true, value: Infinity });
+    media.dispatchEvent(new Event('loadedmetadata'));
+    // The seek past the end, and the one back to 0, end without a duration.
+    media.dispatchEvent(new Event('seeked'));
+    media.dispatchEvent(new Event('seeked'));
+    await expect.element(page.getByText('Time bounds: 0.50 s – 40.00 s')).toBeVisible();
+  });
+});
+
 describe('detections (spec §2, §7, §9)', () => {
   it('lists them by time with the first label and its confidence, in both lists', async () => {
     await showPage(`/video/${ids.a}`);
@@ -634,6 +696,17 @@ describe('keyframe image modal (spec §2)', () => {
     await page.getByRole('button', { name: 'Path failed' }).click();
     await expectNearestImageOpens();
     expect(calls).toContain(`GET /api/keyframes/${ids.a}.txt`);
+  });
+
+  it('asks for no keyframes file when the video names none (no path was made)', async () => {
+    const noFile = { ...videoB, path: { ...videoB.path, keyframesData: '' } };
+    const { calls } = await showPage(`/video/${ids.b}`, {
+      'GET /api/videos': { body: [videoA, noFile, videoC] },
+    });
+    await page.getByRole('button', { name: 'Path failed' }).click();
+    await page.getByRole('button', { name: 'Path point clicked' }).click();
+    await expect.element(page.getByText('No keyframe image for this time.')).toBeVisible();
+    expect(calls.filter((call) => call.startsWith('GET /api/keyframes/'))).toEqual([]);
   });
 
   it('says so when the keyframe list could not be read', async () => {

@@ -53,7 +53,10 @@ export interface PathPlayerLoad {
   /** The canvas's size and scale (spec §9); null only when the path worker failed. */
   display: DisplayGeometry | null;
   tags: PathTag[];
-  /** A spec §8 message about the configuration; the path may still have loaded. */
+  /**
+   * A spec §8 message about the configuration; the path may still have loaded. Calibration is
+   * the path's: its lack is said only of a path drawn without it.
+   */
   configurationMessage: string | null;
   /** The loaded path with at least one point, else null and pathMessage says why. */
   path: LoadedPath | null;
@@ -89,9 +92,7 @@ async function readConfiguration(
     if (typeof configuration !== 'object' || configuration === null) {
       return { configuration: null, message: m.configurationUnavailable };
     }
-    const pairs = calibrationPairs(calibrationOf(configuration));
-    const message = pairs < MIN_CALIBRATION_PAIRS ? m.missingConfiguration : null;
-    return { configuration, message };
+    return { configuration, message: null };
   } catch (error) {
     signal.throwIfAborted();
     if (error instanceof ApiError && error.status === 404) {
@@ -149,6 +150,26 @@ async function floorDisplay(imageSize: ImageSize | null): Promise<DisplayGeometr
   }
 }
 
+/**
+ * Spec §8 'Missing floorplan configuration…' for a path mapped without the 3 calibration pairs
+ * a transform needs (drawn by the spec §5 fallback). Not said when there is no path: the line's
+ * floor plan is there, and nothing is mapped.
+ */
+function calibrationMessage(configuration: FloorplanConfiguration | null): string | null {
+  if (!configuration) return null;
+  const pairs = calibrationPairs(calibrationOf(configuration));
+  return pairs < MIN_CALIBRATION_PAIRS ? m.missingConfiguration : null;
+}
+
+/**
+ * Whether the video names a keyframes file to ask for: one whose file has not arrived has not
+ * been analysed (it would 404), and one with no `path.keyframesData` names none.
+ */
+export function namesKeyframesFile(video: Video): boolean {
+  const keyframesPath = video.path?.keyframesData;
+  return !awaitingUpload(video) && typeof keyframesPath === 'string' && keyframesPath.trim() !== '';
+}
+
 /** Has the path worker download the keyframes file; answers its download id. */
 async function downloadKeyframes(videoId: string, signal: AbortSignal): Promise<number> {
   const { download, arrivedAt } = await downloadKeyframesFile(videoId, signal);
@@ -189,11 +210,8 @@ export async function loadPathPlayer(
   signal: AbortSignal,
 ): Promise<PathPlayerLoad> {
   const videoId = videoIdOf(video);
-  const keyframesPath = video.path?.keyframesData;
-  // A file not uploaded yet has not been analysed: no keyframes to ask for (they would 404).
   const notArrived = awaitingUpload(video);
-  const hasKeyframes =
-    !notArrived && typeof keyframesPath === 'string' && keyframesPath.trim() !== '';
+  const hasKeyframes = namesKeyframesFile(video);
   const none: PathPlayerLoad = {
     configuration: null,
     image: null,
@@ -263,5 +281,13 @@ export async function loadPathPlayer(
   }
   warnAboutCalibration(path);
   const keyframeImageNames = () => loadedKeyframeImageNames(loadId);
-  return { ...shown, path, firstFrame: frame, pathCanvas, keyframeImageNames, pathMessage: null };
+  return {
+    ...shown,
+    configurationMessage: configurationMessage ?? calibrationMessage(configuration),
+    path,
+    firstFrame: frame,
+    pathCanvas,
+    keyframeImageNames,
+    pathMessage: null,
+  };
 }

@@ -54,6 +54,7 @@ async function show(
     video?: Video;
     highlightTime?: number | null;
     qrScannedTags?: readonly QrScannedTag[];
+    pathMissingReason?: string | null;
   } = {},
 ): Promise<Shown> {
   const { calls } = await fakeApi(routes);
@@ -66,6 +67,7 @@ async function show(
     onTagClick: vi.fn(),
     onLoaded: vi.fn(),
     qrScannedTags: options.qrScannedTags,
+    pathMissingReason: options.pathMissingReason,
   };
   let setProps: Shown['update'] = () => {
     throw new Error('the player has not rendered yet');
@@ -333,10 +335,51 @@ describe('path player: spec §8 messages', () => {
     );
     await loaded(shown);
     await expect.element(message(m.missingConfiguration)).toBeVisible();
+    // With what it means and what to do: the line's floor plan itself is there.
+    await expect.element(message(m.missingConfiguration)).toHaveTextContent(s.calibrationHelp);
     await expect
       .element(page.getByText('Path mapped with simple scaling by pixels per meter (approximate).'))
       .toBeVisible();
     expect(shown.props.onLoaded).toHaveBeenCalledWith(bounds(0, 9));
+  });
+
+  it('no path and a configuration without calibration points: the path’s message, not a missing configuration', async () => {
+    const uncalibrated = { ...configuration, slamPoints: [], floorplanPoints: [] };
+    const noPath = { ...video, path: { video: video.path.video, keyframesData: '' } };
+    const shown = await show(
+      await fixtureRoutes({ [configRoute]: { json: { configuration: uncalibrated } } }),
+      { video: noPath },
+    );
+    await loaded(shown);
+    await expect.element(message(m.noKeyframesPath)).toBeVisible();
+    expect(page.getByRole('alert').elements()).toHaveLength(1);
+    await expect.element(page.getByText(/Missing floorplan configuration/)).not.toBeInTheDocument();
+    // The line's floor plan and tags still show.
+    expect(pixel(shown.canvases().floor, { x: 400, y: 250 })).toEqual([226, 232, 240, 255]);
+  });
+
+  it('says the analysis’s reason beside the spec message when it made no path', async () => {
+    const noPath = { ...video, path: { video: video.path.video, keyframesData: '' } };
+    const shown = await show(await fixtureRoutes(), {
+      video: noPath,
+      pathMissingReason:
+        'fewer than two scans of tags with a known floor-plan position (0): no path',
+    });
+    await loaded(shown);
+    await expect
+      .element(message(m.noKeyframesPath))
+      .toHaveTextContent(
+        `${m.noKeyframesPath} The analysis made no path for this recording: fewer than two scans of tags with a known floor-plan position (0).`,
+      );
+    expect(await shown.calls()).not.toContain(keyframesRoute);
+  });
+
+  it('says no reason beside a path that loaded', async () => {
+    const shown = await show(await fixtureRoutes(), { pathMissingReason: 'an old reason' });
+    await loaded(shown);
+    expect(shown.props.onLoaded).toHaveBeenCalledWith(bounds(0, 9));
+    expect(page.getByRole('alert').elements()).toHaveLength(0);
+    await expect.element(page.getByText(/an old reason/)).not.toBeInTheDocument();
   });
 
   it("'Failed to fetch keyframes data: {status} {statusText}' on an HTTP error", async () => {

@@ -19,7 +19,7 @@ import type { PlaybackClock } from '../playback-clock.ts';
 import { CURRENT_MARKER_RADIUS, HIGHLIGHT_RADIUS } from './draw.ts';
 import { loadPathPlayer, type PathPlayerLoad } from './load-path-player.ts';
 import { type KeyframePoint, PathStage, type StageElements } from './path-stage.ts';
-import { pathPlayerStrings as s } from './strings.ts';
+import { pathPlayerMessages as m, pathPlayerStrings as s } from './strings.ts';
 import { type QrScannedTag, tagScan } from './tag-scan.ts';
 import { dispatchTagScanning, type TagScanningDetail } from './tag-scanning-event.ts';
 import './path-player.css';
@@ -56,6 +56,11 @@ export interface PathPlayerProps {
    * alone counts (spec §2). The 'tag-scanning-update' event reports the path's scan either way.
    */
   qrScannedTags?: readonly QrScannedTag[];
+  /**
+   * Why the analysis made no path (the server's words, e.g. the inspection report's
+   * `pathMissingReason`): said beside the spec §8 message when no path loaded.
+   */
+  pathMissingReason?: string | null;
 }
 
 type LoadState = { status: 'loading' } | { status: 'done'; load: PathPlayerLoad };
@@ -74,7 +79,7 @@ const pixelRatio = () => Math.min(Math.max(window.devicePixelRatio || 1, 1), 4);
  * opens its keyframe, clicking a tag its details. Rules and decisions: docs/path-player.md.
  */
 export function PathPlayer(props: PathPlayerProps): JSX.Element {
-  const { video, clock, highlightTime, qrScannedTags } = props;
+  const { video, clock, highlightTime, qrScannedTags, pathMissingReason } = props;
   const callbacks = useLatest(props);
   const [state, setState] = useState<LoadState>({ status: 'loading' });
   const [stage, setStage] = useState<PathStage | null>(null);
@@ -187,9 +192,16 @@ export function PathPlayer(props: PathPlayerProps): JSX.Element {
     openKeyframe(stage.currentKeyframe());
   };
 
-  const messages = load
-    ? [load.configurationMessage, load.pathMessage].filter((text): text is string => text !== null)
-    : [];
+  // Each spec §8 message, with the player's words beside it where they say what it means.
+  const messages: { text: string; detail: string | null }[] = [];
+  if (load?.configurationMessage) {
+    const missing = load.configurationMessage === m.missingConfiguration;
+    messages.push({ text: load.configurationMessage, detail: missing ? s.calibrationHelp : null });
+  }
+  if (load?.pathMessage) {
+    const reason = pathMissingReason ? s.pathMissingReason(pathMissingReason) : null;
+    messages.push({ text: load.pathMessage, detail: reason });
+  }
   const report = load?.path?.report;
   const notices = [
     load?.imageFailed ? s.imageFailed : null,
@@ -213,9 +225,10 @@ export function PathPlayer(props: PathPlayerProps): JSX.Element {
           {s.loading}
         </p>
       )}
-      {messages.map((message) => (
-        <p key={message} className="path-player__message" role="alert">
-          {message}
+      {messages.map(({ text, detail }) => (
+        <p key={text} className="path-player__message" role="alert">
+          {text}
+          {detail && <span className="path-player__message-detail"> {detail}</span>}
         </p>
       ))}
       {display && (

@@ -33,6 +33,14 @@ export const pathPlayerStrings = {
     'Click a path point to open its keyframe; the large dot is the current keyframe. ' +
     'Press Enter to open the current keyframe. Tags are listed below.',
   awaitingUpload: 'No path yet: the analysis makes it once the video file has arrived.',
+  /** Beside the spec §8 message when no path loaded: the analysis's reason, as the server says it. */
+  pathMissingReason: (reason: string) =>
+    `The analysis made no path for this recording: ${reason.replace(/: no path\.?$/, '')}.`,
+  /** Beside spec §8 'Missing floorplan configuration…', which the player shows of a drawn path. */
+  calibrationHelp:
+    "The line's floor plan is configured; this recording has fewer than 3 calibration points " +
+    'to map its path exactly, so it is drawn by the plan’s scale. The analysis places them where ' +
+    'tags were scanned: scan 3 or more tags at different places while recording.',
   noKeyframe: 'Path point – · – s',
   keyframe: (index: number, seconds: number) => `Path point ${index} · ${seconds.toFixed(2)} s`,
   transform: (transform: TransformResult) => {

@@ -1,0 +1,75 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { page } from 'vitest/browser';
+import { cleanup, render } from '../../../tests/web/render.tsx';
+import type { InspectionReport } from '../../types/api.ts';
+import { RecordHeader } from './record-header.tsx';
+import './inspection-report.css';
+
+afterEach(cleanup);
+
+const report: InspectionReport = {
+  inspectionId: 'd00000000000000000000001',
+  lineClearanceId: 'a00000000000000000000001',
+  lineName: 'Blister Line 1',
+  operatorId: 'b00000000000000000000001',
+  operatorName: 'Omar',
+  status: 'pending',
+  startTime: '2026-11-20T10:10:00.000Z',
+  endTime: null,
+  productLeaving: null,
+  batchLeaving: null,
+  productComing: null,
+  batchComing: null,
+  operatorNotes: '',
+  video: {
+    id: 'c00000000000000000000001',
+    filename: 'walk.webm',
+    duration: 81.5,
+    sha256: 'a'.repeat(64),
+    analysisVersion: 'lc-analysis/1',
+  },
+  device: { id: 'e00000000000000000000001', name: 'Inspection Tablet TB-02' },
+  checklist: { tags: [], zones: [] },
+  pathMessage: null,
+  pathMissingReason: null,
+  coverage: null,
+  detections: [],
+  flags: [],
+  rules: { confidenceThreshold: 0.7, gapSeconds: 5, minVideoSeconds: 30 },
+  signature: null,
+  recordHash: 'f'.repeat(64),
+  unchangedSinceSigning: null,
+  changedParts: [],
+  canSign: false,
+  cannotSignReason: null,
+  approvalBlocker: null,
+  approvalExceptions: null,
+};
+
+/** The value the header gives beside `label`. */
+function field(container: HTMLElement, label: string): string | null {
+  const term = [...container.querySelectorAll('dt')].find((dt) => dt.textContent === label);
+  return term?.nextElementSibling?.textContent ?? null;
+}
+
+describe('the record header', () => {
+  it('names the device the video was recorded on, by name and id', async () => {
+    const container = await render(<RecordHeader report={report} />);
+    await expect.element(page.getByText('Device', { exact: true })).toBeVisible();
+    expect(field(container, 'Device')).toBe('Inspection Tablet TB-02 (e00000000000000000000001)');
+  });
+
+  it('says Unknown for a deleted device, and not recorded when the video names none', async () => {
+    const deleted = await render(
+      <RecordHeader
+        report={{ ...report, device: { id: 'e00000000000000000000002', name: null } }}
+      />,
+    );
+    await expect.element(page.getByText('Device', { exact: true })).toBeVisible();
+    expect(field(deleted, 'Device')).toBe('Unknown (e00000000000000000000002)');
+    await cleanup();
+    const none = await render(<RecordHeader report={{ ...report, device: null }} />);
+    await expect.element(page.getByText('Device', { exact: true })).toBeVisible();
+    expect(field(none, 'Device')).toBe('not recorded');
+  });
+});
