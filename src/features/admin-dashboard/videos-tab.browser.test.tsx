@@ -64,8 +64,9 @@ describe('Videos tab: deleting', () => {
     expect(fake.calls).toContain(`DELETE /api/admin/videos/${video.id}`);
     // Signed meanwhile: trying again does not help, so the dialog closes on the refusal.
     await expect.element(page.getByRole('dialog')).not.toBeInTheDocument();
-    // Nothing was deleted: the list is not read again.
-    expect(fake.calls.filter((call) => call === 'GET /api/admin/videos')).toHaveLength(1);
+    // Nothing was deleted: the list is read again to show the video as it is now (signed), and
+    // its card stays.
+    expect(fake.calls.filter((call) => call === 'GET /api/admin/videos')).toHaveLength(2);
     await expect.element(page.getByRole('heading', { name: /^Unknown Line – / })).toBeVisible();
   });
 });
