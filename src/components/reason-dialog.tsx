@@ -6,6 +6,7 @@ import { refusesField, type SuccessText, tryAction } from '../lib/run-action.ts'
 import { unstorableProblem } from '../lib/text-rules.ts';
 import { TextField } from './field.tsx';
 import { FormDialog, type FormDialogProps } from './form-dialog.tsx';
+import type { RecordAction } from './record-card.tsx';
 
 /** The words of a reason field: its label, the rule under it, and the warning when it is unmet. */
 export interface ReasonWords {
@@ -169,3 +170,20 @@ export function RecordDeletionDialog({
     />
   );
 }
+
+/**
+ * A card's Delete: the browser's confirmation first (spec §5, `confirmDelete`), then `ask` opens the
+ * reason dialog (`RecordDeletionDialog`).
+ */
+export const deleteAction = (
+  confirmDelete: string,
+  ask: () => void,
+  unavailable?: string | null,
+): RecordAction => ({
+  label: 'Delete',
+  variant: 'danger',
+  onClick: () => {
+    if (window.confirm(confirmDelete)) ask();
+  },
+  unavailable,
+});

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { RecordDeletionDialog } from '../../components/reason-dialog.tsx';
+import { deleteAction, RecordDeletionDialog } from '../../components/reason-dialog.tsx';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { StatusTag } from '../../components/tag.tsx';
 import { deviceMessages as messages } from '../../config/entity-messages.ts';
@@ -29,12 +29,7 @@ export function DevicesTab({ devices }: { devices: Loaded<Device[]> }) {
                 name={device.name}
                 actions={[
                   { label: s.edit, onClick: () => setEditing(device) },
-                  {
-                    label: s.delete,
-                    variant: 'danger',
-                    // Spec §5: the browser's confirmation first; then the reason the trail keeps.
-                    onClick: () => window.confirm(messages.confirmDelete) && setDeleting(device),
-                  },
+                  deleteAction(messages.confirmDelete, () => setDeleting(device)),
                 ]}
               />
             }

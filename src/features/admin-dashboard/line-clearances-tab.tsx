@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { deleteLineClearance } from '../../api/delete-line-clearance.ts';
-import { RecordDeletionDialog } from '../../components/reason-dialog.tsx';
+import { deleteAction, RecordDeletionDialog } from '../../components/reason-dialog.tsx';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { StatusTag } from '../../components/tag.tsx';
 import { lineClearanceMessages as messages } from '../../config/entity-messages.ts';
@@ -41,12 +41,7 @@ export function LineClearancesTab({
                 name={line.name}
                 actions={[
                   { label: s.edit, onClick: () => setEditing(line) },
-                  {
-                    label: s.delete,
-                    variant: 'danger',
-                    // Spec §5: the browser's confirmation first; then the reason the trail keeps.
-                    onClick: () => window.confirm(messages.confirmDelete) && setDeleting(line),
-                  },
+                  deleteAction(messages.confirmDelete, () => setDeleting(line)),
                 ]}
               />
             }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { deleteUser } from '../../api/delete-user.ts';
-import { RecordDeletionDialog } from '../../components/reason-dialog.tsx';
+import { deleteAction, RecordDeletionDialog } from '../../components/reason-dialog.tsx';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { RoleTags, Tag, TagList } from '../../components/tag.tsx';
 import { userMessages as messages } from '../../config/entity-messages.ts';
@@ -70,13 +70,11 @@ export function UsersTab({ users, lineClearances }: UsersTabProps) {
                           },
                         ]
                       : []),
-                    {
-                      label: s.delete,
-                      variant: 'danger',
-                      // Spec §5: the browser's confirmation first; then the reason the trail keeps.
-                      onClick: () => window.confirm(messages.confirmDelete) && setDeleting(user),
-                      unavailable: deleteBlocker(caller, user, lineClearances),
-                    },
+                    deleteAction(
+                      messages.confirmDelete,
+                      () => setDeleting(user),
+                      deleteBlocker(caller, user, lineClearances),
+                    ),
                   ]}
                 />
               }

@@ -3,6 +3,7 @@ import { page, userEvent } from 'vitest/browser';
 import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
+import { reportFixture } from '../../../tests/web/report-fixture.ts';
 import { reportRow } from '../../../tests/web/report-row.ts';
 import { RECORD_CHANGED } from '../../components/signing-dialog.tsx';
 import {
@@ -67,38 +68,8 @@ describe('inspection report: an id that names no inspection', () => {
 const inspectionId = 'd00000000000000000000001';
 
 /** A pending report the signed-in LC manager may sign; no video, so nothing else is fetched. */
-const pendingReport = (approvalBlocker: string | null): InspectionReport => ({
-  inspectionId,
-  lineClearanceId: 'a00000000000000000000001',
-  lineName: 'Blister Line 1',
-  operatorId: 'b00000000000000000000001',
-  operatorName: 'Omar',
-  status: 'pending',
-  startTime: '2026-11-20T10:10:00.000Z',
-  endTime: null,
-  productLeaving: null,
-  batchLeaving: null,
-  productComing: null,
-  batchComing: null,
-  operatorNotes: '',
-  video: null,
-  device: null,
-  checklist: { tags: [], zones: [] },
-  pathMessage: null,
-  pathMissingReason: null,
-  coverage: null,
-  detections: [],
-  flags: [],
-  rules: { confidenceThreshold: 0.7, gapSeconds: 5, minVideoSeconds: 30 },
-  signature: null,
-  recordHash: 'f'.repeat(64),
-  unchangedSinceSigning: null,
-  changedParts: [],
-  canSign: true,
-  cannotSignReason: null,
-  approvalBlocker,
-  approvalExceptions: null,
-});
+const pendingReport = (approvalBlocker: string | null): InspectionReport =>
+  reportFixture({ inspectionId, approvalBlocker });
 
 describe('inspection report: Approve while the server would refuse it', () => {
   const blocker =

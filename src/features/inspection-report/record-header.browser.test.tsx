@@ -1,26 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
 import { cleanup, render } from '../../../tests/web/render.tsx';
-import type { InspectionReport } from '../../types/api.ts';
+import { reportFixture } from '../../../tests/web/report-fixture.ts';
 import { RecordHeader } from './record-header.tsx';
 import './inspection-report.css';
 
 afterEach(cleanup);
 
-const report: InspectionReport = {
-  inspectionId: 'd00000000000000000000001',
-  lineClearanceId: 'a00000000000000000000001',
-  lineName: 'Blister Line 1',
-  operatorId: 'b00000000000000000000001',
-  operatorName: 'Omar',
-  status: 'pending',
-  startTime: '2026-11-20T10:10:00.000Z',
-  endTime: null,
-  productLeaving: null,
-  batchLeaving: null,
-  productComing: null,
-  batchComing: null,
-  operatorNotes: '',
+const report = reportFixture({
   video: {
     id: 'c00000000000000000000001',
     filename: 'walk.webm',
@@ -29,22 +16,8 @@ const report: InspectionReport = {
     analysisVersion: 'lc-analysis/1',
   },
   device: { id: 'e00000000000000000000001', name: 'Inspection Tablet TB-02' },
-  checklist: { tags: [], zones: [] },
-  pathMessage: null,
-  pathMissingReason: null,
-  coverage: null,
-  detections: [],
-  flags: [],
-  rules: { confidenceThreshold: 0.7, gapSeconds: 5, minVideoSeconds: 30 },
-  signature: null,
-  recordHash: 'f'.repeat(64),
-  unchangedSinceSigning: null,
-  changedParts: [],
   canSign: false,
-  cannotSignReason: null,
-  approvalBlocker: null,
-  approvalExceptions: null,
-};
+});
 
 /** The value the header gives beside `label`. */
 function field(container: HTMLElement, label: string): string | null {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { deleteLineClearance } from '../../api/delete-line-clearance.ts';
-import { RecordDeletionDialog } from '../../components/reason-dialog.tsx';
+import { deleteAction, RecordDeletionDialog } from '../../components/reason-dialog.tsx';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { StatusTag, TagList } from '../../components/tag.tsx';
 import { lineClearanceMessages as messages } from '../../config/entity-messages.ts';
@@ -39,12 +39,7 @@ export function MyLinesTab({ lines, loading, operatorsOf, onAdd, reload }: MyLin
                   actions={[
                     { label: s.edit, onClick: () => toastComingSoon(s.editLineClearance) },
                     { label: s.assign, onClick: () => toastComingSoon(s.assignOperators) },
-                    {
-                      label: s.delete,
-                      variant: 'danger',
-                      // Spec §5: the browser's confirmation first; then the reason the trail keeps.
-                      onClick: () => window.confirm(messages.confirmDelete) && setDeleting(line),
-                    },
+                    deleteAction(messages.confirmDelete, () => setDeleting(line)),
                   ]}
                 />
               }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { deleteUser } from '../../api/delete-user.ts';
-import { RecordDeletionDialog } from '../../components/reason-dialog.tsx';
+import { deleteAction, RecordDeletionDialog } from '../../components/reason-dialog.tsx';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { RoleTags, TagList } from '../../components/tag.tsx';
 import { operatorMessages as messages } from '../../config/entity-messages.ts';
@@ -47,14 +47,11 @@ export function OperatorsTab({
                   actions={[
                     { label: s.edit, onClick: () => toastComingSoon(s.editOperator) },
                     { label: s.assignAreas, onClick: () => toastComingSoon(s.assignAreas) },
-                    {
-                      label: s.delete,
-                      variant: 'danger',
-                      // Spec §5: the browser's confirmation first; then the reason the trail keeps.
-                      onClick: () =>
-                        window.confirm(messages.confirmDelete) && setDeleting(operator),
-                      unavailable: deleteBlockerOf(operator),
-                    },
+                    deleteAction(
+                      messages.confirmDelete,
+                      () => setDeleting(operator),
+                      deleteBlockerOf(operator),
+                    ),
                   ]}
                 />
               }

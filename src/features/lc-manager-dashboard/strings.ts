@@ -10,7 +10,6 @@ export const lcStrings = {
   edit: 'Edit',
   assign: 'Assign',
   assignAreas: 'Assign Areas',
-  delete: 'Delete',
   view: 'View',
   approve: 'Approve',
   reject: 'Reject',

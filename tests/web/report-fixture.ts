@@ -1,0 +1,37 @@
+// An inspection report as GET /api/reports/{id} answers it, for screen tests: pending, without a
+// video (so a page shows nothing else to fetch), signable by the LC manager signed in.
+import type { InspectionReport } from '../../src/types/api.ts';
+
+export const reportFixture = (patch: Partial<InspectionReport> = {}): InspectionReport => ({
+  inspectionId: 'd00000000000000000000001',
+  lineClearanceId: 'a00000000000000000000001',
+  lineName: 'Blister Line 1',
+  operatorId: 'b00000000000000000000001',
+  operatorName: 'Omar',
+  status: 'pending',
+  startTime: '2026-11-20T10:10:00.000Z',
+  endTime: null,
+  productLeaving: null,
+  batchLeaving: null,
+  productComing: null,
+  batchComing: null,
+  operatorNotes: '',
+  video: null,
+  device: null,
+  checklist: { tags: [], zones: [] },
+  pathMessage: null,
+  pathMissingReason: null,
+  coverage: null,
+  detections: [],
+  flags: [],
+  rules: { confidenceThreshold: 0.7, gapSeconds: 5, minVideoSeconds: 30 },
+  signature: null,
+  recordHash: 'f'.repeat(64),
+  unchangedSinceSigning: null,
+  changedParts: [],
+  canSign: true,
+  cannotSignReason: null,
+  approvalBlocker: null,
+  approvalExceptions: null,
+  ...patch,
+});
