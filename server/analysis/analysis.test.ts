@@ -221,6 +221,15 @@ describe('the analysis of a recorded inspection', () => {
         'No path: the analysis found fewer than two scans of tags with a known floor-plan position (1).',
       pathMissingReason: reason,
     });
+    // The video page's keyframes request says the same beside its 404.
+    const keyframes = await t.app.inject({
+      url: `/api/keyframes/${id}.txt`,
+      headers: people.operator.auth,
+    });
+    expect(keyframes.statusCode).toBe(404);
+    expect(keyframes.json().message).toBe(
+      'Keyframes file not found. No path: the analysis found fewer than two scans of tags with a known floor-plan position (1).',
+    );
   });
 
   it('says in plain words why the motion samples were not used', async () => {

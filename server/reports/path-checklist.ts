@@ -35,13 +35,18 @@ const analysisFound = (reason: string) =>
   `No path: the analysis found ${reason.replace(/: no path$/, '')}.`;
 
 /**
- * Why an analysed video has no keyframes file (docs/reports.md), and the analysis's own reason
- * (the video's status reason, as /analysis shows it) when it recorded one.
+ * Why a video has no keyframes file (docs/reports.md): its file has not arrived, it has not been
+ * analysed yet, or the analysis's own reason (the video's status reason, as /analysis shows it).
  */
-export function missingPath(video: { status: string; statusReason: string | null }): {
+export function missingPath(video: {
+  status: string;
+  statusReason: string | null;
+  sha256: string | null;
+}): {
   message: string;
   reason: string | null;
 } {
+  if (!video.sha256) return { message: pathMessages.awaitingUpload, reason: null };
   if (video.status === 'pending' || video.status === 'processing') {
     // A queued run's 'retrying: …' is why it runs again, not why there is no path.
     return { message: pathMessages.notAnalysed, reason: null };

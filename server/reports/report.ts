@@ -243,7 +243,6 @@ export async function buildReport(
   let pathMessage: string | null = null;
   let pathMissingReason: string | null = null;
   if (!video) pathMessage = pathMessages.noVideo;
-  else if (!keyframes && !video.sha256) pathMessage = pathMessages.awaitingUpload;
   else if (!keyframes) ({ message: pathMessage, reason: pathMissingReason } = missingPath(video));
   else if (!configuration) pathMessage = pathMessages.missingConfiguration;
   else {

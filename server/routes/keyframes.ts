@@ -6,8 +6,9 @@ import { Type } from 'typebox';
 import { videos } from '../db/schema.ts';
 import { currentUser } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
-import { notFound } from '../http/errors.ts';
+import { HttpError, notFound } from '../http/errors.ts';
 import { sendStored } from '../http/send-file.ts';
+import { missingPath } from '../reports/path-checklist.ts';
 import { ErrorResponse, KeyframeImageName, Matching } from '../schemas/common.ts';
 import { findVisibleVideo } from '../services/videos.ts';
 
@@ -33,7 +34,10 @@ export const keyframeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const id = request.params.file.slice(0, -'.txt'.length);
       const video = await findVisibleVideo(db, currentUser(request), eq(videos.id, id));
-      if (!video.keyframesKey) throw notFound('Keyframes file');
+      // The page shows this message beside the spec's 404 words: why there is no path yet.
+      if (!video.keyframesKey) {
+        throw new HttpError(404, `Keyframes file not found. ${missingPath(video).message}`);
+      }
       return sendStored(request, reply, storage, video.keyframesKey, 'Keyframes file');
     },
   );

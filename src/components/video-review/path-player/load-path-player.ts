@@ -67,6 +67,8 @@ export interface PathPlayerLoad {
   /** Spec §7: the file's keyframe image names, read in the worker from the bytes it has. */
   keyframeImageNames?: () => Promise<string[]>;
   pathMessage: string | null;
+  /** The server's words on a refused keyframes request (e.g. why the analysis made no path). */
+  pathDetail?: string | null;
 }
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
@@ -178,12 +180,15 @@ async function downloadKeyframes(videoId: string, signal: AbortSignal): Promise<
   return download;
 }
 
-function keyframesFailure(error: unknown): string {
+function keyframesFailure(error: unknown): Pick<PathPlayerLoad, 'pathMessage' | 'pathDetail'> {
   if (error instanceof ApiError && error.status > 0) {
-    return m.keyframesFetchFailed(error.status, error.statusText);
+    return {
+      pathMessage: m.keyframesFetchFailed(error.status, error.statusText),
+      pathDetail: error.serverMessage,
+    };
   }
   console.error('Failed to load the keyframes', error);
-  return m.keyframesError;
+  return { pathMessage: m.keyframesError };
 }
 
 /** Spec §8: calibration errors over 10 px are only warned about in the console. */
@@ -247,8 +252,7 @@ export async function loadPathPlayer(
 
   const download = await keyframes;
   signal.throwIfAborted();
-  if (!download.ok)
-    return { ...(await floorPlan()), pathMessage: keyframesFailure(download.error) };
+  if (!download.ok) return { ...(await floorPlan()), ...keyframesFailure(download.error) };
   // The worker failed even to size the floor plan: it cannot load the path either.
   if (display === null) return { ...(await floorPlan()), pathMessage: m.keyframesError };
   // The path layer's canvas: the worker paints into it from now on.
@@ -272,7 +276,7 @@ export async function loadPathPlayer(
     );
   } catch (error) {
     signal.throwIfAborted();
-    return { ...(await floorPlan()), pathMessage: keyframesFailure(error) };
+    return { ...(await floorPlan()), ...keyframesFailure(error) };
   }
   const { loadId, path, frame } = loaded;
   const shown = await floorPlan();

@@ -393,6 +393,24 @@ describe('path player: spec §8 messages', () => {
     expect(shown.props.onLoaded).toHaveBeenCalledWith(null);
   });
 
+  it('says the server’s reason beside a 404 of the keyframes file (the video page)', async () => {
+    const why =
+      'Keyframes file not found. No path: the analysis found fewer than two scans of tags with a known floor-plan position (1).';
+    const shown = await show(
+      await fixtureRoutes({
+        [keyframesRoute]: {
+          status: 404,
+          statusText: 'Not Found',
+          bytes: JSON.stringify({ message: why }),
+        },
+      }),
+    );
+    await loaded(shown);
+    await expect
+      .element(message('Failed to fetch keyframes data: 404 Not Found'))
+      .toHaveTextContent(`Failed to fetch keyframes data: 404 Not Found ${why}`);
+  });
+
   it('a 401 on the keyframes file signs out and goes to /login, as every API call does', async () => {
     const shown = await show(
       await fixtureRoutes({

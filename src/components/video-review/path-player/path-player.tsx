@@ -200,7 +200,7 @@ export function PathPlayer(props: PathPlayerProps): JSX.Element {
   }
   if (load?.pathMessage) {
     const reason = pathMissingReason ? s.pathMissingReason(pathMissingReason) : null;
-    messages.push({ text: load.pathMessage, detail: reason });
+    messages.push({ text: load.pathMessage, detail: reason ?? load.pathDetail ?? null });
   }
   const report = load?.path?.report;
   const notices = [
