@@ -184,7 +184,7 @@ describe('strings the database cannot store (U+0000)', () => {
     expect(after).toBe(before);
   });
 
-  it('are looked for without recursion: a body nested 100,000 deep is a 400, not a crash', async () => {
+  it('are looked for without recursion: a body nested 100,000 deep is a 400 naming where, not a crash', async () => {
     const deep = `${'['.repeat(100_000)}"\\u0000"${']'.repeat(100_000)}`;
     const res = await t.app.inject({
       method: 'POST',
@@ -193,7 +193,8 @@ describe('strings the database cannot store (U+0000)', () => {
       payload: deep,
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toMatch(/^body(\.0)+ must not contain the NUL character/);
+    // The walk stops at the first level too deep (text-guard.ts MAX_NESTING), before the NUL.
+    expect(res.json().message).toMatch(/^body(\.0){33} is nested more than 32 levels deep$/);
   });
 });
 

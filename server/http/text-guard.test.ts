@@ -1,7 +1,7 @@
 // The body walk's rules. Through the routes: U+0000 in limits.test.ts, a direction control in
 // capture.test.ts (JSON) and floorplans.test.ts (form fields).
 import { describe, expect, it } from 'vitest';
-import { BODY_RULES, PARAMETER_RULES, refusedText } from './text-guard.ts';
+import { BODY_RULES, MAX_NESTING, PARAMETER_RULES, refusedText } from './text-guard.ts';
 
 const refusal = (path: string, code: string) =>
   `${path} contains an invisible direction control (U+${code}); type the text without it`;
@@ -54,5 +54,23 @@ describe('the walk', () => {
       refusal('body.motion.t.2', '202E'),
     );
     expect(listed).toBe(0);
+  });
+});
+
+describe('nesting', () => {
+  const nested = (levels: number) => {
+    let value: unknown = 'leaf';
+    for (let level = 0; level < levels; level++) value = { a: value };
+    return value;
+  };
+
+  it(`refuses a value nested deeper than ${MAX_NESTING} levels, naming where, without recursion`, () => {
+    expect(refusedText({ extra: nested(MAX_NESTING) }, 'body', BODY_RULES)).toBeUndefined();
+    const refused = refusedText({ extra: nested(MAX_NESTING + 1) }, 'body', BODY_RULES);
+    expect(refused).toBe(
+      `body.extra${'.a'.repeat(MAX_NESTING)} is nested more than ${MAX_NESTING} levels deep`,
+    );
+    // 100,000 levels: JSON.stringify of it overflows the stack; the walk does not.
+    expect(refusedText(nested(100_000), 'body', BODY_RULES)).toMatch(/nested more than 32/);
   });
 });

@@ -34,7 +34,16 @@ interface Visit {
   /** A property name, or an array index (named only when a refusal needs the path). */
   key: string | number;
   parent: Visit | undefined;
+  /** Containers above it: 0 for the body itself. */
+  depth: number;
 }
+
+/**
+ * No route takes a value nested deeper (the deepest, a floor-plan configuration, is 5 levels):
+ * deeper, an undeclared field's nesting would reach code that recurses (structuredClone,
+ * JSON.stringify) and overflow its stack, a 500 for bad input.
+ */
+export const MAX_NESTING = 32;
 
 /** A key holding a refused character is named with it escaped: the message must be storable and read as is. */
 const ESCAPED_IN_PATHS = new RegExp(`[\\u0000${DIRECTION_CONTROLS}]`, 'g');
@@ -80,11 +89,16 @@ export function refusedText(
   // Only strings are checked and only containers are pushed: a capture body holds millions of
   // numbers, and a visit (or an index listed as a key) for each cost seconds and gigabytes.
   const visit = (child: unknown, key: string | number, parent?: Visit): string | undefined => {
+    const depth = parent ? parent.depth + 1 : 0;
     if (typeof child === 'string') {
       const refusal = refusalOf(child, String(key), rules);
-      if (refusal) return refusal(pathOf({ value: child, key, parent }));
+      if (refusal) return refusal(pathOf({ value: child, key, parent, depth }));
     } else if (isParsed(child)) {
-      stack.push({ value: child, key, parent });
+      const container = { value: child, key, parent, depth };
+      if (depth > MAX_NESTING) {
+        return `${pathOf(container)} is nested more than ${MAX_NESTING} levels deep`;
+      }
+      stack.push(container);
     }
     return undefined;
   };
@@ -101,7 +115,8 @@ export function refusedText(
       for (const key in item as object) {
         if (!Object.hasOwn(item as object, key)) continue;
         const refusal = refusalOf(key, key, rules);
-        if (refusal) return refusal(pathOf({ value: undefined, key, parent: at }));
+        if (refusal)
+          return refusal(pathOf({ value: undefined, key, parent: at, depth: at.depth + 1 }));
         const refused = visit((item as Record<string, unknown>)[key], key, at);
         if (refused) return refused;
       }
@@ -110,7 +125,10 @@ export function refusedText(
   return undefined;
 }
 
-/** Refuses such strings in the parameters, query or JSON body before any route sees them. */
+/**
+ * Refuses such strings, and values nested too deep, in the parameters, query or JSON body before
+ * any route sees them.
+ */
 export function registerTextGuard(app: FastifyInstance) {
   app.addHook('preValidation', (request, _reply, done) => {
     const message =

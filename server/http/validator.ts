@@ -1,7 +1,8 @@
 // Request validation. TypeBox's compiled check decides, as before; when it refuses, Ajv names
 // the first problem. TypeBox's own explanation walks every element of every array and keeps a
 // set of their indices: one operator's 22 MB capture body held the server's only thread 21 s and
-// took gigabytes. Ajv stops at its first error, so a refusal costs no more than the check.
+// took gigabytes. Ajv stops at its first error, so a refusal costs no more than the check. A
+// body that passes keeps only the fields its schema declares (undeclared-fields.ts).
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type { FastifySchema, FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
 import type { TSchema } from 'typebox';
@@ -9,6 +10,7 @@ import { Compile } from 'typebox/compile';
 import { Format } from 'typebox/format';
 import { Locale } from 'typebox/system';
 import { Value } from 'typebox/value';
+import { dropUndeclaredFields } from './undeclared-fields.ts';
 
 let explainers: Ajv | undefined;
 
@@ -44,7 +46,10 @@ export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, http
   return (value) => {
     // Parameters and queries arrive as text: converted to the schema's types first.
     const converted = httpPart === 'body' ? value : Value.Convert(schema, value);
-    if (check.Check(converted)) return { value: converted };
+    if (check.Check(converted)) {
+      if (httpPart === 'body') dropUndeclaredFields(schema, converted);
+      return { value: converted };
+    }
     if (explain === undefined) {
       try {
         explain = explainer().compile(schema as FastifySchema);

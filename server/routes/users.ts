@@ -265,10 +265,14 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await assertUsersExist(db, body.assignedOperators ?? [], 'body.assignedOperators');
       try {
         const row = await db.transaction(async (tx) => {
+          // Named fields only: a record's id is the server's, never the request's.
           const created = await insertUser(tx, passwords, {
-            ...body,
+            name: body.name,
+            email: body.email,
+            password: body.password,
             roles,
             lineClearanceIds,
+            assignedOperators: body.assignedOperators,
             passwordSetBy: user.id,
           });
           await audit(tx, request, {

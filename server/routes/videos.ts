@@ -89,7 +89,8 @@ export const videoRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const answer = () => listVideosJson(db, user, filters);
       const caches = app.ctx.caches;
       // Admins, factory managers and auditors share one view; others see their own scope.
-      const scope = hasRole(user, 'admin', 'factory_manager', 'audit') ? '*' : user.id;
+      // The two kinds of scope never share a key, whatever a user id holds.
+      const scope = hasRole(user, 'admin', 'factory_manager', 'audit') ? 'all' : `user:${user.id}`;
       // The list is serialized by the service (the schema's fields), and the cache keeps the
       // bytes: a hit costs no query and no serialization.
       const body = caches
