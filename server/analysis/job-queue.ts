@@ -245,23 +245,28 @@ export class JobQueue {
    * by a previous process are taken again at once instead of after their lease.
    */
   async releaseOrphans(): Promise<number> {
-    const rows = await this.db
-      .update(analysisJobs)
-      .set({ state: 'queued', lockedBy: null, lockedUntil: null, runAfter: sql`now()` })
-      .where(eq(analysisJobs.state, 'running'))
-      .returning({ videoId: analysisJobs.videoId });
-    if (rows.length > 0) {
-      await this.db
-        .update(videos)
-        .set({ status: 'pending' })
-        .where(
-          inArray(
-            videos.id,
-            rows.map((row) => row.videoId),
-          ),
-        );
-      this.onVideoChange();
-    }
+    // One transaction: a worker claiming a released job in between would otherwise have its
+    // outcome (e.g. the video in error) overwritten by this 'pending'.
+    const rows = await this.db.transaction(async (tx) => {
+      const released = await tx
+        .update(analysisJobs)
+        .set({ state: 'queued', lockedBy: null, lockedUntil: null, runAfter: sql`now()` })
+        .where(eq(analysisJobs.state, 'running'))
+        .returning({ videoId: analysisJobs.videoId });
+      if (released.length > 0) {
+        await tx
+          .update(videos)
+          .set({ status: 'pending' })
+          .where(
+            inArray(
+              videos.id,
+              released.map((row) => row.videoId),
+            ),
+          );
+      }
+      return released;
+    });
+    if (rows.length > 0) this.onVideoChange();
     return rows.length;
   }
 
