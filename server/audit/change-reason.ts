@@ -1,6 +1,6 @@
 // The reason a change or deletion records (EU GMP Annex 11 §9, §10): one rule for the video
-// deletion and for the line clearances, users and devices edited or deleted (docs/audit-trail.md
-// "Reasons for changes").
+// deletion and for the line clearances, users, devices, floor plans and floor-plan configurations
+// changed or deleted (docs/audit-trail.md "Reasons for changes").
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../http/errors.ts';
 import { isBlank } from '../schemas/blank.ts';

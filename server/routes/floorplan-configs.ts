@@ -5,6 +5,7 @@ import { and, eq, isNotNull } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { audit } from '../audit/audit.ts';
+import { changeReason, withReason } from '../audit/change-reason.ts';
 import { floorplanConfigs, floorplans, inspections, signatures, videos } from '../db/schema.ts';
 import { currentUser, denied } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
@@ -158,6 +159,7 @@ export const floorplanConfigRoutes: FastifyPluginAsyncTypebox = async (app) => {
       );
       const shared = sharedTagCode(configuration as FloorplanConfiguration);
       if (shared) throw badRequest(shared);
+      const reason = changeReason(body.reason, 'the floor-plan configuration is changed');
       const values = {
         name: body.name.trim(),
         floorplanId: plan?.id ?? null,
@@ -197,8 +199,9 @@ export const floorplanConfigRoutes: FastifyPluginAsyncTypebox = async (app) => {
           action: previous ? 'update' : 'create',
           entity: 'floorplan-config',
           entityId: saved.id,
-          oldValue: previous ? toConfig(previous) : null,
-          newValue: toConfig(saved),
+          ...(previous
+            ? withReason(reason, toConfig(previous), toConfig(saved))
+            : { oldValue: null, newValue: { ...toConfig(saved), ...(reason && { reason }) } }),
         });
         return { row: saved, old: previous };
       });

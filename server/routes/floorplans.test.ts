@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodePng } from '../../scripts/lib/png.ts';
+import { changes } from '../schemas/audit-changes.ts';
+import type { AuditEntry } from '../schemas/audit-log.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { loadFixture, PNG } from '../test/demo-fixture.ts';
 import { multipartBody } from '../test/multipart.ts';
@@ -236,16 +238,38 @@ describe('floor plans', () => {
     const plan = (await t.app.inject({ url: '/api/floorplans', headers: f.auth.admin }))
       .json()
       .find((p: { lineID: string }) => p.lineID === lineB);
-    const del = (auth: { authorization: string }) =>
-      t.app.inject({ method: 'DELETE', url: `/api/floorplans/${plan._id}`, headers: auth });
+    const del = (auth: { authorization: string }, reason?: string) =>
+      t.app.inject({
+        method: 'DELETE',
+        url: `/api/floorplans/${plan._id}`,
+        headers: auth,
+        ...(reason === undefined ? {} : { payload: { reason } }),
+      });
     expect((await del(f.auth.lcmanager)).statusCode).toBe(403);
-    expect((await del(f.auth.lcmanager2)).statusCode).toBe(200);
+    // A reason that says nothing deletes nothing (EU GMP Annex 11 §10: docs/audit-trail.md).
+    const refused = await del(f.auth.lcmanager2, 'old');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe(
+      'body.reason must say why the floor plan is deleted (at least 3 different words)',
+    );
+    expect((await del(f.auth.lcmanager2, 'The hall was rebuilt last week')).statusCode).toBe(200);
+    const [entry] = await trailOf('floorplan', plan._id);
+    expect(entry).toMatchObject({ action: 'delete', reason: 'The hall was rebuilt last week' });
     expect((await t.app.inject({ url: plan.imagePath, headers: f.auth.admin })).statusCode).toBe(
       404,
     );
     expect((await del(f.auth.admin)).statusCode).toBe(404);
   });
 });
+
+/** A record's trail entries as /audit reads them, newest first. */
+const trailOf = async (entity: string, id: string): Promise<AuditEntry[]> =>
+  (
+    await t.app.inject({
+      url: `/api/audit-log?entity=${entity}&entityId=${id}`,
+      headers: f.auth.audit,
+    })
+  ).json();
 
 describe('floor-plan configurations', () => {
   const configuration = {
@@ -289,6 +313,62 @@ describe('floor-plan configurations', () => {
     const log = await t.services.ctx.db.query.auditLog.findMany();
     const entry = log.find((r) => r.entity === 'floorplan-config' && r.action === 'update');
     expect(entry?.oldValue).toMatchObject({ configuration: { tags: [{ name: 'Tag 1' }] } });
+  });
+
+  it('keeps the reason for replacing a saved configuration; one that says nothing saves nothing', async () => {
+    const body = { lineClearanceId: lineB, name: 'Line B Floorplan Configuration', configuration };
+    const opened = (await save(f.auth.admin, body)).json();
+    const before = await trailOf('floorplan-config', opened._id);
+    const moved = { ...configuration, tags: [{ ...configuration.tags[0], x: 40 }] };
+    const refused = await save(f.auth.admin, { ...body, configuration: moved, reason: 'moved' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe(
+      'body.reason must say why the floor-plan configuration is changed (at least 3 different words)',
+    );
+    expect(await trailOf('floorplan-config', opened._id)).toEqual(before);
+    const reason = 'Tag moved to the new hopper';
+    const saved = await save(f.auth.admin, {
+      ...body,
+      configuration: moved,
+      version: opened.version,
+      reason: ` ${reason} `,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).not.toHaveProperty('reason');
+    const [entry] = await trailOf('floorplan-config', opened._id);
+    expect(entry).toMatchObject({ action: 'update', reason });
+    // The reason is the change's, not a changed field of the configuration.
+    const lines = changes(entry?.oldValue, entry?.newValue).map((change) => change.line);
+    expect(lines).toContain(`version: ${opened.version} → ${saved.json().version}`);
+    expect(lines.find((line) => line.startsWith('configuration.tags:'))).toMatch(/"x":40/);
+    expect(lines.filter((line) => line.includes('reason'))).toEqual([]);
+  });
+
+  it('stores only the fields it declares; a body nested too deep is a 400, not a stack overflow', async () => {
+    // Written as text: JSON.stringify of it would overflow this test's stack too.
+    const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+    const body = { lineClearanceId: lineB, name: 'Line B Floorplan Configuration' };
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/floorplan-configs',
+      headers: { ...f.auth.admin, 'content-type': 'application/json' },
+      payload: JSON.stringify({ ...body, configuration: { ...configuration, deep: 0 } }).replace(
+        '"deep":0',
+        `"deep":${deep}`,
+      ),
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toMatch(
+      /^body\.configuration\.deep(\.a)+ is nested more than 32 levels deep$/,
+    );
+    const saved = await save(f.auth.admin, {
+      ...body,
+      configuration: { ...configuration, extra: { a: 1 } },
+      id: 'chosen',
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()._id).not.toBe('chosen');
+    expect(saved.json().configuration).not.toHaveProperty('extra');
   });
 
   it('refuses blank names (the report would read "Tag not scanned: ")', async () => {

@@ -6,6 +6,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
+import { changeReason, noBodyAsEmpty, withReason } from '../audit/change-reason.ts';
 import { floorplanConfigs, floorplans } from '../db/schema.ts';
 import { currentUser, denied } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
@@ -14,6 +15,7 @@ import { sendStored } from '../http/send-file.ts';
 import { BODY_RULES, refusedText } from '../http/text-guard.ts';
 import { iso, newId } from '../ids.ts';
 import { isKeptFloorplanImage, lockLayout, releaseFloorplanImage } from '../reports/layout.ts';
+import { DeleteReasonBody } from '../schemas/change-reason.ts';
 import { ErrorResponse, IdParams, Matching, MessageResponse } from '../schemas/common.ts';
 import { Floorplan } from '../schemas/floorplans.ts';
 import { managesLine } from '../services/access.ts';
@@ -208,13 +210,16 @@ export const floorplanRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/floorplans/:id',
     {
       config: { access: MANAGERS },
+      preValidation: noBodyAsEmpty,
       schema: {
         tags: ['floorplans'],
         params: IdParams,
+        body: DeleteReasonBody('floor plan'),
         response: { 200: MessageResponse, ...errors },
       },
     },
     async (request) => {
+      const reason = changeReason(request.body.reason, 'the floor plan is deleted');
       const user = currentUser(request);
       const [row] = await db.select().from(floorplans).where(eq(floorplans.id, request.params.id));
       if (!row) throw notFound('Floor plan');
@@ -232,7 +237,7 @@ export const floorplanRoutes: FastifyPluginAsyncTypebox = async (app) => {
           action: 'delete',
           entity: 'floorplan',
           entityId: row.id,
-          oldValue: toFloorplan(row),
+          ...withReason(reason, toFloorplan(row)),
         });
       });
       await releaseFloorplanImage(app.ctx, row.imageKey);

@@ -1,6 +1,7 @@
-// Why master data (a line clearance, a user, a device) is changed or deleted: EU GMP Annex 11 §9
-// and §10 ask for the reason of a change beside its old and new values. Optional in the API (the
-// spec's calls send none); a reason given must be one (`changeReason` in audit/change-reason.ts).
+// Why master data (a line clearance, a user, a device, a floor plan or its configuration) is
+// changed or deleted: EU GMP Annex 11 §9 and §10 ask for the reason of a change beside its old and
+// new values. Optional in the API (the spec's calls send none); a reason given must be one
+// (`changeReason` in audit/change-reason.ts).
 import { type Static, Type } from 'typebox';
 
 /** As long as any other note a person types (a signature's notes, an operator's notes). */

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { ChangeReason } from './change-reason.ts';
 import { Id, NonBlank } from './common.ts';
 import { ExpectedVersion, Version } from './version.ts';
 
@@ -94,6 +95,7 @@ export type FloorplanConfiguration = Static<typeof FloorplanConfiguration>;
 /**
  * POST /api/floorplan-configs: saves (replaces) the configuration of a line clearance. `version`:
  * the saved configuration's the wizard opened, if one was saved (docs/api-contract.md "Versions").
+ * `reason`: why a saved configuration is replaced (its tags and hot zones are the line's checklist).
  */
 export const FloorplanConfigSave = Type.Object({
   lineClearanceId: Id,
@@ -101,6 +103,7 @@ export const FloorplanConfigSave = Type.Object({
   configuration: FloorplanConfiguration,
   floorplanId: Type.Optional(Id),
   version: ExpectedVersion,
+  reason: ChangeReason('floor-plan configuration', 'changed'),
 });
 export type FloorplanConfigSave = Static<typeof FloorplanConfigSave>;
 

@@ -36,6 +36,11 @@ export function useReasonField({ label, hint, missing }: ReasonWords) {
       }
       return reason.trim();
     },
+    /** Empties the field, for the next change. */
+    reset: () => {
+      setReason('');
+      errors.clear();
+    },
     /** Says the server's refusal of the reason at the field, which keeps what was typed. */
     fail: (message: string) => errors.fail('reason', message),
     field: (
@@ -50,6 +55,13 @@ export function useReasonField({ label, hint, missing }: ReasonWords) {
     ),
   };
 }
+
+/** The words of an edit's 'Reason for change' field: `noun` says what is changed. */
+export const changeWords = (noun: string): ReasonWords => ({
+  label: 'Reason for change',
+  hint: `Required when you change something: at least ${MIN_REASON_WORDS} different words. It is kept with the change in the audit trail.`,
+  missing: `Please give the reason for changing this ${noun}, in at least ${MIN_REASON_WORDS} different words`,
+});
 
 /** The words of a record's deletion dialog, after the browser's confirmation: `noun` says what goes. */
 export const deletionWords = (noun: string) => ({
@@ -72,6 +84,8 @@ export interface ReasonDialogProps<T>
   success: SuccessText<T>;
   failure: string;
   successLife?: number;
+  /** Runs the call and says how it went: the spec's toasts, unless a screen says it otherwise. */
+  run?: typeof tryAction;
   /**
    * After the call succeeded, or was refused as the record went or is kept meanwhile (404, 409):
    * e.g. reloads the list, so it shows where things stand; the dialog then closes.
@@ -94,6 +108,7 @@ export function ReasonDialog<T>({
   success,
   failure,
   successLife,
+  run = tryAction,
   onDone,
   onClose,
   width,
@@ -105,7 +120,7 @@ export function ReasonDialog<T>({
   const submit = async () => {
     const given = reason.check();
     if (given === null) return false;
-    const outcome = await tryAction(() => act(given), success, failure, successLife);
+    const outcome = await run(() => act(given), success, failure, successLife);
     if (outcome.done) {
       onDone();
       return true;

@@ -29,6 +29,20 @@ export type ActionOutcome =
       said: string | null;
     };
 
+/** How a call's outcome is said: the spec's toasts, or a screen's own way (the floor plans' alerts). */
+export interface ActionVoice {
+  /** The failure's words; null says nothing (a 401 has signed out). */
+  failureText: (failure: string, error: unknown) => string | null;
+  failed: (text: string) => void;
+  succeeded: (text: string, life: number) => void;
+}
+
+const toasts: ActionVoice = {
+  failureText: (failure, error) => failureText(failure, error),
+  failed: toastError,
+  succeeded: toastSuccess,
+};
+
 /**
  * `runAction` for a dialog that also says a failure inside itself (a toast outside a modal is
  * hidden from screen readers), at the field the server refused when it names one.
@@ -38,16 +52,17 @@ export async function tryAction<T>(
   success: SuccessText<T>,
   failure: string,
   successLife: number = toastLife.standard,
+  voice: ActionVoice = toasts,
 ): Promise<ActionOutcome> {
   let result: T;
   try {
     result = await action();
   } catch (error) {
-    const said = failureText(failure, error);
-    if (said) toastError(said);
+    const said = voice.failureText(failure, error);
+    if (said) voice.failed(said);
     return { done: false, error, said };
   }
-  toastSuccess(typeof success === 'string' ? success : success(result), successLife);
+  voice.succeeded(typeof success === 'string' ? success : success(result), successLife);
   return { done: true };
 }
 

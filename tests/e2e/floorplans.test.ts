@@ -44,6 +44,7 @@ interface Configuration {
   yAxisFlip?: boolean;
 }
 interface StoredConfiguration {
+  _id: string;
   lineClearanceId: string;
   floorplanId: string | null;
   name: string;
@@ -105,6 +106,14 @@ async function expectDialog(shown: Shown, type: string, message: string): Promis
 
 const confirmDelete =
   'Are you sure you want to delete this floorplan? This action cannot be undone.';
+
+/** After the confirmation, the reason dialog: the trail keeps why the floor plan went. */
+async function giveDeletionReason(page: Page): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: 'Why is this floor plan deleted?' });
+  await dialog.getByLabel('Reason (required)').fill('The sachet hall was rebuilt');
+  await button(dialog, 'Delete').click();
+  await dialog.waitFor({ state: 'hidden' });
+}
 
 const step = (page: Page, name: string) =>
   page.getByRole('heading', { level: 2, name: new RegExp(`^Step \\d of 5: ${name}$`) });
@@ -384,6 +393,11 @@ describe('floor-plan manager', () => {
       await button(dialog, 'Save').click();
       await dialog.waitFor({ state: 'hidden' });
       await button(page, 'Review & Save Configuration').click();
+      // Replacing the saved configuration asks why; the trail keeps it (docs/floorplans.md).
+      await button(page, 'Save Configuration').click();
+      const reasonField = page.getByLabel('Reason for change');
+      await expect.poll(() => reasonField.getAttribute('aria-invalid')).toBe('true');
+      await reasonField.fill('Guard refitted after the October audit');
       await button(page, 'Save Configuration').click();
       await step(page, 'Success').waitFor();
 
@@ -407,6 +421,13 @@ describe('floor-plan manager', () => {
         ...tagsBefore.slice(1),
       ]);
       expect(shown.dialogs).toEqual([]);
+      const [entry] = await e2e.admin.get<{ action: string; reason: string | null }[]>(
+        `/api/audit-log?entity=floorplan-config&entityId=${after._id}`,
+      );
+      expect(entry).toMatchObject({
+        action: 'update',
+        reason: 'Guard refitted after the October audit',
+      });
 
       // The video page's path player reads what the wizard saved, for a video on that line.
       const videos = await lcManager.get<{ id: string; lineClearanceId: string }[]>('/api/videos');
@@ -492,6 +513,7 @@ describe('floor-plan manager', () => {
       await step(page, 'Configure Floorplan Mapping').waitFor();
       await button(page, `Delete Floorplan of ${line.name}`).click();
       await expectDialog(shown, 'confirm', confirmDelete);
+      await giveDeletionReason(page);
       await expectDialog(shown, 'alert', 'Delete failed: Not Found (Floor plan not found)');
       await button(page, `Select Floorplan of ${line.name}`).waitFor();
       expect(await button(page, 'Continue to Calibration').isDisabled()).toBe(true);
@@ -514,6 +536,7 @@ describe('floor-plan manager', () => {
       await button(page, 'Back').click();
       await button(page, `Delete Floorplan of ${line.name}`).click();
       await expectDialog(shown, 'confirm', confirmDelete);
+      await giveDeletionReason(page);
       await expectDialog(shown, 'alert', 'Floorplan deleted successfully!');
       await page
         .getByText('This line clearance has no floor plan yet.', { exact: false })

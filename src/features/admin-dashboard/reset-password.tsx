@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useSnapshot } from 'valtio';
 import { TextField } from '../../components/field.tsx';
-import { useReasonField } from '../../components/reason-dialog.tsx';
+import { changeWords, useReasonField } from '../../components/reason-dialog.tsx';
 import { userMessages as messages } from '../../config/entity-messages.ts';
 import { useNewPassword } from '../../hooks/use-new-password.ts';
 import { refusesField, tryAction } from '../../lib/run-action.ts';
@@ -95,11 +95,7 @@ function ResetForm({ user, onClose }: { user: User; onClose: (saved: boolean) =>
   const [busy, setBusy] = useState(false);
   const { password, check, field } = useNewPassword();
   // The rule of Edit User's own reason: a reset always changes something, so it is required.
-  const reason = useReasonField({
-    label: s.changeReason,
-    hint: s.changeReasonHint,
-    missing: s.changeReasonMissing(messages.noun[0]),
-  });
+  const reason = useReasonField(changeWords(messages.noun[0]));
   const passwordInput = field.inputRef;
   const submitButton = useRef<HTMLButtonElement>(null);
   const id = useId();

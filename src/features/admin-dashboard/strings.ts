@@ -1,5 +1,3 @@
-import { MIN_REASON_WORDS } from '../../../server/schemas/review-notes.ts';
-
 /** Admin / factory-manager dashboard strings (spec §2, §5, §8). */
 export const adminStrings = {
   createNewArea: 'Create New Area',
@@ -64,10 +62,6 @@ export const adminStrings = {
   /** After the browser's confirmation: why, kept as the reason of the deletion's audit entry. */
   deleteVideoTitle: 'Delete video',
   /** Edit dialogs: why, kept as the reason of the change's audit entry (EU GMP Annex 11 §10). */
-  changeReason: 'Reason for change',
-  changeReasonHint: `Required when you change something: at least ${MIN_REASON_WORDS} different words. It is kept with the change in the audit trail.`,
-  changeReasonMissing: (noun: string) =>
-    `Please give the reason for changing this ${noun}, in at least ${MIN_REASON_WORDS} different words`,
   /** Beside a disabled Delete: the video of an approved or rejected inspection is kept. */
   signedEvidenceKept: 'Signed evidence: kept (the video of an approved or rejected inspection)',
   deletedPrefix: 'Deleted:',

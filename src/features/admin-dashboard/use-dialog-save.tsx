@@ -1,10 +1,9 @@
 import { useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { isBlank } from '../../../server/schemas/blank.ts';
-import { useReasonField } from '../../components/reason-dialog.tsx';
+import { changeWords, useReasonField } from '../../components/reason-dialog.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { refusesField, tryAction } from '../../lib/run-action.ts';
-import { adminStrings as s } from './strings.ts';
 
 /**
  * An Edit dialog's 'Reason for change' (EU GMP Annex 11 §10: a change keeps its reason beside its
@@ -14,11 +13,7 @@ import { adminStrings as s } from './strings.ts';
  */
 export function useChangeReason(noun: string, values: object) {
   const [opened] = useState(() => JSON.stringify(values));
-  const field = useReasonField({
-    label: s.changeReason,
-    hint: s.changeReasonHint,
-    missing: s.changeReasonMissing(noun),
-  });
+  const field = useReasonField(changeWords(noun));
   return {
     field: field.field,
     fail: field.fail,

@@ -64,6 +64,7 @@ async function serve() {
   const server = {
     plans: [oldPlan],
     saves: [] as FloorplanConfigSave[],
+    deletions: [] as unknown[],
     version: 1,
     configuration: savedConfiguration,
     // What a refused save of another version is told.
@@ -83,6 +84,11 @@ async function serve() {
     }
     const image = images[pathname];
     if (image && key === `GET ${pathname}`) return new Response(image, { status: 200 });
+    if (key === `DELETE /api/floorplans/${oldPlan._id}`) {
+      server.deletions.push(JSON.parse(String(init?.body)));
+      server.plans = [];
+      return json({ message: 'Floor plan deleted' });
+    }
     if (key === 'POST /api/floorplan-configs') {
       const body = JSON.parse(String(init?.body)) as FloorplanConfigSave;
       server.saves.push(body);
@@ -130,14 +136,20 @@ async function show() {
 
 const button = (name: string) => page.getByRole('button', { name, exact: true });
 
-/** Step 1 to step 4 for the line, its floor plan calibrated as saved. */
-async function reachReview() {
+const REASON = 'Tags moved after the line was refitted';
+
+/**
+ * Step 1 to step 4 for the line, its floor plan calibrated as saved; the reason for replacing the
+ * saved configuration given unless `reason` is false.
+ */
+async function reachReview({ reason = true } = {}) {
   await userEvent.selectOptions(page.getByLabelText('Line clearance'), 'Blister Line 1');
   await userEvent.click(button('Continue to Configuration'));
   await userEvent.click(button('Continue to Calibration'));
   await expect.element(button('Review & Save Configuration')).toBeEnabled();
   await userEvent.click(button('Review & Save Configuration'));
   await expect.element(button('Save Configuration')).toBeVisible();
+  if (reason) await userEvent.fill(page.getByLabelText('Reason for change'), REASON);
 }
 
 beforeEach(async () => {
@@ -173,6 +185,50 @@ describe('/floorplans', () => {
       .element(breadcrumb.getByRole('button', { name: 'Back to Admin Dashboard' }))
       .toBeVisible();
     await expect.element(breadcrumb.getByText('Floorplan Manager')).toBeVisible();
+  });
+
+  it('asks why before replacing the saved configuration, and sends the reason with the save', async () => {
+    const server = await serve();
+    await show();
+    await reachReview({ reason: false });
+    await userEvent.click(button('Save Configuration'));
+    const field = page.getByLabelText('Reason for change');
+    await expect.element(field).toHaveAttribute('aria-invalid', 'true');
+    await expect
+      .element(page.getByText(/^Please give the reason for changing this floor-plan configuration/))
+      .toBeVisible();
+    expect(server.saves).toEqual([]);
+
+    await userEvent.fill(field, ` ${REASON} `);
+    await userEvent.click(button('Save Configuration'));
+    await expect.element(button('Configure Another Floorplan')).toBeVisible();
+    expect(server.saves.map((save) => save.reason)).toEqual([REASON]);
+
+    // The next change starts with an empty reason.
+    await userEvent.click(button('Back to Floorplan Selection'));
+    await userEvent.click(button('Continue to Calibration'));
+    await userEvent.click(button('Review & Save Configuration'));
+    await expect.element(page.getByLabelText('Reason for change')).toHaveValue('');
+  });
+
+  it('deletes a floor plan after the confirmation and a reason, with the spec’s alert', async () => {
+    const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const server = await serve();
+    await show();
+    await userEvent.selectOptions(page.getByLabelText('Line clearance'), 'Blister Line 1');
+    await userEvent.click(button('Continue to Configuration'));
+    await userEvent.click(page.getByRole('button', { name: /^Delete Floorplan/ }));
+    expect(confirm).toHaveBeenCalledWith(
+      'Are you sure you want to delete this floorplan? This action cannot be undone.',
+    );
+    const dialog = page.getByRole('dialog', { name: 'Why is this floor plan deleted?' });
+    await userEvent.fill(dialog.getByLabelText('Reason (required)'), 'Hall rebuilt last week');
+    await userEvent.click(dialog.getByRole('button', { name: 'Delete' }));
+    await expect.element(dialog).not.toBeInTheDocument();
+    expect(alert).toHaveBeenCalledExactlyOnceWith('Floorplan deleted successfully!');
+    expect(server.deletions).toEqual([{ reason: 'Hall rebuilt last week' }]);
+    await expect.element(button('Continue to Calibration')).toBeDisabled();
   });
 
   it('says in words that the floor plan was replaced meanwhile, and opens the new one with the placed items', async () => {

@@ -2,10 +2,17 @@ import { type ReactNode, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { getLineClearances } from '../../api/get-line-clearances.ts';
 import { BreadcrumbBar } from '../../components/breadcrumb-bar.tsx';
+import {
+  changeWords,
+  deletionWords,
+  ReasonDialog,
+  useReasonField,
+} from '../../components/reason-dialog.tsx';
 import { lineClearanceMessages } from '../../config/entity-messages.ts';
 import { usePageHeading, useStepHeading } from '../../hooks/use-heading-focus.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { ApiError } from '../../lib/api-client.ts';
+import { refusesField } from '../../lib/run-action.ts';
 import { session } from '../../stores/session.ts';
 import type { Floorplan, FloorplanConfiguration, LineClearance } from '../../types/api.ts';
 import { deleteFloorplan } from './api/delete-floorplan.ts';
@@ -18,7 +25,7 @@ import { withMissingCodes } from './labels/tag-codes.ts';
 import { canChangeLine } from './permissions.ts';
 import { wizardStrings as w, wizardSteps } from './strings.ts';
 import { downloadJson, exportRequest, saveRequest } from './wizard/configuration-file.ts';
-import { alertFailure, failureWithReason } from './wizard/failure-alert.ts';
+import { alertAction, alertFailure, failureWithReason } from './wizard/failure-alert.ts';
 import { MappingStep } from './wizard/mapping-step.tsx';
 import { ReviewStep } from './wizard/review-step.tsx';
 import {
@@ -101,6 +108,8 @@ export default function FloorplanManagerPage() {
   const [carried, setCarried] = useState<FloorplanConfiguration | null>(null);
   // A save refused as another manager's came first: Save waits for the user's choice.
   const [savedMeanwhile, setSavedMeanwhile] = useState<SavedMeanwhile | null>(null);
+  const [deleting, setDeleting] = useState<Floorplan | null>(null);
+  const changeReason = useReasonField(changeWords('floor-plan configuration'));
   const saved = useLineConfiguration(lineId);
   const heading = useStepHeading(step);
 
@@ -147,17 +156,13 @@ export default function FloorplanManagerPage() {
     openMapping(plan.lineID, [plan]);
   };
 
-  const remove = async (plan: Floorplan) => {
-    if (!window.confirm(w.confirmDelete)) return;
-    try {
-      await deleteFloorplan(plan._id);
-    } catch (error) {
-      alertFailure(w.deleteFailed, error);
-      // It may already be gone (deleted elsewhere): show the list as it is now.
-      floorplans.reload();
-      return;
-    }
-    window.alert(w.deleted);
+  /** Spec §5: the browser's confirmation, then the reason dialog (docs/floorplans.md). */
+  const remove = (plan: Floorplan) => {
+    if (window.confirm(w.confirmDelete)) setDeleting(plan);
+  };
+
+  /** After the deletion, or its refusal as the plan went meanwhile: the list as it is now. */
+  const deleted = (plan: Floorplan) => {
     // Spec §4: deleting the selected floor plan clears the selection and the configuration.
     if (plan._id === floorplanId) chooseFloorplan(null);
     floorplans.reload();
@@ -179,14 +184,25 @@ export default function FloorplanManagerPage() {
       window.alert(request.problem);
       return;
     }
+    // Replacing a saved configuration changes the line's checklist: the trail keeps why.
+    const reason = saved.version === undefined ? null : changeReason.check();
+    if (saved.version !== undefined && reason === null) return;
     setSaving(true);
     try {
       // The version it was opened at: a save by another manager since then is not undone unseen.
-      const stored = await saveConfiguration({ ...request.record, version: saved.version });
+      const stored = await saveConfiguration({
+        ...request.record,
+        version: saved.version,
+        ...(reason && { reason }),
+      });
       saved.replace(stored);
       setSavedMeanwhile(null);
+      changeReason.reset();
       setStep(5);
     } catch (error) {
+      if (refusesField(error, 'body.reason') && error instanceof ApiError) {
+        changeReason.fail(error.serverMessage ?? w.saveFailed);
+      }
       const current = floorplan && (await changedFloorplan(error, floorplan));
       if (floorplan && current !== undefined) {
         const lineName = line?.name ?? w.unknownLine;
@@ -345,6 +361,7 @@ export default function FloorplanManagerPage() {
           editable={editable}
           saving={saving}
           problem={staleNotice || meanwhileNotice}
+          reasonField={saved.version === undefined ? null : changeReason.field}
           savedTags={saved.configuration?.tags ?? null}
           onExport={exportConfiguration}
           onSave={save}
@@ -376,6 +393,18 @@ export default function FloorplanManagerPage() {
         {w.title}
       </h1>
       <StepIndicator step={step} />
+      {deleting && (
+        <ReasonDialog
+          {...deletionWords('floor plan')}
+          subject={deleting.name}
+          act={(reason) => deleteFloorplan(deleting._id, reason)}
+          success={w.deleted}
+          failure={w.deleteFailed}
+          run={alertAction}
+          onDone={() => deleted(deleting)}
+          onClose={() => setDeleting(null)}
+        />
+      )}
       <h2 ref={heading} tabIndex={-1} className="wizard-step-heading">
         <span className="visually-hidden">{w.stepOf(step)}: </span>
         {wizardSteps[step - 1]}

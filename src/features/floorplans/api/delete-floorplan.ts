@@ -1,4 +1,5 @@
 import { api, segment } from '../../../lib/api-client.ts';
 
-export const deleteFloorplan = (id: string) =>
-  api.delete<unknown>(`/api/floorplans/${segment(id)}`);
+/** Spec §7: deletes a floor plan; the reason goes to the deletion's audit entry. */
+export const deleteFloorplan = (id: string, reason: string) =>
+  api.delete<unknown>(`/api/floorplans/${segment(id)}`, { body: { reason } });

@@ -1,5 +1,11 @@
 import { ApiError } from '../../../lib/api-client.ts';
 import { errorText } from '../../../lib/error-text.ts';
+import {
+  type ActionOutcome,
+  type ActionVoice,
+  type SuccessText,
+  tryAction,
+} from '../../../lib/run-action.ts';
 import { wizardStrings as w } from '../strings.ts';
 
 /**
@@ -31,3 +37,16 @@ export function alertFailure(prefix: string, error: unknown): void {
   const text = failureText(prefix, error);
   if (text) window.alert(text);
 }
+
+const alerts: ActionVoice = {
+  failureText,
+  failed: (text) => window.alert(text),
+  succeeded: (text) => window.alert(text),
+};
+
+/** `tryAction` with the floor-plan screen's browser alerts (spec §8) instead of toasts. */
+export const alertAction = <T>(
+  action: () => Promise<T>,
+  success: SuccessText<T>,
+  failure: string,
+): Promise<ActionOutcome> => tryAction(action, success, failure, undefined, alerts);

@@ -15,6 +15,8 @@ export interface ReviewStepProps {
   saving: boolean;
   /** Why this configuration cannot be saved as it is, and the way on; Save is then not offered. */
   problem?: ReactNode;
+  /** 'Reason for change', when the save replaces a saved configuration (null: a first save). */
+  reasonField?: ReactNode;
   /** The line's saved tags (null: none saved), to tell labels whose codes are not saved yet. */
   savedTags: readonly Tag[] | null;
   onExport: () => void;
@@ -49,6 +51,7 @@ export function ReviewStep({ line, floorplan, configuration, ...props }: ReviewS
       </section>
       <TagCodeNotice tags={tags} onGiveCodes={props.editable ? props.onGiveCodes : undefined} />
       {!props.editable && <p className="notice">{w.readOnly}</p>}
+      {props.editable && props.reasonField}
       {props.problem}
       <div className="actions">
         <button type="button" className="btn btn-secondary" onClick={props.onExport}>
