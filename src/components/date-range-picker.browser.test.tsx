@@ -1,5 +1,5 @@
 import { format } from 'date-fns';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { cleanup, render } from '../../tests/web/render.tsx';
 import type { DateRange } from '../lib/date-range.ts';
@@ -33,6 +33,42 @@ describe('DateRangePicker', () => {
     expect(picked).toEqual([
       { start: new Date(2026, 4, 5, 0, 0, 0, 0), end: new Date(2026, 4, 15, 23, 59, 59, 999) },
     ]);
+  });
+
+  it('shows the times of a range that does not cover whole days here (a link from another zone)', async () => {
+    await render(
+      <DateRangePicker
+        value={{
+          start: new Date(2026, 10, 18, 21, 30),
+          end: new Date(2026, 10, 19, 20, 59, 59, 999),
+        }}
+        onChange={() => {}}
+        placeholder="Filter by date range"
+      />,
+    );
+    await expect
+      .element(page.getByRole('button', { name: /^Filter by date range: / }))
+      .toHaveTextContent('Nov 18, 2026 21:30 – Nov 19, 2026 20:59');
+  });
+
+  it('starts the week where the browser’s locale does: Monday in Germany, Sunday in the US', async () => {
+    const language = vi.spyOn(navigator, 'language', 'get');
+    const weekdays = () =>
+      [...document.querySelectorAll('.calendar-weekday')].map((day) => day.textContent);
+    for (const [locale, first] of [
+      ['de-DE', 'Mo'],
+      ['en-US', 'Su'],
+    ] as const) {
+      language.mockReturnValue(locale);
+      await render(
+        <DateRangePicker value={null} onChange={() => {}} placeholder="Filter by date range" />,
+      );
+      await userEvent.click(page.getByRole('button', { name: 'Filter by date range' }));
+      await expect.poll(weekdays).toHaveLength(7);
+      expect(weekdays()[0]).toBe(first);
+      await cleanup();
+    }
+    language.mockRestore();
   });
 
   it('shows the placeholder when no range is set', async () => {

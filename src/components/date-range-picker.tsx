@@ -1,12 +1,15 @@
 import {
   addDays,
   addMonths,
+  type Day,
   eachDayOfInterval,
+  endOfDay,
   endOfMonth,
   endOfWeek,
   format,
   isSameDay,
   isSameMonth,
+  startOfDay,
   startOfMonth,
   startOfWeek,
   subMonths,
@@ -22,9 +25,36 @@ export interface DateRangePickerProps {
 }
 
 const dayFormat = 'MMM d, yyyy';
+const timeFormat = 'MMM d, yyyy HH:mm';
 
+/**
+ * The range in words: its days, or its times where it does not cover whole days here (a link
+ * made in another time zone holds that zone's days), so the label never claims a day it cuts.
+ */
 export function formatRange(range: DateRange): string {
-  return `${format(range.start, dayFormat)} – ${format(range.end, dayFormat)}`;
+  const wholeDays =
+    range.start.getTime() === startOfDay(range.start).getTime() &&
+    range.end.getTime() === endOfDay(range.end).getTime();
+  const shown = wholeDays ? dayFormat : timeFormat;
+  return `${format(range.start, shown)} – ${format(range.end, shown)}`;
+}
+
+/**
+ * The first day of the week where the browser is (Monday in most of Europe, Sunday in the US),
+ * from Intl's week data; Sunday where the browser has none.
+ */
+function weekStartsOn(): Day {
+  try {
+    const locale = new Intl.Locale(navigator.language) as Intl.Locale & {
+      getWeekInfo?: () => { firstDay: number };
+      weekInfo?: { firstDay: number };
+    };
+    const firstDay = (locale.getWeekInfo?.() ?? locale.weekInfo)?.firstDay;
+    // Intl counts Monday 1 … Sunday 7; date-fns Sunday 0 … Saturday 6.
+    return firstDay ? ((firstDay % 7) as Day) : 0;
+  } catch {
+    return 0;
+  }
 }
 
 /** The day grid's first Tab stop in `month`: the range's first day, else today, else the 1st. */
@@ -56,9 +86,10 @@ export function DateRangePicker({ value, onChange, placeholder }: DateRangePicke
     focusTabDay();
   });
 
+  const [firstWeekday] = useState(weekStartsOn);
   const days = eachDayOfInterval({
-    start: startOfWeek(startOfMonth(month)),
-    end: endOfWeek(endOfMonth(month)),
+    start: startOfWeek(startOfMonth(month), { weekStartsOn: firstWeekday }),
+    end: endOfWeek(endOfMonth(month), { weekStartsOn: firstWeekday }),
   });
 
   const moveFocus = (event: KeyboardEvent) => {

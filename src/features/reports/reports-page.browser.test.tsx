@@ -1,3 +1,4 @@
+import { format } from 'date-fns';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { Router } from 'wouter';
@@ -328,6 +329,32 @@ describe('/reports keeps its filters, sort and page in the URL', () => {
     await userEvent.click(page.getByRole('button', { name: 'Previous page' }));
     await expect.element(page.getByRole('status').first()).toHaveTextContent('Page 1: 1 report');
     expect(again.at(-1)).not.toContain('after=');
+  });
+
+  it('reads a hand-written day as that whole day here, and labels a range from elsewhere by its times', async () => {
+    const urls = await open(memoryLocation({ path: '/reports?from=2026-11-19&to=2026-11-19' }));
+    await expect.element(page.getByRole('status').first()).toHaveTextContent('Page 1: 1 report');
+    const query = new URLSearchParams(urls[0]?.split('?')[1]);
+    expect(query.get('from')).toBe(new Date(2026, 10, 19).toISOString());
+    expect(query.get('to')).toBe(new Date(2026, 10, 19, 23, 59, 59, 999).toISOString());
+    await expect
+      .element(page.getByRole('button', { name: /^Filter by date range: / }))
+      .toHaveTextContent('Nov 19, 2026 – Nov 19, 2026');
+
+    // A day picked where it is 5 h 30 min ahead: here it is not whole days, so its times show.
+    await cleanup();
+    const from = new Date(new Date(2026, 10, 19).getTime() - 5.5 * 3600_000);
+    const to = new Date(from.getTime() + 86_400_000 - 1);
+    await open(
+      memoryLocation({
+        path: `/reports?from=${from.toISOString()}&to=${to.toISOString()}`,
+      }),
+    );
+    await expect
+      .element(page.getByRole('button', { name: /^Filter by date range: / }))
+      .toHaveTextContent(
+        `${format(from, 'MMM d, yyyy HH:mm')} – ${format(to, 'MMM d, yyyy HH:mm')}`,
+      );
   });
 
   it('drops a value the server would refuse, so an edited link still lists', async () => {

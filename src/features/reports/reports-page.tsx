@@ -1,3 +1,4 @@
+import { endOfDay, parseISO, startOfDay } from 'date-fns';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { useLocation, useSearch } from 'wouter';
@@ -59,7 +60,17 @@ const noFilters: Filters = {
 
 const STATUSES: readonly string[] = ['pending', 'approved', 'rejected'];
 const isCursor = (value: string) => /^[0-9]{1,15}_[0-9a-f]{24}$/.test(value);
-const dateOf = (value: string | null) => {
+const DAY_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+/**
+ * A link's time; a bare day (a hand-written link, `2026-11-19`) is that whole day here, as the
+ * picker would have picked it (`new Date` reads it as UTC midnight: an empty range).
+ */
+const dateOf = (value: string | null, edge: 'start' | 'end') => {
+  if (value && DAY_ONLY.test(value)) {
+    const day = parseISO(value);
+    if (Number.isNaN(day.getTime())) return null;
+    return edge === 'start' ? startOfDay(day) : endOfDay(day);
+  }
   const date = new Date(value ?? '');
   return Number.isNaN(date.getTime()) ? null : date;
 };
@@ -76,8 +87,8 @@ function fromSearch(search: string): { filters: Filters; cursors: string[] } {
     const value = get(key);
     return value && isInspectionId(value) ? value : ALL;
   };
-  const from = dateOf(get('from'));
-  const to = dateOf(get('to'));
+  const from = dateOf(get('from'), 'start');
+  const to = dateOf(get('to'), 'end');
   const status = get('status') ?? ALL;
   const flagged = get('flagged');
   return {
