@@ -55,19 +55,28 @@ const RIGHT_TO_LEFT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/u;
  * ones become '?', so a lost letter shows rather than a wrong one. Every line break ('\r\n', '\r',
  * U+2028, U+2029) becomes '\n', which `wrap` turns into lines: a note's lines print as lines.
  */
-function printable(font: PDFFont, text: string): string {
+function printable(font: PDFFont, text: string): { text: string; lost: boolean } {
   const known = new Set(font.getCharacterSet());
-  return Array.from(
+  let lost = false;
+  const printed = Array.from(
     text
       .normalize('NFC')
       .replace(/\r\n?|[\u2028\u2029]/g, '\n')
       .replace(/[^\S\n]/g, ' '),
-    (char) =>
-      char === '\n' || (known.has(char.codePointAt(0) ?? 0) && !RIGHT_TO_LEFT.test(char))
-        ? char
-        : '?',
+    (char) => {
+      if (char === '\n' || (known.has(char.codePointAt(0) ?? 0) && !RIGHT_TO_LEFT.test(char))) {
+        return char;
+      }
+      lost = true;
+      return '?';
+    },
   ).join('');
+  return { text: printed, lost };
 }
+
+/** Under the footer of every page of a copy that lost a letter: a '?' there is not the record's. */
+const LOST_LETTERS_NOTE =
+  "'?' marks a character this PDF cannot print (e.g. Chinese, Hebrew or Arabic script): the report page shows the record as entered.";
 
 /** A word cut into pieces no wider than `width`, character by character. */
 function cutToWidth(word: string, font: PDFFont, size: number, width: number): string[] {
@@ -90,6 +99,8 @@ function cutToWidth(word: string, font: PDFFont, size: number, width: number): s
 class Writer {
   page: PDFPage;
   y = PAGE.height - MARGIN;
+  /** Whether a character of the record printed as '?' (LOST_LETTERS_NOTE). */
+  lostLetters = false;
 
   constructor(
     readonly doc: Doc,
@@ -106,9 +117,16 @@ class Writer {
     this.y = PAGE.height - MARGIN;
   }
 
+  /** The text as `font` prints it, noting a lost letter. */
+  private printable(font: PDFFont, text: string): string {
+    const printed = printable(font, text);
+    if (printed.lost) this.lostLetters = true;
+    return printed.text;
+  }
+
   private wrap(text: string, font: PDFFont, size: number, width: number): string[] {
     const lines: string[] = [];
-    for (const paragraph of printable(font, text).split('\n')) {
+    for (const paragraph of this.printable(font, text).split('\n')) {
       let line = '';
       for (const word of paragraph.split(' ')) {
         const candidate = line ? `${line} ${word}` : word;
@@ -175,7 +193,7 @@ class Writer {
       this.room(step);
       this.y -= step;
       if (i === 0) {
-        this.page.drawText(printable(this.bold, label), {
+        this.page.drawText(this.printable(this.bold, label), {
           x: MARGIN,
           y: this.y,
           size: labelSize,
@@ -564,17 +582,34 @@ export async function reportPdf(
     ),
   );
 
+  // One line, always inside the page: a hash of wide characters made the footer 2 pt too long at
+  // 7 pt. Rounded down to 0.01 pt: the exact fit measured a hair past the margin in floating point.
+  const fitted = (line: string, largest: number) => {
+    const fit = (largest * CONTENT_WIDTH) / font.widthOfTextAtSize(line, largest);
+    return Math.min(largest, Math.floor(fit * 100) / 100);
+  };
   const pages = doc.getPages();
   pages.forEach((page, i) => {
     const footer = printable(
       font,
       `Page ${i + 1} of ${pages.length} · Printed ${utc(printedAt.toISOString())} · Record hash ${report.recordHash}`,
-    );
-    // One line, always inside the page: a hash of wide characters made it 2 pt too long at 7 pt.
-    // Rounded down to 0.01 pt: the exact fit measured a hair past the margin in floating point.
-    const fit = (7 * CONTENT_WIDTH) / font.widthOfTextAtSize(footer, 7);
-    const size = Math.min(7, Math.floor(fit * 100) / 100);
-    page.drawText(footer, { x: MARGIN, y: MARGIN / 2, size, font, color: muted });
+    ).text;
+    page.drawText(footer, {
+      x: MARGIN,
+      y: MARGIN / 2,
+      size: fitted(footer, 7),
+      font,
+      color: muted,
+    });
+    if (w.lostLetters) {
+      page.drawText(LOST_LETTERS_NOTE, {
+        x: MARGIN,
+        y: MARGIN / 2 + 9,
+        size: fitted(LOST_LETTERS_NOTE, 6.5),
+        font,
+        color: muted,
+      });
+    }
   });
   return doc.save();
 }

@@ -652,6 +652,8 @@ describe('the PDF', () => {
     expect(pages[0]).toMatch(
       /Printed \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC by \S.* \(audit@example\.com\)/,
     );
+    // Every letter printed: no note about '?'.
+    expect(text).not.toContain('cannot print');
     pages.forEach((page, i) => {
       expect(page).toContain(`Page ${i + 1} of ${pages.length}`);
       expect(page).toMatch(/Printed \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
@@ -761,6 +763,10 @@ describe('the PDF', () => {
       await pdfPages((await get('lcmanager2', `/api/reports/${id}/pdf`)).rawPayload)
     ).join('\n');
     expect(text).toContain('Łukasz Wójcik, Γεώργιος, Иван, İsmail Şahin; ??; ???');
+    // Every page says what a '?' is: not a letter of the record.
+    const note = "'?' marks a character this PDF cannot print";
+    const pages = await pdfPages((await get('lcmanager2', `/api/reports/${id}/pdf`)).rawPayload);
+    expect(pages.every((page) => page.includes(note))).toBe(true);
   });
 
   it('keeps the footer inside the page whatever the record hash holds', async () => {
