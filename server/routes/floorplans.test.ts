@@ -371,6 +371,32 @@ describe('floor-plan configurations', () => {
     expect(saved.json().configuration).not.toHaveProperty('extra');
   });
 
+  it('version 0 (none saved when the wizard opened) creates, and is refused once one is saved', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/line-clearances',
+      headers: f.auth.admin,
+      payload: { name: 'First save line' },
+    });
+    const body = { lineClearanceId: created.json()._id, name: 'First save', configuration };
+    const first = await save(f.auth.admin, { ...body, version: 0 });
+    expect(first.statusCode, first.body).toBe(201);
+    const second = await save(f.auth.admin, {
+      ...body,
+      version: 0,
+      configuration: { ...configuration, tags: [] },
+    });
+    expect(second.statusCode).toBe(409);
+    expect(second.json().message).toMatch(
+      /^First save was changed by you on .+ since you opened it\./,
+    );
+    const read = await t.app.inject({
+      url: `/api/floorplan-configs/line-clearance/${body.lineClearanceId}`,
+      headers: f.auth.admin,
+    });
+    expect(read.json().configuration.tags).toHaveLength(1);
+  });
+
   it('refuses blank names (the report would read "Tag not scanned: ")', async () => {
     const zone = { x: 1, y: 1, width: 50, height: 50 };
     const cases: [object, string][] = [

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { ChangeReason } from './change-reason.ts';
 import { Id, NonBlank } from './common.ts';
-import { ExpectedVersion, Version } from './version.ts';
+import { ExpectedVersionOrNone, Version } from './version.ts';
 
 // Coordinates are display pixels of the calibrator (or map units for slamPoints); bounded so a
 // stored configuration can always be drawn.
@@ -94,7 +94,8 @@ export type FloorplanConfiguration = Static<typeof FloorplanConfiguration>;
 
 /**
  * POST /api/floorplan-configs: saves (replaces) the configuration of a line clearance. `version`:
- * the saved configuration's the wizard opened, if one was saved (docs/api-contract.md "Versions").
+ * the saved configuration's the wizard opened, or 0 when none was saved (docs/api-contract.md
+ * "Versions").
  * `reason`: why a saved configuration is replaced (its tags and hot zones are the line's checklist).
  */
 export const FloorplanConfigSave = Type.Object({
@@ -102,7 +103,7 @@ export const FloorplanConfigSave = Type.Object({
   name: NonBlank(300),
   configuration: FloorplanConfiguration,
   floorplanId: Type.Optional(Id),
-  version: ExpectedVersion,
+  version: ExpectedVersionOrNone,
   reason: ChangeReason('floor-plan configuration', 'changed'),
 });
 export type FloorplanConfigSave = Static<typeof FloorplanConfigSave>;

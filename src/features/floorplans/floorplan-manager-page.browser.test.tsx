@@ -66,7 +66,7 @@ async function serve() {
     saves: [] as FloorplanConfigSave[],
     deletions: [] as unknown[],
     version: 1,
-    configuration: savedConfiguration,
+    configuration: savedConfiguration as FloorplanConfiguration | null,
     // What a refused save of another version is told.
     message: savedMeanwhile,
   };
@@ -76,6 +76,7 @@ async function serve() {
     if (key === 'GET /api/line-clearances') return json([line]);
     if (key === 'GET /api/floorplans') return json(server.plans);
     if (key === `GET /api/floorplan-configs/line-clearance/${lineId}`) {
+      if (!server.configuration) return json({ message: 'Not found' }, 404, 'Not Found');
       return json({
         lineClearanceId: lineId,
         configuration: server.configuration,
@@ -100,7 +101,8 @@ async function serve() {
           'Bad Request',
         );
       }
-      if (body.version !== server.version) {
+      // As the server: a save naming no version replaces whatever is there.
+      if (body.version !== undefined && body.version !== server.version) {
         return json({ message: server.message }, 409, 'Conflict');
       }
       server.version += 1;
@@ -306,8 +308,25 @@ describe('/floorplans', () => {
     await expect.element(button('Configure Another Floorplan')).toBeVisible();
     // Sent at the version now stored, which the server accepts: the user's configuration.
     expect(server.saves.map((save) => save.version)).toEqual([1, 2]);
-    expect(server.configuration.tags).toHaveLength(1);
-    expect(server.configuration.tags[0]?.qrCode).toMatch(/^BLISTER-LINE-1-T1-/);
+    expect(server.configuration?.tags).toHaveLength(1);
+    expect(server.configuration?.tags[0]?.qrCode).toMatch(/^BLISTER-LINE-1-T1-/);
+  });
+
+  it('a line’s first save does not replace one another manager saved meanwhile', async () => {
+    vi.spyOn(window, 'alert').mockImplementation(() => undefined);
+    const server = await serve();
+    server.configuration = null;
+    server.version = 0;
+    await show();
+    await reachReview({ reason: false });
+    // Nothing saved: no reason to give.
+    expect(page.getByLabelText('Reason for change').query()).toBeNull();
+    otherManagerSaves(server);
+    await userEvent.click(button('Save Configuration'));
+    await expect.element(button('Save mine over it')).toBeVisible();
+    // Refused: the other manager's configuration is still the one stored.
+    expect(server.saves.map((save) => save.version)).toEqual([0]);
+    expect(server.version).toBe(1);
   });
 
   it('loads the saved configuration only once the browser confirmation is accepted', async () => {

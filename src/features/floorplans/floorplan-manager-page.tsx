@@ -189,10 +189,11 @@ export default function FloorplanManagerPage() {
     if (saved.version !== undefined && reason === null) return;
     setSaving(true);
     try {
-      // The version it was opened at: a save by another manager since then is not undone unseen.
+      // The version it was opened at (0: none saved): another manager's save since then is not
+      // undone unseen.
       const stored = await saveConfiguration({
         ...request.record,
-        version: saved.version,
+        version: saved.version ?? 0,
         ...(reason && { reason }),
       });
       saved.replace(stored);
