@@ -1,10 +1,12 @@
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
+import { LONGWORD, within } from '../../tests/web/long-text.ts';
 import { cleanup, render } from '../../tests/web/render.tsx';
 import { toasts, toastWarning } from '../stores/toasts.ts';
 import { AppDialog } from './app-dialog.tsx';
 import { Toaster } from './toaster.tsx';
+import './field.css';
 
 afterEach(async () => {
   await cleanup();
@@ -62,5 +64,31 @@ describe('AppDialog', () => {
     await userEvent.keyboard('{Escape}');
     await expect.element(dialog).not.toBeInTheDocument();
     await expect.element(opener).toHaveFocus();
+  });
+});
+
+describe('AppDialog with a refusal quoting a long word', () => {
+  it('wraps the refusal inside the dialog on a phone', async () => {
+    await page.viewport(390, 844);
+    try {
+      await render(
+        <AppDialog open onOpenChange={() => {}} title="Edit Line Clearance" width="500px">
+          <form className="form">
+            <input aria-label="Name" />
+            {/* As the edit dialogs say a refusal (admin-dashboard/use-dialog-save.tsx). */}
+            <p className="form-error" role="alert">
+              Failed to update line clearance: {LONGWORD} was changed by Martin Keller
+            </p>
+          </form>
+        </AppDialog>,
+      );
+      const alert = page.getByRole('alert');
+      await expect.element(alert).toBeVisible();
+      const box = alert.element() as HTMLElement;
+      expect(box.scrollWidth).toBeLessThanOrEqual(box.clientWidth);
+      expect(within(box, page.getByRole('dialog').element())).toBe(true);
+    } finally {
+      await page.viewport(414, 896);
+    }
   });
 });

@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
+import { LONGWORD, pageWidth, within } from '../../tests/web/long-text.ts';
 import { cleanup, render } from '../../tests/web/render.tsx';
 import { CardGrid, RecordCard, RecordField } from './record-card.tsx';
+import { RoleTags, TagList } from './tag.tsx';
 
 afterEach(cleanup);
 
@@ -84,4 +86,34 @@ describe('CardGrid', () => {
     expect(page.getByRole('article').all()).toHaveLength(3);
     expect(page.getByRole('navigation', { name: 'Pages' }).query()).toBeNull();
   });
+});
+
+describe('RecordCard with a name of one long word', () => {
+  afterEach(() => page.viewport(414, 896));
+
+  for (const [width, height] of [
+    [1280, 900],
+    [390, 844],
+  ] as const) {
+    it(`wraps the title and keeps every tag inside the card at ${width} px`, async () => {
+      await page.viewport(width, height);
+      await render(
+        <div className="card-grid">
+          <RecordCard title={LONGWORD} tags={<RoleTags role={['lc_manager', 'operator']} />}>
+            <RecordField label="Manages">
+              <TagList names={[LONGWORD, 'Blister Line 1']} empty="None" />
+            </RecordField>
+          </RecordCard>
+        </div>,
+      );
+      const title = page.getByRole('heading', { name: LONGWORD });
+      await expect.element(title).toBeVisible();
+      const card = page.getByRole('article').element();
+      expect(pageWidth()).toBeLessThanOrEqual(width);
+      expect(within(title.element(), card)).toBe(true);
+      const tags = [...card.querySelectorAll('.tag')];
+      expect(tags).toHaveLength(4);
+      for (const tag of tags) expect(within(tag, card), tag.textContent ?? '').toBe(true);
+    });
+  }
 });

@@ -15,7 +15,7 @@ export function RecordCard({ title, tags, actions, children, ref }: RecordCardPr
   return (
     <article ref={ref} tabIndex={ref ? -1 : undefined} className="card record-card">
       <header className="record-header">
-        <h3>{title}</h3>
+        <h3 className="wrap-anywhere">{title}</h3>
         {tags && <div className="tags">{tags}</div>}
       </header>
       <dl className="record-fields">{children}</dl>
@@ -28,7 +28,7 @@ export function RecordField({ label, children }: { label: string; children: Reac
   return (
     <div className="record-field">
       <dt>{label}</dt>
-      <dd>{children}</dd>
+      <dd className="wrap-anywhere">{children}</dd>
     </div>
   );
 }

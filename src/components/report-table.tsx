@@ -46,8 +46,8 @@ export function ReportTable({ rows, roles, caption }: ReportTableProps) {
             return (
               <tr key={row.inspectionId}>
                 <th scope="row">{start}</th>
-                <td>{row.lineName}</td>
-                <td>{row.operatorName}</td>
+                <td className="wrap-anywhere">{row.lineName}</td>
+                <td className="wrap-anywhere">{row.operatorName}</td>
                 <td>
                   <StatusTag status={row.status} />
                   {row.changedAfterSigning && (
@@ -62,7 +62,9 @@ export function ReportTable({ rows, roles, caption }: ReportTableProps) {
                     ? '—'
                     : `${row.flags}${row.criticalFlags ? ` (${row.criticalFlags} critical or high)` : ''}`}
                 </td>
-                <td>{row.signerName ? `${row.signerName}, ${recordTime(row.signedAt)}` : '—'}</td>
+                <td className="wrap-anywhere">
+                  {row.signerName ? `${row.signerName}, ${recordTime(row.signedAt)}` : '—'}
+                </td>
                 <td className="report-actions">
                   {opensPage && (
                     <Link

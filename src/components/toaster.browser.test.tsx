@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
+import { LONGWORD, pageWidth, within } from '../../tests/web/long-text.ts';
 import { cleanup, render } from '../../tests/web/render.tsx';
-import { dismissToast, toastSuccess, toasts, toastWarning } from '../stores/toasts.ts';
+import { dismissToast, toastError, toastSuccess, toasts, toastWarning } from '../stores/toasts.ts';
 import { AppDialog } from './app-dialog.tsx';
 import { Toaster } from './toaster.tsx';
 
@@ -61,4 +62,28 @@ describe('Toaster placement', () => {
       expect(toast.right).toBeGreaterThan(1280 - 40);
     }
   });
+});
+
+describe('a toast quoting a long word', () => {
+  for (const [width, height] of [
+    [1280, 900],
+    [390, 844],
+  ] as const) {
+    it(`wraps it inside the toast and keeps Dismiss on screen at ${width} px`, async () => {
+      await page.viewport(width, height);
+      await render(<Toaster />);
+      toastError(
+        `Failed to update line clearance: ${LONGWORD} was changed by Martin Keller on 2026-11-28`,
+      );
+      const dismiss = page.getByRole('button', { name: 'Dismiss' });
+      await expect.element(dismiss).toBeVisible();
+      const toast = document.querySelector('.toast') as HTMLElement;
+      const detail = toast.querySelector('.toast-detail') as HTMLElement;
+      expect(within(dismiss.element(), toast)).toBe(true);
+      expect(within(detail, toast)).toBe(true);
+      expect(detail.scrollWidth).toBeLessThanOrEqual(detail.clientWidth);
+      expect(toast.getBoundingClientRect().right).toBeLessThanOrEqual(width);
+      expect(pageWidth()).toBeLessThanOrEqual(width);
+    });
+  }
 });

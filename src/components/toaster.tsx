@@ -19,7 +19,9 @@ export function Toaster() {
         >
           <Toast.Title className="toast-title">{item.summary}</Toast.Title>
           {item.detail && (
-            <Toast.Description className="toast-detail">{item.detail}</Toast.Description>
+            <Toast.Description className="toast-detail wrap-anywhere">
+              {item.detail}
+            </Toast.Description>
           )}
           <Toast.Close className="btn btn-ghost btn-icon toast-close" aria-label="Dismiss">
             ×

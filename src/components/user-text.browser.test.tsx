@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { page } from 'vitest/browser';
+import { page, userEvent } from 'vitest/browser';
 import { cleanup, render } from '../../tests/web/render.tsx';
-import { UserText } from './user-text.tsx';
+import { ClampedUserText, UserText } from './user-text.tsx';
 import '../styles/app.css';
 
 afterEach(cleanup);
@@ -26,5 +26,50 @@ describe('UserText', () => {
     expect(tops[2]).toBeGreaterThan(tops[1] ?? 0);
     // The Hebrew line runs right to left by itself.
     expect(getComputedStyle(lines[1] as Element).direction).toBe('rtl');
+  });
+
+  it('keeps a blank line as tall as a line of text, as the PDF prints it', async () => {
+    await render(
+      <p>
+        <UserText text={'Paragraph one\n\nParagraph two'} />
+      </p>,
+    );
+    await expect.element(page.getByText('Paragraph two')).toBeVisible();
+    const [first, blank, last] = [...document.querySelectorAll('.user-text-line')].map((line) =>
+      line.getBoundingClientRect(),
+    );
+    expect(blank?.height).toBeCloseTo(first?.height ?? 0, 0);
+    expect((last?.top ?? 0) - (first?.top ?? 0)).toBeCloseTo(2 * (first?.height ?? 0), 0);
+  });
+});
+
+describe('ClampedUserText', () => {
+  const steps = Array.from({ length: 30 }, (_, i) => `Step ${i + 1}: wipe the hopper`).join('\n');
+
+  it('cuts a long text to four lines, and shows it all and back with one button', async () => {
+    await render(
+      <div style={{ width: '300px' }}>
+        <ClampedUserText text={steps} about="Description of Line 1" />
+      </div>,
+    );
+    const more = page.getByRole('button', { name: 'Show all: Description of Line 1' });
+    await expect.element(more).toHaveAttribute('aria-expanded', 'false');
+    const box = document.getElementById(more.element().getAttribute('aria-controls') ?? '');
+    if (!box) throw new Error('the button controls no text');
+    const lineHeight = Number.parseFloat(getComputedStyle(box).lineHeight);
+    expect(box.getBoundingClientRect().height).toBeLessThanOrEqual(lineHeight * 4 + 1);
+    await userEvent.click(more);
+    const less = page.getByRole('button', { name: 'Show less: Description of Line 1' });
+    await expect.element(less).toHaveAttribute('aria-expanded', 'true');
+    expect(box.getBoundingClientRect().height).toBeGreaterThan(lineHeight * 29);
+    await userEvent.click(less);
+    await expect.element(more).toBeVisible();
+    expect(box.getBoundingClientRect().height).toBeLessThanOrEqual(lineHeight * 4 + 1);
+  });
+
+  it('shows a short text whole, without a button', async () => {
+    await render(<ClampedUserText text={'Hall 7\nnear the door'} about="Description of Line 1" />);
+    await expect.element(page.getByText('near the door')).toBeVisible();
+    expect(page.getByRole('button').query()).toBeNull();
   });
 });

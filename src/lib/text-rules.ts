@@ -16,3 +16,9 @@ export function unstorableProblem(label: string, value: string): string | null {
     ? `${label} must not contain a NUL character (U+0000)`
     : directionControlRefusal(label, char);
 }
+
+/**
+ * A text's length as the server counts it against a field's `maxLength`: in code points, so '💊'
+ * is one character (HTML `maxLength` and `String.length` count it as two).
+ */
+export const textLength = (value: string) => [...value].length;

@@ -3,6 +3,7 @@ import { deleteLineClearance } from '../../api/delete-line-clearance.ts';
 import { deleteAction, RecordDeletionDialog } from '../../components/reason-dialog.tsx';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { StatusTag } from '../../components/tag.tsx';
+import { ClampedUserText } from '../../components/user-text.tsx';
 import { lineClearanceMessages as messages } from '../../config/entity-messages.ts';
 import type { Loaded } from '../../hooks/use-load.ts';
 import type { LineClearance, User } from '../../types/api.ts';
@@ -46,7 +47,16 @@ export function LineClearancesTab({
               />
             }
           >
-            <RecordField label={s.description}>{line.description || s.noDescription}</RecordField>
+            <RecordField label={s.description}>
+              {line.description ? (
+                <ClampedUserText
+                  text={line.description}
+                  about={`${s.description} of ${line.name}`}
+                />
+              ) : (
+                s.noDescription
+              )}
+            </RecordField>
             <RecordField label={s.location}>{line.location || s.noLocation}</RecordField>
             <RecordField label={s.lcManager}>{managerName(line.managerId)}</RecordField>
             <RecordField label={s.id}>{line._id}</RecordField>

@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
+import { LONGWORD } from '../../../tests/web/long-text.ts';
 import { cleanup, render } from '../../../tests/web/render.tsx';
 import { signIn, signOut } from '../../stores/session.ts';
 import type { AuditEntry } from '../../types/api.ts';
 import { AuditTrailSection, changes } from './audit-trail-section.tsx';
+import './audit-dashboard.css';
 
 const approval: AuditEntry = {
   id: 7,
@@ -47,7 +49,7 @@ const signInAuditor = () =>
   signIn('token', { id: 'u1', name: 'Ada Auditor', email: 'audit@example.com', roles: ['audit'] });
 
 /** Answers the trail's calls and keeps each query the section sent. */
-function stubTrail() {
+function stubTrail(listed: AuditEntry[] = [signedApproval, approval]) {
   const queries: URLSearchParams[] = [];
   vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
     const url = new URL(String(input), window.location.origin);
@@ -69,7 +71,7 @@ function stubTrail() {
             }
           : url.pathname === '/api/audit-log'
             ? url.searchParams.get('action') || url.searchParams.get('before')
-              ? [signedApproval, approval]
+              ? listed
               : []
             : null;
     return new Response(JSON.stringify(body), {
@@ -257,5 +259,28 @@ describe('the audit trail viewer', () => {
 
     await page.getByLabelText('Object id').fill('x');
     await expect.element(status).toHaveTextContent('No entries match these filters.');
+  });
+});
+
+describe('an entry’s reason', () => {
+  it('keeps its line breaks and wraps a long word, leaving the width to Old → new', async () => {
+    await page.viewport(1280, 900);
+    try {
+      signInAuditor();
+      stubTrail([{ ...signedApproval, reason: `Freigabe nach Prüfung.\n${LONGWORD}` }]);
+      await render(<AuditTrailSection />);
+      await page.getByLabelText('Action').selectOptions('approve');
+      const reason = page.getByRole('row').nth(1).getByRole('cell').last();
+      await expect.element(reason).toHaveTextContent(LONGWORD);
+      const lines = [...reason.element().querySelectorAll('.user-text-line')];
+      expect(lines.map((line) => line.textContent)).toEqual(['Freigabe nach Prüfung.', LONGWORD]);
+      const frame = document.querySelector('.report-table-scroll') as HTMLElement;
+      expect(frame.scrollWidth).toBeLessThanOrEqual(frame.clientWidth);
+      expect(reason.element().getBoundingClientRect().width).toBeLessThan(450);
+      const changesCell = reason.element().previousElementSibling as HTMLElement;
+      expect(changesCell.getBoundingClientRect().width).toBeGreaterThan(300);
+    } finally {
+      await page.viewport(414, 896);
+    }
   });
 });

@@ -11,6 +11,7 @@ import { RunButton } from '../../components/run-button.tsx';
 import { Select } from '../../components/select.tsx';
 import { CellLabel } from '../../components/stacked-table.tsx';
 import { TableScroll } from '../../components/table-scroll.tsx';
+import { UserText } from '../../components/user-text.tsx';
 import { inspectionReportPath, paths, routeRoles } from '../../config/paths.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import type { DateRange } from '../../lib/date-range.ts';
@@ -315,7 +316,13 @@ export function AuditTrailSection() {
                   </td>
                   <td>
                     <CellLabel>Reason</CellLabel>
-                    {entry.reason ?? NO_VALUE}
+                    {entry.reason === null ? (
+                      NO_VALUE
+                    ) : (
+                      <div className="audit-reason">
+                        <UserText text={entry.reason} />
+                      </div>
+                    )}
                   </td>
                 </tr>
               ))}

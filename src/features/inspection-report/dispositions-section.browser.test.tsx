@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
+import { LONGWORD } from '../../../tests/web/long-text.ts';
 import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
 import { NO_LONGER_REVIEWABLE } from '../../api/sign-inspection.ts';
 import { createPlaybackClock } from '../../components/video-review/playback-clock.ts';
@@ -101,6 +102,37 @@ describe('the dispositions table at 1280 px', () => {
     // The Disposition column is wide enough for its text to read in a few lines, not a word a line.
     const disposition = row.cells[3] as HTMLTableCellElement;
     expect(disposition.getBoundingClientRect().width).toBeGreaterThan(200);
+  });
+});
+
+describe('a dismissal reason as typed', () => {
+  it('keeps its line breaks and wraps a long word inside the table', async () => {
+    await page.viewport(1280, 900);
+    try {
+      const [first] = signedReport.detections;
+      const typed = `Reflection on the guard.\n\n${LONGWORD}`;
+      const report = {
+        ...signedReport,
+        detections: [{ ...first, disposition: { ...first?.disposition, reason: typed } }],
+      } as InspectionReport;
+      await render(
+        <section className="report-page">
+          <DispositionsSection report={report} clock={createPlaybackClock()} onChanged={() => {}} />
+        </section>,
+      );
+      const cell = page.getByRole('cell', { name: /^Dismissed as a false positive:/ });
+      await expect.element(cell).toBeVisible();
+      const lines = [...cell.element().querySelectorAll('.user-text-line')];
+      expect(lines.map((line) => line.textContent)).toEqual([
+        'Reflection on the guard.',
+        '',
+        LONGWORD,
+      ]);
+      const frame = document.querySelector('.report-table-scroll') as HTMLElement;
+      expect(frame.scrollWidth).toBeLessThanOrEqual(frame.clientWidth);
+    } finally {
+      await page.viewport(414, 896);
+    }
   });
 });
 

@@ -4,6 +4,7 @@ import { refusedAsOutdated } from '../../api/sign-inspection.ts';
 import { TextField } from '../../components/field.tsx';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { TableScroll } from '../../components/table-scroll.tsx';
+import { UserText } from '../../components/user-text.tsx';
 import type { PlaybackClock } from '../../components/video-review/playback-clock.ts';
 import { useFieldErrors } from '../../hooks/use-field-errors.ts';
 import { recordTime } from '../../lib/record-time.ts';
@@ -108,7 +109,11 @@ export function DispositionsSection({ report, clock, onChanged }: DispositionsSe
                       {d ? (
                         <>
                           {d.disposition === 'confirmed' ? s.confirmed : s.dismissed}
-                          {d.reason && `: ${d.reason}`}
+                          {d.reason && (
+                            <>
+                              : <UserText text={d.reason} />
+                            </>
+                          )}
                           <span className="muted">
                             {' '}
                             ({d.reviewerName}, {recordTime(d.at, true)})

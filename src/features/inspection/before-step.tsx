@@ -7,6 +7,7 @@ import {
   type EntryKey,
   entryProblem,
   lengthHint,
+  overLimit,
 } from '../../lib/capture/recording-entries.ts';
 import type { Device, MyLineDetail } from '../../types/api.ts';
 import { inspectionStrings as s } from './strings.ts';
@@ -46,7 +47,7 @@ export function BeforeStep({
   onStart: (entries: BeforeEntries) => void;
 }) {
   const [entries, setEntries] = useState<BeforeEntries>(initial);
-  // Errors show once a start was tried, and go as each field is filled.
+  // Errors show once a start was tried (a field too long at once), and go as each field is fixed.
   const [checked, setChecked] = useState(false);
   const inputs = useRef<Partial<Record<EntryKey, HTMLInputElement | null>>>({});
   const set = (key: keyof BeforeEntries) => (value: string) =>
@@ -83,14 +84,13 @@ export function BeforeStep({
             label={s[key]}
             required
             hint={lengthHint(entries[key], ENTRY_MAX)}
-            error={checked ? problems[key] : null}
+            error={checked || overLimit(entries[key], ENTRY_MAX) ? problems[key] : null}
           >
             <input
               ref={(input) => {
                 inputs.current[key] = input;
               }}
               type="text"
-              maxLength={ENTRY_MAX}
               value={entries[key]}
               onChange={(event) => set(key)(event.target.value)}
             />

@@ -3,6 +3,7 @@ import { page, userEvent } from 'vitest/browser';
 import { Link, Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { activeLine } from '../../../tests/web/line-fixture.ts';
+import { LONGWORD, pageWidth } from '../../../tests/web/long-text.ts';
 import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
 import { paths } from '../../config/paths.ts';
 import { deleteRecording, listRecordings, loadChunks } from '../../lib/capture/recording-db.ts';
@@ -60,9 +61,9 @@ function cameraFailing(...errors: string[]) {
   });
 }
 
-async function visit() {
+async function visit(lineDetail = detail) {
   const { fetchImpl } = fakeFetch({
-    [`GET /api/my/lines/${lineId}`]: { body: detail },
+    [`GET /api/my/lines/${lineId}`]: { body: lineDetail },
     'GET /api/my/devices': { body: [] },
   });
   vi.stubGlobal('fetch', fetchImpl);
@@ -89,6 +90,18 @@ async function fillAndStart() {
 }
 
 describe('inspection screen, step 1', () => {
+  it('wraps a long line name in its title on a phone instead of widening the page', async () => {
+    await page.viewport(390, 844);
+    try {
+      await visit({ ...detail, line: activeLine(lineId, { name: LONGWORD }) });
+      const title = page.getByRole('heading', { level: 1 });
+      await expect.element(title).toHaveTextContent(`Inspection: ${LONGWORD}`);
+      expect(pageWidth()).toBeLessThanOrEqual(390);
+    } finally {
+      await page.viewport(414, 896);
+    }
+  });
+
   it('marks the four product and batch fields required', async () => {
     await visit();
     for (const [label] of fields) {
@@ -135,17 +148,23 @@ describe('inspection screen, step 1', () => {
 });
 
 describe('inspection screen, step 1: what the server would refuse', () => {
-  it('takes at most 200 characters in a product or batch field, and counts them', async () => {
+  it('counts characters as the server does, and names a field too long as it is typed', async () => {
     await visit();
     const product = page.getByLabelText('Product leaving the line');
-    for (const [label] of fields) {
-      await expect.element(page.getByLabelText(label)).toHaveAttribute('maxlength', '200');
-    }
     await product.fill('x'.repeat(170));
     await expect.element(product).toHaveAccessibleDescription('170 of 200 characters');
-    await userEvent.type(product, 'y'.repeat(58));
-    await expect.element(product).toHaveValue(`${'x'.repeat(170)}${'y'.repeat(30)}`);
+    // The server counts code points: 200 '💊' (400 UTF-16 units) are 200 characters, all taken.
+    await product.fill('💊'.repeat(200));
+    await expect.element(product).toHaveValue('💊'.repeat(200));
     await expect.element(product).toHaveAccessibleDescription('200 of 200 characters');
+    await expect.element(product).not.toHaveAttribute('aria-invalid');
+    await userEvent.type(product, 'y');
+    await expect.element(product).toHaveAttribute('aria-invalid', 'true');
+    await expect
+      .element(product)
+      .toHaveAccessibleDescription(
+        'Product leaving the line must be at most 200 characters (it has 201) 201 of 200 characters',
+      );
   });
 
   it('a field of invisible characters only is blank, as the server would refuse it', async () => {

@@ -162,7 +162,7 @@ export default function InspectionPage() {
   const stepIndex = ['before', 'record', 'review'].indexOf(step);
   return (
     <section className="page capture-page">
-      <h1 ref={pageHeading} tabIndex={-1}>
+      <h1 ref={pageHeading} tabIndex={-1} className="wrap-anywhere">
         {s.title}
         {detail ? `: ${detail.line.name}` : ''}
       </h1>

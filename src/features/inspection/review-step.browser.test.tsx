@@ -62,12 +62,20 @@ describe('the review step', () => {
     await expect.element(page.getByText('0:04', { exact: true })).toBeVisible();
   });
 
-  it('takes at most 2000 characters of notes, counting them as they are typed', async () => {
+  it('counts the notes as the server does as they are typed, and names more than it takes', async () => {
     await showReview(250_000);
     const notes = page.getByLabelText('Operator notes');
-    await expect.element(notes).toHaveAttribute('maxlength', '2000');
     await notes.fill('Line clear');
     await expect.element(notes).toHaveAccessibleDescription('10 of 2000 characters');
+    await notes.fill('💊'.repeat(2000));
+    await expect.element(notes).toHaveAccessibleDescription('2000 of 2000 characters');
+    await notes.fill('💊'.repeat(2001));
+    await expect.element(notes).toHaveValue('💊'.repeat(2001));
+    await expect
+      .element(notes)
+      .toHaveAccessibleDescription(
+        'Operator notes must be at most 2000 characters (it has 2001) 2001 of 2000 characters',
+      );
   });
 
   it('names notes longer than the server takes instead of submitting them', async () => {

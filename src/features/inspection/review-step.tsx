@@ -3,7 +3,12 @@ import { flushSync } from 'react-dom';
 import { Field } from '../../components/field.tsx';
 import { RecordField } from '../../components/record-card.tsx';
 import { keptScans, type LocalRecording } from '../../lib/capture/recording-db.ts';
-import { lengthHint, NOTES_MAX, notesProblem } from '../../lib/capture/recording-entries.ts';
+import {
+  lengthHint,
+  NOTES_MAX,
+  notesProblem,
+  overLimit,
+} from '../../lib/capture/recording-entries.ts';
 import { formatDuration } from '../../lib/format-duration.ts';
 import { formatSize } from '../../lib/format-size.ts';
 import { MIN_PATH_CHECKPOINTS, pathAtRisk, scannableTags } from './checklist.ts';
@@ -24,8 +29,8 @@ export function ReviewStep({
 }) {
   const [notes, setNotes] = useState(recording.notes);
   const [busy, setBusy] = useState(false);
-  // The server takes at most 2000 characters of notes: the box takes no more, and a longer text
-  // brought from before (stored on the device) is named before Submit sends it.
+  // The server takes at most 2000 characters of notes: more are named under the box as they are
+  // typed, and a longer text brought from before (stored on the device) when Submit is tried.
   const [checked, setChecked] = useState(false);
   const notesBox = useRef<HTMLTextAreaElement>(null);
   const problem = notesProblem(notes);
@@ -114,12 +119,11 @@ export function ReviewStep({
       <Field
         label={s.notes}
         hint={lengthHint(notes, NOTES_MAX, true)}
-        error={checked ? problem : null}
+        error={checked || overLimit(notes, NOTES_MAX) ? problem : null}
       >
         <textarea
           ref={notesBox}
           rows={4}
-          maxLength={NOTES_MAX}
           value={notes}
           onChange={(event) => setNotes(event.target.value)}
         />

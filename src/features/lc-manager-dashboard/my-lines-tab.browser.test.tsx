@@ -62,3 +62,28 @@ describe('LC manager: deleting a line clearance', () => {
     expect(reload).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('LC manager: a line’s long description', () => {
+  it('keeps its line breaks, cut to a few lines on the card until Show all', async () => {
+    const description = Array.from({ length: 40 }, (_, i) => `Step ${i + 1}: clean`).join('\n');
+    await render(
+      <MyLinesTab
+        lines={[{ ...line, description }]}
+        loading={false}
+        operatorsOf={() => []}
+        onAdd={() => {}}
+        reload={() => {}}
+      />,
+    );
+    const card = page.getByRole('article');
+    await expect.element(card).toBeVisible();
+    expect(card.element().querySelectorAll('.user-text-line')).toHaveLength(40);
+    const shortHeight = card.element().getBoundingClientRect().height;
+    expect(shortHeight).toBeLessThan(500);
+    await userEvent.click(page.getByRole('button', { name: 'Show all: Description of My Line' }));
+    await expect
+      .element(page.getByRole('button', { name: 'Show less: Description of My Line' }))
+      .toHaveAttribute('aria-expanded', 'true');
+    expect(card.element().getBoundingClientRect().height).toBeGreaterThan(shortHeight + 500);
+  });
+});

@@ -3,6 +3,7 @@ import { deleteLineClearance } from '../../api/delete-line-clearance.ts';
 import { deleteAction, RecordDeletionDialog } from '../../components/reason-dialog.tsx';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { StatusTag, TagList } from '../../components/tag.tsx';
+import { ClampedUserText } from '../../components/user-text.tsx';
 import { lineClearanceMessages as messages } from '../../config/entity-messages.ts';
 import { toastComingSoon } from '../../stores/toasts.ts';
 import type { LineClearance } from '../../types/api.ts';
@@ -44,7 +45,16 @@ export function MyLinesTab({ lines, loading, operatorsOf, onAdd, reload }: MyLin
                 />
               }
             >
-              <RecordField label={s.description}>{line.description || s.noDescription}</RecordField>
+              <RecordField label={s.description}>
+                {line.description ? (
+                  <ClampedUserText
+                    text={line.description}
+                    about={`${s.description} of ${line.name}`}
+                  />
+                ) : (
+                  s.noDescription
+                )}
+              </RecordField>
               <RecordField label={s.location}>{line.location || s.noLocation}</RecordField>
               <RecordField label={s.operators}>
                 <TagList names={operatorsOf(line)} empty={s.noOperators} />

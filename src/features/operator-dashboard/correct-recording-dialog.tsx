@@ -11,6 +11,7 @@ import {
   lengthHint,
   NOTES_MAX,
   notesProblem,
+  overLimit,
   type RecordingEntries,
 } from '../../lib/capture/recording-entries.ts';
 import { correctRecording, type RecordingSummary } from '../../lib/capture/upload-queue.ts';
@@ -90,7 +91,8 @@ export function CorrectRecordingDialog({
         {recording.error && <p className="capture-problem">{recording.error}</p>}
         {KEYS.map((key) => {
           const problem = problemOf(key);
-          const error = tried || recording.error ? problem : null;
+          const max = key === 'notes' ? NOTES_MAX : ENTRY_MAX;
+          const error = tried || recording.error || overLimit(entries[key], max) ? problem : null;
           const ref = (control: HTMLInputElement | HTMLTextAreaElement | null) => {
             controls.current[key] = control;
           };
@@ -99,32 +101,20 @@ export function CorrectRecordingDialog({
             <Field
               key={key}
               label={entryLabels.notes}
-              hint={lengthHint(entries.notes, NOTES_MAX, true)}
+              hint={lengthHint(entries.notes, max, true)}
               error={error}
             >
-              <textarea
-                ref={ref}
-                rows={4}
-                maxLength={NOTES_MAX}
-                value={entries.notes}
-                onChange={onChange}
-              />
+              <textarea ref={ref} rows={4} value={entries.notes} onChange={onChange} />
             </Field>
           ) : (
             <Field
               key={key}
               label={entryLabels[key]}
               required
-              hint={lengthHint(entries[key], ENTRY_MAX)}
+              hint={lengthHint(entries[key], max)}
               error={error}
             >
-              <input
-                ref={ref}
-                type="text"
-                maxLength={ENTRY_MAX}
-                value={entries[key]}
-                onChange={onChange}
-              />
+              <input ref={ref} type="text" value={entries[key]} onChange={onChange} />
             </Field>
           );
         })}

@@ -2,11 +2,14 @@ import { format } from 'date-fns';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
+import { activeLine } from '../../../tests/web/line-fixture.ts';
+import { LONGWORD, within } from '../../../tests/web/long-text.ts';
 import { cleanup, render } from '../../../tests/web/render.tsx';
 import { videoIdOf } from '../../lib/video.ts';
 import type { Video } from '../../types/api.ts';
 import type { VideoFilters } from './api/get-videos.ts';
 import { noFilters, VideoTimeline } from './video-timeline.tsx';
+import '../../components/video-review/video-review.css';
 
 // Each card draws one status tag: counting the tags drawn counts the cards drawn.
 const tags = vi.hoisted(() => ({ renders: 0 }));
@@ -135,5 +138,37 @@ describe('a video’s duration on its card', () => {
       />,
     );
     await expect.element(page.getByText('Duration: 4 s')).toBeVisible();
+  });
+});
+
+describe('a video on a line named with one long word', () => {
+  it('keeps every card and its status tag within the sidebar', async () => {
+    await page.viewport(1280, 900);
+    try {
+      const lineId = 'f'.repeat(24);
+      await render(
+        <div className="va-layout">
+          <VideoTimeline
+            videos={[{ ...videos[0], lineClearanceId: lineId } as Video, videos[1] as Video]}
+            loading={false}
+            users={[]}
+            lineClearances={[activeLine(lineId, { name: LONGWORD })]}
+            filters={noFilters}
+            onFiltersChange={() => {}}
+            selectedId={null}
+            onSelect={() => {}}
+          />
+        </div>,
+      );
+      await expect.element(page.getByText(LONGWORD)).toBeVisible();
+      const sidebar = page.getByRole('complementary').element();
+      expect(sidebar.getBoundingClientRect().width).toBeLessThanOrEqual(251);
+      for (const card of cards()) {
+        expect(within(card, sidebar)).toBe(true);
+        expect(within(card.querySelector('.tag') as Element, card)).toBe(true);
+      }
+    } finally {
+      await page.viewport(414, 896);
+    }
   });
 });

@@ -74,8 +74,8 @@ const VideoRow = memo(function VideoRow({
         aria-current={selected ? 'true' : undefined}
         onClick={() => onSelect(video)}
       >
-        <span className="va-video-card-head">
-          <span className="va-video-line">{line}</span>
+        <span className="record-header">
+          <span className="va-video-line wrap-anywhere">{line}</span>
           <StatusTag status={video.status} />
         </span>
         <span className="va-video-when">{recordedAt(video.timestamp)}</span>

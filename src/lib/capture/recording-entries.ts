@@ -3,7 +3,7 @@
 // characters) before anything is recorded, so a recording is never refused at upload for them.
 import { isBlank } from '../../../server/schemas/blank.ts';
 import { writtenOut } from '../../../server/schemas/text-rules.ts';
-import { UNSTORABLE_ALL, unstorableProblem } from '../text-rules.ts';
+import { textLength, UNSTORABLE_ALL, unstorableProblem } from '../text-rules.ts';
 import type { LocalRecording } from './recording-db.ts';
 
 export const ENTRY_KEYS = [
@@ -14,7 +14,7 @@ export const ENTRY_KEYS = [
 ] as const;
 export type EntryKey = (typeof ENTRY_KEYS)[number];
 
-/** The server's limits, in UTF-16 code units (as `maxLength` counts; never more than it allows). */
+/** The server's limits, in characters as it counts them (`textLength`). */
 export const ENTRY_MAX = 200;
 export const NOTES_MAX = 2000;
 
@@ -30,14 +30,14 @@ export const entryLabels: Record<EntryKey | 'notes', string> = {
 export function entryProblem(key: EntryKey, value: string): string | null {
   const label = entryLabels[key];
   if (isBlank(value)) return `${label} is required`;
-  const length = value.trim().length;
+  const length = textLength(value.trim());
   if (length > ENTRY_MAX) return tooLong(label, ENTRY_MAX, length);
   return unstorableProblem(label, value);
 }
 
 /** Why the server would refuse these notes, in words; null when they are fine. */
 export function notesProblem(notes: string): string | null {
-  const length = notes.trim().length;
+  const length = textLength(notes.trim());
   if (length > NOTES_MAX) return tooLong(entryLabels.notes, NOTES_MAX, length);
   return unstorableProblem(entryLabels.notes, notes);
 }
@@ -60,9 +60,16 @@ const tooLong = (label: string, max: number, length: number) =>
  * limit (a batch number rarely does, and a counter under every field would crowd a phone).
  */
 export function lengthHint(value: string, max: number, always = false): string | undefined {
-  if (!always && value.length < max * 0.8) return undefined;
-  return `${value.length} of ${max} characters`;
+  const length = textLength(value);
+  if (!always && length < max * 0.8) return undefined;
+  return `${length} of ${max} characters`;
 }
+
+/**
+ * Whether `value` is longer than the server takes: said under the field as it is typed, since the
+ * field takes more (HTML `maxLength` would stop a phone at 100 emoji of 200, without a word).
+ */
+export const overLimit = (value: string, max: number) => textLength(value.trim()) > max;
 
 export type RecordingEntries = Pick<LocalRecording, EntryKey | 'notes'>;
 

@@ -47,7 +47,7 @@ export function MappingStep({
                 className={`card record-card floorplan-card${selected ? ' selected' : ''}`}
               >
                 <header className="record-header">
-                  <h3>{floorplan.name}</h3>
+                  <h3 className="wrap-anywhere">{floorplan.name}</h3>
                   {selected && <span className="tag tag-info">{w.selected}</span>}
                 </header>
                 <img
