@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import { LONGWORD, pageWidth, within } from '../../tests/web/long-text.ts';
+import { DESKTOP_AND_PHONE, LONGWORD, pageWidth, within } from '../../tests/web/long-text.ts';
 import { cleanup, render } from '../../tests/web/render.tsx';
 import { CardGrid, RecordCard, RecordField } from './record-card.tsx';
 import { RoleTags, TagList } from './tag.tsx';
@@ -91,10 +91,7 @@ describe('CardGrid', () => {
 describe('RecordCard with a name of one long word', () => {
   afterEach(() => page.viewport(414, 896));
 
-  for (const [width, height] of [
-    [1280, 900],
-    [390, 844],
-  ] as const) {
+  for (const [width, height] of DESKTOP_AND_PHONE) {
     it(`wraps the title and keeps every tag inside the card at ${width} px`, async () => {
       await page.viewport(width, height);
       await render(

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
-import { LONGWORD, pageWidth, within } from '../../tests/web/long-text.ts';
+import { DESKTOP_AND_PHONE, LONGWORD, pageWidth, within } from '../../tests/web/long-text.ts';
 import { cleanup, render } from '../../tests/web/render.tsx';
 import { dismissToast, toastError, toastSuccess, toasts, toastWarning } from '../stores/toasts.ts';
 import { AppDialog } from './app-dialog.tsx';
@@ -65,10 +65,7 @@ describe('Toaster placement', () => {
 });
 
 describe('a toast quoting a long word', () => {
-  for (const [width, height] of [
-    [1280, 900],
-    [390, 844],
-  ] as const) {
+  for (const [width, height] of DESKTOP_AND_PHONE) {
     it(`wraps it inside the toast and keeps Dismiss on screen at ${width} px`, async () => {
       await page.viewport(width, height);
       await render(<Toaster />);

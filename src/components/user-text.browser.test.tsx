@@ -49,7 +49,7 @@ describe('ClampedUserText', () => {
   it('cuts a long text to four lines, and shows it all and back with one button', async () => {
     await render(
       <div style={{ width: '300px' }}>
-        <ClampedUserText text={steps} about="Description of Line 1" />
+        <ClampedUserText text={steps} about="Description of Line 1" empty="No description" />
       </div>,
     );
     const more = page.getByRole('button', { name: 'Show all: Description of Line 1' });
@@ -67,9 +67,16 @@ describe('ClampedUserText', () => {
     expect(box.getBoundingClientRect().height).toBeLessThanOrEqual(lineHeight * 4 + 1);
   });
 
-  it('shows a short text whole, without a button', async () => {
-    await render(<ClampedUserText text={'Hall 7\nnear the door'} about="Description of Line 1" />);
+  it('shows a short text whole, without a button; none as its empty words', async () => {
+    await render(
+      <ClampedUserText text={'Hall 7\nnear the door'} about="Description of Line 1" empty="—" />,
+    );
     await expect.element(page.getByText('near the door')).toBeVisible();
     expect(page.getByRole('button').query()).toBeNull();
+    await cleanup();
+    await render(
+      <ClampedUserText text={null} about="Description of Line 1" empty="No description" />,
+    );
+    await expect.element(page.getByText('No description')).toBeVisible();
   });
 });

@@ -26,10 +26,13 @@ export function UserText({ text }: { text: string }) {
 export function ClampedUserText({
   text,
   about,
+  empty,
 }: {
-  text: string;
+  /** Null or empty: `empty` is shown instead. */
+  text: string | null | undefined;
   /** What the text is, naming the button among the cards' ('Description of Blister Line 1'). */
   about: string;
+  empty: string;
 }) {
   const id = useId();
   const box = useRef<HTMLDivElement>(null);
@@ -47,6 +50,7 @@ export function ClampedUserText({
     return () => observer.disconnect();
   }, [expanded]);
   const toggle = expanded ? 'Show less' : 'Show all';
+  if (!text) return <>{empty}</>;
   return (
     <>
       <div id={id} ref={box} className={expanded ? undefined : 'user-text-clamped'}>

@@ -13,3 +13,9 @@ export function within(inner: Element, outer: Element): boolean {
   const b = outer.getBoundingClientRect();
   return a.left >= b.left - 0.5 && a.right <= b.right + 0.5;
 }
+
+/** A desktop window and a phone (390 px, the narrowest the app is laid out for). */
+export const DESKTOP_AND_PHONE = [
+  [1280, 900],
+  [390, 844],
+] as const;

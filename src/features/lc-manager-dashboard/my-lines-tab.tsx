@@ -46,14 +46,11 @@ export function MyLinesTab({ lines, loading, operatorsOf, onAdd, reload }: MyLin
               }
             >
               <RecordField label={s.description}>
-                {line.description ? (
-                  <ClampedUserText
-                    text={line.description}
-                    about={`${s.description} of ${line.name}`}
-                  />
-                ) : (
-                  s.noDescription
-                )}
+                <ClampedUserText
+                  text={line.description}
+                  about={`${s.description} of ${line.name}`}
+                  empty={s.noDescription}
+                />
               </RecordField>
               <RecordField label={s.location}>{line.location || s.noLocation}</RecordField>
               <RecordField label={s.operators}>
