@@ -29,7 +29,8 @@ export const Device = Type.Object({
 });
 export type Device = Static<typeof Device>;
 
-const Name = NonBlank(200);
+export const MAX_DEVICE_NAME_LENGTH = 200;
+const Name = NonBlank(MAX_DEVICE_NAME_LENGTH);
 
 /**
  * PUT /api/devices/{id}: the whole device and why it is changed; `_id`, `qrCode` and unknown fields

@@ -23,8 +23,10 @@ export const LineClearance = Type.Object({
 });
 export type LineClearance = Static<typeof LineClearance>;
 
-const Name = NonBlank(200);
-const Text = Type.String({ maxLength: 2000 });
+/** The most characters each typed field takes (the web app's fields say them as they are typed). */
+export const LINE_CLEARANCE_LIMITS = { name: 200, text: 2000 } as const;
+const Name = NonBlank(LINE_CLEARANCE_LIMITS.name);
+const Text = Type.String({ maxLength: LINE_CLEARANCE_LIMITS.text });
 
 /** POST /api/line-clearances and POST /api/areas. An LC manager always becomes the manager. */
 export const LineClearanceCreate = Type.Object({

@@ -30,9 +30,10 @@ export type User = Static<typeof User>;
 /** A user's name: also the first admin's ADMIN_NAME (server/config.ts). */
 export const MAX_USER_NAME_LENGTH = 200;
 const Name = NonBlank(MAX_USER_NAME_LENGTH);
+export const MAX_EMAIL_LENGTH = 320;
 const Email = Matching('^[^\\s@]+@[^\\s@]+$', 'must be an email address (name@domain)', {
   minLength: 3,
-  maxLength: 320,
+  maxLength: MAX_EMAIL_LENGTH,
 });
 /** One role or a non-empty list of roles; the default is operator (spec §6). */
 const RoleInput = Type.Union([Role, Type.Array(Role, { minItems: 1, maxItems: 5 })]);

@@ -1,4 +1,5 @@
 import { cloneElement, type ReactElement, type Ref, useId } from 'react';
+import { lengthHint, lengthProblem } from '../lib/text-rules.ts';
 import './field.css';
 
 /** What Field gives its control: the id its label names, and the required and error state. */
@@ -89,6 +90,11 @@ export interface TextFieldProps {
   inputRef?: Ref<HTMLInputElement>;
   /** The text area (with `rows`), likewise. */
   textareaRef?: Ref<HTMLTextAreaElement>;
+  /**
+   * The most characters the server takes (as it counts them): a counter shows near it, and a
+   * longer text is said at the field as it is typed (the form checks `overLimit` before sending).
+   */
+  limit?: number;
 }
 
 export function TextField({
@@ -104,9 +110,16 @@ export function TextField({
   announce,
   inputRef,
   textareaRef,
+  limit,
 }: TextFieldProps) {
   return (
-    <Field label={label} required={required} hint={hint} error={error} announce={announce}>
+    <Field
+      label={label}
+      required={required}
+      hint={hint ?? (limit === undefined ? undefined : lengthHint(value, limit))}
+      error={error ?? (limit === undefined ? null : lengthProblem(label, value, limit))}
+      announce={announce}
+    >
       {rows ? (
         <textarea
           ref={textareaRef}

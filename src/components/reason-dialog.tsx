@@ -1,9 +1,10 @@
 import { useState } from 'react';
+import { MAX_REASON_LENGTH } from '../../server/schemas/change-reason.ts';
 import { givesReason, MIN_REASON_WORDS } from '../../server/schemas/review-notes.ts';
 import { useFieldErrors } from '../hooks/use-field-errors.ts';
 import { ApiError } from '../lib/api-client.ts';
 import { refusesField, type SuccessText, tryAction } from '../lib/run-action.ts';
-import { unstorableProblem } from '../lib/text-rules.ts';
+import { lengthProblem, unstorableProblem } from '../lib/text-rules.ts';
 import { TextField } from './field.tsx';
 import { FormDialog, type FormDialogProps } from './form-dialog.tsx';
 import type { RecordAction } from './record-card.tsx';
@@ -29,7 +30,9 @@ export function useReasonField({ label, hint, missing }: ReasonWords) {
     /** The trimmed reason; null after saying at the field (and in a warning) why it is refused. */
     check: (): string | null => {
       errors.clear();
-      const problem = givesReason(reason) ? unstorableProblem(label, reason) : missing;
+      const problem = !givesReason(reason)
+        ? missing
+        : (lengthProblem(label, reason, MAX_REASON_LENGTH) ?? unstorableProblem(label, reason));
       if (problem) {
         errors.warn('reason', problem);
         return null;
@@ -49,6 +52,7 @@ export function useReasonField({ label, hint, missing }: ReasonWords) {
         value={reason}
         onChange={setReason}
         rows={3}
+        limit={MAX_REASON_LENGTH}
         hint={hint}
         {...errors.textField('reason')}
       />

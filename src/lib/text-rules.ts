@@ -22,3 +22,31 @@ export function unstorableProblem(label: string, value: string): string | null {
  * is one character (HTML `maxLength` and `String.length` count it as two).
  */
 export const textLength = (value: string) => [...value].length;
+
+/** The refusal of a text longer than the server takes, in its length as the server counts it. */
+const tooLong = (label: string, max: number, length: number) =>
+  `${label} must be at most ${max} characters (it has ${length})`;
+
+/**
+ * The counter shown under a field: always for long notes, and for a short field once it nears its
+ * limit (a batch number rarely does, and a counter under every field would crowd a phone).
+ */
+export function lengthHint(value: string, max: number, always = false): string | undefined {
+  const length = textLength(value);
+  if (!always && length < max * 0.8) return undefined;
+  return `${length} of ${max} characters`;
+}
+
+/**
+ * Whether `value` is longer than the server takes: said under the field as it is typed, since the
+ * field takes more (HTML `maxLength` would stop a phone at 100 emoji of 200, without a word).
+ */
+export const overLimit = (value: string, max: number) => textLength(value.trim()) > max;
+
+/** Why `value` is too long for the field `label`, or null when the server takes it. */
+export const lengthProblem = (label: string, value: string, max: number) =>
+  overLimit(value, max) ? tooLong(label, max, textLength(value.trim())) : null;
+
+/** Whether any of the `[value, limit]` pairs is too long: a form sends nothing then. */
+export const anyOverLimit = (...fields: [value: string, limit: number][]) =>
+  fields.some(([value, limit]) => overLimit(value, limit));

@@ -1,9 +1,11 @@
 import { useState } from 'react';
+import { MAX_DEVICE_NAME_LENGTH } from '../../../server/schemas/devices.ts';
 import { Field, TextField } from '../../components/field.tsx';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { Select } from '../../components/select.tsx';
 import { deviceMessages as messages } from '../../config/entity-messages.ts';
 import { warnIfBlank } from '../../lib/run-action.ts';
+import { anyOverLimit } from '../../lib/text-rules.ts';
 import type { Device, DeviceStatus, DeviceType } from '../../types/api.ts';
 import { updateDevice } from './api/update-device.ts';
 import { adminStrings as s } from './strings.ts';
@@ -29,6 +31,7 @@ export function DeviceDialog({ item, onClose, onSaved }: DeviceDialogProps) {
 
   const save = async () => {
     if (warnIfBlank(s.deviceNameRequired, name)) return false;
+    if (anyOverLimit([name, MAX_DEVICE_NAME_LENGTH])) return false;
     const given = reason.check();
     if (given === null) return false;
     // The version it was opened at: a save over another's since is refused.
@@ -48,7 +51,7 @@ export function DeviceDialog({ item, onClose, onSaved }: DeviceDialogProps) {
 
   return (
     <FormDialog title={s.editDevice} onSubmit={save} onClose={onClose}>
-      <TextField label={s.name} value={name} onChange={setName} />
+      <TextField label={s.name} value={name} onChange={setName} limit={MAX_DEVICE_NAME_LENGTH} />
       <Field label={s.type}>
         <Select
           value={type}

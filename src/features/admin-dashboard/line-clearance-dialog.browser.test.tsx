@@ -169,3 +169,23 @@ describe('Edit Line Clearance: the reason for a change', () => {
     expect(onClose).not.toHaveBeenCalled();
   });
 });
+
+describe('Edit Line Clearance: the server’s lengths', () => {
+  it('counts as it is typed, says a field too long at the field and sends nothing', async () => {
+    const { bodies } = await open({});
+    const dialog = page.getByRole('dialog', { name: 'Edit Line Clearance' });
+    const name = dialog.getByLabelText('Name');
+    // Near the limit, a counter; in code points, as the server counts ('💊' is one).
+    await userEvent.fill(name, '💊'.repeat(170));
+    await expect.element(dialog.getByText('170 of 200 characters')).toBeVisible();
+    await userEvent.fill(name, '💊'.repeat(201));
+    await expect.element(name).toHaveAttribute('aria-invalid', 'true');
+    await expect
+      .element(dialog.getByText('Name must be at most 200 characters (it has 201)'))
+      .toBeVisible();
+    await userEvent.fill(dialog.getByLabelText('Reason for change'), REASON);
+    await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    await expect.element(dialog).toBeVisible();
+    expect(bodies).toEqual([]);
+  });
+});

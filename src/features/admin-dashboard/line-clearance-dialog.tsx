@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useSnapshot } from 'valtio';
+import { LINE_CLEARANCE_LIMITS } from '../../../server/schemas/line-clearances.ts';
 import { seesAllLinesOf } from '../../../server/schemas/manageable-roles.ts';
 import { Field, TextField } from '../../components/field.tsx';
 import { FormDialog } from '../../components/form-dialog.tsx';
@@ -7,6 +8,7 @@ import { Select } from '../../components/select.tsx';
 import { lineClearanceMessages as messages } from '../../config/entity-messages.ts';
 import { roleList } from '../../lib/roles.ts';
 import { warnIfBlank } from '../../lib/run-action.ts';
+import { anyOverLimit } from '../../lib/text-rules.ts';
 import { session } from '../../stores/session.ts';
 import type { LineClearance, LineClearanceStatus, User } from '../../types/api.ts';
 import { createLineClearance } from './api/create-line-clearance.ts';
@@ -52,6 +54,8 @@ export function LineClearanceDialog({ item, users, onClose, onSaved }: LineClear
 
   const save = async () => {
     if (warnIfBlank(s.lineClearanceNameRequired, name)) return false;
+    const { name: nameMax, text: textMax } = LINE_CLEARANCE_LIMITS;
+    if (anyOverLimit([name, nameMax], [description, textMax], [location, textMax])) return false;
     const fields = {
       name: name.trim(),
       description,
@@ -76,9 +80,25 @@ export function LineClearanceDialog({ item, users, onClose, onSaved }: LineClear
       onSubmit={save}
       onClose={onClose}
     >
-      <TextField label={s.name} value={name} onChange={setName} />
-      <TextField label={s.description} value={description} onChange={setDescription} rows={3} />
-      <TextField label={s.location} value={location} onChange={setLocation} />
+      <TextField
+        label={s.name}
+        value={name}
+        onChange={setName}
+        limit={LINE_CLEARANCE_LIMITS.name}
+      />
+      <TextField
+        label={s.description}
+        value={description}
+        onChange={setDescription}
+        rows={3}
+        limit={LINE_CLEARANCE_LIMITS.text}
+      />
+      <TextField
+        label={s.location}
+        value={location}
+        onChange={setLocation}
+        limit={LINE_CLEARANCE_LIMITS.text}
+      />
       {choosesManager && (
         <Field label={s.lcManager}>
           <select

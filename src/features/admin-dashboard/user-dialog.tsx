@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { isBlank } from '../../../server/schemas/blank.ts';
+import { MAX_EMAIL_LENGTH, MAX_USER_NAME_LENGTH } from '../../../server/schemas/users.ts';
 import { createUser } from '../../api/create-user.ts';
 import { TextField } from '../../components/field.tsx';
 import { FormDialog } from '../../components/form-dialog.tsx';
@@ -10,7 +11,7 @@ import { userMessages as messages } from '../../config/entity-messages.ts';
 import { useFieldErrors } from '../../hooks/use-field-errors.ts';
 import { useNewPassword } from '../../hooks/use-new-password.ts';
 import { isRole, type Role, roleLabel, roleList } from '../../lib/roles.ts';
-import { unstorableProblem } from '../../lib/text-rules.ts';
+import { anyOverLimit, unstorableProblem } from '../../lib/text-rules.ts';
 import { manageableRoles, userManagementStrings } from '../../lib/user-management.ts';
 import { session } from '../../stores/session.ts';
 import { toastWarning } from '../../stores/toasts.ts';
@@ -70,6 +71,7 @@ export function UserDialog({ item, lineClearances, onClose, onSaved }: UserDialo
       fieldErrors.warn('name', nameProblem);
       return false;
     }
+    if (anyOverLimit([name, MAX_USER_NAME_LENGTH], [email, MAX_EMAIL_LENGTH])) return false;
     if (userRoles.length === 0) {
       toastWarning(s.roleRequired);
       return false;
@@ -101,9 +103,16 @@ export function UserDialog({ item, lineClearances, onClose, onSaved }: UserDialo
         label={s.name}
         value={name}
         onChange={setName}
+        limit={MAX_USER_NAME_LENGTH}
         {...fieldErrors.textField('name')}
       />
-      <TextField label={s.email} value={email} onChange={setEmail} type="email" />
+      <TextField
+        label={s.email}
+        value={email}
+        onChange={setEmail}
+        type="email"
+        limit={MAX_EMAIL_LENGTH}
+      />
       <div className="field">
         <span className="field-label">{s.roles}</span>
         <MultiSelect

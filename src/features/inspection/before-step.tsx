@@ -6,9 +6,8 @@ import {
   ENTRY_MAX,
   type EntryKey,
   entryProblem,
-  lengthHint,
-  overLimit,
 } from '../../lib/capture/recording-entries.ts';
+import { lengthHint, overLimit } from '../../lib/text-rules.ts';
 import type { Device, MyLineDetail } from '../../types/api.ts';
 import { inspectionStrings as s } from './strings.ts';
 

@@ -3,14 +3,10 @@ import { flushSync } from 'react-dom';
 import { Field } from '../../components/field.tsx';
 import { RecordField } from '../../components/record-card.tsx';
 import { keptScans, type LocalRecording } from '../../lib/capture/recording-db.ts';
-import {
-  lengthHint,
-  NOTES_MAX,
-  notesProblem,
-  overLimit,
-} from '../../lib/capture/recording-entries.ts';
+import { NOTES_MAX, notesProblem } from '../../lib/capture/recording-entries.ts';
 import { formatDuration } from '../../lib/format-duration.ts';
 import { formatSize } from '../../lib/format-size.ts';
+import { lengthHint, overLimit } from '../../lib/text-rules.ts';
 import { MIN_PATH_CHECKPOINTS, pathAtRisk, scannableTags } from './checklist.ts';
 import { RecordingPlayback } from './recording-playback.tsx';
 import { inspectionStrings as s } from './strings.ts';

@@ -8,14 +8,13 @@ import {
   type EntryKey,
   entryLabels,
   entryProblem,
-  lengthHint,
   NOTES_MAX,
   notesProblem,
-  overLimit,
   type RecordingEntries,
 } from '../../lib/capture/recording-entries.ts';
 import { correctRecording, type RecordingSummary } from '../../lib/capture/upload-queue.ts';
 import { errorText } from '../../lib/error-text.ts';
+import { lengthHint, overLimit } from '../../lib/text-rules.ts';
 import { toastError, toastSuccess } from '../../stores/toasts.ts';
 import { operatorStrings as s } from './strings.ts';
 

@@ -3,7 +3,7 @@
 // characters) before anything is recorded, so a recording is never refused at upload for them.
 import { isBlank } from '../../../server/schemas/blank.ts';
 import { writtenOut } from '../../../server/schemas/text-rules.ts';
-import { textLength, UNSTORABLE_ALL, unstorableProblem } from '../text-rules.ts';
+import { lengthProblem, UNSTORABLE_ALL, unstorableProblem } from '../text-rules.ts';
 import type { LocalRecording } from './recording-db.ts';
 
 export const ENTRY_KEYS = [
@@ -30,16 +30,13 @@ export const entryLabels: Record<EntryKey | 'notes', string> = {
 export function entryProblem(key: EntryKey, value: string): string | null {
   const label = entryLabels[key];
   if (isBlank(value)) return `${label} is required`;
-  const length = textLength(value.trim());
-  if (length > ENTRY_MAX) return tooLong(label, ENTRY_MAX, length);
-  return unstorableProblem(label, value);
+  return lengthProblem(label, value, ENTRY_MAX) ?? unstorableProblem(label, value);
 }
 
 /** Why the server would refuse these notes, in words; null when they are fine. */
 export function notesProblem(notes: string): string | null {
-  const length = textLength(notes.trim());
-  if (length > NOTES_MAX) return tooLong(entryLabels.notes, NOTES_MAX, length);
-  return unstorableProblem(entryLabels.notes, notes);
+  const label = entryLabels.notes;
+  return lengthProblem(label, notes, NOTES_MAX) ?? unstorableProblem(label, notes);
 }
 
 /** The server's longest QR code text (server/schemas/capture.ts). */
@@ -52,24 +49,6 @@ const CODE_MAX = 1000;
  */
 export const recordableCode = (code: string) =>
   code.replace(UNSTORABLE_ALL, writtenOut).slice(0, CODE_MAX);
-
-const tooLong = (label: string, max: number, length: number) =>
-  `${label} must be at most ${max} characters (it has ${length})`;
-/**
- * The counter shown under a field: always for the notes, and for a short field once it nears its
- * limit (a batch number rarely does, and a counter under every field would crowd a phone).
- */
-export function lengthHint(value: string, max: number, always = false): string | undefined {
-  const length = textLength(value);
-  if (!always && length < max * 0.8) return undefined;
-  return `${length} of ${max} characters`;
-}
-
-/**
- * Whether `value` is longer than the server takes: said under the field as it is typed, since the
- * field takes more (HTML `maxLength` would stop a phone at 100 emoji of 200, without a word).
- */
-export const overLimit = (value: string, max: number) => textLength(value.trim()) > max;
 
 export type RecordingEntries = Pick<LocalRecording, EntryKey | 'notes'>;
 
