@@ -39,7 +39,7 @@ interface Visit {
 }
 
 /**
- * No route takes a value nested deeper (the deepest, a floor-plan configuration, is 5 levels):
+ * No route takes a value nested deeper (the deepest body, the ingest API's results, is 4 deep):
  * deeper, an undeclared field's nesting would reach code that recurses (structuredClone,
  * JSON.stringify) and overflow its stack, a 500 for bad input.
  */

@@ -39,6 +39,17 @@ describe('dropUndeclaredFields', () => {
     });
   });
 
+  it('keeps a richer union member’s fields, and whatever an open member takes', () => {
+    const Tag = Type.Object({ name: Type.String() });
+    const Coded = Type.Object({ name: Type.String(), qrCode: Type.String() });
+    const richer = { name: 'T1', qrCode: 'QR-1', stray: 1 };
+    dropUndeclaredFields(Type.Union([Tag, Coded]), richer);
+    expect(richer).toEqual({ name: 'T1', qrCode: 'QR-1' });
+    const open = { name: 'T1', any: 'kept' };
+    dropUndeclaredFields(Type.Union([Coded, Type.Record(Type.String(), Type.String())]), open);
+    expect(open).toEqual({ name: 'T1', any: 'kept' });
+  });
+
   it('never walks an array of numbers (a capture body’s motion samples)', () => {
     let reads = 0;
     const samples = new Proxy([1, 2, 3], {
@@ -47,7 +58,12 @@ describe('dropUndeclaredFields', () => {
         return Reflect.get(target, key, receiver);
       },
     });
-    dropUndeclaredFields(Type.Object({ t: Type.Array(Type.Number()) }), { t: samples });
+    const Samples = Type.Object({ t: Type.Array(Type.Number()) });
+    dropUndeclaredFields(Samples, { t: samples });
+    // Nor under a union, as the capture's `motion: Nullable(MotionSamples)` is.
+    dropUndeclaredFields(Type.Object({ motion: Type.Union([Samples, Type.Null()]) }), {
+      motion: { t: samples },
+    });
     expect(reads).toBe(0);
   });
 });

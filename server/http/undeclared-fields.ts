@@ -3,7 +3,7 @@
 // schema, not the value: arrays of numbers (a capture's millions of motion samples) are skipped,
 // and a value nested deeper than its schema is never visited.
 import type { TSchema } from 'typebox';
-import { Value } from 'typebox/value';
+import { Compile, type Validator } from 'typebox/compile';
 
 interface JsonSchema {
   type?: string | string[];
@@ -54,16 +54,54 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => {
   return prototype === null || prototype === Object.prototype;
 };
 
+const compiled = new WeakMap<JsonSchema, Validator>();
+/** The compiled check of a union member (the interpreted one read every number of a capture). */
+function matches(schema: JsonSchema, value: unknown): boolean {
+  let validator = compiled.get(schema);
+  if (!validator) {
+    validator = Compile(schema as TSchema);
+    compiled.set(schema, validator);
+  }
+  return validator.Check(value);
+}
+
+/**
+ * The union member whose fields `value` keeps. Members whose type is not the value's are passed
+ * over without a check (Nullable(X) is X for an object). Of several that
+ * take it, the one declaring the most of its keys: TypeBox objects are open, so a value meant for
+ * a richer member also passes a poorer one, which would drop the richer one's fields.
+ */
+function unionMember(members: JsonSchema[], value: unknown): JsonSchema | undefined {
+  const kind = Array.isArray(value) ? 'array' : isPlainObject(value) ? 'object' : null;
+  if (!kind) return undefined;
+  const sameKind = members.filter((member) => member.type === undefined || member.type === kind);
+  // A member open to any fields (a record, an unknown value) that takes it: it is kept whole.
+  if (sameKind.some((member) => !canHoldObjects(member) && matches(member, value)))
+    return undefined;
+  const candidates = sameKind.filter(canHoldObjects);
+  if (candidates.length <= 1) return candidates[0];
+  const keys = kind === 'object' ? Object.keys(value as object) : [];
+  const declaredCount = (member: JsonSchema) => {
+    const fields = declared(member);
+    return fields ? keys.filter((key) => fields.has(key)).length : keys.length;
+  };
+  let best: JsonSchema | undefined;
+  for (const member of candidates) {
+    if (!matches(member, value)) continue;
+    if (!best || declaredCount(member) > declaredCount(best)) best = member;
+  }
+  return best;
+}
+
 /**
  * Deletes, in place, every property of `value` that `schema` does not declare, at every level the
- * schema describes. `value` has passed the schema's check: of a union, the first member it matches
- * decides.
+ * schema describes. `value` has passed the schema's check; of a union, `unionMember` decides.
  */
 export function dropUndeclaredFields(schema: TSchema, value: unknown): void {
   const s = schema as JsonSchema;
   if (!canHoldObjects(s)) return;
   if (s.anyOf) {
-    const member = s.anyOf.find((candidate) => Value.Check(candidate as TSchema, value));
+    const member = unionMember(s.anyOf, value);
     if (member) dropUndeclaredFields(member as TSchema, value);
     return;
   }

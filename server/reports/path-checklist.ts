@@ -35,8 +35,9 @@ const analysisFound = (reason: string) =>
   `No path: the analysis found ${reason.replace(/: no path$/, '')}.`;
 
 /**
- * Why a video has no keyframes file (docs/reports.md): its file has not arrived, it has not been
- * analysed yet, or the analysis's own reason (the video's status reason, as /analysis shows it).
+ * Why a video has no keyframes file (docs/reports.md): its file has not arrived or never will, it
+ * has not been analysed yet, or the analysis's own reason (the video's status reason, as /analysis
+ * shows it).
  */
 export function missingPath(video: {
   status: string;
@@ -46,7 +47,12 @@ export function missingPath(video: {
   message: string;
   reason: string | null;
 } {
-  if (!video.sha256) return { message: pathMessages.awaitingUpload, reason: null };
+  if (!video.sha256) {
+    // A recording given up (discarded on the device, refused at ingest) never arrives.
+    if (video.status !== 'error') return { message: pathMessages.awaitingUpload, reason: null };
+    const reason = video.statusReason;
+    return { message: `No video file: ${reason ?? 'no reason recorded'}.`, reason };
+  }
   if (video.status === 'pending' || video.status === 'processing') {
     // A queued run's 'retrying: …' is why it runs again, not why there is no path.
     return { message: pathMessages.notAnalysed, reason: null };

@@ -492,8 +492,9 @@ function reportFlags({
       ref: null,
     });
   }
-  // A file that has not arrived has no path yet: its critical flag (the blocker) says so already.
-  if (pathMessage && record.video && pathMessage !== pathMessages.awaitingUpload) {
+  // A file that has not arrived (or never will) has no path: its critical flag (the blocker) says
+  // so already.
+  if (pathMessage && record.video?.sha256) {
     // It stands for the zones it leaves unchecked, so it is as serious as the most important one.
     const unchecked = zones.filter((zone) => zone.visited === null);
     const severity = unchecked.some((zone) => zone.importance === 'critical') ? 'critical' : 'high';

@@ -374,6 +374,14 @@ describe('discarding a recording', () => {
       status: 'error',
       statusReason: 'Recording discarded on the device',
     });
+    // The video page's keyframes request says it never comes, not to wait for it.
+    const keyframes = await t.app.inject({
+      url: `/api/keyframes/${videoId}.txt`,
+      headers: u.operator.auth,
+    });
+    expect(keyframes.json().message).toBe(
+      'Keyframes file not found. No video file: Recording discarded on the device.',
+    );
     const log = await t.services.ctx.db
       .select()
       .from(auditLog)

@@ -3,7 +3,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { Type } from 'typebox';
-import { Value } from 'typebox/value';
 import { audit } from '../audit/audit.ts';
 import { changeReason, withReason } from '../audit/change-reason.ts';
 import { floorplanConfigs, floorplans, inspections, signatures, videos } from '../db/schema.ts';
@@ -16,10 +15,10 @@ import { Id } from '../schemas/common.ts';
 import {
   FloorplanConfig,
   FloorplanConfigSave,
-  FloorplanConfiguration,
+  type FloorplanConfiguration,
 } from '../schemas/floorplan-configs.ts';
 import { managesLine } from '../services/access.ts';
-import { atVersion, notUpdated } from '../services/record-version.ts';
+import { notUpdated } from '../services/record-version.ts';
 import { findVisibleVideo } from '../services/videos.ts';
 import { findLine } from './line-clearances.ts';
 
@@ -152,18 +151,15 @@ export const floorplanConfigRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (body.floorplanId !== undefined && body.floorplanId !== plan?.id) {
         throw badRequest('body.floorplanId is not the floor plan of this line clearance');
       }
-      // Only the fields of the schema are stored; extra client-side state is dropped.
-      const configuration = Value.Clean(
-        FloorplanConfiguration,
-        structuredClone(body.configuration),
-      );
-      const shared = sharedTagCode(configuration as FloorplanConfiguration);
+      // Only the fields of the schema arrive (http/undeclared-fields.ts): no client-side state.
+      const configuration = body.configuration;
+      const shared = sharedTagCode(configuration);
       if (shared) throw badRequest(shared);
       const reason = changeReason(body.reason, 'the floor-plan configuration is changed');
       const values = {
         name: body.name.trim(),
         floorplanId: plan?.id ?? null,
-        configuration: configuration as FloorplanConfiguration,
+        configuration,
         updatedAt: new Date(),
       };
       const { row, old } = await db.transaction(async (tx) => {
@@ -177,24 +173,27 @@ export const floorplanConfigRoutes: FastifyPluginAsyncTypebox = async (app) => {
           .onConflictDoUpdate({
             target: floorplanConfigs.lineClearanceId,
             set: values,
-            // A saved configuration is replaced only at the version the wizard opened.
+            // A saved configuration is replaced only at the version the wizard opened (0: none),
+            // also one saved since the read above.
             setWhere:
-              previous && body.version !== undefined
-                ? atVersion('floorplan-config', previous.id, body.version)
-                : undefined,
+              body.version === undefined ? undefined : eq(floorplanConfigs.version, body.version),
           })
           .returning();
-        if (!saved && previous) {
+        if (!saved) {
+          const [current] = await tx
+            .select({ id: floorplanConfigs.id })
+            .from(floorplanConfigs)
+            .where(eq(floorplanConfigs.lineClearanceId, line.id));
+          if (!current) throw new Error('upsert returned no row');
           throw await notUpdated(
             tx,
             request,
             'floorplan-config',
-            previous.id,
+            current.id,
             'Floor plan configuration',
             SAVE_AGAIN,
           );
         }
-        if (!saved) throw new Error('upsert returned no row');
         await audit(tx, request, {
           action: previous ? 'update' : 'create',
           entity: 'floorplan-config',

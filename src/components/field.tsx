@@ -116,7 +116,11 @@ export function TextField({
     <Field
       label={label}
       required={required}
-      hint={hint ?? (limit === undefined ? undefined : lengthHint(value, limit))}
+      hint={
+        [hint, limit === undefined ? undefined : lengthHint(value, limit)]
+          .filter(Boolean)
+          .join(' ') || undefined
+      }
       error={error ?? (limit === undefined ? null : lengthProblem(label, value, limit))}
       announce={announce}
     >

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { cleanup, render } from '../../tests/web/render.tsx';
@@ -65,6 +66,26 @@ describe('ClampedUserText', () => {
     await userEvent.click(less);
     await expect.element(more).toBeVisible();
     expect(box.getBoundingClientRect().height).toBeLessThanOrEqual(lineHeight * 4 + 1);
+  });
+
+  it('offers Show all for a long text that arrives after the card was drawn without one', async () => {
+    function Card() {
+      const [text, setText] = useState<string | null>(null);
+      return (
+        <div style={{ width: '300px' }}>
+          <button type="button" onClick={() => setText(steps)}>
+            Reload
+          </button>
+          <ClampedUserText text={text} about="Description of Line 1" empty="No description" />
+        </div>
+      );
+    }
+    await render(<Card />);
+    await expect.element(page.getByText('No description')).toBeVisible();
+    await userEvent.click(page.getByRole('button', { name: 'Reload' }));
+    await expect
+      .element(page.getByRole('button', { name: 'Show all: Description of Line 1' }))
+      .toBeVisible();
   });
 
   it('shows a short text whole, without a button; none as its empty words', async () => {

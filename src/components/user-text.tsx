@@ -34,6 +34,11 @@ export function ClampedUserText({
   about: string;
   empty: string;
 }) {
+  // Mounted afresh when a text arrives, so it is measured from its first frame.
+  return text ? <Clamped text={text} about={about} /> : empty;
+}
+
+function Clamped({ text, about }: { text: string; about: string }) {
   const id = useId();
   const box = useRef<HTMLDivElement>(null);
   const [expanded, setExpanded] = useState(false);
@@ -50,7 +55,6 @@ export function ClampedUserText({
     return () => observer.disconnect();
   }, [expanded]);
   const toggle = expanded ? 'Show less' : 'Show all';
-  if (!text) return <>{empty}</>;
   return (
     <>
       <div id={id} ref={box} className={expanded ? undefined : 'user-text-clamped'}>

@@ -32,7 +32,8 @@ const tooLong = (label: string, max: number, length: number) =>
  * limit (a batch number rarely does, and a counter under every field would crowd a phone).
  */
 export function lengthHint(value: string, max: number, always = false): string | undefined {
-  const length = textLength(value);
+  // Counted as the limit is checked: without the spaces around it, which are not sent.
+  const length = textLength(value.trim());
   if (!always && length < max * 0.8) return undefined;
   return `${length} of ${max} characters`;
 }

@@ -37,7 +37,7 @@ export function TagDetailsModal({ tag, onClose }: TagDetailsModalProps) {
           ).map(([label, value]) => (
             <div className="record-field" key={label}>
               <dt>{label}</dt>
-              <dd>{value}</dd>
+              <dd className="wrap-anywhere">{value}</dd>
             </div>
           ))}
           <div className="record-field">

@@ -183,7 +183,13 @@ describe('Edit Line Clearance: the server’s lengths', () => {
     await expect
       .element(dialog.getByText('Name must be at most 200 characters (it has 201)'))
       .toBeVisible();
-    await userEvent.fill(dialog.getByLabelText('Reason for change'), REASON);
+    const reasonField = dialog.getByLabelText('Reason for change');
+    // The reason's rule and, near its limit, its counter.
+    await userEvent.fill(reasonField, `${REASON} ${'x'.repeat(1700)}`);
+    await expect
+      .element(reasonField)
+      .toHaveAccessibleDescription(/at least 3 different words.* 1744 of 2000 characters$/);
+    await userEvent.fill(reasonField, REASON);
     await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
     await expect.element(dialog).toBeVisible();
     expect(bodies).toEqual([]);

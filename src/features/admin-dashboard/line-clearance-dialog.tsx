@@ -56,10 +56,11 @@ export function LineClearanceDialog({ item, users, onClose, onSaved }: LineClear
     if (warnIfBlank(s.lineClearanceNameRequired, name)) return false;
     const { name: nameMax, text: textMax } = LINE_CLEARANCE_LIMITS;
     if (anyOverLimit([name, nameMax], [description, textMax], [location, textMax])) return false;
+    // Sent trimmed, as its length was counted.
     const fields = {
       name: name.trim(),
-      description,
-      location,
+      description: description.trim(),
+      location: location.trim(),
       ...(choosesManager ? { managerId } : {}),
     };
     const given = item ? reason.check() : {};

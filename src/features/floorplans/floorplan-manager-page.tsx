@@ -119,6 +119,12 @@ export default function FloorplanManagerPage() {
   const lineFloorplans = (floorplans.list ?? []).filter((plan) => plan.lineID === lineId);
   const floorplan = lineFloorplans.find((plan) => plan._id === floorplanId) ?? null;
 
+  /** A reason typed for another line's configuration is not this one's. */
+  const chooseLine = (id: string) => {
+    if (id !== lineId) changeReason.reset();
+    setLineId(id);
+  };
+
   /** Spec §4: choosing a floor plan resets the configuration and the calibration flag. */
   const chooseFloorplan = (id: string | null) => {
     setFloorplanId(id);
@@ -145,7 +151,7 @@ export default function FloorplanManagerPage() {
    * manager may have replaced or deleted the plan meanwhile.
    */
   const openMapping = (forLine: string, plans: readonly Floorplan[] = floorplans.list ?? []) => {
-    setLineId(forLine);
+    chooseLine(forLine);
     chooseFloorplan(plans.find((plan) => plan.lineID === forLine)?._id ?? null);
     floorplans.reload();
     setStep(2);
@@ -285,7 +291,7 @@ export default function FloorplanManagerPage() {
   );
 
   const startOver = () => {
-    setLineId('');
+    chooseLine('');
     chooseFloorplan(null);
     setStep(1);
   };
@@ -297,7 +303,7 @@ export default function FloorplanManagerPage() {
         lines={lines.data}
         floorplans={floorplans}
         lineId={lineId}
-        onLineChange={setLineId}
+        onLineChange={chooseLine}
         canChange={canChange}
         onUploaded={uploaded}
         onContinue={(id) => openMapping(id)}
