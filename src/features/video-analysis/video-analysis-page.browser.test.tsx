@@ -482,6 +482,11 @@ describe('time bounds, slider and playback state (spec §4, §9)', () => {
     await userEvent.keyboard('{Home}');
     await userEvent.keyboard('{ArrowRight}{ArrowRight}{ArrowRight}');
     await expect.element(page.getByText('0.53 s', { exact: true })).toBeVisible();
+    // Shift+arrow: a second at a time, within the bounds.
+    await userEvent.keyboard('{Shift>}{ArrowRight}{ArrowRight}{/Shift}');
+    await expect.element(page.getByText('2.53 s', { exact: true })).toBeVisible();
+    await userEvent.keyboard('{Shift>}{ArrowLeft}{ArrowLeft}{ArrowLeft}{/Shift}');
+    await expect.element(page.getByText('0.50 s', { exact: true })).toBeVisible();
   });
 });
 
