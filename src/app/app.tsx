@@ -23,7 +23,8 @@ export function App() {
         Skip to content
       </a>
       <Toolbar />
-      <main id="main">
+      {/* Focusable, so 'Skip to content' moves the focus and the next Tab starts in the page. */}
+      <main id="main" tabIndex={-1}>
         <OwnPasswordGate>
           <Suspense
             fallback={

@@ -41,6 +41,7 @@ describe('current-page label by path (spec §2)', () => {
     ['/reports', 'Reports'],
     ['/analysis', 'Analysis'],
     ['/user', 'User Management'],
+    ['/inspection-report/d00000000000000000000001', 'Inspection Report'],
     ['/videos', 'Current Page'],
     ['/users', 'Current Page'],
     ['/admin', 'Current Page'],

@@ -14,13 +14,17 @@ export function backTargetFor(roles: readonly string[]): BackTarget {
   return { path: dashboardPathByRole[role], label: dashboardLabelByRole[role] };
 }
 
-/** Spec §2 current-page labels; a sub-path (/video/{id}) counts as its section. */
+/**
+ * Spec §2 current-page labels; a sub-path (/video/{id}) counts as its section. The report, which
+ * §2 does not name, reads as its h1.
+ */
 const pageLabels: readonly (readonly [string, string])[] = [
   ['/floorplans', 'Floorplan Manager'],
   ['/video', 'Video Library'],
   ['/reports', 'Reports'],
   ['/analysis', 'Analysis'],
   ['/user', 'User Management'],
+  ['/inspection-report', 'Inspection Report'],
 ];
 
 export function currentPageLabel(pathname: string): string {

@@ -81,6 +81,19 @@ describe('DateRangePicker', () => {
     await expect.element(page.getByRole('button', { name: 'Previous month' })).toBeVisible();
     expect(document.querySelectorAll('[aria-pressed="true"]')).toHaveLength(0);
   });
+
+  it('opens as a dialog named by what it filters, and says the next pick politely', async () => {
+    await render(
+      <DateRangePicker value={null} onChange={() => {}} placeholder="Filter by date range" />,
+    );
+    await userEvent.click(page.getByRole('button', { name: 'Filter by date range' }));
+    await expect.element(page.getByRole('dialog', { name: 'Filter by date range' })).toBeVisible();
+    const hint = page.getByText('Pick the first day');
+    await expect.element(hint).toHaveAttribute('aria-live', 'polite');
+    const region = hint.element();
+    await userEvent.keyboard('{Enter}');
+    await expect.poll(() => region.textContent).toBe('Pick the last day');
+  });
 });
 
 describe('DateRangePicker by keyboard', () => {

@@ -135,7 +135,9 @@ export function DateRangePicker({ value, onChange, placeholder }: DateRangePicke
         {value ? formatRange(value) : <span className="placeholder">{placeholder}</span>}
       </Popover.Trigger>
       <Popover.Portal>
+        {/* Named by what it filters, as its trigger: opened, it is a dialog with no title. */}
         <Popover.Content
+          aria-label={placeholder}
           className="popover calendar"
           align="start"
           sideOffset={4}
@@ -165,7 +167,10 @@ export function DateRangePicker({ value, onChange, placeholder }: DateRangePicke
               ›
             </button>
           </div>
-          <p className="calendar-hint">{anchor ? 'Pick the last day' : 'Pick the first day'}</p>
+          {/* Said as it changes: after the first pick, the focus stays on the picked day. */}
+          <p className="calendar-hint" aria-live="polite">
+            {anchor ? 'Pick the last day' : 'Pick the first day'}
+          </p>
           <fieldset ref={grid} className="calendar-grid" onKeyDown={moveFocus}>
             <legend className="visually-hidden">{format(month, 'MMMM yyyy')}</legend>
             {days.slice(0, 7).map((day) => (

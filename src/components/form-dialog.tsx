@@ -18,7 +18,10 @@ export interface FormDialogProps
   after?: ReactNode;
 }
 
-/** A dialog holding one form with Cancel and a submit button that is disabled while saving. */
+/**
+ * A dialog holding one form with Cancel and a submit button that does nothing while saving
+ * (`aria-disabled`: a disabled button would drop the focus to <body>).
+ */
 export function FormDialog(props: FormDialogProps) {
   const {
     submitLabel = 'Save',
@@ -35,6 +38,7 @@ export function FormDialog(props: FormDialogProps) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (busy) return;
     setBusy(true);
     const saved = await onSubmit();
     setBusy(false);
@@ -43,7 +47,9 @@ export function FormDialog(props: FormDialogProps) {
 
   return (
     <AppDialog open onOpenChange={(open) => !open && onClose()} width={width} {...dialog}>
-      <form className="form" onSubmit={submit}>
+      {/* Our checks say what is missing at the field and in the spec's toast; the browser's own
+          bubble for a `required` field would come first and say neither. */}
+      <form className="form" noValidate onSubmit={submit}>
         {children}
         <div className="form-actions">
           <button type="button" className="btn btn-secondary" onClick={onClose}>
@@ -52,7 +58,8 @@ export function FormDialog(props: FormDialogProps) {
           <button
             type="submit"
             className="btn btn-primary"
-            disabled={busy || submitDisabled}
+            disabled={submitDisabled}
+            aria-disabled={busy || undefined}
             aria-describedby={submitDescribedBy}
           >
             {submitLabel}

@@ -43,4 +43,12 @@ describe('MultiSelect', () => {
       .element(page.getByRole('button', { name: 'Line clearances: 4 items selected' }))
       .toBeInTheDocument();
   });
+
+  it('opens as a dialog named by its field', async () => {
+    await render(<Lines />);
+    await userEvent.click(
+      page.getByRole('button', { name: 'Line clearances: Select line clearances' }),
+    );
+    await expect.element(page.getByRole('dialog', { name: 'Line clearances' })).toBeVisible();
+  });
 });

@@ -45,7 +45,8 @@ export function MultiSelect({ label, options, value, onChange, placeholder }: Mu
         )}
       </Popover.Trigger>
       <Popover.Portal>
-        <Popover.Content className="popover" align="start" sideOffset={4}>
+        {/* Named by its field, as its trigger: opened, it is a dialog with no title. */}
+        <Popover.Content aria-label={label} className="popover" align="start" sideOffset={4}>
           <fieldset ref={list} id={listId} className="multi-select-list" onKeyDown={onKeyDown}>
             <legend className="visually-hidden">{label}</legend>
             {options.length === 0 && <p className="muted">No options</p>}

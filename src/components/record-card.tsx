@@ -56,30 +56,35 @@ const firstAction = (card: Element | undefined) =>
   card?.querySelector<HTMLElement>('.card-actions :is(a[href], button)') ?? null;
 
 /**
- * Keeps the focus in the grid when the card holding it goes (deleted, then the list reloaded): on
- * the next card's first action, else on Add New, else on the last card's, instead of <body>.
+ * Keeps the focus in the grid when the control holding it goes, instead of <body>: a card kept
+ * without it (Unlock done) gives it to the card's first action; a card gone (deleted, then the
+ * list reloaded) to the next card's first action, else Add New, else the last card's.
  */
 function useFocusAfterRemoval() {
   const grid = useRef<HTMLDivElement>(null);
   const addNew = useRef<HTMLButtonElement>(null);
-  const focused = useRef<{ card: Element; index: number } | null>(null);
+  const focused = useRef<{ control: Element; card: Element; index: number } | null>(null);
   useEffect(() => {
     const onFocusIn = (event: FocusEvent) => {
+      const control = event.target as Element;
       const cards = [...(grid.current?.children ?? [])];
-      const index = cards.findIndex((card) => card.contains(event.target as Node));
-      focused.current = index < 0 ? null : { card: cards[index] as Element, index };
+      const index = cards.findIndex((card) => card.contains(control));
+      focused.current = index < 0 ? null : { control, card: cards[index] as Element, index };
     };
     document.addEventListener('focusin', onFocusIn);
     return () => document.removeEventListener('focusin', onFocusIn);
   }, []);
   useLayoutEffect(() => {
     const lost = focused.current;
-    if (!lost || lost.card.isConnected) return;
+    if (!lost || lost.control.isConnected) return;
     focused.current = null;
     if (document.activeElement && document.activeElement !== document.body) return;
     const cards = grid.current?.children;
-    const target =
-      firstAction(cards?.[lost.index]) ?? addNew.current ?? firstAction(cards?.[cards.length - 1]);
+    const target = lost.card.isConnected
+      ? firstAction(lost.card)
+      : (firstAction(cards?.[lost.index]) ??
+        addNew.current ??
+        firstAction(cards?.[cards.length - 1]));
     target?.focus();
   });
   return { grid, addNew };

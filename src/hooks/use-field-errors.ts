@@ -1,21 +1,26 @@
 import { useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
+import { isBlank } from '../../server/schemas/blank.ts';
 import { toastWarning } from '../stores/toasts.ts';
 
 /**
  * Errors shown at the field they concern (Field's `error`: the control is marked invalid and
- * described by the message). `fail` shows one and moves focus to its control, rendered first so a
- * screen reader reads the error with the field; `warn` also shows it as the warning toast (spec §5
- * 'Please enter a name for the user'); `clear` before the next check.
+ * described by the message). `fail` shows one (`failAll` several) and moves focus to its control
+ * (the first one's), rendered first so a screen reader reads the error with the field; `warn` also
+ * shows it as the warning toast (spec §5 'Please enter a name for the user'), as `warnIfBlank`
+ * does for required fields; `clear` before the next check.
  */
 export function useFieldErrors<Key extends string>() {
   const [errors, setErrors] = useState<Partial<Record<Key, string>>>({});
   const controls = useRef<Partial<Record<Key, HTMLElement | null>>>({});
 
-  const fail = (key: Key, message: string) => {
-    flushSync(() => setErrors({ [key]: message } as Partial<Record<Key, string>>));
-    controls.current[key]?.focus();
+  const failAll = (found: Partial<Record<Key, string>>) => {
+    flushSync(() => setErrors(found));
+    const first = Object.keys(found)[0] as Key | undefined;
+    if (first !== undefined) controls.current[first]?.focus();
   };
+  const fail = (key: Key, message: string) =>
+    failAll({ [key]: message } as Partial<Record<Key, string>>);
   const control = (key: Key) => (element: HTMLElement | null) => {
     controls.current[key] = element;
   };
@@ -23,9 +28,28 @@ export function useFieldErrors<Key extends string>() {
   return {
     errors,
     fail,
+    failAll,
     warn: (key: Key, message: string) => {
       toastWarning(message);
       fail(key, message);
+    },
+    /**
+     * Spec §5 required fields: when any value is blank (by the server's rule: invisible characters
+     * alone too), warns `message` (the spec's toast), says `atField(key)` at each blank field,
+     * focuses the first, and answers true.
+     */
+    warnIfBlank: (
+      message: string,
+      values: Partial<Record<Key, string>>,
+      atField: (key: Key) => string = () => message,
+    ): boolean => {
+      const blank = (Object.keys(values) as Key[]).filter((key) => isBlank(values[key] ?? ''));
+      if (blank.length === 0) return false;
+      toastWarning(message);
+      failAll(
+        Object.fromEntries(blank.map((key) => [key, atField(key)])) as Partial<Record<Key, string>>,
+      );
+      return true;
     },
     clear: () => setErrors({}),
     /** The ref of the field's control, where `fail` moves the focus. */

@@ -1,5 +1,4 @@
-import { isBlank } from '../../server/schemas/blank.ts';
-import { toastError, toastLife, toastSuccess, toastWarning } from '../stores/toasts.ts';
+import { toastError, toastLife, toastSuccess } from '../stores/toasts.ts';
 import { ApiError } from './api-client.ts';
 
 /** The success text, fixed or built from the call's answer (e.g. the video deletion summary). */
@@ -91,12 +90,4 @@ export async function confirmThenRun<T>(
 ): Promise<boolean> {
   if (!window.confirm(question)) return false;
   return runAction(action, success, failure, successLife);
-}
-
-/** Spec §5 required fields: warns (3 s) and answers true when any value is blank. */
-export function warnIfBlank(message: string, ...values: string[]): boolean {
-  // Blank by the server's rule: invisible characters alone are blank too.
-  if (values.every((value) => !isBlank(value))) return false;
-  toastWarning(message);
-  return true;
 }

@@ -237,9 +237,15 @@ describe('admin / factory-manager dashboard', () => {
       status: 'deactivated',
       lockedUntil: new Date(Date.now() + 60_000).toISOString(),
     };
+    let users: object[] = [locked];
     const fake = fakeFetch({
       'GET /api/line-clearances': { body: [line] },
-      'GET /api/users': { body: [locked] },
+      // Read at each call: the list as the server has it after the unlock.
+      'GET /api/users': {
+        get body() {
+          return users;
+        },
+      },
       'GET /api/devices': { body: [device] },
       [`POST /api/users/${user._id}/unlock`]: { body: { message: 'Account unlocked' } },
     });
@@ -253,13 +259,20 @@ describe('admin / factory-manager dashboard', () => {
     await userEvent.click(page.getByRole('tab', { name: 'Users' }));
     await expect.element(page.getByText('Locked', { exact: true })).toBeVisible();
     await expect.element(page.getByText('Deactivated', { exact: true })).toBeVisible();
-    await userEvent.click(page.getByRole('button', { name: `Unlock ${user.name}` }));
+    const unlock = page.getByRole('button', { name: `Unlock ${user.name}` });
+    await expect.element(unlock).toBeVisible();
+    (unlock.element() as HTMLElement).focus();
+    users = [{ ...locked, lockedUntil: null }];
+    await userEvent.keyboard('{Enter}');
     await expect.element(page.getByText('Account unlocked successfully')).toBeVisible();
     expect(fake.calls).toContain(`POST /api/users/${user._id}/unlock`);
     // The list is read again after the unlock.
     await vi.waitFor(() =>
       expect(fake.calls.filter((call) => call === 'GET /api/users')).toHaveLength(2),
     );
+    // Unlock goes with the lock; the focus stays on the card, not <body>.
+    await expect.poll(() => unlock.query()).toBeNull();
+    await expect.element(page.getByRole('button', { name: `Edit ${user.name}` })).toHaveFocus();
   });
 
   describe('Users tab: only what the server lets the signed-in user do', () => {

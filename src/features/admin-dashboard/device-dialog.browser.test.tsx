@@ -25,6 +25,22 @@ const tablet: Device = {
 const REASON = 'Screen cracked, sent for repair';
 
 describe('Edit Device', () => {
+  it('says a blank name at the field, which takes the focus, and sends nothing', async () => {
+    signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles: ['admin'] });
+    const fake = fakeFetch({});
+    vi.stubGlobal('fetch', fake.fetchImpl);
+    await render(<DeviceDialog item={tablet} onClose={() => {}} onSaved={() => {}} />);
+    const dialog = page.getByRole('dialog', { name: 'Edit Device' });
+    const name = dialog.getByLabelText('Name');
+    await userEvent.fill(name, '   ');
+    await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    const message = 'Please enter a name for the device';
+    await expect.element(name).toHaveFocus();
+    await expect.element(name).toHaveAttribute('aria-invalid', 'true');
+    await expect.element(name).toHaveAccessibleDescription(expect.stringContaining(message));
+    expect(fake.calls).toEqual([]);
+  });
+
   it('sends the version it opened, and says a refusal inside the dialog, which stays open', async () => {
     const refusal =
       'Line 2 tablet was changed by Adriana Novak on 2026-11-26 at 02:41 UTC since you opened it. Close this form and open it again to see the changes.';
@@ -54,7 +70,7 @@ describe('Edit Device', () => {
     await expect.element(dialog.getByLabelText('Status')).toHaveValue('offline');
     expect(onSaved).toHaveBeenCalledTimes(1);
     expect(onClose).not.toHaveBeenCalled();
-    // The refusal takes the focus (Save was disabled under it), so a screen reader says it.
+    // The refusal takes the focus from Save, so a screen reader says it.
     await expect.element(dialog.getByRole('alert')).toHaveFocus();
   });
 });

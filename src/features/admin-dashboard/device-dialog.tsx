@@ -4,7 +4,7 @@ import { Field, TextField } from '../../components/field.tsx';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { Select } from '../../components/select.tsx';
 import { deviceMessages as messages } from '../../config/entity-messages.ts';
-import { warnIfBlank } from '../../lib/run-action.ts';
+import { useFieldErrors } from '../../hooks/use-field-errors.ts';
 import { anyOverLimit } from '../../lib/text-rules.ts';
 import type { Device, DeviceStatus, DeviceType } from '../../types/api.ts';
 import { updateDevice } from './api/update-device.ts';
@@ -26,11 +26,13 @@ export function DeviceDialog({ item, onClose, onSaved }: DeviceDialogProps) {
   const [name, setName] = useState(item.name);
   const [type, setType] = useState<DeviceType | ''>(item.type ?? '');
   const [status, setStatus] = useState<DeviceStatus>(item.status ?? 'active');
+  const fieldErrors = useFieldErrors<'name'>();
   const reason = useChangeReason(messages.noun[0], { name: name.trim(), type, status });
   const { save: run, refusalAlert } = useDialogSave(onSaved, reason);
 
   const save = async () => {
-    if (warnIfBlank(s.deviceNameRequired, name)) return false;
+    fieldErrors.clear();
+    if (fieldErrors.warnIfBlank(s.deviceNameRequired, { name })) return false;
     if (anyOverLimit([name, MAX_DEVICE_NAME_LENGTH])) return false;
     const given = reason.check();
     if (given === null) return false;
@@ -51,7 +53,13 @@ export function DeviceDialog({ item, onClose, onSaved }: DeviceDialogProps) {
 
   return (
     <FormDialog title={s.editDevice} onSubmit={save} onClose={onClose}>
-      <TextField label={s.name} value={name} onChange={setName} limit={MAX_DEVICE_NAME_LENGTH} />
+      <TextField
+        label={s.name}
+        value={name}
+        onChange={setName}
+        limit={MAX_DEVICE_NAME_LENGTH}
+        {...fieldErrors.textField('name')}
+      />
       <Field label={s.type}>
         <Select
           value={type}

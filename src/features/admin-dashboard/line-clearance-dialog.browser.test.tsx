@@ -49,6 +49,30 @@ async function open(routes: Parameters<typeof fakeFetch>[0]) {
   return { bodies, onSaved, onClose };
 }
 
+describe('Create New Line Clearance: a blank name', () => {
+  it('is said at the field, which takes the focus, and in the spec’s toast', async () => {
+    signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles: ['admin'] });
+    const fake = fakeFetch({});
+    vi.stubGlobal('fetch', fake.fetchImpl);
+    await render(
+      <>
+        <LineClearanceDialog item={null} users={[]} onClose={() => {}} onSaved={() => {}} />
+        <Toaster />
+      </>,
+    );
+    const dialog = page.getByRole('dialog', { name: 'Create New Line Clearance' });
+    await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    const message = 'Please enter a name for the line clearance';
+    const name = dialog.getByLabelText('Name');
+    await expect.element(name).toHaveFocus();
+    await expect.element(name).toHaveAttribute('aria-invalid', 'true');
+    await expect.element(name).toHaveAccessibleDescription(expect.stringContaining(message));
+    await expect.element(dialog.getByRole('alert')).toHaveTextContent(message);
+    expect(toasts.items.map((toast) => toast.detail)).toContain(message);
+    expect(fake.calls).toEqual([]);
+  });
+});
+
 describe('Edit Line Clearance: a record changed since the dialog opened', () => {
   it('says who changed it inside the dialog, keeps the typed values and reloads the list', async () => {
     const { bodies, onSaved, onClose } = await open({

@@ -6,8 +6,8 @@ import { Field, TextField } from '../../components/field.tsx';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { Select } from '../../components/select.tsx';
 import { lineClearanceMessages as messages } from '../../config/entity-messages.ts';
+import { useFieldErrors } from '../../hooks/use-field-errors.ts';
 import { roleList } from '../../lib/roles.ts';
-import { warnIfBlank } from '../../lib/run-action.ts';
 import { anyOverLimit } from '../../lib/text-rules.ts';
 import { session } from '../../stores/session.ts';
 import type { LineClearance, LineClearanceStatus, User } from '../../types/api.ts';
@@ -39,6 +39,7 @@ export function LineClearanceDialog({ item, users, onClose, onSaved }: LineClear
   const [location, setLocation] = useState(item?.location ?? '');
   const [status, setStatus] = useState<LineClearanceStatus>(item?.status ?? 'active');
   const [managerId, setManagerId] = useState<string | null>(item?.managerId ?? null);
+  const fieldErrors = useFieldErrors<'name'>();
   const managers = users.filter((user) => roleList(user.role).includes('lc_manager'));
   // The current manager stays offered (and shown) even when no longer listed as an LC manager.
   const current = item?.managerId;
@@ -53,7 +54,8 @@ export function LineClearanceDialog({ item, users, onClose, onSaved }: LineClear
   const { save: run, refusalAlert } = useDialogSave(onSaved, reason);
 
   const save = async () => {
-    if (warnIfBlank(s.lineClearanceNameRequired, name)) return false;
+    fieldErrors.clear();
+    if (fieldErrors.warnIfBlank(s.lineClearanceNameRequired, { name })) return false;
     const { name: nameMax, text: textMax } = LINE_CLEARANCE_LIMITS;
     if (anyOverLimit([name, nameMax], [description, textMax], [location, textMax])) return false;
     // Sent trimmed, as its length was counted.
@@ -86,6 +88,7 @@ export function LineClearanceDialog({ item, users, onClose, onSaved }: LineClear
         value={name}
         onChange={setName}
         limit={LINE_CLEARANCE_LIMITS.name}
+        {...fieldErrors.textField('name')}
       />
       <TextField
         label={s.description}

@@ -57,8 +57,8 @@ export function useDialogSave(reload: () => void, changeReason?: ChangeReason) {
     }
     // Null after a 401, which has signed out and left the page.
     flushSync(() => setRefusal(said));
-    // Save, disabled while it ran, lost the focus to the dialog: the refusal takes it, so a
-    // keyboard or screen-reader user hears what happened.
+    // The refusal takes the focus from Save, so a keyboard or screen-reader user hears what
+    // happened and is at its words.
     alert.current?.focus();
     if (error instanceof ApiError && error.status === 409) reload();
     return false;

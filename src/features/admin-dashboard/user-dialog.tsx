@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { isBlank } from '../../../server/schemas/blank.ts';
 import { MAX_EMAIL_LENGTH, MAX_USER_NAME_LENGTH } from '../../../server/schemas/users.ts';
 import { createUser } from '../../api/create-user.ts';
 import { TextField } from '../../components/field.tsx';
@@ -62,10 +61,7 @@ export function UserDialog({ item, lineClearances, onClose, onSaved }: UserDialo
 
   const save = async () => {
     fieldErrors.clear();
-    if (isBlank(name)) {
-      fieldErrors.warn('name', s.userNameRequired);
-      return false;
-    }
+    if (fieldErrors.warnIfBlank(s.userNameRequired, { name })) return false;
     const nameProblem = unstorableProblem('Name', name);
     if (nameProblem) {
       fieldErrors.warn('name', nameProblem);

@@ -1,5 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { Field } from '../../components/field.tsx';
+import { useFieldErrors } from '../../hooks/use-field-errors.ts';
+import { ApiError } from '../../lib/api-client.ts';
 import { ownNewPasswordHint } from '../../lib/password-rule.ts';
 import { replaceAccessToken } from '../../stores/session.ts';
 import { showToast, toastLife } from '../../stores/toasts.ts';
@@ -27,12 +29,18 @@ export interface ChangePasswordFormProps {
 export function ChangePasswordForm({ heading, other, onChanged }: ChangePasswordFormProps) {
   const [fields, setFields] = useState(empty);
   const [busy, setBusy] = useState(false);
+  const fieldErrors = useFieldErrors<keyof PasswordChange>();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    // Ignored while changing: the button stays focusable (aria-disabled), and Enter would resend.
+    if (busy) return;
+    fieldErrors.clear();
     const problem = passwordChangeProblem(fields);
     if (problem) {
-      showToast(problem);
+      const { fields: concerned, ...toast } = problem;
+      showToast(toast);
+      fieldErrors.failAll(Object.fromEntries(concerned.map((key) => [key, problem.detail])));
       return;
     }
     setBusy(true);
@@ -43,20 +51,25 @@ export function ChangePasswordForm({ heading, other, onChanged }: ChangePassword
       setFields(empty);
       onChanged?.();
     } catch (error) {
+      const detail = changePasswordErrorMessage(error);
       showToast({
         severity: 'error',
         summary: s.changeErrorTitle,
-        detail: changePasswordErrorMessage(error),
+        detail,
         life: toastLife.passwordError,
       });
+      // A 401 here is the wrong current password (§8), said at its field.
+      if (error instanceof ApiError && error.status === 401)
+        fieldErrors.fail('currentPassword', detail);
     } finally {
       setBusy(false);
     }
   };
 
   const input = (key: keyof PasswordChange, label: string, autoComplete: string, hint?: string) => (
-    <Field label={label} hint={hint}>
+    <Field label={label} hint={hint} error={fieldErrors.errors[key] ?? null} announce>
       <input
+        ref={fieldErrors.control(key)}
         type="password"
         autoComplete={autoComplete}
         value={fields[key]}
@@ -76,7 +89,7 @@ export function ChangePasswordForm({ heading, other, onChanged }: ChangePassword
         <button type="button" className="btn btn-secondary" onClick={other.onClick}>
           {other.label}
         </button>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
+        <button type="submit" className="btn btn-primary" aria-disabled={busy || undefined}>
           {busy ? s.updating : s.updatePassword}
         </button>
       </div>

@@ -13,10 +13,11 @@ describe('change-password validation (spec §5 order and messages)', () => {
       severity: 'warn',
       summary: 'Missing fields',
       detail: 'Please fill in all password fields',
+      fields: ['currentPassword'],
     });
     expect(
       passwordChangeProblem({ currentPassword: 'x', newPassword: 'abcdefgh', confirmPassword: '' }),
-    ).toMatchObject({ summary: 'Missing fields' });
+    ).toMatchObject({ summary: 'Missing fields', fields: ['confirmPassword'] });
   });
 
   it('then checks that the new passwords match, before their length', () => {
@@ -26,6 +27,7 @@ describe('change-password validation (spec §5 order and messages)', () => {
       severity: 'error',
       summary: 'Password mismatch',
       detail: 'New passwords do not match',
+      fields: ['confirmPassword'],
     });
   });
 
@@ -40,6 +42,7 @@ describe('change-password validation (spec §5 order and messages)', () => {
       severity: 'warn',
       summary: 'Weak password',
       detail: 'Password should be at least 8 characters',
+      fields: ['newPassword'],
     });
     expect(
       passwordChangeProblem({

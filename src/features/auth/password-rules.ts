@@ -8,10 +8,15 @@ export interface PasswordChange {
   confirmPassword: string;
 }
 
+/** The fields in the form's order, where a missing one is looked for. */
+const passwordFields = ['currentPassword', 'newPassword', 'confirmPassword'] as const;
+
 export interface PasswordProblem {
   severity: ToastSeverity;
   summary: string;
   detail: string;
+  /** The fields it concerns, where it is also said. */
+  fields: readonly (keyof PasswordChange)[];
 }
 
 /**
@@ -19,12 +24,14 @@ export interface PasswordProblem {
  * characters, so only an empty field is missing.
  */
 export function passwordChangeProblem(change: PasswordChange): PasswordProblem | null {
-  const { currentPassword, newPassword, confirmPassword } = change;
-  if (!currentPassword || !newPassword || !confirmPassword) {
+  const { newPassword, confirmPassword } = change;
+  const missing = passwordFields.filter((key) => !change[key]);
+  if (missing.length > 0) {
     return {
       severity: 'warn',
       summary: authStrings.missingFieldsTitle,
       detail: authStrings.missingFieldsDetail,
+      fields: missing,
     };
   }
   if (newPassword !== confirmPassword) {
@@ -32,10 +39,18 @@ export function passwordChangeProblem(change: PasswordChange): PasswordProblem |
       severity: 'error',
       summary: authStrings.mismatchTitle,
       detail: authStrings.mismatchDetail,
+      fields: ['confirmPassword'],
     };
   }
   // The one rule for every new password (lib/password-rule.ts), in the spec's words.
   const weak = newPasswordProblem(newPassword);
-  if (weak) return { severity: 'warn', summary: authStrings.weakTitle, detail: weak };
+  if (weak) {
+    return {
+      severity: 'warn',
+      summary: authStrings.weakTitle,
+      detail: weak,
+      fields: ['newPassword'],
+    };
+  }
   return null;
 }

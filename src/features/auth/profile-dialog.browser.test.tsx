@@ -99,8 +99,15 @@ describe('profile dialog', () => {
     );
     const closed = await showProfile();
     await fillPasswords('wrong-password', 'new-password-1', 'new-password-1');
-    await expect.element(page.getByText('Current password is incorrect')).toBeVisible();
-    expect(lastToast()).toMatchObject({ summary: 'Error', life: 4000 });
+    // Said in the toast and at the field.
+    await expect
+      .element(page.getByLabelText('Current password'))
+      .toHaveAccessibleDescription('Current password is incorrect');
+    expect(lastToast()).toMatchObject({
+      summary: 'Error',
+      detail: 'Current password is incorrect',
+      life: 4000,
+    });
     expect(closed).not.toHaveBeenCalled();
   });
 

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { TextField } from '../../components/field.tsx';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { lineClearanceMessages as messages } from '../../config/entity-messages.ts';
-import { runAction, warnIfBlank } from '../../lib/run-action.ts';
+import { useFieldErrors } from '../../hooks/use-field-errors.ts';
+import { runAction } from '../../lib/run-action.ts';
 import { createArea } from './api/create-area.ts';
 import { lcDialogSize, lcStrings as s } from './strings.ts';
 
@@ -17,9 +18,11 @@ export function AreaDialog({ managerId, onClose, onSaved }: AreaDialogProps) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [location, setLocation] = useState('');
+  const fieldErrors = useFieldErrors<'name'>();
 
   const save = async () => {
-    if (warnIfBlank(s.lineClearanceNameRequired, name)) return false;
+    fieldErrors.clear();
+    if (fieldErrors.warnIfBlank(s.lineClearanceNameRequired, { name })) return false;
     const saved = await runAction(
       () => createArea({ name: name.trim(), description, location, managerId }),
       messages.created,
@@ -37,7 +40,12 @@ export function AreaDialog({ managerId, onClose, onSaved }: AreaDialogProps) {
       onSubmit={save}
       onClose={onClose}
     >
-      <TextField label={s.name} value={name} onChange={setName} />
+      <TextField
+        label={s.name}
+        value={name}
+        onChange={setName}
+        {...fieldErrors.textField('name')}
+      />
       <TextField label={s.description} value={description} onChange={setDescription} rows={3} />
       <TextField label={s.location} value={location} onChange={setLocation} />
     </FormDialog>

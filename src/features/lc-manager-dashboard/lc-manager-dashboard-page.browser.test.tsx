@@ -425,9 +425,36 @@ describe('LC manager dashboard', () => {
     await expect
       .element(dialog.getByText(/must then choose their own before anything else/))
       .toBeVisible();
-    await userEvent.fill(page.getByLabelText('Name'), 'New Operator');
+    const name = dialog.getByLabelText('Name');
+    const email = dialog.getByLabelText('Email');
+    const password = dialog.getByLabelText('Password');
+    for (const field of [name, email, password]) await expect.element(field).toBeRequired();
+    await userEvent.fill(name, 'New Operator');
     await userEvent.click(page.getByRole('button', { name: 'Create' }));
     await expect.element(page.getByText('Please fill in all required fields')).toBeVisible();
+    expect(calls.filter((call) => call.startsWith('POST'))).toEqual([]);
+    // The toast does not say which: each blank field does, and the first takes the focus.
+    await expect.element(email).toHaveFocus();
+    await expect.element(email).toHaveAttribute('aria-invalid', 'true');
+    await expect.element(email).toHaveAccessibleDescription('Email is required.');
+    await expect.element(password).toHaveAttribute('aria-invalid', 'true');
+    await expect
+      .element(password)
+      .toHaveAccessibleDescription('Password is required. At least 8 characters.');
+    await expect.element(name).not.toHaveAttribute('aria-invalid');
+  });
+
+  it('says a blank line clearance name at the field, beside the spec’s toast', async () => {
+    const { calls } = await showDashboard();
+    await userEvent.click(page.getByRole('button', { name: 'Create New Line Clearance' }));
+    const dialog = page.getByRole('dialog', { name: 'Create New Line Clearance' });
+    await userEvent.click(dialog.getByRole('button', { name: 'Create' }));
+    const message = 'Please enter a name for the line clearance';
+    await expect.element(dialog.getByRole('alert')).toHaveTextContent(message);
+    const name = dialog.getByLabelText('Name');
+    await expect.element(name).toHaveFocus();
+    await expect.element(name).toHaveAttribute('aria-invalid', 'true');
+    await expect.element(name).toHaveAccessibleDescription(message);
     expect(calls.filter((call) => call.startsWith('POST'))).toEqual([]);
   });
 

@@ -48,6 +48,8 @@ export const lcStrings = {
   createOperator: 'Create New Operator',
   lineClearanceNameRequired: 'Please enter a name for the line clearance',
   requiredFields: 'Please fill in all required fields',
+  /** At each blank field, beside the spec's toast, which does not say which. */
+  fieldRequired: (label: string) => `${label} is required.`,
   editLineClearance: 'Edit line clearance',
   assignOperators: 'Assign operators',
   editOperator: 'Edit operator',

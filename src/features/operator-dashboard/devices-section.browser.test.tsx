@@ -80,6 +80,12 @@ describe('registering a device', () => {
         'Device code is required: type the code printed on the device label, or scan it',
       );
     expect(calls).toEqual([]);
+    // Announced too: Enter typed in the field leaves the focus where it was, so moving it says nothing.
+    await code.fill('');
+    await userEvent.keyboard('{Enter}');
+    await expect
+      .element(page.getByRole('dialog').getByRole('alert'))
+      .toHaveTextContent('Device code is required');
 
     await code.fill('PHONE-7');
     await expect.element(code).not.toHaveAttribute('aria-invalid');

@@ -1,11 +1,11 @@
 import { useRef, useState } from 'react';
-import { flushSync } from 'react-dom';
 import { isBlank } from '../../../server/schemas/blank.ts';
 import { AppDialog } from '../../components/app-dialog.tsx';
 import { TextField } from '../../components/field.tsx';
 import { CardGrid, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { StatusTag } from '../../components/tag.tsx';
 import { deviceMessages } from '../../config/entity-messages.ts';
+import { useFieldErrors } from '../../hooks/use-field-errors.ts';
 import { useQrCamera } from '../../hooks/use-qr-camera.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { toastError, toastSuccess } from '../../stores/toasts.ts';
@@ -26,9 +26,8 @@ function RegisterDeviceDialog({
   onRegistered: () => void;
 }) {
   const videoRef = useRef<HTMLVideoElement>(null);
-  const codeInput = useRef<HTMLInputElement>(null);
   const [typed, setTyped] = useState('');
-  const [typedError, setTypedError] = useState<string | null>(null);
+  const fieldErrors = useFieldErrors<'code'>();
   // The code the camera read, shown until the operator registers it or scans again.
   const [scanned, setScanned] = useState<string | null>(null);
   const waiting = useRef(false);
@@ -110,8 +109,7 @@ function RegisterDeviceDialog({
           onSubmit={(event) => {
             event.preventDefault();
             if (isBlank(typed)) {
-              flushSync(() => setTypedError(s.codeRequired));
-              codeInput.current?.focus();
+              fieldErrors.fail('code', s.codeRequired);
               return;
             }
             void register(typed);
@@ -122,10 +120,9 @@ function RegisterDeviceDialog({
             value={typed}
             onChange={(value) => {
               setTyped(value);
-              if (!isBlank(value)) setTypedError(null);
+              if (!isBlank(value)) fieldErrors.clear();
             }}
-            error={typedError}
-            inputRef={codeInput}
+            {...fieldErrors.textField('code')}
           />
           <button type="submit" className="btn btn-primary btn-large">
             {s.register}

@@ -1,0 +1,38 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { page, userEvent } from 'vitest/browser';
+import { cleanup, render } from '../../tests/web/render.tsx';
+import { FormDialog } from './form-dialog.tsx';
+
+afterEach(cleanup);
+
+describe('FormDialog while saving', () => {
+  it('keeps the focus on Save, which does nothing until the save ends', async () => {
+    let finish = (_saved: boolean) => {};
+    const onSubmit = vi.fn(
+      () =>
+        new Promise<boolean>((resolve) => {
+          finish = resolve;
+        }),
+    );
+    const onClose = vi.fn();
+    await render(
+      <FormDialog title="Edit Device" onSubmit={onSubmit} onClose={onClose}>
+        <input aria-label="Name" />
+      </FormDialog>,
+    );
+    const save = page.getByRole('button', { name: 'Save' });
+    await expect.element(save).toBeVisible();
+    (save.element() as HTMLElement).focus();
+    await userEvent.keyboard('{Enter}');
+    await expect.element(save).toHaveAttribute('aria-disabled', 'true');
+    await expect.element(save).toHaveFocus();
+    // A second Enter while the first save runs sends nothing more.
+    await userEvent.keyboard('{Enter}');
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+
+    finish(false);
+    await expect.element(save).not.toHaveAttribute('aria-disabled');
+    await expect.element(save).toHaveFocus();
+    expect(onClose).not.toHaveBeenCalled();
+  });
+});
