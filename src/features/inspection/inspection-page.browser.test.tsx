@@ -195,6 +195,8 @@ describe('inspection screen, recording with the keyboard', () => {
     await expect.element(page.getByRole('button', { name: 'Resume' })).toHaveFocus();
     await userEvent.keyboard('{Enter}');
     await expect.element(pause).toHaveFocus();
+    // Stopped before the recorder's first chunk, nothing is recorded and Submit stays off.
+    await expect.element(page.getByText(/ · Recorded: (?!0 Bytes)/)).toBeVisible();
 
     await page.getByRole('button', { name: 'Stop' }).click();
     await expect.element(page.getByRole('heading', { name: 'Step 3 of 3 · Review' })).toHaveFocus();
