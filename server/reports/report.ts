@@ -131,7 +131,7 @@ export type SignRules =
 /** What the signing rules read of a record: GET /api/inspections has no more for each row. */
 export interface SignableRecord {
   inspection: Pick<InspectionRecord['inspection'], 'operatorId' | 'status'>;
-  signature: unknown;
+  signature: { meaning: string } | null;
 }
 
 const SET_OWN_PASSWORD =
@@ -162,7 +162,7 @@ export function signRules(user: AuthUser, record: SignableRecord, context: SignC
   if (record.signature || record.inspection.status !== 'pending') {
     return {
       canSign: false,
-      reason: `The inspection is already ${record.inspection.status}`,
+      reason: `The inspection is already ${decisionOf(record)}`,
       refusal: 'signed',
     };
   }
@@ -177,10 +177,18 @@ export function signRules(user: AuthUser, record: SignableRecord, context: SignC
   return { canSign: true, reason: null, refusal: null };
 }
 
+/**
+ * What the record was decided as: its signature's meaning when it has one. The record's parts are
+ * read one statement after another, so a signature committed in between shows beside an
+ * inspection still read as pending (a refused racer read 'already pending: signed by …').
+ */
+const decisionOf = (record: SignableRecord) =>
+  record.signature?.meaning ?? record.inspection.status;
+
 /** 'The inspection is already approved: signed by Ana Lee on 2026-11-26 14:03 UTC'. */
 export function alreadySigned(record: Pick<InspectionRecord, 'inspection' | 'signature'>): string {
-  const { inspection, signature } = record;
-  const already = `The inspection is already ${inspection.status}`;
+  const { signature } = record;
+  const already = `The inspection is already ${decisionOf(record)}`;
   if (!signature) return already;
   const at = signature.signedAt.slice(0, 16).replace('T', ' ');
   return `${already}: signed by ${signature.signerName} on ${at} UTC`;

@@ -9,6 +9,7 @@ import { DEMO_PASSWORD, loadDemo } from '../demo/load-demo.ts';
 import type { Disposition, InspectionReport, ReportDetection } from '../schemas/reports.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { dataset, files } from '../test/demo-dataset.ts';
+import { alreadySigned } from './report.ts';
 
 let t: TestApp;
 const auth: Record<string, { authorization: string }> = {};
@@ -227,6 +228,22 @@ describe('the loser of a race', () => {
       /^The inspection is already rejected: signed by .+ on \d{4}-\d\d-\d\d \d\d:\d\d UTC$/,
     );
     expect(await refusalsOf(key)).toEqual([[loserId, loser.json().message]]);
+  });
+
+  it('is told the signature’s decision, also when it read the inspection before that committed', () => {
+    // The record's parts are read one statement after another: a CI run refused the loser with
+    // 'The inspection is already pending: signed by …'.
+    const read = {
+      inspection: { status: 'pending' },
+      signature: {
+        meaning: 'rejected',
+        signerName: 'Adriana Novak',
+        signedAt: '2026-11-28T10:13:07.000Z',
+      },
+    } as Parameters<typeof alreadySigned>[0];
+    expect(alreadySigned(read)).toBe(
+      'The inspection is already rejected: signed by Adriana Novak on 2026-11-28 10:13 UTC',
+    );
   });
 
   it('to decide while a signature commits is refused, and is in the record’s trail', async () => {
