@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { gunzipSync } from 'node:zlib';
 import pg from 'pg';
 import { buildOnce, filesUnder, hashFiles, repoRoot } from '../../tests/support/build-once.ts';
 import { buildApp } from '../app.ts';
@@ -88,7 +89,9 @@ async function readMigratedPglite(): Promise<Uint8Array<ArrayBuffer>> {
       fs.renameSync(scratch, target);
     },
   });
-  return new Uint8Array(fs.readFileSync(path.join(folder, migratedDump)));
+  // Unzipped once here: PGlite takes a plain tar too, and each app then skips inflating 40 MB
+  // (about a quarter of a second of the engine's start).
+  return new Uint8Array(gunzipSync(fs.readFileSync(path.join(folder, migratedDump))));
 }
 
 export interface BuildOptions {
