@@ -188,14 +188,16 @@ describe('path player: drawing', () => {
     await expect.poll(() => pixel(path, keyframeAt(2))).toEqual([...BLUE, 255]);
     await expect.poll(() => pixel(path, keyframeAt(4))).toEqual([...BLUE, 255]);
     await expect.poll(() => pixel(path, keyframeAt(7))[3]).toBe(0);
-    expect(marker('current')).toEqual({ ...keyframeAt(4), radius: CURRENT_MARKER_RADIUS });
+    await expect
+      .poll(() => marker('current'))
+      .toEqual({ ...keyframeAt(4), radius: CURRENT_MARKER_RADIUS });
     expect(marker('highlight')).toBeNull();
 
     // Scrubbing back takes points away again.
     await seek(shown, 1, 'Path point 1001 · 1.00 s');
     await expect.poll(() => pixel(path, keyframeAt(1))).toEqual([...BLUE, 255]);
     await expect.poll(() => pixel(path, keyframeAt(2))[3]).toBe(0);
-    expect(marker('current')).toMatchObject(keyframeAt(1));
+    await expect.poll(() => marker('current')).toMatchObject(keyframeAt(1));
   });
 
   it('always draws the point nearest the time, even before the first thinned point is due', async () => {
@@ -208,7 +210,7 @@ describe('path player: drawing', () => {
     shown.clock.time = -3;
     await expect.poll(() => pixel(path, keyframeAt(0))[3]).toBe(0);
     await expect.element(readout()).toHaveTextContent('Path point 1000 · 0.00 s');
-    expect(marker('current')).toMatchObject(keyframeAt(0));
+    await expect.poll(() => marker('current')).toMatchObject(keyframeAt(0));
   });
 
   it('thins the path to points at least 12 px apart: a click opens the nearest kept one', async () => {
@@ -239,7 +241,7 @@ describe('path player: drawing', () => {
     await expect
       .poll(() => marker('highlight'))
       .toEqual({ ...keyframeAt(7), radius: HIGHLIGHT_RADIUS });
-    expect(marker('current')).toMatchObject(keyframeAt(2));
+    await expect.poll(() => marker('current')).toMatchObject(keyframeAt(2));
   });
 
   it('sizes the canvases for the device pixel ratio', async () => {
@@ -252,7 +254,7 @@ describe('path player: drawing', () => {
     expect([tags.width, tags.height]).toEqual([1400, 1000]);
     expect([floor.width, floor.height]).toEqual([1400, 1000]);
     await expect.poll(() => pixel(path, keyframeAt(2))).toEqual([...BLUE, 255]);
-    expect(marker('current')).toMatchObject(keyframeAt(3));
+    await expect.poll(() => marker('current')).toMatchObject(keyframeAt(3));
   });
 
   it('names the transform it used and warns in the console about calibration errors over 10 px', async () => {
