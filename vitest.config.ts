@@ -69,6 +69,7 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['{workers,src,tests}/**/*.browser.test.{ts,tsx}'],
+          setupFiles: ['tests/support/browser-setup.ts'],
           testTimeout: 30_000,
           browser: {
             enabled: true,

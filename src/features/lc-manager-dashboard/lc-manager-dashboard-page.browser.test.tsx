@@ -165,6 +165,29 @@ describe('LC manager dashboard', () => {
       .toHaveAttribute('href', '/audit');
   });
 
+  it('opens again on the tab last used, from the URL or, without one, from this browser tab', async () => {
+    await showDashboard();
+    await userEvent.click(page.getByRole('tab', { name: 'Inspections' }));
+    expect(new URL(location.href).searchParams.get('tab')).toBe('inspections');
+    // Back to the dashboard from a report: by the browser (the URL has the tab) ...
+    await cleanup();
+    await showDashboard();
+    await expect
+      .element(page.getByRole('tab', { name: 'Inspections' }))
+      .toHaveAttribute('aria-selected', 'true');
+    // ... or by 'Back to …', which opens the bare path.
+    await cleanup();
+    const bare = new URL(location.href);
+    bare.searchParams.delete('tab');
+    history.replaceState(null, '', bare);
+    await showDashboard();
+    await expect
+      .element(page.getByRole('tab', { name: 'Inspections' }))
+      .toHaveAttribute('aria-selected', 'true');
+    await userEvent.click(page.getByRole('tab', { name: 'Line Clearances' }));
+    expect(new URL(location.href).searchParams.get('tab')).toBe('line-clearances');
+  });
+
   it('shows only the lines this manager manages, and only operators', async () => {
     await showDashboard();
     await expect

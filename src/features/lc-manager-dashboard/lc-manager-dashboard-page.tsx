@@ -10,6 +10,7 @@ import {
   lineClearanceMessages,
   operatorMessages,
 } from '../../config/entity-messages.ts';
+import { useDashboardTab } from '../../hooks/use-dashboard-tab.ts';
 import { usePageHeading } from '../../hooks/use-heading-focus.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { roleList } from '../../lib/roles.ts';
@@ -24,14 +25,14 @@ import { OperatorDialog } from './operator-dialog.tsx';
 import { OperatorsTab } from './operators-tab.tsx';
 import { lcStrings as s } from './strings.ts';
 
-type TabName = 'line-clearances' | 'operators' | 'inspections';
+const tabNames = ['line-clearances', 'operators', 'inspections'] as const;
 
 /** Spec §2 LC manager dashboard. */
 export default function LcManagerDashboardPage() {
   const heading = usePageHeading(s.title);
   const snap = useSnapshot(session);
   const managerId = snap.info?.id ?? '';
-  const [tab, setTab] = useState<TabName>('line-clearances');
+  const [tab, setTab] = useDashboardTab(tabNames, 'line-clearances');
   const [dialog, setDialog] = useState<'area' | 'operator' | null>(null);
 
   const lines = useLoad(getLineClearances, lineClearanceMessages.loadFailed);
@@ -82,7 +83,7 @@ export default function LcManagerDashboardPage() {
           { label: s.manageOperators, onClick: () => setTab('operators') },
         ]}
       />
-      <Tabs.Root className="tabs" value={tab} onValueChange={(value) => setTab(value as TabName)}>
+      <Tabs.Root className="tabs" value={tab} onValueChange={setTab}>
         <TabBar
           label={s.tabsLabel}
           tabs={[
