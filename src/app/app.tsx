@@ -3,13 +3,14 @@ import { Toaster } from '../components/toaster.tsx';
 import { IdleSignOut } from '../features/auth/idle-sign-out.tsx';
 import { OwnPasswordGate } from '../features/auth/own-password-gate.tsx';
 import { restoreSession } from '../features/auth/session-actions.ts';
+import { PageErrorBoundary } from './page-error-boundary.tsx';
 import { AppRoutes } from './router.tsx';
 import { Toolbar } from './toolbar.tsx';
 import { UploadQueueRunner } from './upload-queue-runner.tsx';
 
 /**
- * The app shell: toolbar, the routed page (each page its own chunk; first a password of one's own
- * when someone else chose it), the toasts, and the sign-out after inactivity.
+ * The app shell: toolbar, the routed page (each page its own chunk, and what went wrong instead of a
+ * blank page; first a password of one's own when someone else chose it), the toasts, and the sign-out after inactivity.
  */
 export function App() {
   // The toolbar shows the signed-in state on every page, so a stored session is restored at once.
@@ -26,15 +27,17 @@ export function App() {
       {/* Focusable, so 'Skip to content' moves the focus and the next Tab starts in the page. */}
       <main id="main" tabIndex={-1}>
         <OwnPasswordGate>
-          <Suspense
-            fallback={
-              <p className="page muted" role="status">
-                Loading…
-              </p>
-            }
-          >
-            <AppRoutes />
-          </Suspense>
+          <PageErrorBoundary>
+            <Suspense
+              fallback={
+                <p className="page muted" role="status">
+                  Loading…
+                </p>
+              }
+            >
+              <AppRoutes />
+            </Suspense>
+          </PageErrorBoundary>
         </OwnPasswordGate>
       </main>
       <Toaster />
