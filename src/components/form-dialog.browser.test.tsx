@@ -35,4 +35,32 @@ describe('FormDialog while saving', () => {
     await expect.element(save).toHaveFocus();
     expect(onClose).not.toHaveBeenCalled();
   });
+
+  it('is not closed by Cancel, × or Escape until the save ends (a signature on its way)', async () => {
+    let finish = (_saved: boolean) => {};
+    const onSubmit = () =>
+      new Promise<boolean>((resolve) => {
+        finish = resolve;
+      });
+    const onClose = vi.fn();
+    await render(
+      <FormDialog title="Approve Inspection" onSubmit={onSubmit} onClose={onClose}>
+        <input aria-label="Password" />
+      </FormDialog>,
+    );
+    const cancel = page.getByRole('button', { name: 'Cancel' });
+    await userEvent.click(page.getByRole('button', { name: 'Save' }));
+    await expect.element(cancel).toHaveAttribute('aria-disabled', 'true');
+    // Forced: Playwright waits for an aria-disabled button to be enabled; a person can click it.
+    await userEvent.click(cancel, { force: true });
+    await userEvent.click(page.getByRole('button', { name: 'Close' }));
+    await userEvent.keyboard('{Escape}');
+    expect(onClose).not.toHaveBeenCalled();
+    await expect.element(page.getByRole('dialog', { name: 'Approve Inspection' })).toBeVisible();
+
+    finish(false);
+    await expect.element(cancel).not.toHaveAttribute('aria-disabled');
+    await userEvent.click(cancel);
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
 });

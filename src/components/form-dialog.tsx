@@ -19,8 +19,8 @@ export interface FormDialogProps
 }
 
 /**
- * A dialog holding one form with Cancel and a submit button that does nothing while saving
- * (`aria-disabled`: a disabled button would drop the focus to <body>).
+ * A dialog holding one form with Cancel and a submit button, both doing nothing while saving
+ * (`aria-disabled`: a disabled button would drop the focus to <body>); nor does closing it.
  */
 export function FormDialog(props: FormDialogProps) {
   const {
@@ -45,14 +45,25 @@ export function FormDialog(props: FormDialogProps) {
     if (saved) onClose();
   };
 
+  // Not while saving: a signer who pressed Cancel (or Escape) would think nothing was signed while
+  // the signature was still on its way and then recorded.
+  const close = () => {
+    if (!busy) onClose();
+  };
+
   return (
-    <AppDialog open onOpenChange={(open) => !open && onClose()} width={width} {...dialog}>
+    <AppDialog open onOpenChange={(open) => !open && close()} width={width} {...dialog}>
       {/* Our checks say what is missing at the field and in the spec's toast; the browser's own
           bubble for a `required` field would come first and say neither. */}
       <form className="form" noValidate onSubmit={submit}>
         {children}
         <div className="form-actions">
-          <button type="button" className="btn btn-secondary" onClick={onClose}>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={close}
+            aria-disabled={busy || undefined}
+          >
             Cancel
           </button>
           <button

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { accessTokenKey } from '../stores/session.ts';
 import { ApiError, api } from './api-client.ts';
+import { failureText } from './run-action.ts';
 
 afterEach(() => {
   localStorage.removeItem(accessTokenKey);
@@ -47,6 +48,31 @@ describe('api client', () => {
     await expect(api.get('/api/users')).rejects.toMatchObject({ status: 502, serverMessage: null });
     vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
     await expect(api.get('/api/users')).rejects.toMatchObject({ status: 0, serverMessage: null });
+  });
+
+  it('says of an unanswered change that it may have been saved, of a read to try again', async () => {
+    vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+    const read = await api.get('/api/users').catch((error: unknown) => error);
+    expect(failureText('Failed to load users', read)).toBe(
+      'Failed to load users: the server could not be reached. Check the connection and try again.',
+    );
+    const change = await api.post('/api/line-clearances', {}).catch((error: unknown) => error);
+    expect(failureText('Failed to create line clearance', change)).toBe(
+      'Failed to create line clearance: no answer from the server, so it is not known whether this was saved. Check the list before trying again.',
+    );
+  });
+
+  it('sends a change with a signal that gives up on it (a lost connection), a read without', async () => {
+    const seen: RequestInit[] = [];
+    vi.stubGlobal('fetch', async (_url: string, init: RequestInit) => {
+      seen.push(init);
+      return new Response('{}', { status: 200 });
+    });
+    await api.put('/api/devices/d1', {});
+    await api.get('/api/devices');
+    expect(seen[0]?.signal).toBeInstanceOf(AbortSignal);
+    expect(seen[0]?.signal?.aborted).toBe(false);
+    expect(seen[1]?.signal).toBeUndefined();
   });
 
   it('keeps the session on a 401 when told to (wrong current password)', async () => {

@@ -11,6 +11,8 @@ export class ApiError extends Error {
     message: string,
     readonly serverMessage: string | null,
     readonly statusText = '',
+    /** Set when no answer came (status 0): what was sent, which may have been done all the same. */
+    readonly unansweredMethod: string | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -83,8 +85,11 @@ function failure(
   );
 }
 
+/** How long a change waits for its answer; the slowest (a signature, under load) take seconds. */
+const CHANGE_TIMEOUT_MS = 60_000;
+
 function networkFailure(method: string, url: string, cause: unknown): ApiError {
-  return new ApiError(0, `${method} ${url} failed: ${String(cause)}`, null);
+  return new ApiError(0, `${method} ${url} failed: ${String(cause)}`, null, '', method);
 }
 
 function authorization(withToken: boolean): Record<string, string> {
@@ -104,7 +109,11 @@ async function send(
   options: RequestOptions,
   accept: string,
 ): Promise<Response> {
-  const { body, signOutOn401 = true, withToken = true, signal } = options;
+  const { body, signOutOn401 = true, withToken = true } = options;
+  // A change that hangs (a connection lost mid-way) ends as unanswered instead of keeping its
+  // dialog busy for good; reads may stream for long (an exported trail) and have their own signal.
+  const signal =
+    options.signal ?? (method === 'GET' ? undefined : AbortSignal.timeout(CHANGE_TIMEOUT_MS));
   const headers: Record<string, string> = { Accept: accept, ...authorization(withToken) };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let response: Response;

@@ -76,8 +76,19 @@ export function refusesField(error: unknown, field: `body.${string}`): boolean {
  */
 export function failureText(failure: string, error: unknown): string | null {
   if (error instanceof ApiError && error.status === 401) return null;
-  const reason = error instanceof ApiError ? error.serverMessage : null;
+  const reason = error instanceof ApiError ? (error.serverMessage ?? noAnswer(error)) : null;
   return reason ? `${failure}: ${reason}` : failure;
+}
+
+/**
+ * Why a call got no answer, in a user's words. A change may have reached the server before the
+ * connection was lost, so the user is told to look before sending it again.
+ */
+export function noAnswer(error: ApiError): string | null {
+  if (error.unansweredMethod === null) return null;
+  return error.unansweredMethod === 'GET'
+    ? 'the server could not be reached. Check the connection and try again.'
+    : 'no answer from the server, so it is not known whether this was saved. Check the list before trying again.';
 }
 
 /** Spec §5: every delete asks the browser for confirmation first. */

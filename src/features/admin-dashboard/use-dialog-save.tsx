@@ -36,7 +36,7 @@ type ChangeReason = ReturnType<typeof useChangeReason>;
  * inside the dialog (a toast outside a modal is hidden from screen readers), which stays open
  * with what was typed. A 409 (e.g. the record changed since the dialog opened: the server says who
  * changed it and when, docs/api-contract.md "Versions") reloads the list behind it too, so the
- * dialog opened again shows the change. A refusal of the edit's reason is said at its field.
+ * dialog opened again shows the change; so does a call that got no answer. A refusal of the edit's reason is said at its field.
  */
 export function useDialogSave(reload: () => void, changeReason?: ChangeReason) {
   const [refusal, setRefusal] = useState<string | null>(null);
@@ -60,7 +60,8 @@ export function useDialogSave(reload: () => void, changeReason?: ChangeReason) {
     // The refusal takes the focus from Save, so a keyboard or screen-reader user hears what
     // happened and is at its words.
     alert.current?.focus();
-    if (error instanceof ApiError && error.status === 409) reload();
+    // No answer (status 0): a create may have been stored all the same, so the list shows it.
+    if (error instanceof ApiError && (error.status === 409 || error.status === 0)) reload();
     return false;
   };
 

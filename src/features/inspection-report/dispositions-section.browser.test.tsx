@@ -170,6 +170,36 @@ describe('the dispositions table for a keyboard and a screen reader', () => {
 });
 
 describe('a decision over another one than the page shows', () => {
+  it('sends a Confirm once however often it is clicked while on its way', async () => {
+    const report = { ...signedReport, canSign: true, detections: [detection(1, null)] };
+    let answer = () => {};
+    const sent: string[] = [];
+    vi.stubGlobal('fetch', (input: RequestInfo | URL) => {
+      sent.push(String(input));
+      return new Promise<Response>((resolve) => {
+        answer = () => resolve(new Response('{}', { status: 200 }));
+      });
+    });
+    const changed = vi.fn();
+    await render(
+      <DispositionsSection
+        report={report as InspectionReport}
+        clock={createPlaybackClock()}
+        onChanged={changed}
+      />,
+    );
+    const confirm = page.getByRole('button', { name: 'Confirm 14.792 s' });
+    await userEvent.click(confirm);
+    await expect.element(confirm).toHaveAttribute('aria-disabled', 'true');
+    // Forced: Playwright waits for an aria-disabled button to be enabled; a person can click it.
+    await userEvent.click(confirm, { force: true });
+    answer();
+    await expect.poll(() => changed.mock.calls.length).toBe(1);
+    await expect.element(confirm).not.toHaveAttribute('aria-disabled');
+    expect(sent).toHaveLength(1);
+    expect(toasts.items.map((toast) => toast.detail)).toEqual(['Disposition saved']);
+  });
+
   it('names the one shown; refused, it says why and the report reloads', async () => {
     const shown = signedReport.detections[0]?.disposition ?? null;
     const report = {

@@ -59,8 +59,14 @@ export function DispositionsSection({ report, clock, onChanged }: DispositionsSe
     return outcome;
   };
 
+  // The detection whose Confirm is on its way: a second click would send it again and be refused
+  // as outdated by the first (QA: 'Disposition saved' and a failure toast for one decision).
+  const [confirming, setConfirming] = useState<string | null>(null);
   const confirm = async (detection: ReportDetection) => {
+    if (confirming) return;
+    setConfirming(detection.predictionId);
     const outcome = await save(detection, 'confirmed');
+    setConfirming(null);
     // The toast says why; the report shows the record as it is now.
     if (!outcome.done && refusedAsOutdated(outcome.error)) onChanged();
   };
@@ -143,6 +149,7 @@ export function DispositionsSection({ report, clock, onChanged }: DispositionsSe
                               type="button"
                               className="btn btn-success"
                               aria-label={`${s.confirm} ${name}`}
+                              aria-disabled={confirming === detection.predictionId || undefined}
                               onClick={() => void confirm(detection)}
                             >
                               {s.confirm}
