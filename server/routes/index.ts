@@ -14,6 +14,7 @@ import { keyframeRoutes } from './keyframes.ts';
 import { lineClearanceRoutes } from './line-clearances.ts';
 import { predictionRoutes } from './predictions.ts';
 import { reportRoutes } from './reports.ts';
+import { securityAlertRoutes } from './security-alerts.ts';
 import { serviceAccountRoutes } from './service-accounts.ts';
 import { uploadRoutes } from './uploads.ts';
 import { userRoutes } from './users.ts';
@@ -24,6 +25,7 @@ export const apiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     healthRoutes,
     authRoutes,
     auditLogRoutes,
+    securityAlertRoutes,
     lineClearanceRoutes,
     userRoutes,
     deviceRoutes,

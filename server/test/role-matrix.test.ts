@@ -323,6 +323,21 @@ const matrix: Row[] = [
   ),
   {
     method: 'GET',
+    route: '/api/security-alerts',
+    request: () => ({ url: '/api/security-alerts' }),
+    ok: 200,
+    allowed: ['admin', 'factory'],
+  },
+  {
+    method: 'POST',
+    route: '/api/security-alerts/review',
+    // Entry 1 is in every trail: a review through it, then a stale one that changes nothing.
+    request: () => ({ url: '/api/security-alerts/review', payload: { throughId: 1 } }),
+    ok: 200,
+    allowed: ['admin', 'factory'],
+  },
+  {
+    method: 'GET',
     route: '/api/line-clearances',
     request: () => ({ url: '/api/line-clearances' }),
     ok: 200,

@@ -27,6 +27,9 @@ const lists = {
   'GET /api/inspections': { body: [] },
   'GET /api/floorplans': { body: [] },
   'GET /api/videos': { body: [] },
+  'GET /api/security-alerts': {
+    body: { reviewed: null, count: 0, entries: [], lockedAccounts: [] },
+  },
 };
 
 async function visit(path: string, routes: Parameters<typeof fakeFetch>[0] = {}) {

@@ -69,6 +69,11 @@ export type {
   ReportsQuery,
   SignatureCheck,
 } from '../../server/schemas/reports.ts';
+export type {
+  LockedAccount,
+  SecurityAlerts,
+  SecurityAlertsReview,
+} from '../../server/schemas/security-alerts.ts';
 export type { Signature } from '../../server/schemas/signatures.ts';
 export type {
   User,

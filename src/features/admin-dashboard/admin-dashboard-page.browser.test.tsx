@@ -60,12 +60,20 @@ const video = {
   relatedData: { predictions: 2, reports: 0, floorplanConfigs: 1, floorplans: 1 },
 };
 
+/** The security alerts panel hides with nothing to review (security-alerts.browser.test.tsx). */
+const noSecurityAlerts = {
+  'GET /api/security-alerts': {
+    body: { reviewed: null, count: 0, entries: [], lockedAccounts: [] },
+  },
+};
+
 async function showDashboard(roles: string[], users: object[] = [user]) {
   signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles });
   const fake = fakeFetch({
     'GET /api/line-clearances': { body: [line] },
     'GET /api/users': { body: users },
     'GET /api/devices': { body: [device] },
+    ...noSecurityAlerts,
     'GET /api/admin/videos': { body: [video] },
   });
   vi.stubGlobal('fetch', fake.fetchImpl);
@@ -172,6 +180,7 @@ describe('admin / factory-manager dashboard', () => {
       'GET /api/line-clearances': { body: [line, managed] },
       'GET /api/users': { body: [user, sofia] },
       'GET /api/devices': { body: [device] },
+      ...noSecurityAlerts,
       'POST /api/line-clearances': { status: 201, body: activeLine('a3a3a3a3a3a3a3a3a3a3a3a3') },
       [`PUT /api/line-clearances/${managed._id}`]: { body: { ...managed, managerId: null } },
     });
@@ -247,6 +256,7 @@ describe('admin / factory-manager dashboard', () => {
         },
       },
       'GET /api/devices': { body: [device] },
+      ...noSecurityAlerts,
       [`POST /api/users/${user._id}/unlock`]: { body: { message: 'Account unlocked' } },
     });
     vi.stubGlobal('fetch', fake.fetchImpl);
@@ -380,6 +390,7 @@ describe('admin / factory-manager dashboard', () => {
         },
       },
       'GET /api/devices': { body: [device] },
+      ...noSecurityAlerts,
       [`DELETE /api/users/${user._id}`]: { body: {} },
       [`DELETE /api/users/${second._id}`]: { body: {} },
     });
@@ -426,6 +437,7 @@ describe('deleting a record', () => {
         'GET /api/line-clearances': { body: [line] },
         'GET /api/users': { body: [user] },
         'GET /api/devices': { body: [device] },
+        ...noSecurityAlerts,
         [`DELETE ${path}`]: { body: {} },
       });
       const sent: unknown[] = [];

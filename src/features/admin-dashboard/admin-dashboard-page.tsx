@@ -10,6 +10,7 @@ import {
   lineClearanceMessages,
   userMessages,
 } from '../../config/entity-messages.ts';
+import { useDashboardTab } from '../../hooks/use-dashboard-tab.ts';
 import { usePageHeading } from '../../hooks/use-heading-focus.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { dashboardLabelByRole, primaryRole, type Role } from '../../lib/roles.ts';
@@ -20,11 +21,10 @@ import { getDevices } from './api/get-devices.ts';
 import { DevicesTab } from './devices-tab.tsx';
 import { LineClearanceDialog } from './line-clearance-dialog.tsx';
 import { LineClearancesTab } from './line-clearances-tab.tsx';
+import { SecurityAlertsPanel } from './security-alerts.tsx';
 import { adminStrings as s } from './strings.ts';
 import { UsersTab } from './users-tab.tsx';
 import { VideosTab } from './videos-tab.tsx';
-
-type TabName = 'line-clearances' | 'users' | 'devices' | 'videos';
 
 /** Spec §2 Admin / factory-manager dashboard (also served at /factory-manager). */
 export default function AdminDashboardPage() {
@@ -32,7 +32,8 @@ export default function AdminDashboardPage() {
   const role = primaryRole(snap.roles);
   const isAdmin = snap.roles.includes('admin');
   const heading = usePageHeading(dashboardLabelByRole[role ?? 'admin']);
-  const [tab, setTab] = useState<TabName>('line-clearances');
+  const tabNames = ['line-clearances', 'users', 'devices', ...(isAdmin ? ['videos'] : [])];
+  const [tab, setTab] = useDashboardTab(tabNames, 'line-clearances');
   const [lineDialog, setLineDialog] = useState<LineClearance | 'new' | null>(null);
 
   // Loaded once here: the Users and Videos tabs show line, user and device names from them.
@@ -55,8 +56,14 @@ export default function AdminDashboardPage() {
       <h1 ref={heading} tabIndex={-1}>
         {dashboardLabelByRole[role ?? 'admin']}
       </h1>
+      <SecurityAlertsPanel
+        users={users.data ?? []}
+        lineClearances={lineClearances.data ?? []}
+        onUnlocked={users.reload}
+        onCleared={() => heading.current?.focus()}
+      />
       <QuickActions actions={(role && quickActionsByRole[role]) || []} />
-      <Tabs.Root className="tabs" value={tab} onValueChange={(value) => setTab(value as TabName)}>
+      <Tabs.Root className="tabs" value={tab} onValueChange={setTab}>
         <TabBar
           label={s.tabsLabel}
           tabs={[

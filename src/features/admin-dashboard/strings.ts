@@ -88,6 +88,30 @@ export const adminStrings = {
   passwordResetDone: (name: string) =>
     `Password reset. ${name} is signed out everywhere and signs in with the new password.`,
   ownPasswordInProfile: 'Your own password is changed in Profile, with your current one.',
+  /** The security alerts panel (21 CFR 11.300(d); docs/permissions.md "Security alerts"). */
+  securityAlerts: 'Security alerts',
+  securityEvents: (count: number) =>
+    count === 0 ? 'No security events' : `${count} security event${count === 1 ? '' : 's'}`,
+  sinceReview: (events: string, by: string, at: string) =>
+    `${events} since the last review (reviewed by ${by}, ${at})`,
+  noneReviewedYet: (events: string) => `${events}, none reviewed yet`,
+  newestShown: (shown: number) =>
+    `The newest ${shown} are listed here; the audit trail has them all.`,
+  accountLockedAlert: (who: string, until: string) =>
+    `Account locked after failed sign-ins: ${who}, until ${until}`,
+  addressBlockedAlert: (address: string) =>
+    `Sign-ins blocked from address ${address} after repeated failures`,
+  accessRefusedAlert: (who: string, route: string) => `Access refused: ${who}, ${route}`,
+  /** A refusal's later repeats, counted into one entry (server/audit/refusals.ts). */
+  refusedAgain: (times: number) => `, then ${times} more time${times === 1 ? '' : 's'}`,
+  someone: 'someone',
+  lockedAccounts: 'Locked now',
+  lockedAccount: (who: string, until: string) => `${who}, locked until ${until}`,
+  openAuditTrail: 'Open the audit trail',
+  markReviewed: 'Mark as reviewed',
+  markingReviewed: 'Marking as reviewed…',
+  alertsReviewed: 'Security alerts marked as reviewed',
+  reviewFailed: 'Failed to mark the security alerts as reviewed',
 } as const;
 
 /** PUT /api/users status values with their labels; a deactivated account cannot sign in. */
