@@ -58,6 +58,8 @@ export function serverMessageOf(body: string): string | null {
 
 /** The query the login page reads as 'the session ended under a call' (spec §4: a 401 signs out). */
 export const SESSION_ENDED = 'session=ended';
+/** /login's query after a log out in another tab of this browser. */
+export const SIGNED_OUT_ELSEWHERE = 'session=other-tab';
 
 /**
  * Spec §4: a 401 signs out and goes to /login, whose page then says why: the action the user just

@@ -15,7 +15,7 @@ import {
   storedAccessToken,
 } from '../stores/session.ts';
 import type { RenewResponse } from '../types/api.ts';
-import { ApiError, api, endSession } from './api-client.ts';
+import { ApiError, api, endSession, SIGNED_OUT_ELSEWHERE } from './api-client.ts';
 import { logOut } from './log-out.ts';
 
 /** Local storage: when the user was last active in any tab (milliseconds since the epoch). */
@@ -279,7 +279,8 @@ export function followSignOutInOtherTabs(): () => void {
     }
     stopIdleSession();
     signOut();
-    navigate('/login');
+    // Said on /login: typed work in this tab was lost by an action in another one.
+    navigate(`/login?${SIGNED_OUT_ELSEWHERE}`);
   };
   window.addEventListener('storage', onStorage);
   return () => window.removeEventListener('storage', onStorage);

@@ -249,7 +249,7 @@ describe('sign-out after inactivity', () => {
     expect(session.loggedIn).toBe(false);
     expect(session.info).toBeNull();
     expect(window.location.pathname).toBe('/login');
-    expect(window.location.search).toBe('');
+    expect(window.location.search).toBe('?session=other-tab');
     // Nothing left running here either: no warning, no sign-out, no call at the limit.
     await wait(30 * MINUTE);
     expect(warning().query()).toBeNull();

@@ -63,6 +63,20 @@ describe('login screen', () => {
     await expect.element(page.getByLabelText('Email')).toHaveFocus();
   });
 
+  it('says why it shows after a log out in another tab: what was typed here is lost', async () => {
+    const memory = memoryLocation({ path: '/login?session=other-tab' });
+    await render(
+      <Router hook={memory.hook} searchHook={memory.searchHook}>
+        <LoginPage />
+      </Router>,
+    );
+    await expect
+      .element(page.getByRole('status'))
+      .toHaveTextContent(
+        'You logged out in another tab or window of this browser, so this one was signed out too: anything typed here and not saved was not saved. Sign in again to go on.',
+      );
+  });
+
   it('says nothing of a session when opened to sign in', async () => {
     await showLogin();
     await expect.element(page.getByLabelText('Email')).toHaveFocus();

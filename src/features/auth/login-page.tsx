@@ -4,7 +4,7 @@ import { useLocation, useSearch } from 'wouter';
 import { Field } from '../../components/field.tsx';
 import { useFieldErrors } from '../../hooks/use-field-errors.ts';
 import { usePageHeading } from '../../hooks/use-heading-focus.ts';
-import { SESSION_ENDED } from '../../lib/api-client.ts';
+import { SESSION_ENDED, SIGNED_OUT_ELSEWHERE } from '../../lib/api-client.ts';
 import { readIdleSignOut } from '../../lib/idle-session.ts';
 import { dashboardPathByRole } from '../../lib/roles.ts';
 import { showToast, toastLife } from '../../stores/toasts.ts';
@@ -19,6 +19,7 @@ export default function LoginPage() {
   const [, navigate] = useLocation();
   const search = useSearch();
   const sessionEnded = new URLSearchParams(search).toString() === SESSION_ENDED;
+  const signedOutElsewhere = new URLSearchParams(search).toString() === SIGNED_OUT_ELSEWHERE;
   const idle = readIdleSignOut(search);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -60,6 +61,11 @@ export default function LoginPage() {
         {sessionEnded && (
           <p className="report-warning" role="status">
             {s.sessionEnded}
+          </p>
+        )}
+        {signedOutElsewhere && (
+          <p className="report-warning" role="status">
+            {s.signedOutElsewhere}
           </p>
         )}
         {idle && (

@@ -5,6 +5,9 @@ export const authStrings = {
   /** After a 401: whatever the user just did was refused, so nothing was saved or signed. */
   sessionEnded:
     'Your session ended, so your last action was not carried out (nothing was saved or signed). Sign in again to go on.',
+  /** Log out in another tab of this browser signs this one out too (shared local storage). */
+  signedOutElsewhere:
+    'You logged out in another tab or window of this browser, so this one was signed out too: anything typed here and not saved was not saved. Sign in again to go on.',
   /** After the sign-out at the idle limit: what was left open was not saved or signed. */
   signedOutIdle: (minutes: number) =>
     `You were signed out after ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} without activity, so nothing left unsaved was saved or signed. Sign in again to go on.`,
