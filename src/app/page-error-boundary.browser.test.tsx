@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
 import { Link, Route, Router, Switch } from 'wouter';
@@ -56,6 +56,27 @@ describe('a page that fails to show', () => {
     await page.getByRole('link', { name: 'Home' }).click();
     await expect.element(page.getByRole('heading', { name: 'Home page' })).toBeVisible();
     expect(page.getByRole('alert').query()).toBeNull();
+  });
+
+  it('leaves pages mounted as they were when the path changes (a landing redirect runs once)', async () => {
+    let mounts = 0;
+    function Counted() {
+      useEffect(() => {
+        mounts++;
+      }, []);
+      return <Link href="/page/two">Next</Link>;
+    }
+    const memory = memoryLocation({ path: '/page/one', record: true });
+    await render(
+      <Router hook={memory.hook}>
+        <PageErrorBoundary>
+          <Route path="/page/:name" component={Counted} />
+        </PageErrorBoundary>
+      </Router>,
+    );
+    await page.getByRole('link', { name: 'Next' }).click();
+    await expect.poll(() => memory.history.at(-1)).toBe('/page/two');
+    expect(mounts).toBe(1);
   });
 
   it('names any other error, to be reported', async () => {

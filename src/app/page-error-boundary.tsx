@@ -18,6 +18,8 @@ const missingCode =
 
 interface BoundaryProps {
   children: ReactNode;
+  /** The page's path: a new one clears the error (the pages stay mounted as they were). */
+  location: string;
 }
 
 class Boundary extends Component<BoundaryProps, { error: Error | null }> {
@@ -25,6 +27,12 @@ class Boundary extends Component<BoundaryProps, { error: Error | null }> {
 
   static getDerivedStateFromError(error: unknown) {
     return { error: error instanceof Error ? error : new Error(String(error)) };
+  }
+
+  override componentDidUpdate(previous: BoundaryProps) {
+    if (this.state.error && previous.location !== this.props.location) {
+      this.setState({ error: null });
+    }
   }
 
   override render() {
@@ -56,9 +64,10 @@ class Boundary extends Component<BoundaryProps, { error: Error | null }> {
 /**
  * The routed page, or what went wrong with it instead of a blank page: without a boundary, a
  * page whose code fails to load (after an update, or with the server down) unmounts the whole
- * app, toolbar included. A new location starts over, so Back leaves the failed page.
+ * app, toolbar included. A new path clears the error, so Back leaves the failed page; it is not a
+ * key, which would mount every page again on each navigation (the start page's landing redirect).
  */
-export function PageErrorBoundary({ children }: BoundaryProps) {
+export function PageErrorBoundary({ children }: { children: ReactNode }) {
   const [location] = useLocation();
-  return <Boundary key={location}>{children}</Boundary>;
+  return <Boundary location={location}>{children}</Boundary>;
 }
