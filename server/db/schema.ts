@@ -268,6 +268,8 @@ export const reportSummaries = pgTable(
     /** A signed record whose hash, when the report was last built, no longer matched its signature. */
     changedAfterSigning: boolean('changed_after_signing').notNull().default(false),
     builtAt: timestamp('built_at', { withTimezone: true }).notNull(),
+    /** REPORT_RULES_VERSION of the code that built it: rules changed since, it is built again. */
+    rules: integer('rules').notNull().default(0),
   },
   (t) => [index('report_summaries_flags_idx').on(t.flags)],
 );

@@ -1,7 +1,7 @@
 // Builds the inspection report (docs/reports.md): header, checklist, detections with their
 // dispositions, flags, the coverage picture and the signature, from the stored records. It also
 // writes the report's summary row that /reports filters on.
-import { eq, isNull, or, sql } from 'drizzle-orm';
+import { eq, isNull, ne, or, sql } from 'drizzle-orm';
 import { imageSizeFromHeader } from '../../workers/image-header.ts';
 import type { AppContext, AuthUser } from '../context.ts';
 import type { Db, Tx } from '../db/client.ts';
@@ -586,12 +586,21 @@ async function saveSummary(
     changedAfterSigning: report.changedAfterSigning,
     // The database's clock, as the audit entries' (summarizeMissing compares the two).
     builtAt: sql`now()`,
+    rules: REPORT_RULES_VERSION,
   };
   await db
     .insert(reportSummaries)
     .values({ inspectionId, ...values })
     .onConflictDoUpdate({ target: reportSummaries.inspectionId, set: values });
 }
+
+/**
+ * The version of what a report's summary counts (its flags, their severities, the checklist's
+ * scans and visits). Raise it with any change to those rules: the next start builds every summary
+ * built before, so /reports never filters an upgraded plant's records by the old rules (QA: a
+ * pending record listed 3 flags, 1 critical, against 4 and 2 in its report).
+ */
+export const REPORT_RULES_VERSION = 1;
 
 /** Who builds reports for their summaries: a reader of every record who signs nothing. */
 const summarizer: AuthUser = { id: 'system', name: 'System', email: '', roles: ['audit'] };
@@ -650,7 +659,7 @@ export async function inspectionsOfVideo(db: Db, videoId: string): Promise<strin
 
 /**
  * Builds every report whose summary row is missing (a failed rebuild dropped it, or the demo just
- * loaded) or older than a change of its record: every change of an inspection or its video writes
+ * loaded), built by older report rules (an upgrade), or older than a change of its record: every change of an inspection or its video writes
  * an audit entry, and a server stopped between a change's commit and its summary's rebuild (a
  * disposition, an analysis) left /reports counting the flags as before. Run at start.
  */
@@ -664,7 +673,13 @@ export async function summarizeMissing(ctx: Pick<AppContext, 'db' | 'storage'>):
     .select({ id: inspections.id })
     .from(inspections)
     .leftJoin(reportSummaries, eq(reportSummaries.inspectionId, inspections.id))
-    .where(or(isNull(reportSummaries.inspectionId), changedSince));
+    .where(
+      or(
+        isNull(reportSummaries.inspectionId),
+        ne(reportSummaries.rules, REPORT_RULES_VERSION),
+        changedSince,
+      ),
+    );
   for (const { id } of missing) await summarizeInspection(ctx, id);
   return missing.length;
 }

@@ -30,7 +30,7 @@ import { checkEvidenceFiles } from './evidence.ts';
 import { CSV_BATCH, TOTAL_CAP } from './list.ts';
 import { reportPdf } from './pdf.ts';
 import { readRecord } from './record.ts';
-import { summarizeMissing } from './report.ts';
+import { REPORT_RULES_VERSION, summarizeMissing } from './report.ts';
 
 let t: TestApp;
 const auth: Record<string, { authorization: string }> = {};
@@ -400,6 +400,19 @@ describe('flags and dispositions', () => {
     expect((await listed()).flags).toBe(counted.flags);
     // Current summaries are left as they are.
     expect(await summarizeMissing(t.services.ctx)).toBe(0);
+
+    // A summary built by older report rules (before an upgrade) is built again, and only it.
+    await db
+      .update(reportSummaries)
+      .set({ flags: 999, rules: REPORT_RULES_VERSION - 1 })
+      .where(eq(reportSummaries.inspectionId, id));
+    expect(await summarizeMissing(t.services.ctx)).toBe(1);
+    expect((await listed()).flags).toBe(counted.flags);
+    const [rebuilt] = await db
+      .select({ rules: reportSummaries.rules })
+      .from(reportSummaries)
+      .where(eq(reportSummaries.inspectionId, id));
+    expect(rebuilt?.rules).toBe(REPORT_RULES_VERSION);
   });
 });
 
