@@ -4,10 +4,12 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { audit } from '../audit/audit.ts';
 import { acquireLock } from './lock.ts';
 import { type PgliteThread, startPgliteThread } from './pglite-thread.ts';
 import * as schema from './schema.ts';
@@ -37,12 +39,48 @@ export interface DatabaseOptions {
   pgliteStart?: Uint8Array<ArrayBuffer>;
 }
 
+/** How many of the checked-in migrations the database has; 0 for a new one. */
+async function appliedMigrations(db: NodePgDatabase<typeof schema>): Promise<number> {
+  const { rows } = (await db
+    .execute(sql`
+    select count(*)::int as applied from drizzle.__drizzle_migrations
+    where to_regclass('drizzle.__drizzle_migrations') is not null`)
+    .catch(() => ({
+      rows: [{ applied: 0 }],
+    }))) as unknown as { rows: { applied: number }[] };
+  return rows[0]?.applied ?? 0;
+}
+
+/**
+ * Applies the pending migrations. On a database that had some (an upgrade: EU GMP Annex 11 §10,
+ * changes to the system are recorded), the trail says which were applied and when; a new
+ * database's first migrations are its creation, not a change.
+ */
+async function migrateRecorded(db: NodePgDatabase<typeof schema>): Promise<void> {
+  const before = await appliedMigrations(db);
+  await migratePg(db, { migrationsFolder });
+  const after = await appliedMigrations(db);
+  if (before === 0 || after === before) return;
+  const journal = JSON.parse(
+    fs.readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8'),
+  ) as { entries: { tag: string }[] };
+  await audit(db as unknown as Db, null, {
+    action: 'system.upgrade',
+    entity: 'system',
+    oldValue: { migrations: before },
+    newValue: {
+      migrations: after,
+      applied: journal.entries.slice(before, after).map((entry) => entry.tag),
+    },
+  });
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     const db = drizzlePg({ client: pool, schema });
     try {
-      await migratePg(db, { migrationsFolder });
+      await migrateRecorded(db);
     } catch (error) {
       await pool.end();
       throw error;
@@ -73,7 +111,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // one session, and a transaction has it to itself (pglite-worker.ts).
     pool = new pg.Pool({ max: 4, idleTimeoutMillis: 0, stream: () => connect() });
     const db = drizzlePg({ client: pool, schema });
-    await migratePg(db, { migrationsFolder });
+    await migrateRecorded(db);
     const opened = { thread, pool };
     return {
       db: db as unknown as Db,
