@@ -18,6 +18,7 @@ import {
   type FloorplanConfiguration,
 } from '../schemas/floorplan-configs.ts';
 import { managesLine } from '../services/access.ts';
+import { floorplanImageUrl } from '../services/floorplan-images.ts';
 import { notUpdated } from '../services/record-version.ts';
 import { findVisibleVideo } from '../services/videos.ts';
 import { findLine } from './line-clearances.ts';
@@ -65,12 +66,24 @@ function sharedTagCode(configuration: FloorplanConfiguration): string | null {
 export const floorplanConfigRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ctx;
 
+  /**
+   * The line's configuration, naming the image of its floor plan as it is now: a replaced plan's
+   * image is deleted, and the configuration saved before the replace still named it (QA: the path
+   * player said 'The floor-plan image could not be loaded' until the wizard saved again).
+   */
   async function byLine(lineId: string | null): Promise<FloorplanConfig> {
-    const [row] = lineId
-      ? await db.select().from(floorplanConfigs).where(eq(floorplanConfigs.lineClearanceId, lineId))
+    const [found] = lineId
+      ? await db
+          .select({ row: floorplanConfigs, imageKey: floorplans.imageKey })
+          .from(floorplanConfigs)
+          .leftJoin(floorplans, eq(floorplans.id, floorplanConfigs.floorplanId))
+          .where(eq(floorplanConfigs.lineClearanceId, lineId))
       : [];
-    if (!row) throw notFound('Floor plan configuration');
-    return toConfig(row);
+    if (!found) throw notFound('Floor plan configuration');
+    const config = toConfig(found.row);
+    if (!found.imageKey) return config;
+    const floorplanImage = floorplanImageUrl(found.imageKey);
+    return { ...config, configuration: { ...config.configuration, floorplanImage } };
   }
 
   app.get(

@@ -100,6 +100,10 @@ describe('floor plans', () => {
     });
     expect(config.statusCode).toBe(200);
     expect(config.json().floorplanId).toBe(res.json()._id);
+    // The configuration names the new image, which is served: the old one is gone.
+    expect(config.json().configuration.floorplanImage).toBe(res.json().imagePath);
+    const image = await t.app.inject({ url: res.json().imagePath, headers: f.auth.admin });
+    expect(image.statusCode).toBe(200);
   });
 
   it('rejects what is not an image, missing fields, oversize files, others’ lines', async () => {
