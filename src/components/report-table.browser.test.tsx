@@ -17,6 +17,19 @@ describe('ReportTable', () => {
     await expect.element(rows.nth(2)).toHaveTextContent(/approved Changed after signing/);
     expect(rows.nth(1).element().textContent).not.toContain('Changed after signing');
   });
+
+  it('links each record to its history on /audit for readers of the trail only', async () => {
+    await render(<ReportTable rows={[reportRow]} roles={['audit']} caption="Inspection reports" />);
+    await expect
+      .element(page.getByRole('link', { name: /^History of report / }))
+      .toHaveAttribute('href', `/audit?record=${reportRow.inspectionId}`);
+    await cleanup();
+    await render(
+      <ReportTable rows={[reportRow]} roles={['lc_manager']} caption="Inspection reports" />,
+    );
+    await expect.element(page.getByRole('link', { name: /^Open report / })).toBeVisible();
+    expect(page.getByRole('link', { name: /^History of report / }).query()).toBeNull();
+  });
 });
 
 describe('ReportTable at 1280 px', () => {

@@ -1,8 +1,8 @@
 import { Link } from 'wouter';
 import { reportPdfUrl } from '../api/get-reports.ts';
-import { inspectionReportPath, routeRoles } from '../config/paths.ts';
+import { inspectionReportPath, recordHistoryPath, routeRoles } from '../config/paths.ts';
 import { recordTime } from '../lib/record-time.ts';
-import { hasAnyRole } from '../lib/roles.ts';
+import { hasAnyRole, trailReaders } from '../lib/roles.ts';
 import type { ReportRow } from '../types/api.ts';
 import { MediaLink } from './media-link.tsx';
 import { TableScroll } from './table-scroll.tsx';
@@ -18,11 +18,14 @@ export interface ReportTableProps {
 
 /**
  * Inspection reports as a table; each row opens its report, or, for roles the route table keeps
- * off /inspection-report (auditors), downloads its PDF (docs/reports.md). A signed record found
+ * off /inspection-report (auditors), downloads its PDF (docs/reports.md); readers of the trail also
+ * get the record's history on /audit. A signed record found
  * changed after signing says so beside its status.
  */
 export function ReportTable({ rows, roles, caption }: ReportTableProps) {
   const opensPage = hasAnyRole(roles, routeRoles.inspectionReport);
+  // An auditor answering 'what happened to this record' goes straight to its history.
+  const readsTrail = hasAnyRole(roles, trailReaders);
   return (
     <TableScroll label={caption}>
       <table className="report-table">
@@ -82,6 +85,15 @@ export function ReportTable({ rows, roles, caption }: ReportTableProps) {
                   >
                     PDF
                   </MediaLink>
+                  {readsTrail && (
+                    <Link
+                      href={recordHistoryPath(row.inspectionId)}
+                      className="btn btn-secondary"
+                      aria-label={`History of report ${name}`}
+                    >
+                      History
+                    </Link>
+                  )}
                 </td>
               </tr>
             );

@@ -21,6 +21,9 @@ export const paths = {
 } as const;
 
 export const inspectionPath = (areaId: string) => `/inspection/${encodeURIComponent(areaId)}`;
+/** A record's whole history in the audit trail (for `trailReaders`). */
+export const recordHistoryPath = (inspectionId: string) =>
+  `${paths.audit}?record=${encodeURIComponent(inspectionId)}`;
 export const inspectionReportPath = (inspectionId: string) =>
   `/inspection-report/${encodeURIComponent(inspectionId)}`;
 export const videoPath = (videoId: string) => `/video/${encodeURIComponent(videoId)}`;

@@ -17,6 +17,9 @@ export function hasAnyRole(userRoles: readonly string[], allowed: readonly Role[
   return allowed.some((role) => userRoles.includes(role));
 }
 
+/** Who reads the whole audit trail, and so a record's history on /audit (docs/permissions.md). */
+export const trailReaders: readonly Role[] = ['audit', 'factory_manager', 'admin'];
+
 /** Spec §2: where a signed-in user lands, by primary role. */
 export const dashboardPathByRole: Record<Role, string> = {
   operator: '/operator',

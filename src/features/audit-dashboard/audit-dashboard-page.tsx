@@ -3,14 +3,12 @@ import { getReports } from '../../api/get-reports.ts';
 import { ReportTable } from '../../components/report-table.tsx';
 import { usePageHeading } from '../../hooks/use-heading-focus.ts';
 import { useLoad } from '../../hooks/use-load.ts';
-import { hasAnyRole, roleList } from '../../lib/roles.ts';
+import { hasAnyRole, roleList, trailReaders } from '../../lib/roles.ts';
 import { session } from '../../stores/session.ts';
 import type { InspectionStatus } from '../../types/api.ts';
 import { AuditTrailSection } from './audit-trail-section.tsx';
 import './audit-dashboard.css';
 
-/** Who reads the whole trail (the API's rule, docs/permissions.md); LC managers see their lines. */
-const trailReaders = ['audit', 'factory_manager', 'admin'] as const;
 const GLANCE = 10;
 
 function StatusGlance({ status, roles }: { status: InspectionStatus; roles: string[] }) {

@@ -11,11 +11,11 @@ import { RunButton } from '../../components/run-button.tsx';
 import { SigningDialog } from '../../components/signing-dialog.tsx';
 import { createPlaybackClock } from '../../components/video-review/playback-clock.ts';
 import { VideoWorkspace } from '../../components/video-review/video-workspace.tsx';
-import { inspectionReportPath, paths } from '../../config/paths.ts';
+import { inspectionReportPath, recordHistoryPath } from '../../config/paths.ts';
 import { useFocusWhen } from '../../hooks/use-focus-when.ts';
 import { usePageHeading } from '../../hooks/use-heading-focus.ts';
 import { ApiError } from '../../lib/api-client.ts';
-import { hasAnyRole, roleList } from '../../lib/roles.ts';
+import { hasAnyRole, roleList, trailReaders } from '../../lib/roles.ts';
 import { failureText } from '../../lib/run-action.ts';
 import { session } from '../../stores/session.ts';
 import { toastError } from '../../stores/toasts.ts';
@@ -31,8 +31,6 @@ import '../../components/report-table.css';
 import './inspection-report.css';
 
 const approvalNoteId = 'report-approval-blocker';
-/** Who reads the audit trail, and so the record's whole history on /audit (docs/permissions.md). */
-const trailReaders = ['audit', 'factory_manager', 'admin'] as const;
 /** Who signs inspections (docs/signatures.md): they review the pending queue one by one. */
 const signers = ['lc_manager', 'admin'] as const;
 
@@ -175,10 +173,7 @@ function ReportView({ inspectionId }: { inspectionId: string }) {
               {s.downloadPdf}
             </MediaLink>
             {readsTrail && (
-              <Link
-                className="btn btn-secondary"
-                href={`${paths.audit}?record=${encodeURIComponent(report.inspectionId)}`}
-              >
+              <Link className="btn btn-secondary" href={recordHistoryPath(report.inspectionId)}>
                 Record history
               </Link>
             )}
