@@ -165,6 +165,13 @@ describe('LC manager dashboard', () => {
       .toHaveAttribute('href', '/audit');
   });
 
+  it('counts its lines’ pending inspections on the Inspections tab, not another manager’s', async () => {
+    await showDashboard();
+    await expect
+      .element(page.getByRole('tab', { name: 'Inspections (1 pending)', exact: true }))
+      .toBeVisible();
+  });
+
   it('opens again on the tab last used, from the URL or, without one, from this browser tab', async () => {
     await showDashboard();
     await userEvent.click(page.getByRole('tab', { name: 'Inspections' }));

@@ -72,6 +72,10 @@ export default function LcManagerDashboardPage() {
   const myInspections =
     inspections.data?.filter((inspection) => myLineIds.has(inspection.lineClearanceId)) ?? null;
 
+  // What waits for this manager's signature, seen from any tab (QA: the count showed only inside).
+  const pendingCount =
+    myInspections?.filter((inspection) => inspection.status === 'pending').length ?? 0;
+
   return (
     <section className="page dashboard">
       <h1 ref={heading} tabIndex={-1}>
@@ -89,7 +93,7 @@ export default function LcManagerDashboardPage() {
           tabs={[
             { value: 'line-clearances', label: s.lineClearancesTab },
             { value: 'operators', label: s.operatorsTab },
-            { value: 'inspections', label: s.inspectionsTab },
+            { value: 'inspections', label: s.inspectionsTabWithPending(pendingCount) },
           ]}
         />
         <Tabs.Content className="tab-panel" value="line-clearances">

@@ -6,7 +6,9 @@ export const lcStrings = {
   tabsLabel: 'Your records',
   lineClearancesTab: 'Line Clearances',
   operatorsTab: 'Operators',
-  inspectionsTab: 'Inspections',
+  /** The Inspections tab, with how many of this manager's inspections wait for a signature. */
+  inspectionsTabWithPending: (pending: number) =>
+    pending ? `Inspections (${pending} pending)` : 'Inspections',
   edit: 'Edit',
   assign: 'Assign',
   assignAreas: 'Assign Areas',
