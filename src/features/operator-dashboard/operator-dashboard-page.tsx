@@ -10,6 +10,7 @@ import { DevicesSection } from './devices-section.tsx';
 import { LinesSection } from './lines-section.tsx';
 import { PendingUploads } from './pending-uploads.tsx';
 import { RecentInspections } from './recent-inspections.tsx';
+import { RejectedLines } from './rejected-lines.tsx';
 import { operatorStrings as s } from './strings.ts';
 import './operator-dashboard.css';
 
@@ -32,6 +33,7 @@ export default function OperatorDashboardPage() {
       <h1 ref={heading} tabIndex={-1}>
         {s.title}
       </h1>
+      <RejectedLines lines={lines.data} inspections={inspections.data} />
       <LinesSection lines={lines.data} loading={lines.loading} />
       <PendingUploads />
       <RecentInspections inspections={inspections.data} loading={inspections.loading} />

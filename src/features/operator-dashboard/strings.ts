@@ -41,6 +41,10 @@ export const operatorStrings = {
     'Are you sure you want to discard this recording? It is deleted from this device and cannot be recovered.',
   discarded: 'Recording discarded',
   discardFailed: 'Failed to discard the recording',
+  actionNeeded: 'Action needed',
+  lastRejected: (line: string, when: string) =>
+    `Your last inspection of ${line} (${when}) was rejected: the line is not cleared until it is inspected again.`,
+  inspectAgain: 'Inspect again',
   recentHeading: 'Recent Inspections',
   recentLoadFailed: 'Failed to load inspections',
   noRecent: 'No inspections yet.',
