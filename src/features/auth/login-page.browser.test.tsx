@@ -15,10 +15,11 @@ afterEach(async () => {
   vi.unstubAllGlobals();
 });
 
-async function showLogin() {
-  const memory = memoryLocation({ path: '/login', record: true });
+/** /login, or /login with the query a sign-out sends (`?session=…`). */
+async function showLogin(path = '/login') {
+  const memory = memoryLocation({ path, record: true });
   await render(
-    <Router hook={memory.hook}>
+    <Router hook={memory.hook} searchHook={memory.searchHook}>
       <LoginPage />
       <Toaster />
     </Router>,
@@ -34,12 +35,7 @@ async function submit(email = 'lcmanager@example.com', password = 'demo-password
 
 describe('login screen', () => {
   it('says why it shows after a session ended under a call: nothing was carried out', async () => {
-    const memory = memoryLocation({ path: '/login?session=ended' });
-    await render(
-      <Router hook={memory.hook} searchHook={memory.searchHook}>
-        <LoginPage />
-      </Router>,
-    );
+    await showLogin('/login?session=ended');
     await expect
       .element(page.getByRole('status'))
       .toHaveTextContent(
@@ -49,12 +45,7 @@ describe('login screen', () => {
   });
 
   it('says why it shows after the sign-out after inactivity, and that uploads wait for the operator', async () => {
-    const memory = memoryLocation({ path: '/login?session=idle&minutes=30&uploads=waiting' });
-    await render(
-      <Router hook={memory.hook} searchHook={memory.searchHook}>
-        <LoginPage />
-      </Router>,
-    );
+    await showLogin('/login?session=idle&minutes=30&uploads=waiting');
     await expect
       .element(page.getByRole('status'))
       .toHaveTextContent(
@@ -64,12 +55,7 @@ describe('login screen', () => {
   });
 
   it('says why it shows after a log out in another tab: what was typed here is lost', async () => {
-    const memory = memoryLocation({ path: '/login?session=other-tab' });
-    await render(
-      <Router hook={memory.hook} searchHook={memory.searchHook}>
-        <LoginPage />
-      </Router>,
-    );
+    await showLogin('/login?session=other-tab');
     await expect
       .element(page.getByRole('status'))
       .toHaveTextContent(
