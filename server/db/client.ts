@@ -39,12 +39,11 @@ export interface DatabaseOptions {
   pgliteStart?: Uint8Array<ArrayBuffer>;
 }
 
-/** How many of the checked-in migrations the database has; 0 for a new one. */
+/** How many of the checked-in migrations the database has; 0 for a new one (no table yet). */
 async function appliedMigrations(db: NodePgDatabase<typeof schema>): Promise<number> {
   const { rows } = (await db
     .execute(sql`
-    select count(*)::int as applied from drizzle.__drizzle_migrations
-    where to_regclass('drizzle.__drizzle_migrations') is not null`)
+    select count(*)::int as applied from drizzle.__drizzle_migrations`)
     .catch(() => ({
       rows: [{ applied: 0 }],
     }))) as unknown as { rows: { applied: number }[] };

@@ -11,8 +11,8 @@ export class ApiError extends Error {
     message: string,
     readonly serverMessage: string | null,
     readonly statusText = '',
-    /** Set when no answer came (status 0): what was sent, which may have been done all the same. */
-    readonly unansweredMethod: string | null = null,
+    /** The call's method: with status 0 (no answer), a change may have been done all the same. */
+    readonly method: string | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -84,6 +84,7 @@ function failure(
     serverMessage ?? `${method} ${url} answered ${answer.status}`,
     serverMessage,
     answer.statusText,
+    method,
   );
 }
 

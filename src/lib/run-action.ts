@@ -84,9 +84,9 @@ export function failureText(failure: string, error: unknown): string | null {
  * Why a call got no answer, in a user's words. A change may have reached the server before the
  * connection was lost, so the user is told to look before sending it again.
  */
-export function noAnswer(error: ApiError): string | null {
-  if (error.unansweredMethod === null) return null;
-  return error.unansweredMethod === 'GET'
+function noAnswer(error: ApiError): string | null {
+  if (error.status !== 0) return null;
+  return error.method === 'GET'
     ? 'the server could not be reached. Check the connection and try again.'
     : 'no answer from the server, so it is not known whether this was saved. Check the list before trying again.';
 }
