@@ -218,6 +218,12 @@ export const inspections = pgTable(
     productComing: text('product_coming'),
     batchComing: text('batch_coming'),
     endTime: timestamp('end_time', { withTimezone: true }),
+    /**
+     * When the server received the submit, on the database's clock: the start and end times are
+     * the device's, and a late arrival is a report flag. Null only for records from before it was
+     * kept whose submit the trail does not show (migration 0019); no update changes it (trigger).
+     */
+    receivedAt: timestamp('received_at', { withTimezone: true }),
     /** The line's tags and hot zones when the inspection began (null for older records). */
     checklist: jsonb('checklist').$type<ChecklistSnapshot>(),
     /** The device's own id for the recording, so a retried submit answers the same inspection. */

@@ -1,5 +1,6 @@
 // An upgrade is recorded in the audit trail (EU GMP Annex 11 §10): a database made by an older
-// release, opened by this one, gets the missing migrations and one entry naming them. On PGlite,
+// release, opened by this one, gets the missing migrations and one entry naming them, and what
+// they fill in for its records is as the trail shows it. On PGlite,
 // or on PostgreSQL with TEST_DATABASE_URL.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,11 +9,11 @@ import { desc, eq } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresDatabase } from '../test/build.ts';
 import { openDatabase } from './client.ts';
 import { startPgliteThread } from './pglite-thread.ts';
-import { auditLog } from './schema.ts';
+import { auditLog, inspections } from './schema.ts';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-upgrade-record-'));
 const cleanups: (() => Promise<void>)[] = [];
@@ -37,14 +38,18 @@ function olderRelease(count: number): string {
   return folder;
 }
 
-/** A database migrated by an older release; answers how this release opens it. */
-async function madeByOlderRelease(count: number) {
+/**
+ * A database migrated by an older release, with what `write` puts in it there; answers how this
+ * release opens it.
+ */
+async function madeByOlderRelease(count: number, write?: (pool: pg.Pool) => Promise<unknown>) {
   const postgresUrl = process.env.TEST_DATABASE_URL;
   if (postgresUrl) {
     const database = await freshPostgresDatabase(postgresUrl);
     cleanups.push(() => database.drop());
     const pool = new pg.Pool({ connectionString: database.url });
     await migrate(drizzle({ client: pool }), { migrationsFolder: olderRelease(count) });
+    await write?.(pool);
     await pool.end();
     return { databaseUrl: database.url, pgliteDir: null };
   }
@@ -52,16 +57,65 @@ async function madeByOlderRelease(count: number) {
   const thread = await startPgliteThread({ dataDir: pgliteDir });
   const pool = new pg.Pool({ max: 1, stream: () => thread.connect() });
   await migrate(drizzle({ client: pool }), { migrationsFolder: olderRelease(count) });
+  await write?.(pool);
   await pool.end();
   await thread.close();
   return { databaseUrl: null, pgliteDir };
 }
 
+// One older database serves both: each PGlite start and migration run takes seconds.
+const older = tags.length - 3;
+const submittedAt = '2026-11-02T09:30:00.000Z';
+
 describe('opening a database an older release made', () => {
+  let options: Awaited<ReturnType<typeof madeByOlderRelease>>;
+  let opened: Awaited<ReturnType<typeof openDatabase>>;
+  beforeAll(async () => {
+    // Inspections submitted before their receipt times were kept (migration 0019): one whose
+    // submit the trail shows, followed by a change of it, and one from before the trail.
+    options = await madeByOlderRelease(older, async (pool) => {
+      for (const id of ['submitted', 'before-the-trail']) {
+        await pool.query(
+          `INSERT INTO inspections (id, line_clearance_id, operator_id, start_time)
+           VALUES ($1, 'line', 'operator', '2026-11-01T08:00:00Z')`,
+          [id],
+        );
+      }
+      for (const [action, at] of [
+        ['create', submittedAt],
+        ['update', '2026-11-03T10:00:00Z'],
+      ]) {
+        await pool.query(
+          `INSERT INTO audit_log (at, action, entity, entity_id) VALUES ($1, $2, 'inspection', 'submitted')`,
+          [at, action],
+        );
+      }
+    });
+    opened = await openDatabase(options);
+  });
+
+  it('takes an earlier inspection’s receipt time from its submit in the trail, for good', async () => {
+    const received = await opened.db
+      .select({ id: inspections.id, receivedAt: inspections.receivedAt })
+      .from(inspections)
+      .orderBy(inspections.id);
+    expect(received).toEqual([
+      { id: 'before-the-trail', receivedAt: null },
+      { id: 'submitted', receivedAt: new Date(submittedAt) },
+    ]);
+    for (const id of ['submitted', 'before-the-trail']) {
+      await expect(
+        opened.db.update(inspections).set({ receivedAt: new Date() }).where(eq(inspections.id, id)),
+      ).rejects.toThrow();
+    }
+    // The record's other changes go on as before.
+    await opened.db
+      .update(inspections)
+      .set({ status: 'rejected' })
+      .where(eq(inspections.id, 'submitted'));
+  });
+
   it('applies the missing migrations and records them in the trail, once', async () => {
-    const older = tags.length - 3;
-    const options = await madeByOlderRelease(older);
-    const opened = await openDatabase(options);
     const upgrades = () =>
       opened.db
         .select()

@@ -258,7 +258,7 @@ export function inspectionSteps(
       write: async (tx) => {
         const [created] = await tx
           .insert(inspections)
-          .values({ ...row, status: 'pending', checklist })
+          .values({ ...row, status: 'pending', checklist, receivedAt: submittedAt })
           .returning();
         if (!created) throw new Error(`Demo dataset: inspection ${id} was not stored`);
         await audit(tx, operator, {

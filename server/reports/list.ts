@@ -190,6 +190,7 @@ const CSV_HEADER = [
   'Inspection',
   'Start (UTC)',
   'End (UTC)',
+  'Received (UTC)',
   'Line',
   'Operator',
   'Product leaving',
@@ -224,6 +225,7 @@ export function reportsCsv(db: Db, user: AuthUser, query: ReportsQuery): AsyncGe
         .select({
           ...listColumns,
           endTime: inspections.endTime,
+          receivedAt: inspections.receivedAt,
           productLeaving: inspections.productLeaving,
           batchLeaving: inspections.batchLeaving,
           productComing: inspections.productComing,
@@ -252,6 +254,7 @@ export function reportsCsv(db: Db, user: AuthUser, query: ReportsQuery): AsyncGe
           listed.inspectionId,
           listed.startTime,
           row.endTime ? iso(row.endTime) : null,
+          row.receivedAt ? iso(row.receivedAt) : null,
           listed.lineName,
           listed.operatorName,
           row.productLeaving,

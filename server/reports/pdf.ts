@@ -447,6 +447,7 @@ export async function reportPdf(
   w.field('Operator', report.operatorName);
   w.field('Start', utc(report.startTime));
   w.field('End', utc(report.endTime));
+  w.field('Received by the server', report.receivedAt ? utc(report.receivedAt) : 'not recorded');
   w.field(
     'Product / batch leaving',
     `${report.productLeaving ?? '—'} / ${report.batchLeaving ?? '—'}`,

@@ -1,6 +1,8 @@
 // Builds the inspection report (docs/reports.md): header, checklist, detections with their
 // dispositions, flags, the coverage picture and the signature, from the stored records. It also
 // writes the report's summary row that /reports filters on.
+
+import { formatDistanceStrict } from 'date-fns';
 import { eq, isNull, ne, or, sql } from 'drizzle-orm';
 import { imageSizeFromHeader } from '../../workers/image-header.ts';
 import type { AppContext, AuthUser } from '../context.ts';
@@ -52,6 +54,8 @@ export const reportRules: ReportRules = {
   gapSeconds: 5,
   /** A video shorter than this cannot have covered a line. */
   minVideoSeconds: 30,
+  /** A submit received later than this after the recording ended is a flag. */
+  lateSubmitMinutes: 60,
 };
 
 const importanceRank: Record<Importance, number> = { critical: 0, high: 1, medium: 2, low: 3 };
@@ -399,6 +403,7 @@ export async function buildReport(
     status: inspection.status as InspectionStatus,
     startTime: iso(inspection.startTime),
     endTime: inspection.endTime ? iso(inspection.endTime) : null,
+    receivedAt: inspection.receivedAt ? iso(inspection.receivedAt) : null,
     productLeaving: inspection.productLeaving,
     batchLeaving: inspection.batchLeaving,
     productComing: inspection.productComing,
@@ -526,6 +531,16 @@ function reportFlags({
       ref: null,
     });
   }
+  const late = lateSubmit(record.inspection);
+  if (late) {
+    flags.push({
+      kind: 'late',
+      severity: 'medium',
+      text: `Submitted late: received ${late} after the recording ended (a delayed upload, or the device's clock)`,
+      time: null,
+      ref: null,
+    });
+  }
   for (const detection of detections) {
     if (!detection.flagged) continue;
     // Every object above the threshold, strongest first: a leftover label beside a product unit
@@ -564,6 +579,19 @@ function reportFlags({
     );
 }
 
+/**
+ * How long after the recording's end (the device's clock) the server received its submit, in
+ * words, when that is longer than the rule allows; null otherwise or when either is not known.
+ */
+function lateSubmit({
+  endTime,
+  receivedAt,
+}: Pick<InspectionRecord['inspection'], 'endTime' | 'receivedAt'>): string | null {
+  if (!endTime || !receivedAt) return null;
+  const late = receivedAt.getTime() - endTime.getTime() > reportRules.lateSubmitMinutes * 60_000;
+  return late ? formatDistanceStrict(receivedAt, endTime) : null;
+}
+
 async function saveSummary(
   db: Db,
   inspectionId: string,
@@ -600,7 +628,7 @@ async function saveSummary(
  * built before, so /reports never filters an upgraded plant's records by the old rules (QA: a
  * pending record listed 3 flags, 1 critical, against 4 and 2 in its report).
  */
-export const REPORT_RULES_VERSION = 1;
+export const REPORT_RULES_VERSION = 2;
 
 /** Who builds reports for their summaries: a reader of every record who signs nothing. */
 const summarizer: AuthUser = { id: 'system', name: 'System', email: '', roles: ['audit'] };

@@ -98,7 +98,10 @@ const trail = async (action: string, entityId: string) =>
 async function addInspection(
   key: string,
   where: SQL,
-  fields: { operatorId: string; startTime: Date },
+  fields: Pick<
+    typeof inspections.$inferInsert,
+    'operatorId' | 'startTime' | 'endTime' | 'receivedAt'
+  >,
 ): Promise<void> {
   const [line] = await t.services.ctx.db.select().from(lineClearances).where(where);
   const id = newId();
@@ -161,6 +164,46 @@ describe('the inspection report', () => {
     // Without a path no zone is 'not visited': each is not assessable, and raises no flag of its own.
     expect(r.checklist.zones.map((zone) => zone.visited)).toEqual([null, null, null, null, null]);
     expect(r.flags.filter((f) => f.kind === 'zone')).toEqual([]);
+  });
+
+  it('flags a submit the server received over an hour after the recording ended', async () => {
+    const ended = new Date('2026-10-29T09:05:00Z');
+    const minutes = (n: number) => new Date(ended.getTime() + n * 60_000);
+    const line = eq(lineClearances.name, 'Bottling Line 2');
+    const operatorId = ids.operator2 ?? '';
+    const startTime = new Date('2026-10-29T09:00:00Z');
+    await addInspection('late', line, {
+      operatorId,
+      startTime,
+      endTime: ended,
+      receivedAt: minutes(3 * 24 * 60 + 20),
+    });
+    await addInspection('in-time', line, {
+      operatorId,
+      startTime,
+      endTime: ended,
+      receivedAt: minutes(60),
+    });
+    const late = await report('lcmanager2', 'late');
+    expect(late.receivedAt).toBe('2026-11-01T09:25:00.000Z');
+    expect(late.flags.filter((f) => f.kind === 'late')).toEqual([
+      {
+        kind: 'late',
+        severity: 'medium',
+        text: "Submitted late: received 3 days after the recording ended (a delayed upload, or the device's clock)",
+        time: null,
+        ref: null,
+        decision: null,
+      },
+    ]);
+    const inTime = await report('lcmanager2', 'in-time');
+    expect(inTime.receivedAt).toBe('2026-10-29T10:05:00.000Z');
+    expect(inTime.flags.map((f) => f.kind)).not.toContain('late');
+    // The PDF prints the server's receipt beside the device's times.
+    const pdf = await get('lcmanager2', `/api/reports/${inspectionIds.late}/pdf`);
+    expect((await pdfPages(pdf.rawPayload)).join('\n')).toContain(
+      'Received by the server\n \n2026-11-01 09:25:00 UTC',
+    );
   });
 
   it('says which hot zones a video without a path leaves unchecked, as seriously as the worst', async () => {
@@ -913,9 +956,10 @@ describe('/reports', () => {
   it('lists each role’s scope, filtered, newest first, in keyset pages', async () => {
     const list = async (who: string, query = '') =>
       (await get(who, `/api/reports?${query}`)).json() as ReportPage;
-    // The demo's and the three the tests above added (a legacy one, one without a path, the manager's own).
-    expect((await list('admin')).rows).toHaveLength(dataset.inspections.length + 3);
-    expect((await list('audit')).rows).toHaveLength(dataset.inspections.length + 3);
+    // The demo's and the five the tests above added (a legacy one, a late and an in-time submit,
+    // one without a path, the manager's own).
+    expect((await list('admin')).rows).toHaveLength(dataset.inspections.length + 5);
+    expect((await list('audit')).rows).toHaveLength(dataset.inspections.length + 5);
     const mine = (await list('operator')).rows;
     expect(mine.every((row) => row.operatorId === ids.operator)).toBe(true);
     const lc2 = (await list('lcmanager2')).rows;
@@ -1020,7 +1064,7 @@ describe('/reports', () => {
     expect(res.body.startsWith('\ufeff')).toBe(true);
     const lines = res.body.slice(1).split('\r\n');
     expect(lines[0]).toBe(
-      'Inspection,Start (UTC),End (UTC),Line,Operator,Product leaving,Batch leaving,Product coming,Batch coming,Operator notes,Status,Flags,Critical or high flags,Video SHA-256,Signed by,Signer email,Signed at (UTC),Meaning,Signature notes,Signed record hash,Changed after signing',
+      'Inspection,Start (UTC),End (UTC),Received (UTC),Line,Operator,Product leaving,Batch leaving,Product coming,Batch coming,Operator notes,Status,Flags,Critical or high flags,Video SHA-256,Signed by,Signer email,Signed at (UTC),Meaning,Signature notes,Signed record hash,Changed after signing',
     );
     expect(lines[1]).toContain(`,"'=HYPERLINK(""http://x"",""a, b"")",`);
     expect(lines.at(-1)).toBe('');
@@ -1040,6 +1084,7 @@ describe('/reports', () => {
       .where(eq(inspections.lineClearanceId, line?.id ?? ''))
       .limit(1);
     const signedRow = rows.find((row) => row.startsWith(signature?.inspections.id ?? '-')) ?? '';
+    expect(signedRow.split(',')[3]).toBe(signature?.inspections.receivedAt?.toISOString());
     for (const field of ['signerEmail', 'statement', 'recordHash'] as const) {
       expect(signedRow).toContain(signature?.signatures[field]);
     }

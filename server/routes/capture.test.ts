@@ -90,6 +90,8 @@ describe('submitting an inspection', () => {
       .from(auditLog)
       .where(eq(auditLog.entityId, created.inspection._id));
     expect(log.map((row) => row.action)).toEqual(['create']);
+    // Received on the server's clock, as its entry in the trail (the times sent are the phone's).
+    expect(created.inspection.receivedAt).toBe(log[0]?.at.toISOString());
 
     // The same recording submitted again (a lost answer) gets the same inspection.
     const again = await post(u.operator.auth, body);

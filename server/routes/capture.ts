@@ -3,7 +3,7 @@
 // lines, inspections and devices. The video file itself arrives by /api/uploads (uploads.ts).
 import { isDeepStrictEqual } from 'node:util';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { and, desc, eq, inArray, isNull, ne } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
 import {
@@ -161,6 +161,8 @@ export const captureRoutes: FastifyPluginAsyncTypebox = async (app) => {
               batchComing: body.batchComing.trim(),
               checklist,
               clientRef: body.clientRef,
+              // The database's clock, as the trail's entry for this submit.
+              receivedAt: sql`now()`,
             })
             .onConflictDoNothing({ target: inspections.clientRef })
             .returning();

@@ -39,6 +39,7 @@ export const toInspection = (row: Row, signature: Signature | null): Inspection 
   productComing: row.productComing,
   batchComing: row.batchComing,
   endTime: row.endTime ? iso(row.endTime) : null,
+  receivedAt: row.receivedAt ? iso(row.receivedAt) : null,
   checklist: row.checklist,
   reviewerId: row.reviewerId,
   reviewNotes: row.reviewNotes,

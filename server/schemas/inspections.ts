@@ -24,6 +24,8 @@ export const Inspection = Type.Object({
   productComing: Type.Union([Type.String(), Type.Null()]),
   batchComing: Type.Union([Type.String(), Type.Null()]),
   endTime: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  /** When the server received the submit (its clock; the two above are the device's). */
+  receivedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   checklist: Type.Union([ChecklistSnapshot, Type.Null()]),
   reviewerId: Type.Union([Id, Type.Null()]),
   reviewNotes: Type.Union([Type.String(), Type.Null()]),

@@ -76,6 +76,7 @@ export const FlagKind = Type.Union([
   Type.Literal('short-video'),
   Type.Literal('no-path'),
   Type.Literal('no-video'),
+  Type.Literal('late'),
 ]);
 export type FlagKind = Static<typeof FlagKind>;
 
@@ -147,6 +148,7 @@ export const ReportRules = Type.Object({
   confidenceThreshold: Type.Number(),
   gapSeconds: Type.Number(),
   minVideoSeconds: Type.Number(),
+  lateSubmitMinutes: Type.Number(),
 });
 export type ReportRules = Static<typeof ReportRules>;
 
@@ -159,6 +161,8 @@ export const InspectionReport = Type.Object({
   status: InspectionStatus,
   startTime: DateTime,
   endTime: Nullable(DateTime),
+  /** When the server received the submit (its clock); null for older records it never kept. */
+  receivedAt: Nullable(DateTime),
   productLeaving: Nullable(Type.String()),
   batchLeaving: Nullable(Type.String()),
   productComing: Nullable(Type.String()),

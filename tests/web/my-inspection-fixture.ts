@@ -15,6 +15,7 @@ export const myInspection = (id: string, patch: Partial<Inspection> = {}): MyIns
     productComing: null,
     batchComing: null,
     endTime: null,
+    receivedAt: null,
     checklist: null,
     reviewerId: null,
     reviewNotes: null,

@@ -45,4 +45,16 @@ describe('the record header', () => {
     await expect.element(page.getByText('Device', { exact: true })).toBeVisible();
     expect(field(none, 'Device')).toBe('not recorded');
   });
+
+  it('gives the server’s receipt time beside the device’s, or says it was not recorded', async () => {
+    const received = await render(
+      <RecordHeader report={{ ...report, receivedAt: '2026-11-01T09:25:00.000Z' }} />,
+    );
+    await expect.element(page.getByText('Received by the server', { exact: true })).toBeVisible();
+    expect(field(received, 'Received by the server')).toMatch(/^2026-11-01 09:25:00 UTC/);
+    await cleanup();
+    const older = await render(<RecordHeader report={report} />);
+    await expect.element(page.getByText('Received by the server', { exact: true })).toBeVisible();
+    expect(field(older, 'Received by the server')).toBe('not recorded');
+  });
 });

@@ -15,6 +15,11 @@ export function RecordHeader({ report }: { report: InspectionReport }) {
     ['Operator', report.operatorName],
     ['Start', recordTime(report.startTime, true)],
     ['End', recordTime(report.endTime, true)],
+    // Start and end are the device's clock; this is the server's (a late arrival is a flag).
+    [
+      'Received by the server',
+      report.receivedAt ? recordTime(report.receivedAt, true) : 'not recorded',
+    ],
     [
       'Product / batch leaving',
       `${orDash(report.productLeaving)} / ${orDash(report.batchLeaving)}`,
