@@ -168,6 +168,9 @@ describe('the record hash covers the evidence the report is drawn from', () => {
     const r = await reportOf('insp-lc1-2');
     expect(r.signature?.recordHash).toBe(oldHash);
     expect(r).toMatchObject({ recordHash: oldHash, unchangedSinceSigning: true, changedParts: [] });
+    expect(r.notCoveredBySignature).toMatch(
+      /^Signed by an earlier release, before the analysis’s files \(path, detections, QR code scans\) were kept/,
+    );
     const check = await evidenceCheck('insp-lc1-2');
     expect(check.keyframeImages).toMatchObject({ state: 'not-kept' });
     expect(check.video?.state).toBe('matches');

@@ -188,6 +188,14 @@ describe('the layout a signature keeps', () => {
     const r = await reportOf(signed.id);
     expect(r.signature?.recordHash).toBe(recordHash(record, fields, null));
     expect(r.unchangedSinceSigning).toBe(true);
+    // 'Unchanged' covers less here, and the record says what it leaves out.
+    expect(r.notCoveredBySignature).toBe(
+      'Signed by an earlier release, before the operator’s and line’s names, the floor plan and the analysis’s files (path, detections, QR code scans) were kept with signatures: they are shown as they are now, and a change to them since signing is not detected.',
+    );
+    const pdf = await get(`/api/reports/${signed.id}/pdf`);
+    expect((await pdfPages(pdf.rawPayload)).join(' ').replace(/\s+/g, ' ')).toContain(
+      'they are shown as they are now, and a change to them since signing is not detected.',
+    );
   });
 });
 

@@ -492,6 +492,7 @@ export async function reportPdf(
   } else if (report.unchangedSinceSigning) {
     w.text('The record is unchanged since it was signed (the hashes match).', { color: ok });
   }
+  if (report.notCoveredBySignature) w.text(report.notCoveredBySignature, { bold: true });
   const files = evidenceFilesText(printing.evidence);
   if (files?.bad) {
     w.text(

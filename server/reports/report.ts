@@ -428,11 +428,29 @@ export async function buildReport(
     recordHash: currentHash,
     unchangedSinceSigning,
     changedParts,
+    notCoveredBySignature: signature ? notCoveredBy(record.kept) : null,
     canSign: rules.canSign,
     cannotSignReason: rules.reason,
     approvalBlocker: blocker,
     approvalExceptions: approvalExceptions(flags),
   };
+}
+
+/**
+ * What a signature's hash leaves out because an earlier release kept less with it (before
+ * migration 0010 nothing; before the evidence's digests, the analysis's files), in words.
+ */
+function notCoveredBy(kept: InspectionRecord['kept']): string | null {
+  const files = 'the analysis’s files (path, detections, QR code scans)';
+  const parts = !kept
+    ? `the operator’s and line’s names, the floor plan and ${files}`
+    : !kept.evidence
+      ? files
+      : null;
+  return (
+    parts &&
+    `Signed by an earlier release, before ${parts} were kept with signatures: they are shown as they are now, and a change to them since signing is not detected.`
+  );
 }
 
 /**

@@ -211,6 +211,11 @@ export const InspectionReport = Type.Object({
    * when the change is elsewhere in the record (its fields, the video's hash, the dispositions).
    */
   changedParts: Type.Array(Type.String()),
+  /**
+   * For a signature made by an earlier release, before some parts were kept with signatures: what
+   * its hash does not cover, in a sentence the page and the PDF show; null otherwise.
+   */
+  notCoveredBySignature: Nullable(Type.String()),
   /** Whether the caller may sign it, and why not when not (the signing rules, for the UI). */
   canSign: Type.Boolean(),
   cannotSignReason: Nullable(Type.String()),

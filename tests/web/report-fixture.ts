@@ -30,6 +30,7 @@ export const reportFixture = (patch: Partial<InspectionReport> = {}): Inspection
   recordHash: 'f'.repeat(64),
   unchangedSinceSigning: null,
   changedParts: [],
+  notCoveredBySignature: null,
   canSign: true,
   cannotSignReason: null,
   approvalBlocker: null,

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
 import { cleanup, render } from '../../../tests/web/render.tsx';
 import { reportFixture } from '../../../tests/web/report-fixture.ts';
-import { RecordHeader } from './record-header.tsx';
+import { RecordHeader, SignatureBlock } from './record-header.tsx';
 import './inspection-report.css';
 
 afterEach(cleanup);
@@ -56,5 +56,13 @@ describe('the record header', () => {
     const older = await render(<RecordHeader report={report} />);
     await expect.element(page.getByText('Received by the server', { exact: true })).toBeVisible();
     expect(field(older, 'Received by the server')).toBe('not recorded');
+  });
+});
+
+describe('the signature block', () => {
+  it('says what a signature by an earlier release does not cover', async () => {
+    const note = 'Signed by an earlier release, before the floor plan was kept with signatures.';
+    await render(<SignatureBlock report={{ ...report, notCoveredBySignature: note }} />);
+    await expect.element(page.getByText(note)).toBeVisible();
   });
 });

@@ -108,6 +108,9 @@ export function SignatureBlock({
         </p>
       )}
       {report.unchangedSinceSigning && <p className="muted">{s.unchangedSinceSigning}</p>}
+      {report.notCoveredBySignature && (
+        <p className="report-warning">{report.notCoveredBySignature}</p>
+      )}
       <EvidenceCheckButton inspectionId={report.inspectionId} />
     </section>
   );
