@@ -5,7 +5,8 @@ import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
 import { NO_LONGER_REVIEWABLE } from '../../api/sign-inspection.ts';
 import { createPlaybackClock } from '../../components/video-review/playback-clock.ts';
 import { toasts } from '../../stores/toasts.ts';
-import type { InspectionReport, ReportDetection } from '../../types/api.ts';
+import type { InspectionReport } from '../../types/api.ts';
+import { detection, recordBodies } from './detection.fixtures.ts';
 import { DispositionsSection } from './dispositions-section.tsx';
 import './inspection-report.css';
 
@@ -13,22 +14,6 @@ afterEach(async () => {
   await cleanup();
   toasts.items = [];
   vi.unstubAllGlobals();
-});
-
-const detection = (n: number, disposition: ReportDetection['disposition']): ReportDetection => ({
-  predictionId: `e0000000000000000000000${n}`,
-  time: 13.792 + n,
-  filename: `${(13.792 + n).toFixed(3)}.png`,
-  subfolder: 'keyframes',
-  labels: ['debris', 'tool'],
-  confs: [0.81, 0.42],
-  boxes: [
-    [0.1, 0.1, 0.2, 0.2],
-    [0.3, 0.3, 0.4, 0.4],
-  ],
-  confidence: 0.81,
-  flagged: true,
-  disposition,
 });
 
 /** A signed report: nobody may change a disposition, so each row offers 'Go to' only. */
@@ -213,12 +198,8 @@ describe('a decision over another one than the page shows', () => {
     const routes: Parameters<typeof fakeFetch>[0] = {
       [`PUT ${url}`]: { status: 409, body: { message: decided } },
     };
-    const fake = fakeFetch(routes);
-    const bodies: unknown[] = [];
-    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
-      bodies.push(JSON.parse(String(init?.body)));
-      return fake.fetchImpl(input, init);
-    });
+    vi.stubGlobal('fetch', fakeFetch(routes).fetchImpl);
+    const bodies = recordBodies();
     const reloads = vi.fn();
     await render(
       <DispositionsSection report={report} clock={createPlaybackClock()} onChanged={reloads} />,
@@ -249,5 +230,34 @@ describe('a decision over another one than the page shows', () => {
     expect(reloads).toHaveBeenCalledTimes(1);
     await userEvent.click(dialog.getByRole('button', { name: 'Cancel' }));
     expect(reloads).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('a dismissal from the table', () => {
+  it('takes a common reason in one click, as at a flag (one dialog for both)', async () => {
+    const report = { ...signedReport, canSign: true, detections: [detection(1, null)] };
+    const url = `/api/inspections/${report.inspectionId}/dispositions/e00000000000000000000001`;
+    vi.stubGlobal('fetch', fakeFetch({ [`PUT ${url}`]: { body: {} } }).fetchImpl);
+    const bodies = recordBodies();
+    const changed = vi.fn();
+    await render(
+      <DispositionsSection report={report} clock={createPlaybackClock()} onChanged={changed} />,
+    );
+    await userEvent.click(page.getByRole('button', { name: 'Dismiss 14.792 s' }));
+    const dialog = page.getByRole('dialog', { name: 'Dismiss as a false positive' });
+    const reasons = dialog.getByRole('group', { name: 'Common reasons' });
+    await userEvent.click(
+      reasons.getByRole('radio', { name: /^Part of the line’s fixed equipment/ }),
+    );
+    await userEvent.click(dialog.getByRole('button', { name: 'Dismiss' }));
+    await expect.poll(() => changed.mock.calls.length).toBe(1);
+    expect(bodies).toEqual([
+      {
+        disposition: 'dismissed',
+        reason: 'Part of the line’s fixed equipment (guard, rail, sensor, fixing)',
+        seen: null,
+      },
+    ]);
+    expect(toasts.items.map((toast) => toast.detail)).toEqual(['Disposition saved']);
   });
 });

@@ -1,9 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import { cleanup, render } from '../../../tests/web/render.tsx';
-import { createPlaybackClock } from '../../components/video-review/playback-clock.ts';
+import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
+import { reportFixture } from '../../../tests/web/report-fixture.ts';
+import {
+  createPlaybackClock,
+  type PlaybackClock,
+} from '../../components/video-review/playback-clock.ts';
 import { setKeyboardShortcuts } from '../../stores/keyboard-shortcuts.ts';
-import type { Flag } from '../../types/api.ts';
+import { toasts } from '../../stores/toasts.ts';
+import type { Flag, InspectionReport, ReportDetection } from '../../types/api.ts';
+import { detection, detectionFlag, recordBodies } from './detection.fixtures.ts';
 import { FLAG_PLAYER_SELECTOR, FlagsPanel } from './flags-panel.tsx';
 import './inspection-report.css';
 
@@ -11,8 +17,15 @@ afterEach(async () => {
   await cleanup();
   setKeyboardShortcuts(true);
   vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  toasts.items = [];
   window.scrollTo(0, 0);
 });
+
+/** The panel as the report page mounts it, on a report with these flags and no detections. */
+function Panel({ flags, clock }: { flags: Flag[]; clock: PlaybackClock }) {
+  return <FlagsPanel report={reportFixture({ flags })} clock={clock} onChanged={() => {}} />;
+}
 
 const flags: Flag[] = [
   {
@@ -36,7 +49,7 @@ const flags: Flag[] = [
 describe('the flags list', () => {
   it('shows a detection’s time once, and going to it still moves the clock there', async () => {
     const clock = createPlaybackClock();
-    await render(<FlagsPanel flags={flags} clock={clock} />);
+    await render(<Panel flags={flags} clock={clock} />);
     const detection = page.getByRole('button', { name: /Detection: debris 81%/ });
     await expect.element(detection).toBeVisible();
     expect(detection.element().textContent?.match(/8\.87 s/g)).toHaveLength(1);
@@ -65,7 +78,7 @@ describe('Next flag', () => {
   it('steps through the open flags only, counting them, by key and by button', async () => {
     const clock = createPlaybackClock();
     await render(
-      <FlagsPanel flags={[flags[0] as Flag, dismissed(flags[1] as Flag), gap]} clock={clock} />,
+      <Panel flags={[flags[0] as Flag, dismissed(flags[1] as Flag), gap]} clock={clock} />,
     );
     const button = page.getByRole('button', { name: 'Next flag (F)' });
     const status = page.getByRole('status');
@@ -89,7 +102,7 @@ describe('Next flag', () => {
 
   it('says why it does nothing when every flag is dismissed, and stays reachable by keyboard', async () => {
     const clock = createPlaybackClock();
-    await render(<FlagsPanel flags={[dismissed(flags[1] as Flag)]} clock={clock} />);
+    await render(<Panel flags={[dismissed(flags[1] as Flag)]} clock={clock} />);
     const button = page.getByRole('button', { name: 'Next flag (F)' });
     await expect.element(button).toHaveAttribute('aria-disabled', 'true');
     // Not the `disabled` attribute, which takes a button out of the tab order.
@@ -114,7 +127,7 @@ describe('Next flag', () => {
     await render(
       <>
         <a href="/api/reports/1/pdf">Download PDF</a>
-        <FlagsPanel flags={flags} clock={clock} />
+        <Panel flags={flags} clock={clock} />
         <div className="va-main">
           <button type="button">Play</button>
         </div>
@@ -140,7 +153,7 @@ describe('Next flag', () => {
   it('once shortcuts are off, F does nothing and the button, named without it, still works', async () => {
     setKeyboardShortcuts(false);
     const clock = createPlaybackClock();
-    await render(<FlagsPanel flags={flags} clock={clock} />);
+    await render(<Panel flags={flags} clock={clock} />);
     await userEvent.keyboard('f');
     expect(clock.time).toBe(0);
     const button = page.getByRole('button', { name: 'Next flag', exact: true });
@@ -169,7 +182,7 @@ describe('Next flag and the player below the fold', () => {
         {/* The app's sticky toolbar, over the top of the page. */}
         <div className="toolbar" style={{ height: '64px' }} />
         <h1 tabIndex={-1}>Inspection Report</h1>
-        <FlagsPanel flags={flags} clock={clock} />
+        <Panel flags={flags} clock={clock} />
         <div style={{ height: '1200px' }} />
         <div className="report-workspace">
           <div className="va-main">
@@ -221,7 +234,7 @@ describe('Next flag and the player below the fold', () => {
 
   it('moves the focus from the page to a flag without a time, in its list', async () => {
     const noTime: Flag = { ...gapAt(0), kind: 'tag', text: 'Tag not scanned: Gate', time: null };
-    await render(<FlagsPanel flags={[noTime]} clock={createPlaybackClock()} />);
+    await render(<Panel flags={[noTime]} clock={createPlaybackClock()} />);
     await userEvent.keyboard('f');
     await expect.element(page.getByRole('button', { name: /Tag not scanned: Gate/ })).toHaveFocus();
   });
@@ -257,7 +270,7 @@ describe('Next flag and the player below the fold', () => {
       ref: String(i),
     }));
     await page.viewport(1280, 900);
-    await render(<FlagsPanel flags={many} clock={createPlaybackClock()} />);
+    await render(<Panel flags={many} clock={createPlaybackClock()} />);
     const button = page.getByRole('button', { name: 'Next flag (F)' });
     for (let i = 0; i < many.length; i++) await userEvent.click(button);
     await expect.element(page.getByRole('status')).toHaveTextContent('Open flag 14 of 14');
@@ -284,5 +297,171 @@ describe('Next flag and the player below the fold', () => {
     );
     await userEvent.keyboard('f');
     expect(scroll).toHaveBeenLastCalledWith({ top: expect.any(Number), behavior: 'auto' });
+  });
+});
+
+describe('deciding a flagged detection at its flag', () => {
+  const predictionId = 'e00000000000000000000001';
+  const put = `PUT /api/inspections/d00000000000000000000001/dispositions/${predictionId}`;
+  const shown: ReportDetection['disposition'] = {
+    predictionId,
+    disposition: 'dismissed',
+    reason: 'Glare on the guard',
+    reviewerId: 'b00000000000000000000002',
+    reviewerName: 'Lee Chan',
+    at: '2026-11-20T10:40:00.000Z',
+  };
+  const flagged = (disposition: ReportDetection['disposition'] = null) =>
+    reportFixture({
+      flags: [flags[0] as Flag, detectionFlag(detection(1, disposition))],
+      detections: [detection(1, disposition)],
+    });
+  const flagText = 'Detection: debris 81% at 14.79 s';
+  const confirmAtFlag = `Confirm ${flagText}`;
+  const dismissAtFlag = `Dismiss ${flagText}`;
+
+  /** The panel on `report`, whose decisions are saved; the bodies they send are kept. */
+  async function decide(report: InspectionReport) {
+    const fake = fakeFetch({ [put]: { body: {} } });
+    vi.stubGlobal('fetch', fake.fetchImpl);
+    const bodies = recordBodies();
+    const changed = vi.fn();
+    await render(<FlagsPanel report={report} clock={createPlaybackClock()} onChanged={changed} />);
+    return { bodies, calls: fake.calls, changed };
+  }
+
+  it('confirms with one PUT naming the decision the flag shows, and the report reloads', async () => {
+    const { bodies, calls, changed } = await decide(flagged(shown));
+    // A dismissed flag is listed with its decision, and may still be decided again.
+    const confirm = page.getByRole('button', { name: confirmAtFlag });
+    await userEvent.click(confirm);
+    await expect.poll(() => changed.mock.calls.length).toBe(1);
+    expect(calls).toEqual([put]);
+    expect(bodies).toEqual([
+      {
+        disposition: 'confirmed',
+        reason: '',
+        seen: { disposition: 'dismissed', at: '2026-11-20T10:40:00.000Z' },
+      },
+    ]);
+    expect(toasts.items.map((toast) => toast.detail)).toEqual(['Disposition saved']);
+  });
+
+  it('dismisses with a common reason picked in one click, the text the reason stored', async () => {
+    const { bodies, changed } = await decide(flagged());
+    await userEvent.click(page.getByRole('button', { name: dismissAtFlag }));
+    const dialog = page.getByRole('dialog', { name: 'Dismiss as a false positive' });
+    await expect.element(dialog.getByText('14.792 s: debris 81%, tool 42%')).toBeVisible();
+    const glare = dialog.getByRole('radio', {
+      name: 'Reflection or glare on a surface, not an object',
+    });
+    await userEvent.click(glare);
+    await expect.element(glare).toBeChecked();
+    await expect
+      .element(dialog.getByLabelText('Reason (required)'))
+      .toHaveValue('Reflection or glare on a surface, not an object');
+    await userEvent.click(dialog.getByRole('button', { name: 'Dismiss' }));
+    await expect.poll(() => page.getByRole('dialog').query()).toBeNull();
+    expect(changed).toHaveBeenCalledTimes(1);
+    expect(bodies).toEqual([
+      {
+        disposition: 'dismissed',
+        reason: 'Reflection or glare on a surface, not an object',
+        seen: null,
+      },
+    ]);
+  });
+
+  it('keeps the reason editable and required; Other leaves it for the reviewer’s own words', async () => {
+    const { bodies } = await decide(flagged());
+    await userEvent.click(page.getByRole('button', { name: dismissAtFlag }));
+    const dialog = page.getByRole('dialog', { name: 'Dismiss as a false positive' });
+    const reason = dialog.getByLabelText('Reason (required)');
+    const other = dialog.getByRole('radio', { name: 'Other', exact: true });
+    const hand = dialog.getByRole('radio', { name: /^The operator’s own gloved hand/ });
+
+    // A common reason edited is the reviewer's own: Other is then the one checked.
+    await userEvent.click(hand);
+    await reason.fill('The operator’s own gloved hand, holding the line’s checklist');
+    await expect.element(other).toBeChecked();
+    await expect.element(hand).not.toBeChecked();
+
+    // Other after a common reason empties the field; empty, it is refused at the field.
+    await userEvent.click(hand);
+    await userEvent.click(other);
+    await expect.element(other).toBeChecked();
+    await expect.element(reason).toHaveValue('');
+    await userEvent.click(dialog.getByRole('button', { name: 'Dismiss' }));
+    const why = 'Please give the reason for dismissing this detection';
+    await expect.element(reason).toHaveFocus();
+    await expect.element(reason).toHaveAttribute('aria-invalid', 'true');
+    await expect.element(reason).toHaveAccessibleDescription(why);
+    expect(bodies).toEqual([]);
+
+    await reason.fill('Label of the carton on the neighbouring pallet');
+    await userEvent.click(dialog.getByRole('button', { name: 'Dismiss' }));
+    await expect
+      .poll(() => bodies)
+      .toEqual([
+        {
+          disposition: 'dismissed',
+          reason: 'Label of the carton on the neighbouring pallet',
+          seen: null,
+        },
+      ]);
+  });
+
+  it('puts the decision next to the flag in the tab order, and F still goes to the next flag', async () => {
+    await decide(flagged());
+    const next = page.getByRole('button', { name: 'Next flag (F)' });
+    await userEvent.click(next);
+    await userEvent.click(next);
+    const status = page.getByRole('status');
+    await expect.element(status).toHaveTextContent(`Open flag 2 of 2: ${flagText}`);
+
+    // Beside 'Next flag', the flag gone to: F, then Tab and Enter decide it.
+    const order = ['Confirm current flag', 'Dismiss current flag', /Hot zone/, /^high Detection/i];
+    for (const name of [...order, confirmAtFlag, dismissAtFlag]) {
+      await userEvent.keyboard('{Tab}');
+      await expect.element(page.getByRole('button', { name, exact: true })).toHaveFocus();
+    }
+    await userEvent.keyboard('f');
+    await expect.element(status).toHaveTextContent(`Open flag 1 of 2: ${flags[0]?.text}`);
+    await expect.element(page.getByRole('button', { name: dismissAtFlag })).toHaveFocus();
+    // No decision for a flag that is no detection.
+    expect(page.getByRole('button', { name: 'Confirm current flag' }).query()).toBeNull();
+  });
+
+  it('offers no decision to a reader who cannot sign, nor on a signed record', async () => {
+    const reader = {
+      ...flagged(),
+      canSign: false,
+      cannotSignReason: 'Only the line’s LC manager or an admin signs this record',
+    };
+    const signed: InspectionReport = {
+      ...flagged(shown),
+      status: 'approved',
+      canSign: false,
+      cannotSignReason: 'The inspection is already approved',
+      signature: {
+        signerId: 'b00000000000000000000002',
+        signerName: 'Lee Chan',
+        signerEmail: 'lee@example.com',
+        meaning: 'approved',
+        statement: 'Approved: the line is clear for the next batch',
+        notes: '',
+        signedAt: '2026-11-20T11:00:00.000Z',
+        recordHash: 'a'.repeat(64),
+      },
+    };
+    for (const report of [reader, signed]) {
+      await render(
+        <FlagsPanel report={report} clock={createPlaybackClock()} onChanged={() => {}} />,
+      );
+      await userEvent.click(page.getByRole('button', { name: /^high Detection/i }));
+      await expect.element(page.getByRole('status')).toHaveTextContent(/flag.*Detection: debris/);
+      expect(page.getByRole('button', { name: /^(Confirm|Dismiss)/ }).all()).toHaveLength(0);
+      await cleanup();
+    }
   });
 });

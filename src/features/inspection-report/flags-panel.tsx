@@ -7,8 +7,10 @@ import {
   VIDEO_WORKSPACE_SELECTOR,
 } from '../../components/video-review/shortcuts.ts';
 import { keyboardShortcuts } from '../../stores/keyboard-shortcuts.ts';
-import type { Flag } from '../../types/api.ts';
+import type { Flag, InspectionReport, ReportDetection } from '../../types/api.ts';
+import { DismissalDialog, DispositionButtons } from './disposition-controls.tsx';
 import { reportStrings as s } from './strings.ts';
+import { useDisposition } from './use-disposition.ts';
 
 /** A flagged detection's disposition, as the flag shows it (a dismissed one is closed). */
 const decisionLabel = { confirmed: 'Confirmed finding', dismissed: 'Dismissed' } as const;
@@ -20,8 +22,11 @@ export const NEXT_FLAG_KEY = 'f';
 const nextFlagScope = `.report-flags-panel, ${VIDEO_WORKSPACE_SELECTOR}`;
 
 export interface FlagsPanelProps {
-  flags: readonly Flag[];
+  /** Its flags, and the detections a flag's decision is taken on (as the dispositions table does). */
+  report: InspectionReport;
   clock: PlaybackClock;
+  /** After a decision taken at a flag: the report reloads. */
+  onChanged(): void;
 }
 
 /** '20', or '19 open, 1 dismissed': /reports counts only the open ones. */
@@ -113,10 +118,20 @@ function FlagTime({ flag }: { flag: Flag }) {
 /**
  * Review by exception: the flags, most serious first; 'Next flag' (or F) moves the clock to the
  * next open flag, brings the player into view and says which it is. It skips dismissed flags; with
- * none open it stays in the tab order, does nothing and is described by the reason.
+ * none open it stays in the tab order, does nothing and is described by the reason. A flagged
+ * detection is confirmed or dismissed at its flag, and at the flag gone to, beside 'Next flag'.
  */
-export function FlagsPanel({ flags, clock }: FlagsPanelProps) {
+export function FlagsPanel({ report, clock, onChanged }: FlagsPanelProps) {
+  const { flags } = report;
   const shortcuts = useSnapshot(keyboardShortcuts);
+  const dispositions = useDisposition(report, onChanged);
+  const detections = useMemo(
+    () => new Map(report.detections.map((detection) => [detection.predictionId, detection])),
+    [report.detections],
+  );
+  // A detection's flag names it by its prediction id; the decision sent names the one it shows.
+  const detectionOf = (flag: Flag | undefined) =>
+    flag?.kind === 'detection' && flag.ref !== null ? detections.get(flag.ref) : undefined;
   // The flag last gone to, a new object each time (going to the same flag again scrolls again).
   const [visit, setVisit] = useState<{ index: number; seeks: boolean } | null>(null);
   const current = visit?.index ?? -1;
@@ -179,6 +194,10 @@ export function FlagsPanel({ flags, clock }: FlagsPanelProps) {
   let status = '';
   if (shown && position >= 0) status = s.openFlag(position + 1, open.length, shown.text);
   else if (shown) status = s.dismissedFlag(shown.text);
+  const shownDetection = detectionOf(shown);
+  const decide = (detection: ReportDetection, subject: string) => (
+    <DispositionButtons dispositions={dispositions} detection={detection} subject={subject} />
+  );
   return (
     <section className="report-panel report-flags-panel" aria-labelledby="report-flags">
       <div className="report-panel-head">
@@ -201,35 +220,43 @@ export function FlagsPanel({ flags, clock }: FlagsPanelProps) {
           {s.noOpenFlags}
         </p>
       )}
-      <p className="muted" role="status">
-        {status}
-      </p>
+      <div className="report-flag-current">
+        <p className="muted" role="status">
+          {status}
+        </p>
+        {shownDetection && decide(shownDetection, s.currentFlag)}
+      </div>
       {flags.length === 0 ? (
         <p id={reasonId}>{s.noFlags}</p>
       ) : (
         <ol className="report-flags">
-          {flags.map((flag, index) => (
-            <li
-              key={`${flag.kind}-${flag.ref ?? index}-${flag.time ?? ''}`}
-              id={`report-flag-${index}`}
-            >
-              <button
-                type="button"
-                className={`report-flag severity-${flag.severity}${flag.decision === 'dismissed' ? ' is-dismissed' : ''}`}
-                aria-current={index === current ? 'true' : undefined}
-                onClick={() => go(index)}
+          {flags.map((flag, index) => {
+            const detection = detectionOf(flag);
+            return (
+              <li
+                key={`${flag.kind}-${flag.ref ?? index}-${flag.time ?? ''}`}
+                id={`report-flag-${index}`}
               >
-                <span className="report-flag-severity">{flag.severity}</span>
-                <span>{flag.text}</span>
-                {flag.decision && (
-                  <span className="report-flag-decision">{decisionLabel[flag.decision]}</span>
-                )}
-                <FlagTime flag={flag} />
-              </button>
-            </li>
-          ))}
+                <button
+                  type="button"
+                  className={`report-flag severity-${flag.severity}${flag.decision === 'dismissed' ? ' is-dismissed' : ''}`}
+                  aria-current={index === current ? 'true' : undefined}
+                  onClick={() => go(index)}
+                >
+                  <span className="report-flag-severity">{flag.severity}</span>
+                  <span>{flag.text}</span>
+                  {flag.decision && (
+                    <span className="report-flag-decision">{decisionLabel[flag.decision]}</span>
+                  )}
+                  <FlagTime flag={flag} />
+                </button>
+                {detection && decide(detection, flag.text)}
+              </li>
+            );
+          })}
         </ol>
       )}
+      <DismissalDialog dispositions={dispositions} />
     </section>
   );
 }

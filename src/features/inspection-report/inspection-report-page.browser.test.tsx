@@ -18,6 +18,7 @@ import { paths } from '../../config/paths.ts';
 import { accessTokenKey, signIn, signOut } from '../../stores/session.ts';
 import { toasts } from '../../stores/toasts.ts';
 import type { InspectionReport, ReportRow } from '../../types/api.ts';
+import { detection, detectionFlag, recordBodies } from './detection.fixtures.ts';
 import InspectionReportPage from './inspection-report-page.tsx';
 
 afterEach(async () => {
@@ -316,6 +317,43 @@ describe('inspection report: the page and its sections', () => {
     await expect
       .element(page.getByRole('heading', { name: /^Detections and dispositions/ }))
       .toHaveFocus();
+  });
+});
+
+describe('inspection report: a flagged detection decided at its flag', () => {
+  it('confirms it there with one PUT; the report reloads and the flag shows the decision', async () => {
+    const flagged = detection(1, null);
+    const flag = detectionFlag(flagged);
+    const report = `GET /api/reports/${inspectionId}`;
+    const put = `PUT /api/inspections/${inspectionId}/dispositions/${flagged.predictionId}`;
+    const routes: Parameters<typeof fakeFetch>[0] = {
+      [report]: { body: reportFixture({ detections: [flagged], flags: [flag] }) },
+      [put]: { body: {} },
+    };
+    const calls = await visit(inspectionId, routes);
+    const bodies = recordBodies();
+    const flags = page.getByRole('region', { name: /^Flags/ });
+    const confirm = flags.getByRole('button', { name: `Confirm ${flag.text}` });
+    await expect.element(confirm).toBeVisible();
+    const confirmed = detection(1, {
+      predictionId: flagged.predictionId,
+      disposition: 'confirmed',
+      reason: '',
+      reviewerId: 'u1',
+      reviewerName: 'Sofia',
+      at: '2026-11-20T10:45:00.000Z',
+    });
+    routes[report] = {
+      body: reportFixture({ detections: [confirmed], flags: [detectionFlag(confirmed)] }),
+    };
+    await userEvent.click(confirm);
+    await expect.element(flags.getByText('Confirmed finding', { exact: true })).toBeVisible();
+    expect(calls).toEqual([report, put, report]);
+    expect(bodies).toEqual([{ disposition: 'confirmed', reason: '', seen: null }]);
+    // The table below shows it too, from the same reload.
+    await expect
+      .element(page.getByRole('cell', { name: /^Confirmed finding \(Sofia/ }))
+      .toBeVisible();
   });
 });
 

@@ -229,7 +229,7 @@ function ReportView({ inspectionId }: { inspectionId: string }) {
             <RecordHeader report={report} />
             <SignatureBlock report={report} ref={signatureBlock.target} />
           </div>
-          <FlagsPanel flags={report.flags} clock={clock} />
+          <FlagsPanel report={report} clock={clock} onChanged={reload} />
           <section className="report-panel" aria-labelledby="report-review">
             <div className="report-panel-head">
               <h2 id="report-review">{s.review}</h2>

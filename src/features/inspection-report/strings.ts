@@ -70,6 +70,22 @@ export const reportStrings = {
   dismiss: 'Dismiss',
   dismissTitle: 'Dismiss as a false positive',
   reason: 'Reason (required)',
+  /**
+   * A line clearance reviewer's usual false positives of the detector on a keyframe, one click each
+   * in the dismissal dialog; the text is the reason stored (docs/reports.md).
+   */
+  dismissalReasons: [
+    'Reflection or glare on a surface, not an object',
+    'Part of the line’s fixed equipment (guard, rail, sensor, fixing)',
+    'Outside the line’s clearance area (neighbouring line, aisle, wall)',
+    'The operator’s own gloved hand, sleeve or inspection tool',
+    'An item that belongs on the line: status label, logbook, shadow-board tool',
+    'Shadow or motion blur, not an object',
+  ],
+  commonReasons: 'Common reasons',
+  otherReason: 'Other',
+  /** What the decision buttons of the flag 'Next flag' went to name ('Confirm current flag'). */
+  currentFlag: 'current flag',
   reasonMissing: 'Please give the reason for dismissing this detection',
   confirmed: 'Confirmed finding',
   dismissed: 'Dismissed as a false positive',
