@@ -34,6 +34,8 @@ export default defineConfig({
       // the page under a running test file, which never finished).
       'hash-wasm',
       'zxing-wasm/reader',
+      // Browser tests that run axe on a screen (the dashboard's line clearance overview).
+      'axe-core',
     ],
   },
   test: {

@@ -14,6 +14,7 @@ import { keyframeRoutes } from './keyframes.ts';
 import { lineClearanceRoutes } from './line-clearances.ts';
 import { predictionRoutes } from './predictions.ts';
 import { reportRoutes } from './reports.ts';
+import { reportOverviewRoutes } from './reports-overview.ts';
 import { securityAlertRoutes } from './security-alerts.ts';
 import { serviceAccountRoutes } from './service-accounts.ts';
 import { uploadRoutes } from './uploads.ts';
@@ -39,6 +40,7 @@ export const apiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     serviceAccountRoutes,
     ingestRoutes,
     reportRoutes,
+    reportOverviewRoutes,
     captureRoutes,
     uploadRoutes,
   ]) {

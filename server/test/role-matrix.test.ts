@@ -566,6 +566,13 @@ const matrix: Row[] = [
       allowed: ['admin', 'factory', 'audit'],
     }),
   ),
+  {
+    method: 'GET',
+    route: '/api/reports/overview',
+    request: () => ({ url: '/api/reports/overview' }),
+    ok: 200,
+    allowed: ['admin', 'factory'],
+  },
   ...['', '/pdf', '/evidence-check'].map(
     (suffix): Row => ({
       method: 'GET',

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
+import { noLinesOverview } from '../../tests/web/lines-overview-fixture.ts';
 import { cleanup, fakeFetch, render } from '../../tests/web/render.tsx';
 import { OwnPasswordGate } from '../features/auth/own-password-gate.tsx';
 import { api } from '../lib/api-client.ts';
@@ -30,6 +31,7 @@ const lists = {
   'GET /api/security-alerts': {
     body: { reviewed: null, count: 0, entries: [], lockedAccounts: [] },
   },
+  'GET /api/reports/overview': { body: noLinesOverview },
 };
 
 async function visit(path: string, routes: Parameters<typeof fakeFetch>[0] = {}) {

@@ -69,6 +69,7 @@ export type {
   ReportsQuery,
   SignatureCheck,
 } from '../../server/schemas/reports.ts';
+export type { LineOverview, LinesOverview } from '../../server/schemas/reports-overview.ts';
 export type {
   LockedAccount,
   SecurityAlerts,

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { activeLine } from '../../../tests/web/line-fixture.ts';
+import { noLinesOverview } from '../../../tests/web/lines-overview-fixture.ts';
 import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
 import { Toaster } from '../../components/toaster.tsx';
 import { signIn, signOut } from '../../stores/session.ts';
@@ -60,11 +61,15 @@ const video = {
   relatedData: { predictions: 2, reports: 0, floorplanConfigs: 1, floorplans: 1 },
 };
 
-/** The security alerts panel hides with nothing to review (security-alerts.browser.test.tsx). */
-const noSecurityAlerts = {
+/**
+ * The security alerts panel hides with nothing to review (security-alerts.browser.test.tsx); the
+ * line clearance overview lists no line (line-overview.browser.test.tsx).
+ */
+const quietPanels = {
   'GET /api/security-alerts': {
     body: { reviewed: null, count: 0, entries: [], lockedAccounts: [] },
   },
+  'GET /api/reports/overview': { body: noLinesOverview },
 };
 
 async function showDashboard(roles: string[], users: object[] = [user]) {
@@ -73,7 +78,7 @@ async function showDashboard(roles: string[], users: object[] = [user]) {
     'GET /api/line-clearances': { body: [line] },
     'GET /api/users': { body: users },
     'GET /api/devices': { body: [device] },
-    ...noSecurityAlerts,
+    ...quietPanels,
     'GET /api/admin/videos': { body: [video] },
   });
   vi.stubGlobal('fetch', fake.fetchImpl);
@@ -180,7 +185,7 @@ describe('admin / factory-manager dashboard', () => {
       'GET /api/line-clearances': { body: [line, managed] },
       'GET /api/users': { body: [user, sofia] },
       'GET /api/devices': { body: [device] },
-      ...noSecurityAlerts,
+      ...quietPanels,
       'POST /api/line-clearances': { status: 201, body: activeLine('a3a3a3a3a3a3a3a3a3a3a3a3') },
       [`PUT /api/line-clearances/${managed._id}`]: { body: { ...managed, managerId: null } },
     });
@@ -256,7 +261,7 @@ describe('admin / factory-manager dashboard', () => {
         },
       },
       'GET /api/devices': { body: [device] },
-      ...noSecurityAlerts,
+      ...quietPanels,
       [`POST /api/users/${user._id}/unlock`]: { body: { message: 'Account unlocked' } },
     });
     vi.stubGlobal('fetch', fake.fetchImpl);
@@ -390,7 +395,7 @@ describe('admin / factory-manager dashboard', () => {
         },
       },
       'GET /api/devices': { body: [device] },
-      ...noSecurityAlerts,
+      ...quietPanels,
       [`DELETE /api/users/${user._id}`]: { body: {} },
       [`DELETE /api/users/${second._id}`]: { body: {} },
     });
@@ -437,7 +442,7 @@ describe('deleting a record', () => {
         'GET /api/line-clearances': { body: [line] },
         'GET /api/users': { body: [user] },
         'GET /api/devices': { body: [device] },
-        ...noSecurityAlerts,
+        ...quietPanels,
         [`DELETE ${path}`]: { body: {} },
       });
       const sent: unknown[] = [];

@@ -13,7 +13,7 @@ import {
 import { useDashboardTab } from '../../hooks/use-dashboard-tab.ts';
 import { usePageHeading } from '../../hooks/use-heading-focus.ts';
 import { useLoad } from '../../hooks/use-load.ts';
-import { dashboardLabelByRole, primaryRole, type Role } from '../../lib/roles.ts';
+import { dashboardLabelByRole, hasAnyRole, primaryRole, type Role } from '../../lib/roles.ts';
 import { session } from '../../stores/session.ts';
 import { toastComingSoon } from '../../stores/toasts.ts';
 import type { LineClearance } from '../../types/api.ts';
@@ -21,6 +21,7 @@ import { getDevices } from './api/get-devices.ts';
 import { DevicesTab } from './devices-tab.tsx';
 import { LineClearanceDialog } from './line-clearance-dialog.tsx';
 import { LineClearancesTab } from './line-clearances-tab.tsx';
+import { LineOverviewSection, overviewReaders } from './line-overview.tsx';
 import { SecurityAlertsPanel } from './security-alerts.tsx';
 import { adminStrings as s } from './strings.ts';
 import { UsersTab } from './users-tab.tsx';
@@ -63,6 +64,7 @@ export default function AdminDashboardPage() {
         onCleared={() => heading.current?.focus()}
       />
       <QuickActions actions={(role && quickActionsByRole[role]) || []} />
+      {hasAnyRole(snap.roles, overviewReaders) && <LineOverviewSection />}
       <Tabs.Root className="tabs" value={tab} onValueChange={setTab}>
         <TabBar
           label={s.tabsLabel}

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { activeLine } from '../../../tests/web/line-fixture.ts';
+import { noLinesOverview } from '../../../tests/web/lines-overview-fixture.ts';
 import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
 import { Toaster } from '../../components/toaster.tsx';
 import { localTime } from '../../lib/record-time.ts';
@@ -92,6 +93,7 @@ async function showDashboard(answer: SecurityAlerts, routes: Parameters<typeof f
     'GET /api/users': { body: [lockedUser] },
     'GET /api/devices': { body: [] },
     'GET /api/security-alerts': { body: answer },
+    'GET /api/reports/overview': { body: noLinesOverview },
     ...routes,
   };
   const fake = fakeFetch(answers);

@@ -112,6 +112,35 @@ export const adminStrings = {
   markingReviewed: 'Marking as reviewed…',
   alertsReviewed: 'Security alerts marked as reviewed',
   reviewFailed: 'Failed to mark the security alerts as reviewed',
+  /** The line clearance overview (docs/reports.md, "Line clearance overview"). */
+  lineOverview: 'Line clearance overview',
+  lineOverviewCaption:
+    'Line clearances, active ones first: LC manager, last signed result, pending inspections and the last 30 days',
+  /** The table's frame, named when it scrolls sideways (the section bears the title). */
+  lineOverviewTable: 'Overview by line',
+  lineOverviewLoadFailed: 'Failed to load the line clearance overview',
+  lineOverviewUnavailable: 'The overview could not be loaded.',
+  loadingLineOverview: 'Loading the line clearance overview…',
+  refreshLineOverview: 'Refresh the line clearance overview',
+  countedAt: (time: string) => `Counted at ${time}.`,
+  noLines: 'No line clearances yet.',
+  totalPending: 'Pending',
+  totalOverdue: (hours: number) => `Overdue (waiting over ${hours} h)`,
+  totalRejections: (days: number) => `Rejections, last ${days} days`,
+  lastSigned: 'Last signed',
+  pending: 'Pending',
+  recent: (days: number) => `Last ${days} days`,
+  noneSigned: 'None signed yet',
+  noPending: 'None',
+  signedBy: (time: string, name: string) => `${time}, ${name}`,
+  openReport: 'Open report',
+  openLastReport: (line: string) => `Open report, last signed on ${line}`,
+  pendingCount: (count: number) => `${count} pending`,
+  pendingOn: (count: string, line: string) => `${count} on ${line}, oldest first`,
+  waiting: (age: string) => `oldest waiting ${age}`,
+  overdueCount: (count: number) => `${count} overdue`,
+  recentCounts: (inspections: number, rejections: number) =>
+    `${inspections} inspection${inspections === 1 ? '' : 's'}, ${rejections} rejected`,
 } as const;
 
 /** PUT /api/users status values with their labels; a deactivated account cannot sign in. */

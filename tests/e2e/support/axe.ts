@@ -21,7 +21,7 @@ const experimentalWcagRules = [
 ];
 
 /** axe.run's options: the tags above and axe's best practices, which the pages already met. */
-const runOptions = {
+export const runOptions = {
   runOnly: { type: 'tag', values: [...WCAG_22_AA_TAGS, 'best-practice'] },
   rules: Object.fromEntries(experimentalWcagRules.map((id) => [id, { enabled: true }])),
   // Only violations are reported: skipping the details of passes halves axe's time.
