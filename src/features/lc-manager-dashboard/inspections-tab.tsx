@@ -1,10 +1,12 @@
+import { formatDistanceStrict } from 'date-fns';
 import { useMemo, useState } from 'react';
 import { Link } from 'wouter';
+import { OVERDUE_AFTER_HOURS } from '../../../server/schemas/reports-overview.ts';
 import type { ReviewDecision } from '../../api/sign-inspection.ts';
 import { DateRangePicker } from '../../components/date-range-picker.tsx';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { SigningDialog, signatureLine } from '../../components/signing-dialog.tsx';
-import { StatusTag } from '../../components/tag.tsx';
+import { StatusTag, Tag } from '../../components/tag.tsx';
 import { UserText } from '../../components/user-text.tsx';
 import { inspectionMessages } from '../../config/entity-messages.ts';
 import { inspectionReportPath } from '../../config/paths.ts';
@@ -20,6 +22,22 @@ export interface InspectionsTabProps {
   lineName: (id: string) => string | undefined;
   operatorName: (id: string) => string;
   reload: () => void;
+}
+
+/**
+ * How long a pending inspection has waited for its review, and whether that is overdue: since the
+ * server received it (its start and end are the phone's clock), else its end or start.
+ */
+function waiting(
+  inspection: ListedInspection,
+  now: Date,
+): { age: string; overdue: boolean } | null {
+  const since = new Date(inspection.receivedAt ?? inspection.endTime ?? inspection.startTime);
+  if (Number.isNaN(since.getTime())) return null;
+  return {
+    age: formatDistanceStrict(since, now),
+    overdue: now.getTime() - since.getTime() > OVERDUE_AFTER_HOURS * 3_600_000,
+  };
 }
 
 function startOf(inspection: ListedInspection): Date | null {
@@ -148,12 +166,18 @@ export function InspectionsTab({
           const status = inspection.status ?? 'pending';
           const title = lineName(inspection.lineClearanceId) ?? s.unknownLine;
           const start = startOf(inspection);
+          const wait = status === 'pending' ? waiting(inspection, new Date()) : null;
           return (
             <RecordCard
               key={inspection._id}
               ref={inspection._id === signedId ? signedCard.target : undefined}
               title={title}
-              tags={<StatusTag status={status} />}
+              tags={
+                <>
+                  <StatusTag status={status} />
+                  {wait?.overdue && <Tag severity="danger">{s.overdue(OVERDUE_AFTER_HOURS)}</Tag>}
+                </>
+              }
               actions={
                 <>
                   <Link
@@ -195,6 +219,7 @@ export function InspectionsTab({
                 {inspection.operatorId ? operatorName(inspection.operatorId) : s.unknown}
               </RecordField>
               <RecordField label={s.date}>{(start && localTime(start)) ?? s.unknown}</RecordField>
+              {wait && <RecordField label={s.waiting}>{wait.age}</RecordField>}
               {inspection.operatorNotes && (
                 <RecordField label={s.notes}>
                   <UserText text={inspection.operatorNotes} />

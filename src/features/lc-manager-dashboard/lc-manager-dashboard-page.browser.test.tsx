@@ -423,6 +423,33 @@ describe('LC manager dashboard', () => {
     await expect.poll(shownIds).toEqual(ids(13));
   });
 
+  it('says how long each pending inspection has waited since it was received, and marks it overdue', async () => {
+    const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
+    // Recorded days ago on the phone, received two hours ago: it waits since its receipt.
+    const fresh = {
+      ...inspection('d00000000000000000000021', mine._id, 'pending', hoursAgo(72)),
+      endTime: hoursAgo(71.9),
+      receivedAt: hoursAgo(2),
+    };
+    const old = {
+      ...inspection('d00000000000000000000022', mine._id, 'pending', hoursAgo(31)),
+      endTime: hoursAgo(30.9),
+      receivedAt: hoursAgo(30),
+    };
+    await showDashboard({ 'GET /api/inspections': { body: [fresh, old, approved] } });
+    await userEvent.click(page.getByRole('tab', { name: 'Inspections' }));
+    const card = (id: string) =>
+      page.getByRole('article').filter({ hasText: `d0000000000000000000002${id}` });
+    await expect.element(card('1').getByText('2 hours')).toBeVisible();
+    await expect.element(card('2').getByText('1 day', { exact: true })).toBeVisible();
+    await expect.element(card('2').getByText('Overdue (over 24 h)')).toBeVisible();
+    expect(card('1').getByText('Overdue (over 24 h)').elements()).toHaveLength(0);
+    // A signed one waits for nothing.
+    await userEvent.selectOptions(page.getByRole('combobox', { name: 'Filter by status' }), 'All');
+    await expect.element(page.getByText('3 inspections')).toBeVisible();
+    expect(page.getByText('Waiting', { exact: true }).elements()).toHaveLength(2);
+  });
+
   it('draws a page of a plant’s inspections and goes back to the first page on a new filter', async () => {
     const list = Array.from({ length: 5000 }, (_, index) =>
       inspection(

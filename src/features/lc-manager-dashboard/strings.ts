@@ -37,6 +37,9 @@ export const lcStrings = {
   areas: 'Areas',
   operator: 'Operator',
   date: 'Date',
+  waiting: 'Waiting',
+  /** Beside the wait, once it passes OVERDUE_AFTER_HOURS (the overview counts the same). */
+  overdue: (hours: number) => `Overdue (over ${hours} h)`,
   notes: 'Operator notes',
   name: 'Name',
   password: 'Password',
