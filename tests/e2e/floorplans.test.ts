@@ -436,7 +436,9 @@ describe('floor-plan manager', () => {
       await page.goto(`/video/${encodeURIComponent(video.id)}`);
       const tagButton = (state: string) =>
         page.getByRole('button', { name: `${firstTag.name}, ${state}: show details`, exact: true });
-      await tagButton('scanned').or(tagButton('not scanned')).click();
+      // The tag list follows the path player's whole load (configuration, worker, keyframes, plan),
+      // the longest single wait of this file: its own budget, as the vitest config asks.
+      await tagButton('scanned').or(tagButton('not scanned')).click({ timeout: 60_000 });
       await page
         .getByRole('dialog', { name: `Tag details: ${firstTag.name}` })
         .getByText('Checked again after the guard was refitted', { exact: true })

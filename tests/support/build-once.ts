@@ -9,6 +9,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -106,6 +107,9 @@ export async function buildOnce(options: BuildOnceOptions): Promise<string> {
       rmSync(lock, { recursive: true, force: true });
     }
   }
+  // Handed out is in use: another run's removeOld measures an hour from its last use, not its make.
+  const now = new Date();
+  utimesSync(target, now, now);
   removeOld(options.prefix, target);
   return target;
 }

@@ -1,6 +1,6 @@
 // One server and one browser per test file, plus the demo ids the routes need.
 import type { Browser } from 'playwright';
-import { afterAll, beforeAll, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { Api } from './api.ts';
 import { launchBrowser } from './browser.ts';
 import { demoAccount, demoPassword, type Role, type RouteParams } from './demo.ts';
@@ -59,6 +59,13 @@ export function setUpE2e(): E2eFixture {
     fixture.tokenFor = async (role) =>
       (await Api.login(fixture.server.baseUrl, demoAccount(role).email, demoPassword)).token;
   }, startTimeoutMs);
+  // Vitest prints failures when the whole run ends, which a run stopped at CI's time limit never
+  // reaches: say at once which test failed and on which wait.
+  afterEach(({ task }) => {
+    if (task.result?.state !== 'fail') return;
+    const [error] = task.result.errors ?? [];
+    console.error(`[e2e] ${task.name} failed: ${error?.message ?? 'no error recorded'}`);
+  });
   afterAll(async () => {
     // The next file in this worker shares its module graph (isolate: false): not this timeout.
     vi.resetConfig();
