@@ -236,7 +236,9 @@ describe('an auditor finds the record', () => {
       await csv.saveAs(csvFile);
       const lines = fs.readFileSync(csvFile, 'utf8').split('\r\n');
       // A byte order mark first, for Excel; then the header.
-      expect(lines[0]).toMatch(/^\ufeffInspection,Start \(UTC\),End \(UTC\),Line,Operator,/);
+      expect(lines[0]).toMatch(
+        /^\ufeffInspection,Start \(UTC\),End \(UTC\),Received \(UTC\),Line,Operator,/,
+      );
       expect(
         lines
           .slice(1)
