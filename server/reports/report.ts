@@ -2,7 +2,7 @@
 // dispositions, flags, the coverage picture and the signature, from the stored records. It also
 // writes the report's summary row that /reports filters on.
 
-import { formatDistanceStrict } from 'date-fns';
+import { type Duration, formatDuration, intervalToDuration } from 'date-fns';
 import { eq, isNull, ne, or, sql } from 'drizzle-orm';
 import { imageSizeFromHeader } from '../../workers/image-header.ts';
 import type { AppContext, AuthUser } from '../context.ts';
@@ -554,7 +554,7 @@ function reportFlags({
     flags.push({
       kind: 'late',
       severity: 'medium',
-      text: `Submitted late: received ${late} after the recording ended (a delayed upload, or the device's clock)`,
+      text: `Submitted late: received ${late} after the recording ended (a delayed upload, or the device’s clock)`,
       time: null,
       ref: null,
     });
@@ -606,8 +606,15 @@ function lateSubmit({
   receivedAt,
 }: Pick<InspectionRecord['inspection'], 'endTime' | 'receivedAt'>): string | null {
   if (!endTime || !receivedAt) return null;
-  const late = receivedAt.getTime() - endTime.getTime() > reportRules.lateSubmitMinutes * 60_000;
-  return late ? formatDistanceStrict(receivedAt, endTime) : null;
+  if (receivedAt.getTime() - endTime.getTime() <= reportRules.lateSubmitMinutes * 60_000)
+    return null;
+  // Whole units, never rounded up: 61 minutes must not read as the rule's own hour.
+  const late = intervalToDuration({ start: endTime, end: receivedAt });
+  const units: (keyof Duration)[] =
+    late.years || late.months || late.days
+      ? ['years', 'months', 'days', 'hours']
+      : ['hours', 'minutes'];
+  return formatDuration(late, { format: units, delimiter: ', ' });
 }
 
 async function saveSummary(

@@ -184,13 +184,19 @@ describe('the inspection report', () => {
       endTime: ended,
       receivedAt: minutes(60),
     });
+    await addInspection('just-late', line, {
+      operatorId,
+      startTime,
+      endTime: ended,
+      receivedAt: minutes(61),
+    });
     const late = await report('lcmanager2', 'late');
     expect(late.receivedAt).toBe('2026-11-01T09:25:00.000Z');
     expect(late.flags.filter((f) => f.kind === 'late')).toEqual([
       {
         kind: 'late',
         severity: 'medium',
-        text: "Submitted late: received 3 days after the recording ended (a delayed upload, or the device's clock)",
+        text: 'Submitted late: received 3 days after the recording ended (a delayed upload, or the device’s clock)',
         time: null,
         ref: null,
         decision: null,
@@ -199,6 +205,12 @@ describe('the inspection report', () => {
     const inTime = await report('lcmanager2', 'in-time');
     expect(inTime.receivedAt).toBe('2026-10-29T10:05:00.000Z');
     expect(inTime.flags.map((f) => f.kind)).not.toContain('late');
+    // Whole units, never rounded up to read as the rule's own hour.
+    expect(
+      (await report('lcmanager2', 'just-late')).flags.find((f) => f.kind === 'late')?.text,
+    ).toBe(
+      'Submitted late: received 1 hour, 1 minute after the recording ended (a delayed upload, or the device’s clock)',
+    );
     // The PDF prints the server's receipt beside the device's times.
     const pdf = await get('lcmanager2', `/api/reports/${inspectionIds.late}/pdf`);
     expect((await pdfPages(pdf.rawPayload)).join('\n')).toContain(
@@ -956,10 +968,10 @@ describe('/reports', () => {
   it('lists each role’s scope, filtered, newest first, in keyset pages', async () => {
     const list = async (who: string, query = '') =>
       (await get(who, `/api/reports?${query}`)).json() as ReportPage;
-    // The demo's and the five the tests above added (a legacy one, a late and an in-time submit,
-    // one without a path, the manager's own).
-    expect((await list('admin')).rows).toHaveLength(dataset.inspections.length + 5);
-    expect((await list('audit')).rows).toHaveLength(dataset.inspections.length + 5);
+    // The demo's and the six the tests above added (a legacy one, three submits around the late
+    // limit, one without a path, the manager's own).
+    expect((await list('admin')).rows).toHaveLength(dataset.inspections.length + 6);
+    expect((await list('audit')).rows).toHaveLength(dataset.inspections.length + 6);
     const mine = (await list('operator')).rows;
     expect(mine.every((row) => row.operatorId === ids.operator)).toBe(true);
     const lc2 = (await list('lcmanager2')).rows;

@@ -181,6 +181,11 @@ describe('submitting an inspection', () => {
       [{ startTime: 'yesterday' }, 'body.startTime'],
       [{ endTime: '2026-11-20T07:00:00.000Z' }, 'body.endTime must not be before body.startTime'],
       [{ startTime: '2099-01-01T00:00:00.000Z', endTime: '2099-01-01T00:01:00.000Z' }, 'future'],
+      // Started now, ending a year ahead: a phone's clock set wrong, or a made-up end.
+      [
+        { startTime: new Date().toISOString(), endTime: '2099-01-01T00:01:00.000Z' },
+        'body.endTime is in the future',
+      ],
       [{ video: { container: 'avi', duration: 1 } }, 'body.video.container'],
       [{ deviceId: 'aaaaaaaaaaaaaaaaaaaaaaaa' }, 'body.deviceId'],
       [{ clientRef: '../../x' }, 'body.clientRef'],

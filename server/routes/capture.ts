@@ -118,8 +118,12 @@ export const captureRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       const startTime = new Date(body.startTime);
       const endTime = new Date(body.endTime);
+      // A phone clock ahead would place the recording after its own receipt (no late flag then).
       if (startTime.getTime() > Date.now() + CLOCK_SKEW_MS) {
         throw badRequest('body.startTime is in the future');
+      }
+      if (endTime.getTime() > Date.now() + CLOCK_SKEW_MS) {
+        throw badRequest('body.endTime is in the future');
       }
       if (endTime < startTime) throw badRequest('body.endTime must not be before body.startTime');
       if (body.deviceId) {

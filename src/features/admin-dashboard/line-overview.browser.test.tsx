@@ -174,6 +174,13 @@ describe('line clearance overview on the admin dashboard', () => {
     // The stacked rows fit: the table's frame neither scrolls nor says it does.
     expect(section().getByText('Scroll sideways for more columns').query()).toBeNull();
     await expect.element(section().getByText('LC manager').first()).toBeVisible();
+    // An overdue row's marker is drawn inside its name's cell: the name starts after it (QA).
+    const name = section().getByRole('rowheader', { name: 'Blister Line 1' }).element();
+    const marker = Number.parseFloat(
+      getComputedStyle(name).boxShadow.match(/ (\d+)px 0px 0px/)?.[1] ?? '0',
+    );
+    expect(marker).toBeGreaterThan(0);
+    expect(Number.parseFloat(getComputedStyle(name).paddingLeft)).toBeGreaterThan(marker);
   });
 
   it('passes axe (WCAG 2.2 AA) on a phone and on a desktop', async () => {

@@ -79,7 +79,11 @@ function LineRow({ line, asOf, windowDays }: LineRowProps) {
             </Link>
             <span>
               <time dateTime={line.oldestPendingSince}>
-                {s.waiting(formatDistanceStrict(new Date(line.oldestPendingSince), asOf))}
+                {s.waiting(
+                  formatDistanceStrict(new Date(line.oldestPendingSince), asOf, {
+                    roundingMethod: 'floor',
+                  }),
+                )}
               </time>
               {line.overdue > 0 && (
                 <>

@@ -66,6 +66,9 @@ function DismissalForm({
 }) {
   const [reason, setReason] = useState('');
   const [other, setOther] = useState(false);
+  // The reviewer's own words, kept while a common reason is tried (arrow keys in the group pick
+  // each in turn): 'Other' brings them back.
+  const [ownWords, setOwnWords] = useState('');
   const fields = useFieldErrors<'reason'>();
   const group = useId();
   // The choice always describes the field: a common reason edited is the reviewer's own.
@@ -110,6 +113,7 @@ function DismissalForm({
               name={group}
               checked={text === reason}
               onChange={() => {
+                if (!common) setOwnWords(reason);
                 setReason(text);
                 setOther(false);
               }}
@@ -124,7 +128,7 @@ function DismissalForm({
             checked={otherPicked}
             onChange={() => {
               setOther(true);
-              if (common) setReason('');
+              if (common) setReason(ownWords);
             }}
           />
           {s.otherReason}

@@ -386,11 +386,20 @@ describe('deciding a flagged detection at its flag', () => {
     await expect.element(other).toBeChecked();
     await expect.element(hand).not.toBeChecked();
 
-    // Other after a common reason empties the field; empty, it is refused at the field.
-    await userEvent.click(hand);
-    await userEvent.click(other);
+    // Trying a common reason (arrow keys pick each in turn) keeps the reviewer's own words: Other
+    // brings them back (QA: ArrowUp, ArrowDown lost them).
+    const own = 'The operator’s own gloved hand, holding the line’s checklist';
+    await userEvent.keyboard('{Shift>}{Tab}{/Shift}');
+    await expect.element(other).toHaveFocus();
+    await userEvent.keyboard('{ArrowUp}');
+    await expect.element(other).not.toBeChecked();
+    await expect.element(reason).not.toHaveValue(own);
+    await userEvent.keyboard('{ArrowDown}');
     await expect.element(other).toBeChecked();
-    await expect.element(reason).toHaveValue('');
+    await expect.element(reason).toHaveValue(own);
+
+    // Empty, it is refused at the field.
+    await reason.fill('');
     await userEvent.click(dialog.getByRole('button', { name: 'Dismiss' }));
     const why = 'Please give the reason for dismissing this detection';
     await expect.element(reason).toHaveFocus();

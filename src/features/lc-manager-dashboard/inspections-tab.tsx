@@ -25,17 +25,20 @@ export interface InspectionsTabProps {
 }
 
 /**
- * How long a pending inspection has waited for its review, and whether that is overdue: since the
- * server received it (its start and end are the phone's clock), else its end or start.
+ * Since when a pending inspection waits for its review: the server's receipt of it (its start and
+ * end are the phone's clock), else its end or start; null when none is readable.
  */
-function waiting(
-  inspection: ListedInspection,
-  now: Date,
-): { age: string; overdue: boolean } | null {
+function waitingSince(inspection: ListedInspection): Date | null {
   const since = new Date(inspection.receivedAt ?? inspection.endTime ?? inspection.startTime);
-  if (Number.isNaN(since.getTime())) return null;
+  return Number.isNaN(since.getTime()) ? null : since;
+}
+
+/** How long it has waited, in whole units (23 h 35 min is '23 hours', not yet a day), and whether overdue. */
+function waiting(inspection: ListedInspection, now: Date) {
+  const since = waitingSince(inspection);
+  if (!since) return null;
   return {
-    age: formatDistanceStrict(since, now),
+    age: formatDistanceStrict(since, now, { roundingMethod: 'floor' }),
     overdue: now.getTime() - since.getTime() > OVERDUE_AFTER_HOURS * 3_600_000,
   };
 }
@@ -56,8 +59,10 @@ const statusRank = (status: string) => {
 
 /**
  * The cards to show: those of the status and the range (with a range set, an inspection without a
- * start time cannot be placed in it and is hidden), pending first, newest first within a status.
- * The card just signed (`keptId`) stays where it was, so its signature is read where it was signed.
+ * start time cannot be placed in it and is hidden), pending first, the longest waiting first (the
+ * overdue ones lead the queue, as 'Next pending inspection' takes it), then signed ones newest
+ * first. The card just signed (`keptId`) stays where it was, so its signature is read where it was
+ * signed.
  */
 function inspectionsShown(
   inspections: readonly ListedInspection[],
@@ -67,8 +72,11 @@ function inspectionsShown(
 ): ListedInspection[] {
   const statusOf = (inspection: ListedInspection) =>
     inspection._id === keptId ? 'pending' : (inspection.status ?? 'pending');
+  // Pending: longest waiting first, so the wait counts down (negated); signed: newest start first.
   const time = (inspection: ListedInspection) =>
-    startOf(inspection)?.getTime() ?? Number.NEGATIVE_INFINITY;
+    statusOf(inspection) === 'pending'
+      ? -(waitingSince(inspection)?.getTime() ?? Number.POSITIVE_INFINITY)
+      : (startOf(inspection)?.getTime() ?? Number.NEGATIVE_INFINITY);
   return inspections
     .filter((inspection) => {
       if (status !== 'all' && statusOf(inspection) !== status) return false;

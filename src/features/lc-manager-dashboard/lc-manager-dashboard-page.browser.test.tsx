@@ -394,7 +394,7 @@ describe('LC manager dashboard', () => {
     expect(page.getByRole('link', { name: /^View .* d0+\d$/ }).all()).toHaveLength(2);
   });
 
-  it('shows pending inspections first by default, newest first, and filters by status', async () => {
+  it('shows pending inspections first by default, longest waiting first, and filters by status', async () => {
     const at = (id: number, status: string, day: number) =>
       inspection(`d${String(id).padStart(23, '0')}`, mine._id, status, `2026-03-${day}T09:00:00`);
     // Out of order on purpose, signed ones among the pending.
@@ -415,10 +415,11 @@ describe('LC manager dashboard', () => {
         .filter((field) => field.querySelector('dt')?.textContent === 'ID')
         .map((field) => field.querySelector('dd')?.textContent);
     const ids = (...numbers: number[]) => numbers.map((n) => `d${String(n).padStart(23, '0')}`);
-    await expect.poll(shownIds).toEqual(ids(14, 12));
+    await expect.poll(shownIds).toEqual(ids(12, 14));
     await expect.element(page.getByText('2 inspections')).toBeVisible();
     await userEvent.selectOptions(status, 'All');
-    await expect.poll(shownIds).toEqual(ids(14, 12, 11, 15, 13));
+    // Signed ones after, newest first.
+    await expect.poll(shownIds).toEqual(ids(12, 14, 11, 15, 13));
     await userEvent.selectOptions(status, 'Rejected');
     await expect.poll(shownIds).toEqual(ids(13));
   });
@@ -436,7 +437,12 @@ describe('LC manager dashboard', () => {
       endTime: hoursAgo(30.9),
       receivedAt: hoursAgo(30),
     };
-    await showDashboard({ 'GET /api/inspections': { body: [fresh, old, approved] } });
+    // Just short of the limit: whole hours, never rounded up to the day that would be overdue.
+    const nearly = {
+      ...inspection('d00000000000000000000023', mine._id, 'pending', hoursAgo(23.7)),
+      receivedAt: hoursAgo(23.6),
+    };
+    await showDashboard({ 'GET /api/inspections': { body: [fresh, old, nearly, approved] } });
     await userEvent.click(page.getByRole('tab', { name: 'Inspections' }));
     const card = (id: string) =>
       page.getByRole('article').filter({ hasText: `d0000000000000000000002${id}` });
@@ -444,10 +450,12 @@ describe('LC manager dashboard', () => {
     await expect.element(card('2').getByText('1 day', { exact: true })).toBeVisible();
     await expect.element(card('2').getByText('Overdue (over 24 h)')).toBeVisible();
     expect(card('1').getByText('Overdue (over 24 h)').elements()).toHaveLength(0);
+    await expect.element(card('3').getByText('23 hours')).toBeVisible();
+    expect(card('3').getByText('Overdue (over 24 h)').elements()).toHaveLength(0);
     // A signed one waits for nothing.
     await userEvent.selectOptions(page.getByRole('combobox', { name: 'Filter by status' }), 'All');
-    await expect.element(page.getByText('3 inspections')).toBeVisible();
-    expect(page.getByText('Waiting', { exact: true }).elements()).toHaveLength(2);
+    await expect.element(page.getByText('4 inspections')).toBeVisible();
+    expect(page.getByText('Waiting', { exact: true }).elements()).toHaveLength(3);
   });
 
   it('draws a page of a plant’s inspections and goes back to the first page on a new filter', async () => {
