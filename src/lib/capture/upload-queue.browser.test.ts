@@ -20,6 +20,7 @@ import {
   discardRecording,
   resumeRecording,
   startUploadQueue,
+  submitRecording,
   uploadQueue,
 } from './upload-queue.ts';
 
@@ -33,7 +34,19 @@ const uploads = new Map<string, FakeUpload>();
 /** How the fake server answers the n-th PATCH (from 0): null for as usual; and how long it takes. */
 let patchAnswer: (n: number) => { status: number; body: string } | null = () => null;
 let patchDelayMs = 0;
+/** PATCHes store their bytes once this settles: a test holds them by replacing it. */
+let patchesGo: Promise<void> = Promise.resolve();
 const received = (upload: FakeUpload) => upload.received.reduce((n, part) => n + part.length, 0);
+/** What the fake server stored of an upload, its parts in order. */
+function storedBytes(upload: FakeUpload) {
+  const stored = new Uint8Array(received(upload));
+  let at = 0;
+  for (const part of upload.received) {
+    stored.set(part, at);
+    at += part.length;
+  }
+  return stored;
+}
 
 /** Just enough of XMLHttpRequest for tus-js-client, answering as the server's tus routes would. */
 class FakeXhr {
@@ -46,6 +59,7 @@ class FakeXhr {
   private url = '';
   private readonly requestHeaders: Record<string, string> = {};
   private readonly responseHeaders: Record<string, string> = {};
+  private aborted = false;
 
   open(method: string, url: string) {
     this.method = method;
@@ -57,11 +71,19 @@ class FakeXhr {
   getResponseHeader(name: string) {
     return this.responseHeaders[name.toLowerCase()] ?? null;
   }
-  abort() {}
+  abort() {
+    this.aborted = true;
+  }
   async send(body: Blob | null) {
     const id = this.url.split('/').pop() ?? '';
     const upload = uploads.get(id);
-    if (!upload) {
+    if (this.method === 'POST') {
+      const created = crypto.randomUUID();
+      const length = Number(this.requestHeaders['upload-length']);
+      uploads.set(created, { length, received: [], patchOffsets: [] });
+      this.status = 201;
+      this.responseHeaders.location = `/api/uploads/${created}`;
+    } else if (!upload) {
       this.status = 404;
     } else if (this.method === 'HEAD') {
       this.status = 200;
@@ -72,6 +94,9 @@ class FakeXhr {
       const answer = patchAnswer(upload.patchOffsets.length);
       upload.patchOffsets.push(offset);
       await new Promise((resolve) => setTimeout(resolve, patchDelayMs));
+      await patchesGo;
+      // An aborted request is never answered, and its bytes never arrive.
+      if (this.aborted) return;
       if (answer) {
         this.status = answer.status;
         this.responseText = answer.body;
@@ -115,6 +140,7 @@ afterEach(async () => {
   uploads.clear();
   patchAnswer = () => null;
   patchDelayMs = 0;
+  patchesGo = Promise.resolve();
   for (const recording of await listRecordings()) await deleteRecording(recording.id);
 });
 
@@ -160,13 +186,7 @@ describe('the upload queue after a reload', () => {
 
     const upload = uploads.get('u1') as FakeUpload;
     expect(upload.patchOffsets[0]).toBe(150_000);
-    const stored = new Uint8Array(received(upload));
-    let at = 0;
-    for (const part of upload.received) {
-      stored.set(part, at);
-      at += part.length;
-    }
-    expect(await sha256Hex(stored)).toBe(recording.sha256);
+    expect(await sha256Hex(storedBytes(upload))).toBe(recording.sha256);
     // No JSON call was needed: the inspection and its capture were already on the server.
     expect(calls).toEqual([]);
     const left = await listRecordings();
@@ -595,5 +615,106 @@ describe('an upload waiting for the network', () => {
       bytesPerSecond: null,
       secondsLeft: null,
     });
+  });
+});
+
+describe('several recordings waiting', () => {
+  /** The server creates each submitted inspection (its id from the recording's) and takes its capture. */
+  const serverCreating = (refuse: string | null = null) =>
+    serverRecording(async (call) => {
+      const { clientRef } = (call.body ?? {}) as Partial<InspectionCreate>;
+      if (call.method !== 'POST') return Response.json({}, { status: 200 });
+      if (clientRef === refuse) {
+        return Response.json({ message: 'body.batchComing must not be blank' }, { status: 400 });
+      }
+      return Response.json(
+        { inspection: { _id: `inspection-${clientRef}` }, videoId: `video-${clientRef}` },
+        { status: 201 },
+      );
+    });
+  const named = (calls: Call[]) =>
+    calls.map((call) => `${call.method} ${call.path.replace('/capture', '')}`);
+  /** Holds every PATCH until the answer is called. */
+  const holdPatches = () => {
+    let release = () => {};
+    patchesGo = new Promise((resolve) => {
+      release = resolve;
+    });
+    return release;
+  };
+
+  it('submits each and attaches its capture before uploading any file', async () => {
+    const calls = serverCreating();
+    const release = holdPatches();
+    await submitted('first-rec', 'user-1', { startedAt: '2026-03-02T08:00:00.000Z' });
+    await submitted('second-rec', 'user-1', { startedAt: '2026-03-02T08:20:00.000Z' });
+    const verified = uploadQueue.verifiedCount;
+    await startUploadQueue('user-1');
+
+    // The second's submit does not wait for the first's file (held by the server here).
+    await vi.waitFor(() =>
+      expect(named(calls)).toEqual([
+        'POST /api/inspections',
+        'PUT /api/inspections/inspection-first-rec',
+        'POST /api/inspections',
+        'PUT /api/inspections/inspection-second-rec',
+      ]),
+    );
+    expect(calls[2]?.body).toMatchObject({ clientRef: 'second-rec' });
+    expect(uploadQueue.verifiedCount).toBe(verified);
+
+    release();
+    await vi.waitFor(() => expect(uploadQueue.verifiedCount).toBe(verified + 2), {
+      timeout: 20_000,
+    });
+    expect(await listRecordings()).toEqual([]);
+    expect(calls).toHaveLength(4);
+  });
+
+  it('a submit refused for one does not hold back the other’s upload', async () => {
+    const calls = serverCreating('refused-first');
+    await submitted('refused-first', 'user-1', { startedAt: '2026-03-02T08:00:00.000Z' });
+    await submitted('accepted-second', 'user-1', { startedAt: '2026-03-02T08:20:00.000Z' });
+    const verified = uploadQueue.verifiedCount;
+    await startUploadQueue('user-1');
+
+    await vi.waitFor(() => expect(uploadQueue.verifiedCount).toBe(verified + 1), {
+      timeout: 20_000,
+    });
+    expect(uploadQueue.recordings.map((r) => [r.id, r.state, r.error])).toEqual([
+      ['refused-first', 'failed', 'Batch coming next must not be blank'],
+    ]);
+    expect(named(calls)).toEqual([
+      'POST /api/inspections',
+      'POST /api/inspections',
+      'PUT /api/inspections/inspection-accepted-second',
+    ]);
+  });
+
+  it('one submitted while another uploads is submitted at once, and the upload goes on where it was', async () => {
+    const calls = serverCreating();
+    const release = holdPatches();
+    const uploading = await readyToUpload('uploading-rec', 'u-long');
+    const verified = uploadQueue.verifiedCount;
+    await startUploadQueue('user-1');
+    await vi.waitFor(() => expect(uploads.get('u-long')?.patchOffsets).toEqual([0]));
+
+    const next = await submitted('next-rec', 'user-1', { state: 'recorded' });
+    await submitRecording(next, 'Line clear');
+    await vi.waitFor(() =>
+      expect(named(calls)).toEqual([
+        'POST /api/inspections',
+        'PUT /api/inspections/inspection-next-rec',
+      ]),
+    );
+    expect(uploads.get('u-long')?.received).toEqual([]);
+
+    release();
+    await vi.waitFor(() => expect(uploadQueue.verifiedCount).toBe(verified + 2), {
+      timeout: 20_000,
+    });
+    expect(await sha256Hex(storedBytes(uploads.get('u-long') as FakeUpload))).toBe(
+      uploading.sha256,
+    );
   });
 });

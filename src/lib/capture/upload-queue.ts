@@ -3,6 +3,8 @@
 // clientRef), attach its capture data, upload the file by tus (resuming the same upload after a
 // cut, a reload or a browser restart). Only when the server has verified the SHA-256 is the
 // local copy deleted. A network failure waits (backoff, or the `online` event) and goes on.
+// Every waiting recording is submitted and its capture attached before any file uploads (a file
+// upload pauses for one queued meanwhile): a submit must not wait behind another's long upload.
 //
 // The queue works for the signed-in user only (a shared phone has several): each user's turn ends
 // on sign-out or a change of user, cancelling the call or upload in flight and the retry timer,
@@ -67,6 +69,7 @@ export type RecordingSummary = Pick<
   | 'error'
   | 'videoId'
   | 'inspectionId'
+  | 'captureAttached'
   | 'productLeaving'
   | 'batchLeaving'
   | 'productComing'
@@ -111,8 +114,11 @@ interface Turn {
   running: boolean;
   attempt: number;
   retryTimer: ReturnType<typeof setTimeout> | null;
-  /** The recording being worked on, and how to stop that (a discard, the end of the turn). */
-  current: { id: string; cancel: () => void } | null;
+  /**
+   * The recording being worked on, how to stop that (a discard, the end of the turn), and, while
+   * its file is next, how to pause it for a recording to register.
+   */
+  current: { id: string; cancel: () => void; pause: (() => void) | null } | null;
 }
 
 let turn: Turn | null = null;
@@ -122,6 +128,8 @@ let watchingSession = false;
 class Refused extends Error {}
 /** The turn ended (sign-out, another user) or the recording was discarded while in flight. */
 class Cancelled extends Error {}
+/** Why a recording's upload stopped when another recording was queued to register. */
+const PAUSED = new Cancelled('Paused for another recording to register');
 
 /** Whether `t` is still the queue's turn and its user still the signed-in one. */
 const holds = (t: Turn) => turn === t && session.info?.id === t.userId;
@@ -143,7 +151,8 @@ function publish(recording: LocalRecording) {
     // Plain fields only: valtio proxies nested objects in place, and IndexedDB cannot store proxies.
     const { id, lineName, startedAt, size, duration, state, error, videoId, inspectionId } =
       recording;
-    const { productLeaving, batchLeaving, productComing, batchComing, notes } = recording;
+    const { captureAttached, productLeaving, batchLeaving, productComing, batchComing, notes } =
+      recording;
     list.push({
       id,
       lineName,
@@ -154,6 +163,7 @@ function publish(recording: LocalRecording) {
       error,
       videoId,
       inspectionId,
+      captureAttached,
       productLeaving,
       batchLeaving,
       productComing,
@@ -431,7 +441,23 @@ function retryNow() {
   t.retryTimer = null;
   setWaiting(null);
   t.attempt = 0;
+  if (uploadQueue.recordings.some(toRegister)) t.current?.pause?.();
   void run(t);
+}
+
+/** A queued recording whose inspection or capture data the server does not have yet. */
+const toRegister = (r: RecordingSummary) =>
+  r.state === 'queued' && (!r.inspectionId || !r.captureAttached);
+
+/**
+ * What the queue does next: registers the first recording that needs it, else uploads the first
+ * queued; a recording first in line and alone to register goes on to its upload at once.
+ */
+function nextStep() {
+  const queued = uploadQueue.recordings.filter((r) => r.state === 'queued');
+  const registering = queued.filter(toRegister);
+  const next = registering[0] ?? queued[0];
+  return next && { id: next.id, upload: next === queued[0] && registering.length <= 1 };
 }
 
 async function run(t: Turn): Promise<void> {
@@ -440,17 +466,20 @@ async function run(t: Turn): Promise<void> {
   try {
     // Until nothing is queued, the turn ends, or a failure waits for the network.
     while (holds(t) && !t.retryTimer) {
-      const next = uploadQueue.recordings.find((r) => r.state === 'queued');
+      const next = nextStep();
       if (!next) return;
-      await withRecordingLock(next.id, t.controller.signal, () => attempt(next.id, t));
+      await withRecordingLock(next.id, t.controller.signal, () => attempt(next.id, next.upload, t));
     }
   } finally {
     t.running = false;
   }
 }
 
-/** One try at a queued recording, holding its lock: no other tab changes it meanwhile. */
-async function attempt(id: string, t: Turn): Promise<void> {
+/**
+ * One try at a queued recording, holding its lock: no other tab changes it meanwhile. Without
+ * `upload`, it is only registered, and waits queued for its upload.
+ */
+async function attempt(id: string, upload: boolean, t: Turn): Promise<void> {
   const recording = await loadRecording(id);
   if (!holds(t)) return;
   if (!recording) {
@@ -464,13 +493,20 @@ async function attempt(id: string, t: Turn): Promise<void> {
   }
   const before = { state: recording.state, error: recording.error };
   const stop = new AbortController();
-  t.current = { id, cancel: () => stop.abort() };
+  const pause = upload ? () => stop.abort(PAUSED) : null;
+  t.current = { id, cancel: () => stop.abort(), pause };
   try {
-    await process(recording, t, stop.signal);
+    await process(recording, upload, t, stop.signal);
     t.attempt = 0;
   } catch (error) {
     if (!holds(t)) {
       await putBack(recording.id, before);
+      return;
+    }
+    // Its upload resumes where it was once the other recording is registered.
+    if (stop.signal.reason === PAUSED) {
+      await update(recording, { state: 'queued' });
+      showIdle(id);
       return;
     }
     // Discarded while in flight: the discard goes on once this lets go of the recording.
@@ -480,9 +516,7 @@ async function attempt(id: string, t: Turn): Promise<void> {
       return;
     }
     await update(recording, { state: 'queued', error: messageOf(error) });
-    // While it waits, the last speed and time left no longer say anything; what was sent does.
-    const shown = uploadQueue.progress[id];
-    if (shown) setProgress(id, { ...shown, bytesPerSecond: null, secondsLeft: null });
+    showIdle(id);
     const delay = BACKOFF_MS[Math.min(t.attempt, BACKOFF_MS.length - 1)] ?? 60_000;
     t.attempt += 1;
     setWaiting(Date.now() + delay);
@@ -490,6 +524,12 @@ async function attempt(id: string, t: Turn): Promise<void> {
   } finally {
     t.current = null;
   }
+}
+
+/** While it waits, the last speed and time left no longer say anything; what was sent does. */
+function showIdle(id: string) {
+  const shown = uploadQueue.progress[id];
+  if (shown) setProgress(id, { ...shown, bytesPerSecond: null, secondsLeft: null });
 }
 
 /**
@@ -516,7 +556,12 @@ function messageOf(error: unknown): string {
 const permanent = (status: number) =>
   status >= 400 && status < 500 && status !== 408 && status !== 429;
 
-async function process(recording: LocalRecording, t: Turn, signal: AbortSignal): Promise<void> {
+async function process(
+  recording: LocalRecording,
+  upload: boolean,
+  t: Turn,
+  signal: AbortSignal,
+): Promise<void> {
   still(t, signal);
   await update(recording, { state: 'uploading', error: null });
   try {
@@ -529,6 +574,10 @@ async function process(recording: LocalRecording, t: Turn, signal: AbortSignal):
       throw new Refused(describeRefusal(error.serverMessage ?? error.message).text);
     }
     throw error;
+  }
+  if (!upload) {
+    await update(recording, { state: 'queued' });
+    return;
   }
   if (!recording.sha256) {
     const sha256 = await sha256OfParts(await loadChunks(recording.id));
