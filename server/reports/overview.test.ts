@@ -233,20 +233,24 @@ describe('linesOverview', () => {
       .update(inspections)
       .set({ status: 'approved', reviewerId: u.lc.id, reviewedAt: ago(10 * 60_000) })
       .where(eq(inspections.id, ids.oldestPending));
-    const blister = (await linesOverview(db, userOf('admin'), asOf)).lines.find(
-      (line) => line.lineClearanceId === ids.blister,
-    );
-    expect(blister).toMatchObject({
-      pending: 3,
-      overdue: 1,
-      oldestPendingSince: ago(25 * HOUR).toISOString(),
-      // Started 60 days ago: older than the newest verdict, which stays.
-      lastSigned: { inspectionId: ids.newestVerdict },
-    });
-    await db
-      .update(inspections)
-      .set({ status: 'pending', reviewerId: null, reviewedAt: null })
-      .where(eq(inspections.id, ids.oldestPending));
+    try {
+      const blister = (await linesOverview(db, userOf('admin'), asOf)).lines.find(
+        (line) => line.lineClearanceId === ids.blister,
+      );
+      expect(blister).toMatchObject({
+        pending: 3,
+        overdue: 1,
+        oldestPendingSince: ago(25 * HOUR).toISOString(),
+        // Started 60 days ago: older than the newest verdict, which stays.
+        lastSigned: { inspectionId: ids.newestVerdict },
+      });
+    } finally {
+      // The other tests read the rows as seeded.
+      await db
+        .update(inspections)
+        .set({ status: 'pending', reviewerId: null, reviewedAt: null })
+        .where(eq(inspections.id, ids.oldestPending));
+    }
   });
 });
 

@@ -24,7 +24,7 @@ const HOUR_MS = 3_600_000;
 /**
  * Since when a pending inspection waits for its review: the server's receipt of its submit (the
  * device's clock can be wrong), else, for a record from before it was kept, its recording's end
- * or start.
+ * or start. Its twin for one card is `waitingSince` in the LC manager's inspections-tab.tsx.
  */
 const waitingSince = sql`coalesce(${inspections.receivedAt}, ${inspections.endTime}, ${inspections.startTime})`;
 
@@ -49,7 +49,8 @@ export async function linesOverview(
 ): Promise<LinesOverview> {
   const since = new Date(asOf.getTime() - OVERVIEW_WINDOW_DAYS * 24 * HOUR_MS);
   const overdueBefore = new Date(asOf.getTime() - OVERDUE_AFTER_HOURS * HOUR_MS);
-  // Those who may call it see every record; the rule stays the one every report list applies.
+  // The route admits only roles that see every line, so the lines are not scoped; the inspections
+  // keep the rule every report list applies.
   const visible = visibleTo(user, {
     owner: inspections.operatorId,
     line: inspections.lineClearanceId,
@@ -103,7 +104,7 @@ export async function linesOverview(
         visible,
       ),
     )
-    .orderBy(desc(inspections.startTime))
+    .orderBy(desc(inspections.startTime), desc(inspections.id))
     .limit(1)
     .as('last');
 

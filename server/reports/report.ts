@@ -2,7 +2,7 @@
 // dispositions, flags, the coverage picture and the signature, from the stored records. It also
 // writes the report's summary row that /reports filters on.
 
-import { type Duration, formatDuration, intervalToDuration } from 'date-fns';
+import { formatDuration } from 'date-fns';
 import { eq, isNull, ne, or, sql } from 'drizzle-orm';
 import { imageSizeFromHeader } from '../../workers/image-header.ts';
 import type { AppContext, AuthUser } from '../context.ts';
@@ -600,20 +600,29 @@ function reportFlags({
 /**
  * How long after the recording's end (the device's clock) the server received its submit, in
  * words, when that is longer than the rule allows; null otherwise or when either is not known.
+ * From the milliseconds, not the calendar (a DST change must not print 48 h as a day and 23
+ * hours), in whole units never rounded up; under two hours to the second, so a submit just past
+ * the hour never reads as the rule's own hour.
  */
 function lateSubmit({
   endTime,
   receivedAt,
 }: Pick<InspectionRecord['inspection'], 'endTime' | 'receivedAt'>): string | null {
   if (!endTime || !receivedAt) return null;
-  if (receivedAt.getTime() - endTime.getTime() <= reportRules.lateSubmitMinutes * 60_000)
-    return null;
-  // Whole units, never rounded up: 61 minutes must not read as the rule's own hour.
-  const late = intervalToDuration({ start: endTime, end: receivedAt });
-  const units: (keyof Duration)[] =
-    late.years || late.months || late.days
-      ? ['years', 'months', 'days', 'hours']
-      : ['hours', 'minutes'];
+  const ms = receivedAt.getTime() - endTime.getTime();
+  if (ms <= reportRules.lateSubmitMinutes * 60_000) return null;
+  const seconds = Math.floor(ms / 1000);
+  const late = {
+    days: Math.floor(seconds / 86_400),
+    hours: Math.floor((seconds % 86_400) / 3600),
+    minutes: Math.floor((seconds % 3600) / 60),
+    seconds: seconds % 60,
+  };
+  const units: (keyof typeof late)[] = late.days
+    ? ['days', 'hours']
+    : late.hours >= 2
+      ? ['hours', 'minutes']
+      : ['hours', 'minutes', 'seconds'];
   return formatDuration(late, { format: units, delimiter: ', ' });
 }
 

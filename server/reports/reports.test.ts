@@ -188,7 +188,7 @@ describe('the inspection report', () => {
       operatorId,
       startTime,
       endTime: ended,
-      receivedAt: minutes(61),
+      receivedAt: minutes(60.5),
     });
     const late = await report('lcmanager2', 'late');
     expect(late.receivedAt).toBe('2026-11-01T09:25:00.000Z');
@@ -205,11 +205,11 @@ describe('the inspection report', () => {
     const inTime = await report('lcmanager2', 'in-time');
     expect(inTime.receivedAt).toBe('2026-10-29T10:05:00.000Z');
     expect(inTime.flags.map((f) => f.kind)).not.toContain('late');
-    // Whole units, never rounded up to read as the rule's own hour.
+    // Whole units, never rounded up, to the second under two hours: never the rule's own hour.
     expect(
       (await report('lcmanager2', 'just-late')).flags.find((f) => f.kind === 'late')?.text,
     ).toBe(
-      'Submitted late: received 1 hour, 1 minute after the recording ended (a delayed upload, or the device’s clock)',
+      'Submitted late: received 1 hour, 30 seconds after the recording ended (a delayed upload, or the device’s clock)',
     );
     // The PDF prints the server's receipt beside the device's times.
     const pdf = await get('lcmanager2', `/api/reports/${inspectionIds.late}/pdf`);

@@ -32,7 +32,7 @@ export const LineOverview = Type.Object({
   pending: Type.Integer(),
   /** Of those, the ones waiting longer than `overdueAfterHours`. */
   overdue: Type.Integer(),
-  /** Since when the oldest pending one waits (its end time, else its start time); null for none. */
+  /** Since when the oldest pending one waits (its receipt, else its end, else its start); null for none. */
   oldestPendingSince: Type.Union([DateTime, Type.Null()]),
   /** Inspections started in the last `windowDays` days, and how many of them were rejected. */
   recentInspections: Type.Integer(),

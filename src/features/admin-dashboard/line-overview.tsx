@@ -17,7 +17,7 @@ import { adminStrings as s } from './strings.ts';
 /** Who may read the overview (GET /api/reports/overview; docs/permissions.md). */
 export const overviewReaders: readonly Role[] = ['factory_manager', 'admin'];
 
-/** /reports showing a line's pending inspections, oldest (longest waiting) first. */
+/** /reports showing a line's pending inspections, oldest start first (its only other order). */
 const pendingReportsPath = (lineClearanceId: string) =>
   `${paths.reports}?${queryString({ lineClearanceId, status: 'pending', sort: 'startTime' })}`;
 

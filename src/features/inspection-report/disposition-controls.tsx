@@ -24,7 +24,7 @@ export function DispositionButtons({ dispositions, detection, subject }: Disposi
         type="button"
         className="btn btn-success"
         aria-label={`${s.confirm} ${subject}`}
-        aria-disabled={dispositions.confirming === detection.predictionId || undefined}
+        aria-disabled={dispositions.confirming(detection) || undefined}
         onClick={() => void dispositions.confirm(detection)}
       >
         {s.confirm}

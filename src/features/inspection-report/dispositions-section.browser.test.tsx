@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { LONGWORD } from '../../../tests/web/long-text.ts';
@@ -8,6 +9,7 @@ import { toasts } from '../../stores/toasts.ts';
 import type { InspectionReport } from '../../types/api.ts';
 import { detection, recordBodies } from './detection.fixtures.ts';
 import { DispositionsSection } from './dispositions-section.tsx';
+import { FlagsPanel } from './flags-panel.tsx';
 import './inspection-report.css';
 
 afterEach(async () => {
@@ -155,7 +157,7 @@ describe('the dispositions table for a keyboard and a screen reader', () => {
 });
 
 describe('a decision over another one than the page shows', () => {
-  it('sends a Confirm once however often it is clicked while on its way', async () => {
+  it('sends a Confirm once however often it is clicked, until the report reloads', async () => {
     const report = { ...signedReport, canSign: true, detections: [detection(1, null)] };
     let answer = () => {};
     const sent: string[] = [];
@@ -165,24 +167,70 @@ describe('a decision over another one than the page shows', () => {
         answer = () => resolve(new Response('{}', { status: 200 }));
       });
     });
-    const changed = vi.fn();
-    await render(
-      <DispositionsSection
-        report={report as InspectionReport}
-        clock={createPlaybackClock()}
-        onChanged={changed}
-      />,
-    );
+    let reload = () => {};
+    // The page's reload, held until the test lets it arrive.
+    function Reloading() {
+      const [shown, setShown] = useState(report as InspectionReport);
+      reload = () => setShown({ ...shown });
+      return (
+        <DispositionsSection report={shown} clock={createPlaybackClock()} onChanged={() => {}} />
+      );
+    }
+    await render(<Reloading />);
     const confirm = page.getByRole('button', { name: 'Confirm 14.792 s' });
     await userEvent.click(confirm);
     await expect.element(confirm).toHaveAttribute('aria-disabled', 'true');
     // Forced: Playwright waits for an aria-disabled button to be enabled; a person can click it.
     await userEvent.click(confirm, { force: true });
     answer();
-    await expect.poll(() => changed.mock.calls.length).toBe(1);
+    await expect
+      .poll(() => toasts.items.map((toast) => toast.detail))
+      .toEqual(['Disposition saved']);
+    // Saved, but the page still shows the decision before it: a click now would be refused as
+    // outdated (QA), so it waits for the reloaded report.
+    await userEvent.click(confirm, { force: true });
+    await expect.element(confirm).toHaveAttribute('aria-disabled', 'true');
+    reload();
     await expect.element(confirm).not.toHaveAttribute('aria-disabled');
     expect(sent).toHaveLength(1);
-    expect(toasts.items.map((toast) => toast.detail)).toEqual(['Disposition saved']);
+  });
+
+  it('sends a Confirm once whether it is clicked at the flag or in the table', async () => {
+    const report = {
+      ...signedReport,
+      canSign: true,
+      detections: [detection(1, null)],
+      flags: [
+        {
+          kind: 'detection',
+          severity: 'high',
+          text: 'Detection: debris 81% at 14.79 s',
+          time: 14.792,
+          ref: 'e00000000000000000000001',
+          decision: null,
+        },
+      ],
+    } as InspectionReport;
+    const sent: string[] = [];
+    vi.stubGlobal('fetch', (input: RequestInfo | URL) => {
+      sent.push(String(input));
+      return Promise.resolve(new Response('{}', { status: 200 }));
+    });
+    const clock = createPlaybackClock();
+    await render(
+      <>
+        <FlagsPanel report={report} clock={clock} onChanged={() => {}} />
+        <DispositionsSection report={report} clock={clock} onChanged={() => {}} />
+      </>,
+    );
+    await userEvent.click(page.getByRole('button', { name: /^Confirm Detection: debris 81%/ }));
+    await expect
+      .poll(() => toasts.items.map((toast) => toast.detail))
+      .toEqual(['Disposition saved']);
+    const inTable = page.getByRole('button', { name: 'Confirm 14.792 s' });
+    await expect.element(inTable).toHaveAttribute('aria-disabled', 'true');
+    await userEvent.click(inTable, { force: true });
+    expect(sent).toHaveLength(1);
   });
 
   it('names the one shown; refused, it says why and the report reloads', async () => {

@@ -1,9 +1,18 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { proxySet } from 'valtio/utils';
 import { refusedAsOutdated } from '../../api/sign-inspection.ts';
 import { tryAction } from '../../lib/run-action.ts';
 import type { InspectionReport, ReportDetection } from '../../types/api.ts';
 import { setDisposition } from './api/set-disposition.ts';
 import { reportStrings as s } from './strings.ts';
+
+/**
+ * The Confirms on their way, for every part of the page that offers them (the flags, the table):
+ * one decision is sent once, whichever button a second click lands on (QA: 'Disposition saved'
+ * and a failure toast for one decision).
+ */
+const confirmsSending = proxySet<string>();
 
 /** How a dismissal's save ended, for its dialog: saved, or what to say at its reason field. */
 export type DismissalOutcome = { done: true } | { done: false; said: string | null };
@@ -47,16 +56,31 @@ export function useDisposition(report: InspectionReport, onChanged: () => void) 
     return outcome;
   };
 
-  // The detection whose Confirm is on its way: a second click would send it again and be refused
-  // as outdated by the first (QA: 'Disposition saved' and a failure toast for one decision).
-  const [confirming, setConfirming] = useState<string | null>(null);
+  // Confirms this instance sent whose reloaded report has not arrived yet: held until it does,
+  // since a click before then would send the decision the page still shows, refused as outdated.
+  const held = useRef(new Set<string>());
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new report (the reload) is what releases them.
+  useEffect(() => {
+    const keys = held.current;
+    return () => {
+      for (const key of keys) confirmsSending.delete(key);
+      keys.clear();
+    };
+  }, [report]);
+  const sending = useSnapshot(confirmsSending);
+  const keyOf = (detection: ReportDetection) => `${report.inspectionId}/${detection.predictionId}`;
   const confirm = async (detection: ReportDetection) => {
-    if (confirming) return;
-    setConfirming(detection.predictionId);
+    const key = keyOf(detection);
+    if (confirmsSending.has(key)) return;
+    confirmsSending.add(key);
     const outcome = await save(detection, 'confirmed');
-    setConfirming(null);
+    if (outcome.done) {
+      held.current.add(key);
+      return;
+    }
+    confirmsSending.delete(key);
     // The toast says why; the report shows the record as it is now.
-    if (!outcome.done && refusedAsOutdated(outcome.error)) onChanged();
+    if (refusedAsOutdated(outcome.error)) onChanged();
   };
 
   const dismiss = async (detection: ReportDetection, reason: string): Promise<DismissalOutcome> => {
@@ -75,7 +99,8 @@ export function useDisposition(report: InspectionReport, onChanged: () => void) 
   return {
     /** Whoever may sign decides on the detections; a signed record is final. */
     editable: report.canSign,
-    confirming,
+    /** Whether this detection's Confirm is on its way (from any part of the page). */
+    confirming: (detection: ReportDetection) => sending.has(keyOf(detection)),
     confirm,
     /** The detection whose dismissal dialog is open, if any. */
     dismissing,

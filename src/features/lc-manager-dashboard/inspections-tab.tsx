@@ -26,7 +26,8 @@ export interface InspectionsTabProps {
 
 /**
  * Since when a pending inspection waits for its review: the server's receipt of it (its start and
- * end are the phone's clock), else its end or start; null when none is readable.
+ * end are the phone's clock), else its end or start; null when none is readable. The overview's
+ * SQL twin is `waitingSince` in server/reports/overview.ts.
  */
 function waitingSince(inspection: ListedInspection): Date | null {
   const since = new Date(inspection.receivedAt ?? inspection.endTime ?? inspection.startTime);
@@ -60,8 +61,8 @@ const statusRank = (status: string) => {
 /**
  * The cards to show: those of the status and the range (with a range set, an inspection without a
  * start time cannot be placed in it and is hidden), pending first, the longest waiting first (the
- * overdue ones lead the queue, as 'Next pending inspection' takes it), then signed ones newest
- * first. The card just signed (`keptId`) stays where it was, so its signature is read where it was
+ * overdue ones lead; 'Next pending inspection' and /reports go by start time instead, the only
+ * order /reports pages by), then signed ones newest first. The card just signed (`keptId`) stays where it was, so its signature is read where it was
  * signed.
  */
 function inspectionsShown(
