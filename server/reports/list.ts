@@ -17,6 +17,7 @@ import { iso } from '../ids.ts';
 import type { InspectionStatus } from '../schemas/inspections.ts';
 import type { ReportFilters, ReportPage, ReportRow, ReportsQuery } from '../schemas/reports.ts';
 import { visibleTo } from '../services/scope.ts';
+import { REPORT_RULES_VERSION } from './report.ts';
 
 const DEFAULT_LIMIT = 50;
 /**
@@ -57,6 +58,16 @@ function matching(user: AuthUser, query: ReportsQuery): SQL[] {
   }
   return filters.filter((filter) => filter !== undefined);
 }
+
+/**
+ * A report's summary built by the current rules: one built by older rules (an upgrade's start
+ * rebuilds them, minutes at plant scale) is shown and filtered as not yet built, never by the
+ * counts of rules that no longer hold.
+ */
+const currentSummary = and(
+  eq(reportSummaries.inspectionId, inspections.id),
+  eq(reportSummaries.rules, REPORT_RULES_VERSION),
+);
 
 const newestFirst = (query: ReportsQuery) => (query.sort ?? '-startTime') === '-startTime';
 
@@ -124,7 +135,7 @@ export async function listReports(
     .from(inspections)
     .leftJoin(lineClearances, eq(lineClearances.id, inspections.lineClearanceId))
     .leftJoin(operator, eq(operator.id, inspections.operatorId))
-    .leftJoin(reportSummaries, eq(reportSummaries.inspectionId, inspections.id))
+    .leftJoin(reportSummaries, currentSummary)
     .leftJoin(signatures, eq(signatures.inspectionId, inspections.id))
     .where(and(...filters, query.after ? after(query.after, newestFirst(query)) : undefined))
     .orderBy(order(inspections.startTime), order(inspections.id))
@@ -145,7 +156,7 @@ async function countReports(db: Db, where: SQL | undefined): Promise<ReportPage[
   const capped = db
     .select({ one: sql`1` })
     .from(inspections)
-    .leftJoin(reportSummaries, eq(reportSummaries.inspectionId, inspections.id))
+    .leftJoin(reportSummaries, currentSummary)
     .where(where)
     .limit(TOTAL_CAP + 1)
     .as('capped');
@@ -240,7 +251,7 @@ export function reportsCsv(db: Db, user: AuthUser, query: ReportsQuery): AsyncGe
         .from(inspections)
         .leftJoin(lineClearances, eq(lineClearances.id, inspections.lineClearanceId))
         .leftJoin(operator, eq(operator.id, inspections.operatorId))
-        .leftJoin(reportSummaries, eq(reportSummaries.inspectionId, inspections.id))
+        .leftJoin(reportSummaries, currentSummary)
         .leftJoin(signatures, eq(signatures.inspectionId, inspections.id))
         .leftJoin(videos, eq(videos.id, inspections.videoId))
         .where(and(...filters, cursor ? after(cursor, newestFirst(query)) : undefined))
