@@ -181,6 +181,8 @@ describe('the layout a signature keeps', () => {
     const record = await readRecord(db, signed.id);
     const fields = record.signature;
     if (!fields) throw new Error('the demo inspection is signed');
+    // Signed today: under the current rules, so no flag is newer than its signature.
+    expect((await reportOf(signed.id)).flagsSinceSigning).toBeNull();
     await db
       .update(signatures)
       .set({ kept: null, recordHash: recordHash(record, fields, null) })
@@ -192,10 +194,16 @@ describe('the layout a signature keeps', () => {
     expect(r.notCoveredBySignature).toBe(
       'Signed by an earlier release, before the operator’s and line’s names, the floor plan and the analysis’s files (path, detections, QR code scans) were kept with signatures: they are shown as they are now, and a change to them since signing is not detected.',
     );
+    // Its signer saw the flags of the rules then (version 1): the report says which came since.
+    expect(r.flagsSinceSigning).toBe(
+      'Signed under earlier report rules (version 1): its signer did not see the flags added since, which this report raises: ‘Submitted late’ (received over 60 minutes after the recording ended).',
+    );
     const pdf = await get(`/api/reports/${signed.id}/pdf`);
-    expect((await pdfPages(pdf.rawPayload)).join(' ').replace(/\s+/g, ' ')).toContain(
+    const printed = (await pdfPages(pdf.rawPayload)).join(' ').replace(/\s+/g, ' ');
+    expect(printed).toContain(
       'they are shown as they are now, and a change to them since signing is not detected.',
     );
+    expect(printed).toContain('its signer did not see the flags added since');
   });
 });
 

@@ -493,6 +493,7 @@ export async function reportPdf(
     w.text('The record is unchanged since it was signed (the hashes match).', { color: ok });
   }
   if (report.notCoveredBySignature) w.text(report.notCoveredBySignature, { bold: true });
+  if (report.flagsSinceSigning) w.text(report.flagsSinceSigning, { bold: true });
   const files = evidenceFilesText(printing.evidence);
   if (files?.bad) {
     w.text(

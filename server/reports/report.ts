@@ -429,6 +429,7 @@ export async function buildReport(
     unchangedSinceSigning,
     changedParts,
     notCoveredBySignature: signature ? notCoveredBy(record.kept) : null,
+    flagsSinceSigning: signature ? flagsSince(record.kept?.rules ?? 1) : null,
     canSign: rules.canSign,
     cannotSignReason: rules.reason,
     approvalBlocker: blocker,
@@ -451,6 +452,23 @@ function notCoveredBy(kept: InspectionRecord['kept']): string | null {
     parts &&
     `Signed by an earlier release, before ${parts} were kept with signatures: they are shown as they are now, and a change to them since signing is not detected.`
   );
+}
+
+/**
+ * The flags each raise of REPORT_RULES_VERSION added, in words: a record signed before shows them,
+ * and says its signer did not see them.
+ */
+const flagsAddedByRules: Record<number, string> = {
+  2: '‘Submitted late’ (received over 60 minutes after the recording ended)',
+};
+
+function flagsSince(signedUnder: number): string | null {
+  const added = Object.entries(flagsAddedByRules)
+    .filter(([version]) => Number(version) > signedUnder)
+    .map(([, flag]) => flag);
+  return added.length
+    ? `Signed under earlier report rules (version ${signedUnder}): its signer did not see the flags added since, which this report raises: ${added.join('; ')}.`
+    : null;
 }
 
 /**
@@ -660,7 +678,8 @@ async function saveSummary(
  * The version of what a report's summary counts (its flags, their severities, the checklist's
  * scans and visits). Raise it with any change to those rules: the next start builds every summary
  * built before, so /reports never filters an upgraded plant's records by the old rules (QA: a
- * pending record listed 3 flags, 1 critical, against 4 and 2 in its report).
+ * pending record listed 3 flags, 1 critical, against 4 and 2 in its report). Say what a raise adds
+ * to the flags in `flagsAddedByRules`.
  */
 export const REPORT_RULES_VERSION = 2;
 

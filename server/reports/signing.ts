@@ -39,6 +39,7 @@ import {
   approvalBlocker,
   approvalExceptions,
   buildReport,
+  REPORT_RULES_VERSION,
   signContext,
   signRules,
 } from './report.ts';
@@ -202,7 +203,7 @@ export async function writeSignature(
     inspectionId: record.inspection.id,
     signedAt: new Date(fields.signedAt),
     recordHash: hash,
-    kept: { ...names, layout: kept, evidence },
+    kept: { ...names, layout: kept, evidence, rules: REPORT_RULES_VERSION },
   });
   return hash;
 }

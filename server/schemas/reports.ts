@@ -216,6 +216,8 @@ export const InspectionReport = Type.Object({
    * its hash does not cover, in a sentence the page and the PDF show; null otherwise.
    */
   notCoveredBySignature: Nullable(Type.String()),
+  /** For a signature made under older report rules: the flags added since, which its signer did not see. */
+  flagsSinceSigning: Nullable(Type.String()),
   /** Whether the caller may sign it, and why not when not (the signing rules, for the UI). */
   canSign: Type.Boolean(),
   cannotSignReason: Nullable(Type.String()),

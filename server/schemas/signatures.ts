@@ -77,4 +77,6 @@ export interface KeptAtSigning {
   lineName: string;
   layout: SignedLayout;
   evidence?: SignedEvidence;
+  /** The report rules (REPORT_RULES_VERSION) the signer's flags came from; absent: version 1. */
+  rules?: number;
 }

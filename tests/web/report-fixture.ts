@@ -31,6 +31,7 @@ export const reportFixture = (patch: Partial<InspectionReport> = {}): Inspection
   unchangedSinceSigning: null,
   changedParts: [],
   notCoveredBySignature: null,
+  flagsSinceSigning: null,
   canSign: true,
   cannotSignReason: null,
   approvalBlocker: null,

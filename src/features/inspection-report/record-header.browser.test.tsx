@@ -65,4 +65,10 @@ describe('the signature block', () => {
     await render(<SignatureBlock report={{ ...report, notCoveredBySignature: note }} />);
     await expect.element(page.getByText(note)).toBeVisible();
   });
+
+  it('says which flags came after a signature made under older report rules', async () => {
+    const note = 'Signed under earlier report rules (version 1): its signer did not see the flags.';
+    await render(<SignatureBlock report={{ ...report, flagsSinceSigning: note }} />);
+    await expect.element(page.getByText(note)).toBeVisible();
+  });
 });

@@ -111,6 +111,7 @@ export function SignatureBlock({
       {report.notCoveredBySignature && (
         <p className="report-warning">{report.notCoveredBySignature}</p>
       )}
+      {report.flagsSinceSigning && <p className="report-warning">{report.flagsSinceSigning}</p>}
       <EvidenceCheckButton inspectionId={report.inspectionId} />
     </section>
   );
