@@ -119,11 +119,13 @@ export const captureRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const startTime = new Date(body.startTime);
       const endTime = new Date(body.endTime);
       // A phone clock ahead would place the recording after its own receipt (no late flag then).
-      if (startTime.getTime() > Date.now() + CLOCK_SKEW_MS) {
-        throw badRequest('body.startTime is in the future');
-      }
-      if (endTime.getTime() > Date.now() + CLOCK_SKEW_MS) {
-        throw badRequest('body.endTime is in the future');
+      for (const [field, time] of [
+        ['startTime', startTime],
+        ['endTime', endTime],
+      ] as const) {
+        if (time.getTime() > Date.now() + CLOCK_SKEW_MS) {
+          throw badRequest(`body.${field} is in the future`);
+        }
       }
       if (endTime < startTime) throw badRequest('body.endTime must not be before body.startTime');
       if (body.deviceId) {
