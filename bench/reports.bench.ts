@@ -20,7 +20,7 @@ import { loadDemo } from '../server/demo/load-demo.ts';
 import { checkEvidenceFiles } from '../server/reports/evidence.ts';
 import { reportPdf } from '../server/reports/pdf.ts';
 import { readRecord } from '../server/reports/record.ts';
-import { buildReport } from '../server/reports/report.ts';
+import { buildReport, REPORT_RULES_VERSION } from '../server/reports/report.ts';
 import type { InspectionReport } from '../server/schemas/reports.ts';
 import { build, type TestApp } from '../server/test/build.ts';
 import { createUser } from '../server/test/fixtures.ts';
@@ -57,8 +57,9 @@ async function seedInspections(db: Db, count: number, managerId: string): Promis
     from generate_series(1, ${count}::int) i`);
   await db.execute(sql`
     insert into report_summaries (inspection_id, flags, critical_flags, tags_scanned, tags_total,
-      zones_visited, zones_total, detections, built_at)
-    select id, (abs(hashtext(id)) % 4), 0, 5, 8, 3, 5, 10, now() from inspections`);
+      zones_visited, zones_total, detections, rules)
+    select id, (abs(hashtext(id)) % 4), 0, 5, 8, 3, 5, 10, ${REPORT_RULES_VERSION}::int
+    from inspections`);
   await db.execute(sql`analyze`);
 }
 
@@ -85,6 +86,8 @@ async function firstPageP95(setup: ListSetup): Promise<number> {
     const res = await setup.app.app.inject({ url: FIRST_PAGE, headers: setup.auth });
     times.push(performance.now() - start);
     if (res.statusCode !== 200) throw new Error(`/api/reports answered ${res.statusCode}`);
+    // An empty page is fast at any size (the seeded summaries once went uncounted by the filter).
+    if (i === 0 && res.json().rows.length < 50) throw new Error('/api/reports: a short first page');
   }
   return quantile(times, 0.95);
 }

@@ -254,7 +254,7 @@ export const captures = pgTable('captures', {
 
 /**
  * What /reports filters and shows without rebuilding each report: the report's flag counts, written
- * whenever the report service builds a report (server/services/report.ts). A missing row means the
+ * whenever the report service builds a report (server/reports/report.ts). A missing row means the
  * report has not been built yet.
  */
 export const reportSummaries = pgTable(
@@ -273,7 +273,11 @@ export const reportSummaries = pgTable(
     detections: integer('detections').notNull(),
     /** A signed record whose hash, when the report was last built, no longer matched its signature. */
     changedAfterSigning: boolean('changed_after_signing').notNull().default(false),
-    builtAt: timestamp('built_at', { withTimezone: true }).notNull(),
+    /**
+     * The last audit entry committed before the record was read: the summary is current through
+     * it, and an entry of the inspection or its video after it means a change it has not counted.
+     */
+    builtThrough: bigint('built_through', { mode: 'number' }).notNull().default(0),
     /** REPORT_RULES_VERSION of the code that built it: rules changed since, it is built again. */
     rules: integer('rules').notNull().default(0),
   },

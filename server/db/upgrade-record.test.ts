@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, max } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresDatabase } from '../test/build.ts';
 import { openDatabase } from './client.ts';
 import { startPgliteThread } from './pglite-thread.ts';
-import { auditLog, inspections } from './schema.ts';
+import { auditLog, inspections, reportSummaries } from './schema.ts';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-upgrade-record-'));
 const cleanups: (() => Promise<void>)[] = [];
@@ -90,6 +90,19 @@ describe('opening a database an older release made', () => {
           [at, action],
         );
       }
+      // Summaries built before they kept the entries they count (0020): one built before a
+      // change of its record (which the start must build again), one after.
+      for (const [id, builtAt] of [
+        ['submitted', '2026-11-02T12:00:00Z'],
+        ['before-the-trail', '2026-11-04T12:00:00Z'],
+      ]) {
+        await pool.query(
+          `INSERT INTO report_summaries (inspection_id, flags, critical_flags, tags_scanned,
+             tags_total, zones_visited, zones_total, detections, built_at)
+           VALUES ($1, 0, 0, 0, 0, 0, 0, 0, $2)`,
+          [id, builtAt],
+        );
+      }
     });
     opened = await openDatabase(options);
   });
@@ -113,6 +126,21 @@ describe('opening a database an older release made', () => {
       .update(inspections)
       .set({ status: 'rejected' })
       .where(eq(inspections.id, 'submitted'));
+  });
+
+  it('keeps which entries each earlier summary counts: none, if its record changed after it', async () => {
+    const [last] = await opened.db
+      .select({ id: max(auditLog.id) })
+      .from(auditLog)
+      .where(eq(auditLog.entity, 'inspection'));
+    const summaries = await opened.db
+      .select({ id: reportSummaries.inspectionId, builtThrough: reportSummaries.builtThrough })
+      .from(reportSummaries)
+      .orderBy(reportSummaries.inspectionId);
+    expect(summaries).toEqual([
+      { id: 'before-the-trail', builtThrough: last?.id },
+      { id: 'submitted', builtThrough: 0 },
+    ]);
   });
 
   it('applies the missing migrations and records them in the trail, once', async () => {

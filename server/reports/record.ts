@@ -4,9 +4,10 @@
 // drawn from (evidence.ts), plus the signature's own fields. The hash is SHA-256 over canonical
 // JSON, so re-reading the same record gives the same hash and any later change to it gives another.
 import { createHash } from 'node:crypto';
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, max } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import {
+  auditLog,
   dispositions,
   inspections,
   lineClearances,
@@ -64,6 +65,11 @@ export interface InspectionRecord {
   signature: Signature | null;
   /** What the signature kept as it was (null: unsigned, or signed before anything was kept). */
   kept: KeptAtSigning | null;
+  /**
+   * The last audit entry committed before the record was read: every change it shows was
+   * committed with an entry up to this one (the summary built from it keeps it, summarizeMissing).
+   */
+  readThrough: number;
 }
 
 /**
@@ -81,6 +87,9 @@ export async function lockInspection(tx: Tx, inspectionId: string): Promise<void
 
 /** Reads the parts of the record that a signature covers (in the caller's transaction if any). */
 export async function readRecord(db: Db | Tx, inspectionId: string): Promise<InspectionRecord> {
+  // Before the record: a change committed after this read has a later entry (ids are drawn in
+  // commit order), even one committed before the record's own read.
+  const [trail] = await db.select({ last: max(auditLog.id) }).from(auditLog);
   const [inspection] = await db.select().from(inspections).where(eq(inspections.id, inspectionId));
   if (!inspection) throw notFound('Inspection');
   const [video] = inspection.videoId
@@ -101,6 +110,7 @@ export async function readRecord(db: Db | Tx, inspectionId: string): Promise<Ins
     dispositions: dispositionRows.map(toDisposition),
     signature: signature ? toSignature(signature) : null,
     kept: signature?.kept ?? null,
+    readThrough: trail?.last ?? 0,
   };
 }
 

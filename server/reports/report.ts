@@ -387,7 +387,7 @@ export async function buildReport(
             : []),
         ]
       : [];
-  await saveSummary(db, inspection.id, {
+  await saveSummary(db, inspection.id, record.readThrough, {
     flags,
     tags,
     zones,
@@ -647,6 +647,7 @@ function lateSubmit({
 async function saveSummary(
   db: Db,
   inspectionId: string,
+  builtThrough: number,
   report: Pick<InspectionReport, 'flags' | 'detections'> & {
     tags: ChecklistTag[];
     zones: ChecklistZone[];
@@ -664,14 +665,19 @@ async function saveSummary(
     zonesTotal: report.zones.length,
     detections: report.detections.length,
     changedAfterSigning: report.changedAfterSigning,
-    // The database's clock, as the audit entries' (summarizeMissing compares the two).
-    builtAt: sql`now()`,
+    builtThrough,
     rules: REPORT_RULES_VERSION,
   };
+  // A build from an older read never replaces one from a newer (two builds of one record racing:
+  // the start's rebuild and a disposition's).
   await db
     .insert(reportSummaries)
     .values({ inspectionId, ...values })
-    .onConflictDoUpdate({ target: reportSummaries.inspectionId, set: values });
+    .onConflictDoUpdate({
+      target: reportSummaries.inspectionId,
+      set: values,
+      setWhere: sql`${reportSummaries.builtThrough} <= excluded.built_through`,
+    });
 }
 
 /**
@@ -740,14 +746,15 @@ export async function inspectionsOfVideo(db: Db, videoId: string): Promise<strin
 
 /**
  * Builds every report whose summary row is missing (a failed rebuild dropped it, or the demo just
- * loaded), built by older report rules (an upgrade), or older than a change of its record: every change of an inspection or its video writes
- * an audit entry, and a server stopped between a change's commit and its summary's rebuild (a
- * disposition, an analysis) left /reports counting the flags as before. Run at start.
+ * loaded), built by older report rules (an upgrade), or older than a change of its record: every
+ * change of an inspection or its video writes an audit entry, and one after the summary's
+ * `builtThrough` was not read by its build (a server stopped between a change's commit and its
+ * summary's rebuild, or a build that read the record just before the change). Run at start.
  */
 export async function summarizeMissing(ctx: Pick<AppContext, 'db' | 'storage'>): Promise<number> {
   const changedSince = sql`exists (
     select 1 from ${auditLog}
-    where ${auditLog.at} > ${reportSummaries.builtAt}
+    where ${auditLog.id} > ${reportSummaries.builtThrough}
       and ((${auditLog.entity} = 'inspection' and ${auditLog.entityId} = ${inspections.id})
         or (${auditLog.entity} = 'video' and ${auditLog.entityId} = ${inspections.videoId})))`;
   const missing = await ctx.db

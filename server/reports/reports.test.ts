@@ -4,6 +4,7 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfPageImageCounts, pdfPages, pdfTextBoxes } from '../../tests/support/pdf-text.ts';
+import type { AuthUser } from '../context.ts';
 import {
   auditLog,
   devices,
@@ -30,7 +31,7 @@ import { checkEvidenceFiles } from './evidence.ts';
 import { CSV_BATCH, TOTAL_CAP } from './list.ts';
 import { reportPdf } from './pdf.ts';
 import { readRecord } from './record.ts';
-import { REPORT_RULES_VERSION, summarizeMissing } from './report.ts';
+import { buildReport, REPORT_RULES_VERSION, summarizeMissing } from './report.ts';
 
 let t: TestApp;
 const auth: Record<string, { authorization: string }> = {};
@@ -449,12 +450,29 @@ describe('flags and dispositions', () => {
     const id = inspectionIds[key] ?? '';
     await db
       .update(reportSummaries)
-      .set({ flags: 999, builtAt: sql`now() - interval '1 hour'` })
+      .set({ flags: 999, builtThrough: 0 })
       .where(eq(reportSummaries.inspectionId, id));
     expect(await summarizeMissing(t.services.ctx)).toBeGreaterThanOrEqual(1);
     expect((await listed()).flags).toBe(counted.flags);
     // Current summaries are left as they are.
     expect(await summarizeMissing(t.services.ctx)).toBe(0);
+
+    // Two builds of the record racing (the start's rebuild and a decision's): the one that read
+    // the record before the decision saves after it. It replaced the current summary with a build
+    // time later than the decision's entry, so no later start rebuilt it.
+    const readBefore = await readRecord(db, id);
+    const auditor: AuthUser = {
+      id: ids.audit ?? '',
+      name: 'Anna Auditor',
+      email: '',
+      roles: ['audit'],
+    };
+    await dispose('admin', key, flag.ref, { disposition: 'dismissed', reason: 'A reflection' });
+    expect((await listed()).flags).toBe(counted.flags - 1);
+    await buildReport(t.services.ctx, auditor, readBefore);
+    expect((await listed()).flags).toBe(counted.flags - 1);
+    expect(await summarizeMissing(t.services.ctx)).toBe(0);
+    await dispose('admin', key, flag.ref, { disposition: 'confirmed' });
 
     // A summary built by older report rules (before an upgrade) is built again, and only it.
     await db
