@@ -1,10 +1,10 @@
 // Devices: register from a QR label, list, edit, delete (spec §7).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
 import { changeReason, noBodyAsEmpty, unchanged, withReason } from '../audit/change-reason.ts';
-import { deviceHolders, devices, floorplanConfigs, lineClearances } from '../db/schema.ts';
+import { deviceHolders, devices } from '../db/schema.ts';
 import { currentUser } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { badRequest, notFound } from '../http/errors.ts';
@@ -20,6 +20,7 @@ import {
 } from '../schemas/devices.ts';
 import { parseDeviceQr } from '../services/device-qr.ts';
 import { atVersion, notUpdated } from '../services/record-version.ts';
+import { checkpointsByCode, lockCheckpointCodes } from '../services/tag-codes.ts';
 
 type Row = typeof devices.$inferSelect;
 
@@ -44,19 +45,6 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return row;
   }
 
-  /** The line checkpoint (a floor-plan tag) whose QR code this is, if any: it is not a device. */
-  async function checkpointOf(serial: string) {
-    const tag = sql`jsonb_array_elements(${floorplanConfigs.configuration}->'tags')`;
-    const { rows } = (await db.execute(sql`
-      select ${lineClearances.name} as line, t->>'name' as tag
-      from ${floorplanConfigs}
-      join ${lineClearances} on ${lineClearances.id} = ${floorplanConfigs.lineClearanceId},
-      ${tag} as t
-      where trim(t->>'qrCode') = ${serial}
-      limit 1`)) as unknown as { rows: { line: string; tag: string }[] };
-    return rows[0];
-  }
-
   app.get(
     '/devices',
     {
@@ -79,13 +67,15 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const user = currentUser(request);
       const label = parseDeviceQr(request.body.qrCode);
-      const checkpoint = await checkpointOf(label.serial);
-      if (checkpoint) {
-        throw badRequest(
-          `This QR code is the checkpoint '${checkpoint.tag}' of ${checkpoint.line}, not a device label: scan the label on the phone or tablet`,
-        );
-      }
       const row = await db.transaction(async (tx) => {
+        // A line checkpoint's label is not a device: scanned as one, it would stay both.
+        await lockCheckpointCodes(tx);
+        const checkpoint = (await checkpointsByCode(tx)).get(label.serial);
+        if (checkpoint) {
+          throw badRequest(
+            `This QR code is the checkpoint '${checkpoint.tag}' of ${checkpoint.line}, not a device label: scan the label on the phone or tablet`,
+          );
+        }
         const [created] = await tx
           .insert(devices)
           .values({

@@ -1,11 +1,19 @@
 // Floor-plan configurations (spec §7): one per line clearance, read by video, by floor plan or by
 // line clearance; saving replaces the line's configuration (the audit log keeps the old one).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
 import { changeReason, withReason } from '../audit/change-reason.ts';
-import { floorplanConfigs, floorplans, inspections, signatures, videos } from '../db/schema.ts';
+import type { Tx } from '../db/client.ts';
+import {
+  devices,
+  floorplanConfigs,
+  floorplans,
+  inspections,
+  signatures,
+  videos,
+} from '../db/schema.ts';
 import { currentUser, denied } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { badRequest, notFound } from '../http/errors.ts';
@@ -20,6 +28,7 @@ import {
 import { managesLine } from '../services/access.ts';
 import { floorplanImageUrl } from '../services/floorplan-images.ts';
 import { notUpdated } from '../services/record-version.ts';
+import { checkpointsByCode, lockCheckpointCodes, tagCode } from '../services/tag-codes.ts';
 import { findVisibleVideo } from '../services/videos.ts';
 import { findLine } from './line-clearances.ts';
 
@@ -52,13 +61,56 @@ const SAVE_AGAIN = 'Save yours over that change, or load the saved configuration
 function sharedTagCode(configuration: FloorplanConfiguration): string | null {
   const byCode = new Map<string, string>();
   for (const [i, tag] of configuration.tags.entries()) {
-    const code = tag.qrCode?.trim();
+    const code = tagCode(tag);
     if (!code) continue;
     const first = byCode.get(code);
     if (first !== undefined) {
       return `body.configuration.tags.${i}.qrCode '${code}' is also the code of tag '${first}': each tag needs its own code, or a scan ticks only one of them`;
     }
     byCode.set(code, tag.name);
+  }
+  return null;
+}
+
+/**
+ * The first tag code new to this line that is another line's checkpoint or a registered device's
+ * serial (which POST /api/devices keeps apart from checkpoints the other way round), as a 400's
+ * message. A scan is matched by its trimmed code alone, so that other label would tick this tag:
+ * a false record that it was visited. Codes of the line's saved configuration are not checked
+ * again, so a clash stored before this rule still saves unchanged. Every user reads every line
+ * and its codes (docs/permissions.md), so the other line is named to any caller.
+ */
+async function claimedTagCode(
+  tx: Tx,
+  lineId: string,
+  configuration: FloorplanConfiguration,
+  saved: FloorplanConfiguration | undefined,
+): Promise<string | null> {
+  const kept = new Set(saved?.tags.map(tagCode));
+  const added = configuration.tags.flatMap((tag, i) => {
+    const code = tagCode(tag);
+    return code && !kept.has(code) ? [{ i, code }] : [];
+  });
+  if (added.length === 0) return null;
+  const checkpoints = await checkpointsByCode(tx, lineId);
+  const serials = await tx
+    .select({ serial: devices.qrCode, name: devices.name })
+    .from(devices)
+    .where(
+      inArray(
+        devices.qrCode,
+        added.map((tag) => tag.code),
+      ),
+    );
+  for (const { i, code } of added) {
+    const checkpoint = checkpoints.get(code);
+    const device = serials.find((row) => row.serial === code);
+    const owner = checkpoint
+      ? `already a checkpoint of another line (tag '${checkpoint.tag}' of ${checkpoint.line})`
+      : device && `the serial of the registered device '${device.name}'`;
+    if (owner) {
+      return `body.configuration.tags.${i}.qrCode '${code}' is ${owner}: scanning that label would tick this tag, so give this tag its own code`;
+    }
   }
   return null;
 }
@@ -176,10 +228,13 @@ export const floorplanConfigRoutes: FastifyPluginAsyncTypebox = async (app) => {
         updatedAt: new Date(),
       };
       const { row, old } = await db.transaction(async (tx) => {
+        await lockCheckpointCodes(tx);
         const [previous] = await tx
           .select()
           .from(floorplanConfigs)
           .where(eq(floorplanConfigs.lineClearanceId, line.id));
+        const claimed = await claimedTagCode(tx, line.id, configuration, previous?.configuration);
+        if (claimed) throw badRequest(claimed);
         const [saved] = await tx
           .insert(floorplanConfigs)
           .values({ id: newId(), lineClearanceId: line.id, ...values })

@@ -382,7 +382,9 @@ describe('floor-plan configurations', () => {
       headers: f.auth.admin,
       payload: { name: 'First save line' },
     });
-    const body = { lineClearanceId: created.json()._id, name: 'First save', configuration };
+    // A code of its own: Line B's 'Q' is another line's checkpoint to this line.
+    const own = { ...configuration, tags: [{ ...configuration.tags[0], qrCode: 'FIRST-1' }] };
+    const body = { lineClearanceId: created.json()._id, name: 'First save', configuration: own };
     const first = await save(f.auth.admin, { ...body, version: 0 });
     expect(first.statusCode, first.body).toBe(201);
     const second = await save(f.auth.admin, {

@@ -6,6 +6,7 @@ import type { Db, Tx } from '../db/client.ts';
 import { floorplanConfigs, lineClearances, users, videos } from '../db/schema.ts';
 import { badRequest } from '../http/errors.ts';
 import type { CaptureData, ChecklistSnapshot, QrScan } from '../schemas/capture.ts';
+import { tagCode } from './tag-codes.ts';
 
 /**
  * The lines the user is assigned to: listed in the line's operators or in the user's own line
@@ -124,7 +125,7 @@ export async function sameFileAs(db: Db | Tx, sha256: string, videoId: string) {
 /** The checklist tag whose QR code is `code` (the first, if two share it), or null. */
 export function tagIndexOf(checklist: ChecklistSnapshot, code: string): number | null {
   const wanted = code.trim();
-  const tag = checklist.tags.find((t) => t.qrCode !== undefined && t.qrCode.trim() === wanted);
+  const tag = checklist.tags.find((t) => tagCode(t) === wanted);
   return tag ? tag.index : null;
 }
 

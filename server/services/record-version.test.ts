@@ -330,7 +330,9 @@ describe('saving a floor-plan configuration', () => {
       });
     };
     const first = (await upload()).json();
-    const base = { lineClearanceId: line._id, name: 'Tablet Line 8 plan', configuration };
+    // Its own tag code: another line's is refused (server/services/tag-codes.ts).
+    const own = { ...configuration, tags: [{ ...configuration.tags[0], qrCode: 'VER-Q2' }] };
+    const base = { lineClearanceId: line._id, name: 'Tablet Line 8 plan', configuration: own };
     const created = await send('POST', '/api/floorplan-configs', u.lc.auth, {
       ...base,
       floorplanId: first._id,

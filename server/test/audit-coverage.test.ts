@@ -186,8 +186,17 @@ describe('every write route leaves the audit row of its change', () => {
       entity: 'floorplan',
       oldValue: expect.objectContaining({ _id: first._id }),
     });
+    // Line A's configuration with codes of its own: another line's are refused.
+    const ownCodes = configuration && {
+      ...configuration,
+      tags: configuration.tags.map((tag) => ({ ...tag, qrCode: unique('TAG') })),
+    };
     const save = (name: string) =>
-      post('/api/floorplan-configs', { lineClearanceId: lineId, name, configuration });
+      post('/api/floorplan-configs', {
+        lineClearanceId: lineId,
+        name,
+        configuration: ownCodes,
+      });
     const config = await audited('lcmanager', 201, save('First'), {
       action: 'create',
       entity: 'floorplan-config',
