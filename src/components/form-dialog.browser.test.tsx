@@ -64,3 +64,34 @@ describe('FormDialog while saving', () => {
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('FormDialog’s submit button', () => {
+  /** The submit button's colour in a dialog of `variant`, and a plain button's of class `like`. */
+  async function colours(variant: 'primary' | 'danger' | undefined, like: string) {
+    await render(
+      <>
+        <button type="button" className={`btn ${like}`}>
+          Other
+        </button>
+        <FormDialog title="Dismiss" submitVariant={variant} onSubmit={vi.fn()} onClose={vi.fn()}>
+          <input aria-label="Reason" />
+        </FormDialog>
+      </>,
+    );
+    const submit = page.getByRole('button', { name: 'Save' });
+    await expect.element(submit).toBeVisible();
+    const other = document.querySelector(`.${like}`) as HTMLElement;
+    const background = (element: Element) => getComputedStyle(element).backgroundColor;
+    const shown = [background(submit.element()), background(other)];
+    await cleanup();
+    return shown;
+  }
+
+  it('is primary by default, and red for a destructive action, as any danger button is', async () => {
+    const [plain, primary] = await colours(undefined, 'btn-primary');
+    expect(plain).toBe(primary);
+    const [destructive, danger] = await colours('danger', 'btn-danger');
+    expect(destructive).toBe(danger);
+    expect(destructive).not.toBe(plain);
+  });
+});

@@ -6,6 +6,8 @@ export interface FormDialogProps
   /** Spec §9: the admin dialogs are 500px wide. */
   width?: AppDialogProps['width'];
   submitLabel?: string;
+  /** The submit button's style: 'danger' (red) for a destructive action, as its opener shows it. */
+  submitVariant?: 'primary' | 'danger';
   /** Keeps the submit button disabled (e.g. while what it would submit is refused). */
   submitDisabled?: boolean;
   /** The id of what says why the submit button is as it is (e.g. why it is disabled). */
@@ -25,6 +27,7 @@ export interface FormDialogProps
 export function FormDialog(props: FormDialogProps) {
   const {
     submitLabel = 'Save',
+    submitVariant = 'primary',
     submitDisabled = false,
     submitDescribedBy,
     width = '500px',
@@ -68,7 +71,7 @@ export function FormDialog(props: FormDialogProps) {
           </button>
           <button
             type="submit"
-            className="btn btn-primary"
+            className={`btn btn-${submitVariant}`}
             disabled={submitDisabled}
             aria-disabled={busy || undefined}
             aria-describedby={submitDescribedBy}

@@ -74,11 +74,12 @@ export const deletionWords = (noun: string) => ({
   hint: `At least ${MIN_REASON_WORDS} different words. It is kept with the deletion in the audit trail.`,
   missing: `Please give the reason for deleting this ${noun}, in at least ${MIN_REASON_WORDS} different words`,
   submitLabel: 'Delete',
+  submitVariant: 'danger' as const,
 });
 
 export interface ReasonDialogProps<T>
   extends ReasonWords,
-    Pick<FormDialogProps, 'width' | 'maxWidth'> {
+    Pick<FormDialogProps, 'width' | 'maxWidth' | 'submitVariant'> {
   title: string;
   /** Which record it acts on (its name), shown above the field. */
   subject: string;
@@ -117,6 +118,7 @@ export function ReasonDialog<T>({
   onClose,
   width,
   maxWidth,
+  submitVariant,
   ...words
 }: ReasonDialogProps<T>) {
   const reason = useReasonField(words);
@@ -146,6 +148,7 @@ export function ReasonDialog<T>({
       width={width}
       maxWidth={maxWidth}
       submitLabel={submitLabel}
+      submitVariant={submitVariant}
       onSubmit={submit}
       onClose={onClose}
     >

@@ -265,6 +265,7 @@ export function SigningDialog({
     <FormDialog
       title={text.title}
       submitLabel={text.submit}
+      submitVariant={decision === 'reject' ? 'danger' : 'primary'}
       submitDisabled={
         unavailable !== null || (decision === 'approve' && Boolean(report?.approvalBlocker))
       }

@@ -18,12 +18,15 @@ export interface DispositionButtonsProps {
 /** Confirm and Dismiss for one detection, for whoever may decide on it (none on a signed record). */
 export function DispositionButtons({ dispositions, detection, subject }: DispositionButtonsProps) {
   if (!dispositions.editable) return null;
+  // A screen reader says which decision is taken (aria-pressed); the page shows it in words.
+  const taken = detection.disposition?.disposition;
   return (
     <>
       <button
         type="button"
         className="btn btn-success"
         aria-label={`${s.confirm} ${subject}`}
+        aria-pressed={taken === 'confirmed'}
         aria-disabled={dispositions.confirming(detection) || undefined}
         onClick={() => void dispositions.confirm(detection)}
       >
@@ -33,6 +36,7 @@ export function DispositionButtons({ dispositions, detection, subject }: Disposi
         type="button"
         className="btn btn-danger"
         aria-label={`${s.dismiss} ${subject}`}
+        aria-pressed={taken === 'dismissed'}
         onClick={() => dispositions.startDismissal(detection)}
       >
         {s.dismiss}
@@ -98,6 +102,7 @@ function DismissalForm({
     <FormDialog
       title={s.dismissTitle}
       submitLabel={s.dismiss}
+      submitVariant="danger"
       onClose={dispositions.closeDismissal}
       onSubmit={submit}
     >

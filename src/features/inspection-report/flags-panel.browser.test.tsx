@@ -2,12 +2,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
 import { reportFixture } from '../../../tests/web/report-fixture.ts';
+import { Toaster } from '../../components/toaster.tsx';
 import {
   createPlaybackClock,
   type PlaybackClock,
 } from '../../components/video-review/playback-clock.ts';
 import { setKeyboardShortcuts } from '../../stores/keyboard-shortcuts.ts';
-import { toasts } from '../../stores/toasts.ts';
+import { toastSuccess, toasts } from '../../stores/toasts.ts';
 import type { Flag, InspectionReport, ReportDetection } from '../../types/api.ts';
 import { detection, detectionFlag, recordBodies } from './detection.fixtures.ts';
 import { FLAG_PLAYER_SELECTOR, FlagsPanel } from './flags-panel.tsx';
@@ -372,6 +373,52 @@ describe('deciding a flagged detection at its flag', () => {
     ]);
   });
 
+  it('submits a dismissal with a Dismiss as red as the one that opened it', async () => {
+    await decide(flagged());
+    const dismiss = page.getByRole('button', { name: dismissAtFlag });
+    await expect.element(dismiss).toBeVisible();
+    // Kept: the open dialog hides the page from the accessibility tree.
+    const opener = dismiss.element();
+    await userEvent.click(opener);
+    const dialog = page.getByRole('dialog', { name: 'Dismiss as a false positive' });
+    const submit = dialog.getByRole('button', { name: 'Dismiss' });
+    await expect.element(submit).toBeVisible();
+    const background = (element: Element) => getComputedStyle(element).backgroundColor;
+    expect(background(submit.element())).toBe(background(opener));
+  });
+
+  it('says which decision a flag has: the one taken pressed, the other not', async () => {
+    const decided = (n: number, disposition: 'confirmed' | 'dismissed') =>
+      detection(n, {
+        predictionId: `e0000000000000000000000${n}`,
+        disposition,
+        reason: disposition === 'dismissed' ? 'Glare on the guard' : '',
+        reviewerId: 'b00000000000000000000002',
+        reviewerName: 'Lee Chan',
+        at: '2026-11-20T10:40:00.000Z',
+      });
+    const confirmedOne = decided(1, 'confirmed');
+    const dismissedOne = decided(2, 'dismissed');
+    const undecided = detection(3, null);
+    const decisions = [confirmedOne, dismissedOne, undecided];
+    await decide(reportFixture({ flags: decisions.map(detectionFlag), detections: decisions }));
+    const pressed = (name: string, value: 'true' | 'false') =>
+      expect
+        .element(page.getByRole('button', { name, exact: true }))
+        .toHaveAttribute('aria-pressed', value);
+    const at = (d: ReportDetection) => `Detection: debris 81% at ${d.time.toFixed(2)} s`;
+    await pressed(`Confirm ${at(confirmedOne)}`, 'true');
+    await pressed(`Dismiss ${at(confirmedOne)}`, 'false');
+    await pressed(`Confirm ${at(dismissedOne)}`, 'false');
+    await pressed(`Dismiss ${at(dismissedOne)}`, 'true');
+    await pressed(`Confirm ${at(undecided)}`, 'false');
+    await pressed(`Dismiss ${at(undecided)}`, 'false');
+    // Beside 'Next flag', the flag gone to says it too (the dismissed one is skipped).
+    await userEvent.click(page.getByRole('button', { name: 'Next flag (F)' }));
+    await pressed('Confirm current flag', 'true');
+    await pressed('Dismiss current flag', 'false');
+  });
+
   it('keeps the reason editable and required; Other leaves it for the reviewer’s own words', async () => {
     const { bodies } = await decide(flagged());
     await userEvent.click(page.getByRole('button', { name: dismissAtFlag }));
@@ -472,5 +519,125 @@ describe('deciding a flagged detection at its flag', () => {
       expect(page.getByRole('button', { name: /^(Confirm|Dismiss)/ }).all()).toHaveLength(0);
       await cleanup();
     }
+  });
+});
+
+describe('the toast a decision shows', () => {
+  const decisions = [1, 2, 3, 4, 5].map((n) => detection(n, null));
+  const report = reportFixture({
+    flags: [flags[0] as Flag, ...decisions.map(detectionFlag)],
+    detections: decisions,
+  });
+
+  /** The report page's order, its toasts too: the flags under the record's header, the player below. */
+  async function renderReport(width: number, height: number) {
+    await page.viewport(width, height);
+    const put = (d: ReportDetection) =>
+      `PUT /api/inspections/${report.inspectionId}/dispositions/${d.predictionId}`;
+    vi.stubGlobal(
+      'fetch',
+      fakeFetch(Object.fromEntries(decisions.map((d) => [put(d), { body: {} }]))).fetchImpl,
+    );
+    await render(
+      <>
+        {/* The app's sticky toolbar, over the top of the page. */}
+        <div className="toolbar" style={{ height: '64px' }} />
+        <section className="report-page">
+          <h1>Inspection Report</h1>
+          {/* The record's header and signature block. */}
+          <div style={{ height: '600px' }} />
+          <FlagsPanel report={report} clock={createPlaybackClock()} onChanged={() => {}} />
+          <div className="report-workspace">
+            <div className="va-media" style={{ height: '480px' }} />
+          </div>
+          <div style={{ height: '1200px' }} />
+        </section>
+        <Toaster />
+      </>,
+    );
+  }
+
+  /** The toast, once shown, and every Confirm, Dismiss and 'Next flag' on screen. */
+  async function toastAndControls() {
+    const toast = page.getByRole('status').filter({ hasText: 'Disposition saved' });
+    await expect.element(toast).toBeVisible();
+    const list = (document.querySelector('.report-flags') as HTMLElement).getBoundingClientRect();
+    const controls = [...document.querySelectorAll('.report-flags-panel .btn')].filter((button) => {
+      const box = button.getBoundingClientRect();
+      const shownIn = button.closest('.report-flags') ? list : { top: 0, bottom: innerHeight };
+      return (
+        box.bottom > Math.max(0, shownIn.top) && box.top < Math.min(innerHeight, shownIn.bottom)
+      );
+    });
+    const box = (document.querySelector('.toast') as HTMLElement).getBoundingClientRect();
+    return { toast: box, controls: controls.map((control) => control.getBoundingClientRect()) };
+  }
+
+  const overlaps = (a: DOMRect, b: DOMRect) =>
+    a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+  for (const [width, height] of [
+    [1280, 800],
+    [390, 844],
+  ] as const) {
+    it(`covers none of the flags' decisions after 'Next flag' at ${width} × ${height}`, async () => {
+      await renderReport(width, height);
+      const next = page.getByRole('button', { name: 'Next flag (F)' });
+      await userEvent.click(next);
+      await userEvent.click(next);
+      // 'Next flag' brought the player up, the panel under the toolbar.
+      await expect.poll(() => window.scrollY).toBeGreaterThan(0);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await userEvent.click(page.getByRole('button', { name: 'Confirm current flag' }));
+      const { toast, controls } = await toastAndControls();
+      expect(controls.length).toBeGreaterThanOrEqual(5);
+      for (const control of controls) expect(overlaps(toast, control)).toBe(false);
+    });
+  }
+
+  it('covers none of them either with the panel scrolled to the bottom of a desktop screen', async () => {
+    await renderReport(1280, 800);
+    const panel = document.querySelector('.report-flags-panel') as HTMLElement;
+    window.scrollBy(0, panel.getBoundingClientRect().bottom - innerHeight + 8);
+    const last = decisions.at(-1) as ReportDetection;
+    await userEvent.click(
+      page.getByRole('button', { name: `Confirm ${detectionFlag(last).text}`, exact: true }),
+    );
+    const { toast, controls } = await toastAndControls();
+    expect(controls.length).toBeGreaterThanOrEqual(10);
+    for (const control of controls) expect(overlaps(toast, control)).toBe(false);
+  });
+
+  it('keeps off a dialog’s reason field and buttons while it is open (at 1024 × 768)', async () => {
+    await renderReport(1024, 768);
+    await userEvent.click(
+      page.getByRole('button', {
+        name: `Dismiss ${detectionFlag(decisions[0] as ReportDetection).text}`,
+      }),
+    );
+    const dialog = page.getByRole('dialog', { name: 'Dismiss as a false positive' });
+    await userEvent.click(dialog.getByRole('button', { name: 'Dismiss' }));
+    const why = 'Please give the reason for dismissing this detection';
+    await expect.element(page.getByRole('status').filter({ hasText: why })).toBeVisible();
+    const toast = (document.querySelector('.toast') as HTMLElement).getBoundingClientRect();
+    const kept = [
+      dialog.getByLabelText('Reason (required)'),
+      dialog.getByText(why),
+      dialog.getByRole('button', { name: 'Cancel' }),
+      dialog.getByRole('button', { name: 'Dismiss' }),
+    ];
+    for (const part of kept) {
+      expect(overlaps(toast, part.element().getBoundingClientRect())).toBe(false);
+    }
+  });
+
+  it('leaves toasts at the top right on the other pages, the report’s styles still loaded', async () => {
+    await page.viewport(1280, 800);
+    await render(<Toaster />);
+    toastSuccess('Line clearance updated successfully');
+    await expect.element(page.getByText('Line clearance updated successfully')).toBeVisible();
+    const box = (document.querySelector('.toast') as HTMLElement).getBoundingClientRect();
+    expect(box.top).toBeLessThan(800 / 2);
+    expect(box.right).toBeGreaterThan(1280 - 40);
   });
 });

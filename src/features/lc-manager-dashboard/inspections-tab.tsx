@@ -15,6 +15,7 @@ import { type DateRange, inRange } from '../../lib/date-range.ts';
 import { localTime } from '../../lib/record-time.ts';
 import type { ListedInspection } from '../../types/api.ts';
 import { lcStrings as s } from './strings.ts';
+import { useMinuteClock } from './use-minute-clock.ts';
 
 export interface InspectionsTabProps {
   inspections: readonly ListedInspection[] | null;
@@ -101,6 +102,8 @@ export function InspectionsTab({
   reload,
 }: InspectionsTabProps) {
   const [range, setRange] = useState<DateRange | null>(null);
+  // One tick a minute for all cards: in a tab left open, a card turns overdue on time.
+  const now = useMinuteClock();
   // Pending by default: those are the manager's work; a plant has thousands of signed ones.
   const [status, setStatus] = useState<StatusFilter>('pending');
 
@@ -175,7 +178,7 @@ export function InspectionsTab({
           const status = inspection.status ?? 'pending';
           const title = lineName(inspection.lineClearanceId) ?? s.unknownLine;
           const start = startOf(inspection);
-          const wait = status === 'pending' ? waiting(inspection, new Date()) : null;
+          const wait = status === 'pending' ? waiting(inspection, now) : null;
           return (
             <RecordCard
               key={inspection._id}
