@@ -20,10 +20,21 @@ export type UserRow = typeof users.$inferSelect;
 /** Why the password is asked for; decides the hash lane and the audit action of a failure. */
 export type PasswordPurpose = 'login' | 'password-change' | 'e-signature';
 
+/** Why a check refused the password (audited; a sign-in's answer never says which). */
+export type FailureReason =
+  | 'unknown account'
+  | 'account deactivated'
+  | 'account locked'
+  | 'wrong password';
+
 export type CredentialCheck =
   | { ok: true; user: UserRow }
-  /** 401: wrong, unknown, locked or deactivated (never said which); 429: address over its limit. */
-  | { ok: false; status: 401 }
+  /**
+   * 401: why, and until when the account is locked (before this check, or by this failure); a
+   * sign-in never says either, a signed-in user entering its password again may be told.
+   */
+  | { ok: false; status: 401; reason: FailureReason; lockedUntil: Date | null }
+  /** 429: the address is over its limit. */
   | { ok: false; status: 429; retryAfterSeconds: number };
 
 /**
@@ -145,7 +156,12 @@ export function createCredentialGuard(
   }
 
   /** Counts a wrong password of an unlocked account; locks it when the count reaches the limit. */
-  async function countAccountFailure(request: FastifyRequest, user: UserRow, time: Date) {
+  /** Counts a wrong password; the end of the lock it caused, if it locked the account. */
+  async function countAccountFailure(
+    request: FastifyRequest,
+    user: UserRow,
+    time: Date,
+  ): Promise<Date | null> {
     const windowStart = new Date(time.getTime() - settings.loginFailureWindowSeconds * 1000);
     await db
       .insert(accountLockouts)
@@ -184,6 +200,7 @@ export function createCredentialGuard(
         },
       });
     }
+    return locked?.lockedUntil ?? null;
   }
 
   return {
@@ -220,7 +237,7 @@ export function createCredentialGuard(
         return { ok: true, user };
       }
 
-      const reason = !user
+      const reason: FailureReason = !user
         ? 'unknown account'
         : user.status !== 'active'
           ? 'account deactivated'
@@ -237,8 +254,13 @@ export function createCredentialGuard(
         newValue: { reason },
       });
       await countAddressFailure(request, time);
-      if (user && reason === 'wrong password') await countAccountFailure(request, user, time);
-      return { ok: false, status: 401 };
+      const lockedUntil =
+        user && reason === 'wrong password'
+          ? await countAccountFailure(request, user, time)
+          : locked
+            ? (lockout?.lockedUntil ?? null)
+            : null;
+      return { ok: false, status: 401, reason, lockedUntil };
     },
 
     async unlock(request, userId) {

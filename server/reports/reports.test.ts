@@ -515,15 +515,35 @@ describe('approve and reject as e-signatures', () => {
   it('counts wrong signing passwords toward the sign-in lockout', async () => {
     // An admin of its own, so the lock touches no other test's signer.
     const signer = await createUser(t, 'signing-lockout', ['admin']);
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const res = await t.app.inject({
+    const approve = (password: string) =>
+      t.app.inject({
         method: 'PATCH',
         url: `/api/inspections/${inspectionIds['insp-lc2-2']}/approve`,
         headers: signer.auth,
-        payload: { notes: APPROVAL_REASON, password: `wrong-${attempt}` },
+        payload: { notes: APPROVAL_REASON, password },
       });
-      expect(res.statusCode).toBe(403);
-    }
+    const answers = [];
+    for (let attempt = 0; attempt < 5; attempt++) answers.push(await approve(`wrong-${attempt}`));
+    expect(answers.map((res) => res.statusCode)).toEqual([403, 403, 403, 403, 403]);
+    // The signer is signed in as the account: the lock is said, not hidden as at the sign-in.
+    const until = /until \d{4}-\d\d-\d\d at \d\d:\d\d UTC, or until an administrator unlocks it/;
+    expect(answers[3]?.json().message).toBe('The password is incorrect; nothing was signed');
+    expect(answers[4]?.json().message).toMatch(
+      new RegExp(
+        `^The password is incorrect; nothing was signed\\. That was too many wrong passwords: your account is locked ${until.source}$`,
+      ),
+    );
+    // The right password while locked: said as a lock, and filed as one (QA: 'wrong password').
+    const locked = await approve(TEST_PASSWORD);
+    expect(locked.statusCode).toBe(403);
+    expect(locked.json().message).toMatch(
+      new RegExp(
+        `^Your account is locked after too many wrong passwords, ${until.source}; nothing was signed$`,
+      ),
+    );
+    const failures = await trail('signature.failed', inspectionIds['insp-lc2-2'] ?? '');
+    expect(failures.at(-1)?.newValue).toMatchObject({ reason: 'account locked' });
+    expect(failures.at(-2)?.newValue).toMatchObject({ reason: 'wrong password' });
     const signIn = await t.app.inject({
       method: 'POST',
       url: '/api/login',

@@ -6,7 +6,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.ts';
-import { refuseCheck } from '../auth/credentials.ts';
+import { dayAndTime } from '../audit/who-when.ts';
+import { type FailureReason, refuseCheck } from '../auth/credentials.ts';
 import type { AppContext, AuthUser } from '../context.ts';
 import type { Tx } from '../db/client.ts';
 import { inspections, signatures, users } from '../db/schema.ts';
@@ -72,12 +73,25 @@ async function checkSignerPassword(
     action: 'signature.failed',
     entity: 'inspection',
     entityId: inspectionId,
-    newValue: {
-      meaning,
-      reason: check.status === 429 ? 'too many failed attempts' : 'wrong password',
-    },
+    newValue: { meaning, reason: check.status === 429 ? 'too many failed attempts' : check.reason },
   });
-  refuseCheck(reply, check, new HttpError(403, WRONG_PASSWORD));
+  refuseCheck(
+    reply,
+    check,
+    new HttpError(403, check.status === 401 ? refusal(check) : WRONG_PASSWORD),
+  );
+}
+
+/**
+ * The signer's own account, signed in: its lock is said (the sign-in never says it), or a signer
+ * told only 'incorrect' takes the right password for a forgotten one.
+ */
+function refusal({ reason, lockedUntil }: { reason: FailureReason; lockedUntil: Date | null }) {
+  if (!lockedUntil) return WRONG_PASSWORD;
+  const until = `until ${dayAndTime(lockedUntil)}, or until an administrator unlocks it`;
+  return reason === 'account locked'
+    ? `Your account is locked after too many wrong passwords, ${until}; nothing was signed`
+    : `${WRONG_PASSWORD}. That was too many wrong passwords: your account is locked ${until}`;
 }
 
 /** A signature or a disposition refused because the record is signed (409 naming the signature). */
