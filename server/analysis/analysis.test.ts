@@ -2,7 +2,7 @@
 // TEST_DATABASE_URL): jobs, steps, outputs, failures, reruns and the audit trail.
 import fs from 'node:fs';
 import path from 'node:path';
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulateWalk } from '../../tests/support/simulated-walk.ts';
 import { makeTestVideo } from '../../tests/support/test-video.ts';
@@ -142,6 +142,13 @@ describe('the analysis of a recorded inspection', () => {
         detector: { name: 'none', version: '', threshold: 0 },
       });
     }
+    // The file's probed length replaced the recorded one (none here): old → new, as any change.
+    const complete = entries.at(-1);
+    expect(complete?.oldValue).toEqual({ duration: 0 });
+    expect((complete?.newValue as { duration?: number } | undefined)?.duration).toBeCloseTo(
+      walk.duration,
+      0,
+    );
   });
 
   it('reruns to the same outputs, replacing the old files', async () => {
@@ -150,6 +157,15 @@ describe('the analysis of a recorded inspection', () => {
     expect(job.state).toBe('completed');
     const after = await videoRow(videoId);
     expect(after?.keyframesKey).not.toBe(before?.keyframesKey);
+    // The same length again: no change of it is recorded.
+    const [complete] = await t.services.ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'analysis.complete'), eq(auditLog.entityId, videoId)))
+      .orderBy(desc(auditLog.id))
+      .limit(1);
+    expect(complete?.oldValue).toBeNull();
+    expect(complete?.newValue).not.toHaveProperty('duration');
     const text = await t.app.inject({
       url: `/api/keyframes/${videoId}.txt`,
       headers: people.operator.auth,

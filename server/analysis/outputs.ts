@@ -26,17 +26,23 @@ export interface ReplacedFiles {
   imagesPrefix: string | null;
 }
 
-/** Replaces the video's results inside `tx`; answers the files they replace (null: no video). */
+/** What the new results replaced: the files, and the length the video had (the phone's, first). */
+export interface ReplacedResults extends ReplacedFiles {
+  duration: number;
+}
+
+/** Replaces the video's results inside `tx`; answers what they replace (null: no video). */
 export async function replaceResults(
   tx: Tx,
   videoId: string,
   results: AnalysisResults,
-): Promise<ReplacedFiles | null> {
+): Promise<ReplacedResults | null> {
   const [old] = await tx
     .select({
       keyframesKey: videos.keyframesKey,
       imagesPrefix: videos.keyframeImagesPrefix,
       subfolder: videos.subfolder,
+      duration: videos.duration,
     })
     .from(videos)
     .where(eq(videos.id, videoId))
@@ -69,7 +75,7 @@ export async function replaceResults(
       })),
     );
   }
-  return { keyframesKey: old.keyframesKey, imagesPrefix: old.imagesPrefix };
+  return { keyframesKey: old.keyframesKey, imagesPrefix: old.imagesPrefix, duration: old.duration };
 }
 
 /** Removes the replaced files that the new results do not reuse. */
@@ -93,7 +99,7 @@ export async function commitRun(
   job: JobRow,
   worker: string,
   outputs: RunOutputs,
-  auditEntry: (tx: Tx) => Promise<void>,
+  auditEntry: (tx: Tx, replaced: ReplacedResults) => Promise<void>,
 ): Promise<ReplacedFiles | null> {
   return db.transaction(async (tx) => {
     const held = await tx
@@ -123,7 +129,7 @@ export async function commitRun(
     });
     // Unreachable in practice: deleting a video deletes its jobs (cascade) first.
     if (!old) throw new Error('the video was deleted during the analysis');
-    await auditEntry(tx);
+    await auditEntry(tx, old);
     return old;
   });
 }

@@ -243,10 +243,19 @@ export class AnalysisService {
         job,
         this.worker,
         outputs,
-        async (tx) => {
+        async (tx, replaced) => {
           // Again in the commit: the inspection may have been signed while the pipeline ran.
           await refuseIfSignedEvidence(tx, job.videoId, SIGNED_JOB);
-          await this.auditJob(tx, job, 'analysis.complete', null, { summary: outputs.summary });
+          // The file's probed length replaces the one the phone sent: old → new, as any change.
+          const lengthChanged = replaced.duration !== outputs.duration;
+          await this.auditJob(
+            tx,
+            job,
+            'analysis.complete',
+            null,
+            { summary: outputs.summary, ...(lengthChanged ? { duration: outputs.duration } : {}) },
+            lengthChanged ? { duration: replaced.duration } : null,
+          );
         },
       );
       if (!replaced) {
@@ -302,11 +311,14 @@ export class AnalysisService {
     action: string,
     actorId: string | null,
     extra: Record<string, unknown> = {},
+    /** The video's fields as they were, where the step changed them. */
+    oldValue: Record<string, unknown> | null = null,
   ): Promise<void> {
     return audit(db, null, {
       action,
       entity: 'video',
       entityId: job.videoId,
+      oldValue,
       actorEmail: actorId ? null : 'analysis',
       newValue: {
         jobId: job.id,
