@@ -115,6 +115,28 @@ describe('sign-in lockout', () => {
     });
   });
 
+  it('keeps the reason an admin gives for an unlock, and refuses one that says nothing', async () => {
+    const user = await fresh();
+    for (let i = 0; i < 5; i++) await login(user.email, 'wrong-password');
+    const unlock = (payload: object) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/users/${user.id}/unlock`,
+        headers: admin.auth,
+        payload,
+      });
+    const vague = await unlock({ reason: 'ok' });
+    expect(vague.statusCode).toBe(400);
+    expect(vague.json().message).toBe(
+      'body.reason must say why the account is unlocked (at least 3 different words)',
+    );
+    expect((await unlock({ reason: 'Identity confirmed by phone call' })).statusCode).toBe(200);
+    expect(await auditOf(user.id)).toContainEqual({
+      action: 'account.unlocked',
+      newValue: expect.objectContaining({ reason: 'Identity confirmed by phone call' }),
+    });
+  });
+
   it('wrong current passwords of a password change count toward the lock', async () => {
     const user = await fresh();
     for (let i = 0; i < 5; i++) {
@@ -136,7 +158,12 @@ describe('sign-in lockout', () => {
     const otherProcess = createCredentialGuard(db, passwords, config);
     const request = { ip: '127.0.0.1', user: null } as never;
     const check = await otherProcess.check(request, { email: user.email }, PASSWORD, 'login');
-    expect(check).toEqual({ ok: false, status: 401 });
+    expect(check).toEqual({
+      ok: false,
+      status: 401,
+      reason: 'account locked',
+      lockedUntil: expect.any(Date),
+    });
   });
 
   it('a deactivated account cannot sign in; its tokens die', async () => {

@@ -64,7 +64,7 @@ export interface CredentialGuard {
     purpose: PasswordPurpose,
   ): Promise<CredentialCheck>;
   /** Lifts a lock (audited as the request's user's action); false when the account was not locked. */
-  unlock(request: FastifyRequest, userId: string): Promise<boolean>;
+  unlock(request: FastifyRequest, userId: string, reason: string | null): Promise<boolean>;
 }
 
 const FAILED_ACTION: Record<PasswordPurpose, string> = {
@@ -263,7 +263,7 @@ export function createCredentialGuard(
       return { ok: false, status: 401, reason, lockedUntil };
     },
 
-    async unlock(request, userId) {
+    async unlock(request, userId, reason) {
       const [removed] = await db
         .delete(accountLockouts)
         .where(eq(accountLockouts.userId, userId))
@@ -274,7 +274,10 @@ export function createCredentialGuard(
           action: 'account.unlocked',
           entity: 'user',
           entityId: userId,
-          newValue: { reason: 'unlocked by an administrator', lockedUntil: removed?.lockedUntil },
+          newValue: {
+            reason: reason ?? 'unlocked by an administrator',
+            lockedUntil: removed?.lockedUntil,
+          },
         });
       }
       return wasLocked;

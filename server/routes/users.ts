@@ -37,6 +37,7 @@ import { errorResponses } from '../http/error-responses.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { passwordRateLimits } from '../http/password-rate-limit.ts';
 import { iso } from '../ids.ts';
+import { UnlockReasonBody } from '../schemas/change-reason.ts';
 import { IdParams, MessageResponse, type Role } from '../schemas/common.ts';
 import { sharedAccountRefusal } from '../schemas/manageable-roles.ts';
 import { User, UserCreate, UserDelete, type UserStatus, UserUpdate } from '../schemas/users.ts';
@@ -404,12 +405,15 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['users'],
         description: 'Lifts a sign-in lock (too many failed passwords) before it expires.',
         params: IdParams,
+        body: UnlockReasonBody,
         response: { 200: MessageResponse, ...errors },
       },
+      preValidation: noBodyAsEmpty,
     },
     async (request) => {
       const { row } = await findManageable(request, request.params.id);
-      const unlocked = await app.ctx.credentials.unlock(request, row.id);
+      const reason = changeReason(request.body.reason, 'the account is unlocked');
+      const unlocked = await app.ctx.credentials.unlock(request, row.id, reason);
       return { message: unlocked ? 'Account unlocked' : 'The account was not locked' };
     },
   );

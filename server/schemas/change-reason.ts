@@ -7,8 +7,8 @@ import { type Static, Type } from 'typebox';
 /** As long as any other note a person types (a signature's notes, an operator's notes). */
 export const MAX_REASON_LENGTH = 2000;
 
-/** The `reason` field: why the `what` is `done` ('changed', 'deleted'). */
-export const ChangeReason = (what: string, done: 'changed' | 'deleted') =>
+/** The `reason` field: why the `what` is `done` ('changed', 'deleted', 'unlocked'). */
+export const ChangeReason = (what: string, done: 'changed' | 'deleted' | 'unlocked') =>
   Type.Optional(
     Type.String({
       maxLength: MAX_REASON_LENGTH,
@@ -22,3 +22,7 @@ export const ChangeReason = (what: string, done: 'changed' | 'deleted') =>
 export const DeleteReasonBody = (what: string) =>
   Type.Object({ reason: ChangeReason(what, 'deleted') });
 export type DeleteReasonBody = Static<ReturnType<typeof DeleteReasonBody>>;
+
+/** POST /api/users/{id}/unlock's body, which the spec's call leaves out: only the reason. */
+export const UnlockReasonBody = Type.Object({ reason: ChangeReason('account', 'unlocked') });
+export type UnlockReasonBody = Static<typeof UnlockReasonBody>;

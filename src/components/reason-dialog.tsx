@@ -79,7 +79,7 @@ export const deletionWords = (noun: string) => ({
 
 export interface ReasonDialogProps<T>
   extends ReasonWords,
-    Pick<FormDialogProps, 'width' | 'maxWidth' | 'submitVariant'> {
+    Pick<FormDialogProps, 'width' | 'maxWidth' | 'submitVariant' | 'returnFocusTo'> {
   title: string;
   /** Which record it acts on (its name), shown above the field. */
   subject: string;
@@ -119,6 +119,7 @@ export function ReasonDialog<T>({
   width,
   maxWidth,
   submitVariant,
+  returnFocusTo,
   ...words
 }: ReasonDialogProps<T>) {
   const reason = useReasonField(words);
@@ -149,6 +150,7 @@ export function ReasonDialog<T>({
       maxWidth={maxWidth}
       submitLabel={submitLabel}
       submitVariant={submitVariant}
+      returnFocusTo={returnFocusTo}
       onSubmit={submit}
       onClose={onClose}
     >

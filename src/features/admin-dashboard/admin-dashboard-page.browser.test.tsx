@@ -264,7 +264,11 @@ describe('admin / factory-manager dashboard', () => {
       ...quietPanels,
       [`POST /api/users/${user._id}/unlock`]: { body: { message: 'Account unlocked' } },
     });
-    vi.stubGlobal('fetch', fake.fetchImpl);
+    const sent: unknown[] = [];
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input).endsWith('/unlock')) sent.push(JSON.parse(String(init?.body)));
+      return fake.fetchImpl(input, init);
+    });
     await render(
       <>
         <AdminDashboardPage />
@@ -279,8 +283,20 @@ describe('admin / factory-manager dashboard', () => {
     (unlock.element() as HTMLElement).focus();
     users = [{ ...locked, lockedUntil: null }];
     await userEvent.keyboard('{Enter}');
+    // Why, as for every admin change (Annex 11 §10): required, kept in the trail.
+    const dialog = page.getByRole('dialog', { name: 'Why is this account unlocked?' });
+    await userEvent.click(dialog.getByRole('button', { name: 'Unlock' }));
+    await expect
+      .element(
+        dialog.getByText('Please give the reason for unlocking this account', { exact: false }),
+      )
+      .toBeVisible();
+    expect(fake.calls).not.toContain(`POST /api/users/${user._id}/unlock`);
+    await userEvent.fill(dialog.getByLabelText('Reason (required)'), 'Identity confirmed by phone');
+    await userEvent.click(dialog.getByRole('button', { name: 'Unlock' }));
     await expect.element(page.getByText('Account unlocked successfully')).toBeVisible();
     expect(fake.calls).toContain(`POST /api/users/${user._id}/unlock`);
+    expect(sent).toEqual([{ reason: 'Identity confirmed by phone' }]);
     // The list is read again after the unlock.
     await vi.waitFor(() =>
       expect(fake.calls.filter((call) => call === 'GET /api/users')).toHaveLength(2),

@@ -181,6 +181,13 @@ describe('security alerts on the admin dashboard', () => {
     });
     answers['GET /api/security-alerts'] = { body: { ...alerts, lockedAccounts: [] } };
     await userEvent.click(panel().getByRole('button', { name: 'Unlock Sofia Lindqvist' }));
+    const dialog = page.getByRole('dialog', { name: 'Why is this account unlocked?' });
+    await expect.element(dialog.getByText('Sofia Lindqvist')).toBeVisible();
+    await userEvent.fill(
+      dialog.getByLabelText('Reason (required)'),
+      'Identity confirmed in person',
+    );
+    await userEvent.click(dialog.getByRole('button', { name: 'Unlock' }));
     await expect.element(page.getByText('Account unlocked successfully')).toBeVisible();
     expect(calls).toContain(`POST /api/users/${lockedId}/unlock`);
     await expect

@@ -12,9 +12,9 @@ import { session } from '../../stores/session.ts';
 import type { AuditEntry, LineClearance, SecurityAlerts, User } from '../../types/api.ts';
 import { getSecurityAlerts } from './api/get-security-alerts.ts';
 import { reviewSecurityAlerts } from './api/review-security-alerts.ts';
-import { unlockUser } from './api/unlock-user.ts';
 import './security-alerts.css';
 import { adminStrings as s } from './strings.ts';
+import { UnlockDialog } from './unlock-dialog.tsx';
 
 /** Read again this often while the page is visible: an alert is to be seen without looking. */
 const RELOAD_MS = 60_000;
@@ -86,6 +86,7 @@ export function SecurityAlertsPanel({
   const heading = useRef<HTMLHeadingElement>(null);
   const { roles, info } = useSnapshot(session);
   const [alerts, setAlerts] = useState<SecurityAlerts | null>(null);
+  const [unlocking, setUnlocking] = useState<{ id: string; name: string } | null>(null);
   // Only the latest answer is shown: a slow reload never undoes a review made meanwhile.
   const asked = useRef(0);
 
@@ -178,17 +179,7 @@ export function SecurityAlertsPanel({
                       actions={[
                         {
                           label: s.unlock,
-                          onClick: async () => {
-                            const done = await runAction(
-                              () => unlockUser(account.id),
-                              s.userUnlocked,
-                              s.unlockFailed,
-                            );
-                            if (!done) return;
-                            onUnlocked();
-                            // A failed reload leaves the panel as it was until the next one.
-                            await getSecurityAlerts().then(afterAction, () => undefined);
-                          },
+                          onClick: () => setUnlocking(account),
                           unavailable: user ? manageBlocker(caller, user, lineClearances) : null,
                         },
                       ]}
@@ -219,6 +210,27 @@ export function SecurityAlertsPanel({
           {s.openAuditTrail}
         </Link>
       </div>
+      {unlocking && (
+        <UnlockDialog
+          account={unlocking}
+          returnFocusTo={heading}
+          onDone={() => {
+            // Its Unlock goes as the dialog closes, so the focus comes back to the heading.
+            const unlocked = unlocking.id;
+            setAlerts(
+              (shown) =>
+                shown && {
+                  ...shown,
+                  lockedAccounts: shown.lockedAccounts.filter((account) => account.id !== unlocked),
+                },
+            );
+            onUnlocked();
+            // A failed reload leaves the panel as it was until the next one.
+            void getSecurityAlerts().then(afterAction, () => undefined);
+          }}
+          onClose={() => setUnlocking(null)}
+        />
+      )}
     </section>
   );
 }

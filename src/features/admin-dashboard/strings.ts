@@ -61,7 +61,6 @@ export const adminStrings = {
   videoDeleted: 'Video deleted successfully.',
   /** After the browser's confirmation: why, kept as the reason of the deletion's audit entry. */
   deleteVideoTitle: 'Delete video',
-  /** Edit dialogs: why, kept as the reason of the change's audit entry (EU GMP Annex 11 §10). */
   /** Beside a disabled Delete: the video of an approved or rejected inspection is kept. */
   signedEvidenceKept: 'Signed evidence: kept (the video of an approved or rejected inspection)',
   deletedPrefix: 'Deleted:',
@@ -71,6 +70,8 @@ export const adminStrings = {
   accountStatus: 'Account status',
   userUnlocked: 'Account unlocked successfully',
   unlockFailed: 'Failed to unlock account',
+  /** Why a lock is lifted early (an account locked by wrong passwords may be someone guessing). */
+  unlockTitle: 'Why is this account unlocked?',
   passwordSection: 'Password',
   resetPassword: 'Reset password',
   temporaryPassword: 'New temporary password',

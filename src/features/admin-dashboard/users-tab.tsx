@@ -6,12 +6,11 @@ import { CardGrid, RecordActions, RecordCard, RecordField } from '../../componen
 import { RoleTags, Tag, TagList } from '../../components/tag.tsx';
 import { userMessages as messages } from '../../config/entity-messages.ts';
 import type { Loaded } from '../../hooks/use-load.ts';
-import { runAction } from '../../lib/run-action.ts';
 import { deleteBlocker, manageableRoles, manageBlocker } from '../../lib/user-management.ts';
 import { session } from '../../stores/session.ts';
 import type { LineClearance, User } from '../../types/api.ts';
-import { unlockUser } from './api/unlock-user.ts';
 import { adminStrings as s } from './strings.ts';
+import { UnlockDialog } from './unlock-dialog.tsx';
 import { UserDialog } from './user-dialog.tsx';
 
 export interface UsersTabProps {
@@ -23,6 +22,7 @@ export function UsersTab({ users, lineClearances }: UsersTabProps) {
   const { roles, info } = useSnapshot(session);
   const [editing, setEditing] = useState<User | 'new' | null>(null);
   const [deleting, setDeleting] = useState<User | null>(null);
+  const [unlocking, setUnlocking] = useState<User | null>(null);
   const lineName = new Map(lineClearances.map((line) => [line._id, line.name]));
   // What the server would refuse (403, or 409 for one's own account) is shown, not offered.
   const caller = { id: info?.id ?? null, roles };
@@ -58,14 +58,7 @@ export function UsersTab({ users, lineClearances }: UsersTabProps) {
                       ? [
                           {
                             label: s.unlock,
-                            onClick: async () => {
-                              const done = await runAction(
-                                () => unlockUser(user._id),
-                                s.userUnlocked,
-                                s.unlockFailed,
-                              );
-                              if (done) users.reload();
-                            },
+                            onClick: () => setUnlocking(user),
                             unavailable: blocker,
                           },
                         ]
@@ -118,6 +111,13 @@ export function UsersTab({ users, lineClearances }: UsersTabProps) {
           remove={deleteUser}
           onDone={users.reload}
           onClose={() => setDeleting(null)}
+        />
+      )}
+      {unlocking && (
+        <UnlockDialog
+          account={{ id: unlocking._id, name: unlocking.name }}
+          onDone={users.reload}
+          onClose={() => setUnlocking(null)}
         />
       )}
     </>
