@@ -423,6 +423,50 @@ describe('SigningDialog', () => {
     expect(calls).toEqual(['changed', 'closed']);
   });
 
+  // The request reached the server, which may have signed; the answer was lost (QA: the report
+  // page still offered Approve and Reject, and the dialog pointed to a list it does not have).
+  it.each([
+    [
+      'a card',
+      undefined,
+      "Close this dialog: the inspection's card then shows whether it was signed.",
+    ],
+    [
+      'the report page',
+      nothingOpen,
+      'Close this dialog: the report then shows whether it was signed.',
+    ],
+  ])(
+    'without an answer, on %s, says where to look and has the record reloaded as it closes',
+    async (_, held, check) => {
+      const calls: string[] = [];
+      const fake = fakeFetch({
+        [readReport]: { body: nothingOpen },
+        [`PATCH /api/inspections/${id}/reject`]: { lost: true },
+      });
+      vi.stubGlobal('fetch', fake.fetchImpl);
+      await render(
+        <SigningDialog
+          inspectionId={id}
+          decision="reject"
+          report={held as InspectionReport | undefined}
+          onClose={() => calls.push('closed')}
+          onChanged={() => calls.push('changed')}
+        />,
+      );
+      const dialog = page.getByRole('dialog', { name: 'Reject inspection' });
+      await dialog.getByLabelText('Notes (required)').fill('Loose tablets under the feeder');
+      await dialog.getByLabelText('Password').fill('demo-password');
+      await dialog.getByRole('button', { name: 'Sign and reject' }).click();
+      const said = `Failed to reject inspection: no answer from the server, so it is not known whether this was saved. ${check}`;
+      await expect.element(dialog.getByLabelText('Password')).toHaveAccessibleDescription(said);
+      expect(toasts.items.map((toast) => toast.detail)).toEqual([said]);
+      expect(calls).toEqual([]);
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      expect(calls).toEqual(['changed', 'closed']);
+    },
+  );
+
   describe('what the signer reviewed', () => {
     const held = (recordHash: string) =>
       ({

@@ -6,7 +6,7 @@ import { getReport } from '../api/get-reports.ts';
 import { type ReviewDecision, refusedAsOutdated, signInspection } from '../api/sign-inspection.ts';
 import { useFieldErrors } from '../hooks/use-field-errors.ts';
 import { localTime } from '../lib/record-time.ts';
-import { refusesField, tryAction } from '../lib/run-action.ts';
+import { refusesField, toastsChecking, tryAction, unanswered } from '../lib/run-action.ts';
 import { unstorableProblem } from '../lib/text-rules.ts';
 import { session } from '../stores/session.ts';
 import type { InspectionReport, Signature } from '../types/api.ts';
@@ -47,6 +47,15 @@ export const signingText: Record<
   },
 };
 
+/**
+ * Where a signature sent without an answer shows whether it was made: the caller reloads the record
+ * as the dialog closes (the report page holds the report; the cards do not).
+ */
+const UNANSWERED_CHECK = {
+  report: 'Close this dialog: the report then shows whether it was signed.',
+  card: "Close this dialog: the inspection's card then shows whether it was signed.",
+};
+
 /** Said when the caller's report, reloaded as the dialog opened, is not the one the signer saw. */
 export const RECORD_CHANGED =
   'The record changed since you opened it: the page now shows it as it is. Close this dialog, review it again, then sign.';
@@ -56,9 +65,9 @@ export interface SigningDialogProps {
   decision: ReviewDecision;
   onClose(): void;
   /**
-   * The record changed: signed here, or found signed or changed by someone else, or without its
-   * video (409), or out of the caller's reach (404) meanwhile. Called as the dialog closes; the
-   * caller reloads it, so the page shows it as it is.
+   * The record changed: signed here (or perhaps: no answer), or found signed or changed by someone
+   * else, or without its video (409), or out of the caller's reach (404) meanwhile. Called as the
+   * dialog closes; the caller reloads it, so the page shows it as it is.
    */
   onChanged(): void;
   /**
@@ -227,11 +236,12 @@ export function SigningDialog({
         ),
       text.success,
       text.failure,
+      undefined,
+      toastsChecking(given ? UNANSWERED_CHECK.report : UNANSWERED_CHECK.card),
     );
-    if (outcome.done) {
-      changed.current = true;
-      return true;
-    }
+    // Signed, or perhaps signed (no answer): the record is reloaded as the dialog closes.
+    if (outcome.done || unanswered(outcome.error)) changed.current = true;
+    if (outcome.done) return true;
     const { error, said } = outcome;
     // Spec §8's toast shows outside the modal, hidden from screen readers while it is open: the
     // dialog says it too (after a 401 the app has signed out).
@@ -255,7 +265,7 @@ export function SigningDialog({
     return false;
   };
 
-  // Signed, or found changed: the caller reloads the record as the dialog closes.
+  // Signed, perhaps signed, or found changed: the caller reloads the record as the dialog closes.
   const close = () => {
     if (changed.current || outdated) onChanged();
     onClose();

@@ -36,11 +36,17 @@ export interface ActionVoice {
   succeeded: (text: string, life: number) => void;
 }
 
-const toasts: ActionVoice = {
-  failureText: (failure, error) => failureText(failure, error),
+/**
+ * The spec's toasts. After no answer to a change they say `check` where 'Check the list before
+ * trying again.' would not fit: what shows the user whether it was saved where they are.
+ */
+export const toastsChecking = (check?: string): ActionVoice => ({
+  failureText: (failure, error) => failureText(failure, error, check),
   failed: toastError,
   succeeded: toastSuccess,
-};
+});
+
+const toasts = toastsChecking();
 
 /**
  * `runAction` for a dialog that also says a failure inside itself (a toast outside a modal is
@@ -74,21 +80,29 @@ export function refusesField(error: unknown, field: `body.${string}`): boolean {
  * The error toast's text for a failed call: the spec's text, then the server's message when it
  * gave one. Null for a 401, which has already signed out and gone to /login.
  */
-export function failureText(failure: string, error: unknown): string | null {
+export function failureText(
+  failure: string,
+  error: unknown,
+  check = 'Check the list before trying again.',
+): string | null {
   if (error instanceof ApiError && error.status === 401) return null;
-  const reason = error instanceof ApiError ? (error.serverMessage ?? noAnswer(error)) : null;
+  const reason = error instanceof ApiError ? (error.serverMessage ?? noAnswer(error, check)) : null;
   return reason ? `${failure}: ${reason}` : failure;
 }
 
+/** Whether a call got no answer (the network, or none in time): a change may be saved all the same. */
+export const unanswered = (error: unknown): error is ApiError =>
+  error instanceof ApiError && error.status === 0;
+
 /**
  * Why a call got no answer, in a user's words. A change may have reached the server before the
- * connection was lost, so the user is told to look before sending it again.
+ * connection was lost, so the user is told (`check`) where to look before sending it again.
  */
-function noAnswer(error: ApiError): string | null {
-  if (error.status !== 0) return null;
+function noAnswer(error: ApiError, check: string): string | null {
+  if (!unanswered(error)) return null;
   return error.method === 'GET'
     ? 'the server could not be reached. Check the connection and try again.'
-    : 'no answer from the server, so it is not known whether this was saved. Check the list before trying again.';
+    : `no answer from the server, so it is not known whether this was saved. ${check}`;
 }
 
 /** Spec §5: every delete asks the browser for confirmation first. */

@@ -46,8 +46,13 @@ export async function cleanup(): Promise<void> {
     .toEqual([]);
 }
 
-/** A fetch stand-in answering JSON by "METHOD path"; anything unlisted fails the test at cleanup(). */
-export function fakeFetch(routes: Record<string, { status?: number; body?: unknown }>) {
+/**
+ * A fetch stand-in answering JSON by "METHOD path"; anything unlisted fails the test at cleanup().
+ * A route `lost` gets no answer, as when the connection drops after the request left.
+ */
+export function fakeFetch(
+  routes: Record<string, { status?: number; body?: unknown; lost?: boolean }>,
+) {
   const calls: string[] = [];
   const fetchImpl = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = new URL(String(input), window.location.origin);
@@ -55,6 +60,7 @@ export function fakeFetch(routes: Record<string, { status?: number; body?: unkno
     calls.push(key);
     const route = routes[key];
     if (!route) return unexpectedRequest(key);
+    if (route.lost) throw new TypeError('Failed to fetch');
     return new Response(route.body === undefined ? null : JSON.stringify(route.body), {
       status: route.status ?? 200,
       headers: { 'Content-Type': 'application/json' },

@@ -281,6 +281,41 @@ describe('a decision over another one than the page shows', () => {
   });
 });
 
+describe('a decision without an answer', () => {
+  // The server may have stored it: the page shows what it has, so a retry does not send the
+  // decision it showed before and get a puzzling 409 (QA: 'dismissed … by you').
+  it('reloads the report, at once after a Confirm, as its dialog closes after a dismissal', async () => {
+    const report = { ...signedReport, canSign: true, detections: [detection(1, null)] };
+    const url = `/api/inspections/${report.inspectionId}/dispositions/e00000000000000000000001`;
+    vi.stubGlobal('fetch', fakeFetch({ [`PUT ${url}`]: { lost: true } }).fetchImpl);
+    const reloads = vi.fn();
+    await render(
+      <DispositionsSection report={report} clock={createPlaybackClock()} onChanged={reloads} />,
+    );
+    const lost =
+      'Failed to save the disposition: no answer from the server, so it is not known whether this was saved.';
+    await userEvent.click(page.getByRole('button', { name: 'Confirm 14.792 s' }));
+    await expect.poll(() => reloads.mock.calls.length).toBe(1);
+    expect(toasts.items.map((toast) => toast.detail)).toEqual([
+      `${lost} The report is reloaded: check the detection's decision before trying again.`,
+    ]);
+
+    await userEvent.click(page.getByRole('button', { name: 'Dismiss 14.792 s' }));
+    const dialog = page.getByRole('dialog', { name: 'Dismiss as a false positive' });
+    const reason = dialog.getByLabelText('Reason (required)');
+    await reason.fill('Glare on the guard');
+    await userEvent.click(dialog.getByRole('button', { name: 'Dismiss' }));
+    await expect
+      .element(reason)
+      .toHaveAccessibleDescription(
+        `${lost} Close this dialog: the report then shows the detection's decision.`,
+      );
+    expect(reloads).toHaveBeenCalledTimes(1);
+    await userEvent.click(dialog.getByRole('button', { name: 'Cancel' }));
+    expect(reloads).toHaveBeenCalledTimes(2);
+  });
+});
+
 describe('a dismissal from the table', () => {
   it('takes a common reason in one click, as at a flag (one dialog for both)', async () => {
     const report = { ...signedReport, canSign: true, detections: [detection(1, null)] };

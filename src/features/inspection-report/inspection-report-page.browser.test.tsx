@@ -197,6 +197,117 @@ describe('inspection report: after a signature', () => {
       `Failed to approve inspection: ${message}`,
     );
   });
+
+  it('without an answer (perhaps signed), says to look at the report, which reloads as the dialog closes', async () => {
+    const report = `GET /api/reports/${inspectionId}`;
+    const routes: Parameters<typeof fakeFetch>[0] = {
+      [report]: { body: pendingReport(null) },
+      [`PATCH /api/inspections/${inspectionId}/approve`]: { lost: true },
+    };
+    await visit(inspectionId, routes);
+    await userEvent.click(page.getByRole('button', { name: 'Approve', exact: true }));
+    const dialog = page.getByRole('dialog', { name: 'Approve inspection' });
+    const password = dialog.getByLabelText('Password');
+    await password.fill('demo-password');
+    // The server signed; its answer was lost on the way.
+    await dialog.getByRole('button', { name: 'Sign and approve' }).click();
+    await expect
+      .element(password)
+      .toHaveAccessibleDescription(
+        'Failed to approve inspection: no answer from the server, so it is not known whether this was saved. Close this dialog: the report then shows whether it was signed.',
+      );
+    routes[report] = { body: signedReport('Sofia') };
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    const block = page.getByRole('region', { name: 'Electronic signature' });
+    await expect.element(block.getByText('Sofia (s@example.com)')).toBeVisible();
+    await expect.element(block).toHaveFocus();
+    expect(page.getByRole('button', { name: 'Approve', exact: true }).query()).toBeNull();
+  });
+});
+
+describe('inspection report: a reviewer coming back to the tab', () => {
+  const report = `GET /api/reports/${inspectionId}`;
+  const signed: InspectionReport = {
+    ...pendingReport(null),
+    status: 'approved',
+    canSign: false,
+    signature: {
+      signerId: 'b00000000000000000000009',
+      signerName: 'Lee Chan',
+      signerEmail: 'lee@example.com',
+      meaning: 'approved',
+      statement: 'Approved: the line is clear for the next batch',
+      notes: '',
+      signedAt: '2026-11-20T11:00:00.000Z',
+      recordHash: 'a'.repeat(64),
+    },
+    unchangedSinceSigning: true,
+  };
+  const reads = (calls: string[]) => calls.filter((call) => call === report).length;
+
+  it('sees a signature made meanwhile by another reviewer, the report read at most every 30 s', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    const routes: Parameters<typeof fakeFetch>[0] = { [report]: { body: pendingReport(null) } };
+    const calls = await visit(inspectionId, routes);
+    await expect.element(page.getByRole('button', { name: 'Approve', exact: true })).toBeVisible();
+    routes[report] = { body: signed };
+    // Back at once (a glance at another tab): not read again.
+    document.dispatchEvent(new Event('visibilitychange'));
+    window.dispatchEvent(new Event('focus'));
+    expect(reads(calls)).toBe(1);
+
+    vi.setSystemTime(Date.now() + 31_000);
+    document.dispatchEvent(new Event('visibilitychange'));
+    window.dispatchEvent(new Event('focus'));
+    const block = page.getByRole('region', { name: 'Electronic signature' });
+    await expect.element(block.getByText('Lee Chan (lee@example.com)')).toBeVisible();
+    expect(page.getByRole('button', { name: 'Approve', exact: true }).query()).toBeNull();
+    expect(reads(calls)).toBe(2);
+  });
+
+  it('keeps the report shown, with no alert, when the network is not back yet', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    const routes: Parameters<typeof fakeFetch>[0] = { [report]: { body: pendingReport(null) } };
+    const calls = await visit(inspectionId, routes);
+    const approve = page.getByRole('button', { name: 'Approve', exact: true });
+    await expect.element(approve).toBeVisible();
+    routes[report] = { lost: true };
+    vi.setSystemTime(Date.now() + 31_000);
+    window.dispatchEvent(new Event('focus'));
+    await expect.poll(() => reads(calls)).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(page.getByRole('alert').query()).toBeNull();
+    await expect.element(approve).toBeVisible();
+  });
+
+  it('does not reload under an open dialog, where the signer types', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    const routes: Parameters<typeof fakeFetch>[0] = { [report]: { body: pendingReport(null) } };
+    const calls = await visit(inspectionId, routes);
+    await userEvent.click(page.getByRole('button', { name: 'Reject', exact: true }));
+    const dialog = page.getByRole('dialog', { name: 'Reject inspection' });
+    await dialog.getByLabelText('Notes (required)').fill('Loose tablets under the feeder');
+    // Opening it read the report again.
+    await expect.poll(() => reads(calls)).toBe(2);
+    routes[report] = { body: signed };
+    vi.setSystemTime(Date.now() + 31_000);
+    window.dispatchEvent(new Event('focus'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(reads(calls)).toBe(2);
+    await expect
+      .element(dialog.getByLabelText('Notes (required)'))
+      .toHaveValue('Loose tablets under the feeder');
+    expect(dialog.getByRole('alert').query()).toBeNull();
+  });
 });
 
 describe('inspection report: a record changed since the page loaded it', () => {

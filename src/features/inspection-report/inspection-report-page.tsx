@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { Link, useLocation, useParams } from 'wouter';
 import { getReport, isInspectionId, reportPdfUrl } from '../../api/get-reports.ts';
@@ -75,30 +75,66 @@ function loadError(failure: unknown): string {
   return failure.serverMessage ?? s.loadFailed;
 }
 
-/** The report, reloaded after a disposition or a signature changes it. */
+/** How often at most a reader coming back to the tab has the report reloaded. */
+const RETURN_RELOAD_MS = 30_000;
+
+/**
+ * The report, reloaded after a disposition or a signature changes it, and when the reader comes
+ * back to the tab (another reviewer may have signed or decided meanwhile): at most once every
+ * RETURN_RELOAD_MS, and not while a dialog is open, whose typed text and signature a new report
+ * would disturb.
+ */
 function useReport(id: string) {
   const [report, setReport] = useState<InspectionReport | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const load = useCallback(() => {
-    // An id that cannot name a record (a mistyped or cut-off URL) is not asked for: the server
-    // would only answer its schema message.
-    if (!isInspectionId(id)) {
-      setReport(null);
-      setError(s.notFound);
-      return;
-    }
-    getReport(id).then(
-      (answer) => {
-        setReport(answer);
-        setError(null);
-      },
-      (failure: unknown) => {
-        if (failure instanceof ApiError && failure.status === 401) return;
-        setError(loadError(failure));
-      },
-    );
-  }, [id]);
+  // Only the latest answer is shown: a slow reload never undoes a newer one.
+  const asked = useRef(0);
+  const askedAt = useRef(0);
+  // `quiet`: a reload on the reader's return that fails (the network not back yet after a sleep)
+  // leaves the report shown as it was, with no alert; the next return tries again.
+  const ask = useCallback(
+    (quiet: boolean) => {
+      // An id that cannot name a record (a mistyped or cut-off URL) is not asked for: the server
+      // would only answer its schema message.
+      if (!isInspectionId(id)) {
+        setReport(null);
+        setError(s.notFound);
+        return;
+      }
+      const mine = ++asked.current;
+      askedAt.current = Date.now();
+      getReport(id).then(
+        (answer) => {
+          if (mine !== asked.current) return;
+          setReport(answer);
+          setError(null);
+        },
+        (failure: unknown) => {
+          if (mine !== asked.current || quiet) return;
+          if (failure instanceof ApiError && failure.status === 401) return;
+          setError(loadError(failure));
+        },
+      );
+    },
+    [id],
+  );
+  const load = useCallback(() => ask(false), [ask]);
   useEffect(load, [load]);
+  useEffect(() => {
+    const reloadIfDue = () => {
+      if (document.visibilityState !== 'visible') return;
+      if (Date.now() - askedAt.current < RETURN_RELOAD_MS) return;
+      // Any open dialog, the page's (a signature) or a section's (a dismissal), by what it shows.
+      if (document.querySelector('[role="dialog"]')) return;
+      ask(true);
+    };
+    document.addEventListener('visibilitychange', reloadIfDue);
+    window.addEventListener('focus', reloadIfDue);
+    return () => {
+      document.removeEventListener('visibilitychange', reloadIfDue);
+      window.removeEventListener('focus', reloadIfDue);
+    };
+  }, [ask]);
   return { report, error, reload: load };
 }
 

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { proxySet } from 'valtio/utils';
 import { refusedAsOutdated } from '../../api/sign-inspection.ts';
-import { tryAction } from '../../lib/run-action.ts';
+import { toastsChecking, tryAction, unanswered } from '../../lib/run-action.ts';
 import type { InspectionReport, ReportDetection } from '../../types/api.ts';
 import { setDisposition } from './api/set-disposition.ts';
 import { reportStrings as s } from './strings.ts';
@@ -17,6 +17,15 @@ const confirmsSending = proxySet<string>();
 /** How a dismissal's save ended, for its dialog: saved, or what to say at its reason field. */
 export type DismissalOutcome = { done: true } | { done: false; said: string | null };
 
+/**
+ * Where a decision sent without an answer shows whether it was stored: a Confirm's report reloads
+ * at once, a dismissal's as its dialog closes.
+ */
+const unansweredCheck = {
+  confirmed: "The report is reloaded: check the detection's decision before trying again.",
+  dismissed: "Close this dialog: the report then shows the detection's decision.",
+};
+
 /** A detection as the report names it: its keyframe's time ('14.792 s'). */
 export const detectionStamp = (d: ReportDetection) => `${d.filename.replace(/\.png$/, '')} s`;
 
@@ -30,9 +39,10 @@ export const objectsText = (d: ReportDetection) =>
  */
 export function useDisposition(report: InspectionReport, onChanged: () => void) {
   const [dismissing, setDismissing] = useState<ReportDetection | null>(null);
-  // The dismissal was refused for a record that changed or left the caller's reach: the report
-  // is reloaded as its dialog closes, so the refusal stays on the screen until then.
-  const outdated = useRef(false);
+  // The dismissal was refused for a record that changed or left the caller's reach, or got no
+  // answer (perhaps saved): the report is reloaded as its dialog closes, so what it says stays on
+  // the screen until then.
+  const reloadOnClose = useRef(false);
 
   // The decision names the one the page shows, which another reviewer's since is not replaced by.
   const save = async (
@@ -51,6 +61,8 @@ export function useDisposition(report: InspectionReport, onChanged: () => void) 
         ),
       s.dispositionSaved,
       s.dispositionFailed,
+      undefined,
+      toastsChecking(unansweredCheck[disposition]),
     );
     if (outcome.done) onChanged();
     return outcome;
@@ -79,21 +91,22 @@ export function useDisposition(report: InspectionReport, onChanged: () => void) 
       return;
     }
     confirmsSending.delete(key);
-    // The toast says why; the report shows the record as it is now.
-    if (refusedAsOutdated(outcome.error)) onChanged();
+    // The toast says why; the report shows the record as it is now (after no answer, whether the
+    // decision was stored: sent again as it is, it would be refused as outdated).
+    if (refusedAsOutdated(outcome.error) || unanswered(outcome.error)) onChanged();
   };
 
   const dismiss = async (detection: ReportDetection, reason: string): Promise<DismissalOutcome> => {
     const outcome = await save(detection, 'dismissed', reason);
     if (outcome.done) return outcome;
-    if (refusedAsOutdated(outcome.error)) outdated.current = true;
+    if (refusedAsOutdated(outcome.error) || unanswered(outcome.error)) reloadOnClose.current = true;
     return { done: false, said: outcome.said };
   };
 
   const closeDismissal = () => {
     setDismissing(null);
-    if (outdated.current) onChanged();
-    outdated.current = false;
+    if (reloadOnClose.current) onChanged();
+    reloadOnClose.current = false;
   };
 
   return {

@@ -241,7 +241,10 @@ describe('LC manager dashboard', () => {
     await userEvent.click(dialog.getByRole('button', { name: 'Sign and approve' }));
     await expect.element(page.getByText('Inspection approved successfully')).toBeVisible();
     expect(bodies).toEqual([{ notes: 'Approved by LC Manager', password: 'my-password' }]);
-    expect(calls.filter((call) => call === 'GET /api/inspections')).toHaveLength(2);
+    // The list is read again as the dialog closes, which may come after the toast.
+    await expect
+      .poll(() => calls.filter((call) => call === 'GET /api/inspections'))
+      .toHaveLength(2);
   });
 
   it('signs approve and reject from a card over the record as read when its dialog opened', async () => {
