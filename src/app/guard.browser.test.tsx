@@ -4,7 +4,7 @@ import { page, userEvent } from 'vitest/browser';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { noLinesOverview } from '../../tests/web/lines-overview-fixture.ts';
-import { cleanup, fakeFetch, render } from '../../tests/web/render.tsx';
+import { cleanup, fakeFetch, fakeToken, render } from '../../tests/web/render.tsx';
 import { OwnPasswordGate } from '../features/auth/own-password-gate.tsx';
 import { api } from '../lib/api-client.ts';
 import { accessTokenKey, session, signOut } from '../stores/session.ts';
@@ -50,10 +50,23 @@ async function visit(path: string, routes: Parameters<typeof fakeFetch>[0] = {})
 }
 
 describe('route guard (spec §2)', () => {
-  it('sends a signed-out visitor of a protected route to /login', async () => {
+  it('sends a signed-out visitor of a protected route to /login, keeping the page', async () => {
     const { location, calls } = await visit('/admin');
-    await expect.poll(() => location()).toBe('/login');
+    await expect.poll(() => location()).toBe('/login?next=%2Fadmin');
     expect(calls).toEqual([]);
+  });
+
+  it('returns to the page (path and query) once signed in, as a link opened signed out', async () => {
+    const token = fakeToken({ ...me(['audit']), id: 'u1' });
+    const { location } = await visit('/floorplans?area=a1', {
+      'POST /api/login': { body: { token, ownPassword: true } },
+    });
+    await expect.poll(() => location()).toBe('/login?next=%2Ffloorplans%3Farea%3Da1');
+    await userEvent.fill(page.getByLabelText('Email'), 'pat@example.com');
+    await userEvent.fill(page.getByLabelText('Password', { exact: true }), 'demo-password');
+    await userEvent.click(page.getByRole('button', { name: 'Log in' }));
+    await expect.element(page.getByRole('heading', { name: 'Floorplan Manager' })).toBeVisible();
+    expect(location()).toBe('/floorplans?area=a1');
   });
 
   it('restores a stored token with GET /api/me before deciding', async () => {
@@ -93,7 +106,7 @@ describe('route guard (spec §2)', () => {
     const { location } = await visit('/lc-manager', {
       'GET /api/me': { status: 401, body: { message: 'Token expired' } },
     });
-    await expect.poll(() => location()).toBe('/login');
+    await expect.poll(() => location()).toBe('/login?next=%2Flc-manager');
     expect(localStorage.getItem(accessTokenKey)).toBeNull();
     expect(session.loggedIn).toBe(false);
   });

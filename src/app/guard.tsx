@@ -1,9 +1,10 @@
 import { type ReactNode, useEffect } from 'react';
 import { useSnapshot } from 'valtio';
-import { Redirect } from 'wouter';
+import { Redirect, useLocation, useSearch } from 'wouter';
 import { paths } from '../config/paths.ts';
 import { restoreSession } from '../features/auth/session-actions.ts';
 import { authStrings } from '../features/auth/strings.ts';
+import { loginPath } from '../lib/login-return.ts';
 import { hasAnyRole, type Role } from '../lib/roles.ts';
 import { session, storedAccessToken } from '../stores/session.ts';
 import { toasts, toastWarning } from '../stores/toasts.ts';
@@ -27,14 +28,19 @@ export function RestoringSession() {
 }
 
 /**
- * Spec §2 guard: restore a stored session first; signed out goes to /login; signed in without
- * one of `roles` goes to /.
+ * Spec §2 guard: restore a stored session first; signed out goes to /login, passing the page to
+ * return to after signing in (a link opened signed out); signed in without one of `roles` goes
+ * to /.
  */
 export function Guard({ roles, children }: { roles: readonly Role[]; children: ReactNode }) {
   const snap = useSnapshot(session);
   const restoring = useRestoring();
+  const [location] = useLocation();
+  const search = useSearch();
   if (restoring) return <RestoringSession />;
-  if (!snap.loggedIn) return <Redirect to={paths.login} replace />;
+  if (!snap.loggedIn) {
+    return <Redirect to={loginPath(search ? `${location}?${search}` : location)} replace />;
+  }
   if (!hasAnyRole(snap.roles, roles)) return <NotPermitted />;
   return children;
 }

@@ -1,7 +1,7 @@
 import { type ComponentType, type LazyExoticComponent, lazy, useEffect, useState } from 'react';
-import { Redirect, Route, Switch, useLocation } from 'wouter';
+import { matchRoute, type Parser, Redirect, Route, Switch, useLocation } from 'wouter';
 import { paths, routeRoles } from '../config/paths.ts';
-import type { Role } from '../lib/roles.ts';
+import { hasAnyRole } from '../lib/roles.ts';
 import { Guard } from './guard.tsx';
 import { HomeRoute } from './home-route.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
@@ -35,12 +35,30 @@ const FloorplanManagerPage = lazy(
 
 type Page = LazyExoticComponent<ComponentType> | ComponentType;
 
-function guarded(roles: readonly Role[], Page: Page) {
-  return (
-    <Guard roles={roles}>
-      <Page />
-    </Guard>
-  );
+/** Spec §2 route table, the routes behind the guard: each one's entry in `routeRoles`, and page. */
+const guardedRoutes: readonly { path: string; access: keyof typeof routeRoles; Page: Page }[] = [
+  { path: paths.admin, access: 'admin', Page: AdminDashboardPage },
+  { path: paths.factoryManager, access: 'factoryManager', Page: AdminDashboardPage },
+  { path: paths.lcManager, access: 'lcManager', Page: LcManagerDashboardPage },
+  { path: paths.operator, access: 'operator', Page: OperatorDashboardPage },
+  { path: paths.audit, access: 'audit', Page: AuditDashboardPage },
+  { path: paths.inspection, access: 'inspection', Page: InspectionPage },
+  { path: paths.inspectionReport, access: 'inspectionReport', Page: InspectionReportPage },
+  { path: paths.user, access: 'user', Page: UserDashboardPage },
+  { path: paths.video, access: 'video', Page: VideoAnalysisPage },
+  { path: paths.videoWithId, access: 'video', Page: VideoAnalysisPage },
+  { path: paths.floorplans, access: 'floorplans', Page: FloorplanManagerPage },
+  { path: paths.reports, access: 'reports', Page: ReportsPage },
+  { path: paths.analysis, access: 'analysis', Page: AnalysisPage },
+];
+
+/**
+ * Whether `userRoles` open `location` (a path without its query) past the guard, as the route
+ * table above matches it; false for a route needing no sign-in, or none.
+ */
+export function guardAdmits(parser: Parser, location: string, userRoles: readonly string[]) {
+  const route = guardedRoutes.find(({ path }) => matchRoute(parser, path, location)[0]);
+  return route !== undefined && hasAnyRole(userRoles, routeRoles[route.access]);
 }
 
 /** Spec §2 route table. */
@@ -62,26 +80,17 @@ export function AppRoutes() {
       <Route path={paths.login}>
         <LoginPage />
       </Route>
-      <Route path={paths.admin}>{guarded(routeRoles.admin, AdminDashboardPage)}</Route>
-      <Route path={paths.factoryManager}>
-        {guarded(routeRoles.factoryManager, AdminDashboardPage)}
-      </Route>
-      <Route path={paths.lcManager}>{guarded(routeRoles.lcManager, LcManagerDashboardPage)}</Route>
-      <Route path={paths.operator}>{guarded(routeRoles.operator, OperatorDashboardPage)}</Route>
-      <Route path={paths.audit}>{guarded(routeRoles.audit, AuditDashboardPage)}</Route>
-      <Route path={paths.inspection}>{guarded(routeRoles.inspection, InspectionPage)}</Route>
-      <Route path={paths.inspectionReport}>
-        {guarded(routeRoles.inspectionReport, InspectionReportPage)}
-      </Route>
-      <Route path={paths.user}>{guarded(routeRoles.user, UserDashboardPage)}</Route>
       <Route path={paths.videosAlias}>
         <Redirect to={paths.video} replace />
       </Route>
-      <Route path={paths.video}>{guarded(routeRoles.video, VideoAnalysisPage)}</Route>
-      <Route path={paths.videoWithId}>{guarded(routeRoles.video, VideoAnalysisPage)}</Route>
-      <Route path={paths.floorplans}>{guarded(routeRoles.floorplans, FloorplanManagerPage)}</Route>
-      <Route path={paths.reports}>{guarded(routeRoles.reports, ReportsPage)}</Route>
-      <Route path={paths.analysis}>{guarded(routeRoles.analysis, AnalysisPage)}</Route>
+      {/* Keyed by access, not path: choosing a video (/video to /video/{id}) keeps its page. */}
+      {guardedRoutes.map(({ path, access, Page }) => (
+        <Route key={access} path={path}>
+          <Guard roles={routeRoles[access]}>
+            <Page />
+          </Guard>
+        </Route>
+      ))}
       <Route>
         <NotFoundPage />
       </Route>

@@ -116,8 +116,10 @@ describe('api client', () => {
       // Spec §4: signed out and sent to /login, as by any other call.
       expect(localStorage.getItem(accessTokenKey)).toBeNull();
       expect(window.location.pathname).toBe('/login');
-      // Where the login page says the last action was not carried out.
-      expect(window.location.search).toBe('?session=ended');
+      // Where the login page says the last action was not carried out, and returns to the page.
+      const query = new URLSearchParams(window.location.search);
+      expect(query.get('session')).toBe('ended');
+      expect(query.get('next')).toBe(new URL(testPage).pathname + new URL(testPage).search);
     } finally {
       window.history.replaceState(null, '', testPage);
     }

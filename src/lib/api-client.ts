@@ -1,5 +1,6 @@
 import { navigate } from 'wouter/use-browser-location';
 import { signOut, storedAccessToken } from '../stores/session.ts';
+import { loginPath, pageToReturnTo } from './login-return.ts';
 
 /**
  * A failed call: the HTTP status (0 when the network failed), the server's `{ message }` and the
@@ -67,7 +68,7 @@ export const SIGNED_OUT_ELSEWHERE = 'session=other-tab';
  */
 export function endSession(): void {
   signOut();
-  navigate(`/login?${SESSION_ENDED}`);
+  navigate(loginPath(pageToReturnTo(), SESSION_ENDED));
 }
 
 /** Every failed answer, from fetch or XHR, ends here: a 401 signs out (spec §4), then the error. */

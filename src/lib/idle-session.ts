@@ -17,6 +17,7 @@ import {
 import type { RenewResponse } from '../types/api.ts';
 import { ApiError, api, endSession, SIGNED_OUT_ELSEWHERE } from './api-client.ts';
 import { logOut } from './log-out.ts';
+import { loginPath, pageToReturnTo } from './login-return.ts';
 
 /** Local storage: when the user was last active in any tab (milliseconds since the epoch). */
 export const lastActivityKey = 'lastActivityAt';
@@ -280,7 +281,7 @@ export function followSignOutInOtherTabs(): () => void {
     stopIdleSession();
     signOut();
     // Said on /login: typed work in this tab was lost by an action in another one.
-    navigate(`/login?${SIGNED_OUT_ELSEWHERE}`);
+    navigate(loginPath(pageToReturnTo(), SIGNED_OUT_ELSEWHERE));
   };
   window.addEventListener('storage', onStorage);
   return () => window.removeEventListener('storage', onStorage);
@@ -292,7 +293,7 @@ function signOutIdle(t: Tracking) {
   const operator = session.roles.includes('operator');
   stopIdleSession();
   logOut('idle');
-  navigate(`/login?${idleSignOutQuery(minutes, operator)}`);
+  navigate(loginPath(pageToReturnTo(), idleSignOutQuery(minutes, operator)));
 }
 
 /** The /login query after an idle sign-out; `uploads` when the user may have recordings waiting. */

@@ -100,9 +100,9 @@ describe.concurrent('sign-in', () => {
     await landedOn(page, '/');
     await page.getByRole('link', { name: 'Sign In' }).waitFor();
     expect(await storedToken(page)).toBeNull();
-    // Signed out, a protected page now sends the visitor to /login.
+    // Signed out, a protected page now sends the visitor to /login, to return there after it.
     await page.goto('/audit');
-    expect(await pageSettled(page)).toBe('/login');
+    expect(await pageSettled(page)).toBe('/login?next=%2Faudit');
     await page.context().close();
   });
 

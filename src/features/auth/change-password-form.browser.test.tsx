@@ -83,4 +83,33 @@ describe('the change-password form', () => {
     await expect.element(current()).toHaveAttribute('aria-invalid', 'true');
     await expect.element(current()).toHaveAccessibleDescription('Current password is incorrect');
   });
+
+  it('says the server’s refusal of the new password at New password, which takes the focus', async () => {
+    signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles: ['operator'] });
+    const refusal = 'The new password must not contain your name';
+    const fake = fakeFetch({
+      'POST /api/change-password': { status: 400, body: { message: refusal } },
+    });
+    vi.stubGlobal('fetch', fake.fetchImpl);
+    await submit(['old-password', 'pat-doe-2024!', 'pat-doe-2024!']);
+    await expect.element(fresh()).toHaveFocus();
+    await expect.element(fresh()).toHaveAttribute('aria-invalid', 'true');
+    await expect.element(fresh()).toHaveAccessibleDescription(new RegExp(`^${refusal} At least 8`));
+    await expect.element(current()).not.toHaveAttribute('aria-invalid');
+    // The spec's toast too (§8: 'Error', 4 s).
+    expect(toasts.items.map((toast) => toast.detail)).toEqual([refusal]);
+  });
+
+  it('says a refusal naming the current password’s field at that field', async () => {
+    signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles: ['operator'] });
+    const refusal = 'body.currentPassword must not contain the NUL character (U+0000)';
+    const fake = fakeFetch({
+      'POST /api/change-password': { status: 400, body: { message: refusal } },
+    });
+    vi.stubGlobal('fetch', fake.fetchImpl);
+    await submit(['old-password', 'mine-and-only-mine', 'mine-and-only-mine']);
+    await expect.element(current()).toHaveFocus();
+    await expect.element(current()).toHaveAccessibleDescription(refusal);
+    await expect.element(fresh()).not.toHaveAttribute('aria-invalid');
+  });
 });

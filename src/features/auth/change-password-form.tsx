@@ -3,6 +3,7 @@ import { Field } from '../../components/field.tsx';
 import { useFieldErrors } from '../../hooks/use-field-errors.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { ownNewPasswordHint } from '../../lib/password-rule.ts';
+import { refusesField } from '../../lib/run-action.ts';
 import { replaceAccessToken } from '../../stores/session.ts';
 import { showToast, toastLife } from '../../stores/toasts.ts';
 import { changePassword } from './api/change-password.ts';
@@ -58,9 +59,16 @@ export function ChangePasswordForm({ heading, other, onChanged }: ChangePassword
         detail,
         life: toastLife.passwordError,
       });
-      // A 401 here is the wrong current password (§8), said at its field.
+      // Said at the field to correct, as a failed check is: a 401 is the wrong current password
+      // (§8); a 400 is the server's rule refusing the new one (a name in it, a former password),
+      // unless it names the current one's field.
       if (error instanceof ApiError && error.status === 401)
         fieldErrors.fail('currentPassword', detail);
+      else if (error instanceof ApiError && error.status === 400)
+        fieldErrors.fail(
+          refusesField(error, 'body.currentPassword') ? 'currentPassword' : 'newPassword',
+          detail,
+        );
     } finally {
       setBusy(false);
     }

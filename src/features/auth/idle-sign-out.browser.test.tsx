@@ -15,6 +15,8 @@ import { IdleSignOut } from './idle-sign-out.tsx';
 const MINUTE = 60_000;
 const operator = { id: 'op1', name: 'Olga Brandt', email: 'olga@example.com', roles: ['operator'] };
 const testPage = window.location.href;
+/** /login's `next` back to the page a sign-out left (here the test page). */
+const kept = `&next=${encodeURIComponent(new URL(testPage).pathname + new URL(testPage).search)}`;
 
 interface Call {
   key: string;
@@ -210,7 +212,7 @@ describe('sign-out after inactivity', () => {
     );
     expect(window.location.pathname).toBe('/login');
     // An operator is told that the recordings waiting to upload go on after sign-in.
-    expect(window.location.search).toBe('?session=idle&minutes=30&uploads=waiting');
+    expect(window.location.search).toBe(`?session=idle&minutes=30&uploads=waiting${kept}`);
   });
 
   it('signs out even when the server cannot be told', async () => {
@@ -249,7 +251,7 @@ describe('sign-out after inactivity', () => {
     expect(session.loggedIn).toBe(false);
     expect(session.info).toBeNull();
     expect(window.location.pathname).toBe('/login');
-    expect(window.location.search).toBe('?session=other-tab');
+    expect(window.location.search).toBe(`?session=other-tab${kept}`);
     // Nothing left running here either: no warning, no sign-out, no call at the limit.
     await wait(30 * MINUTE);
     expect(warning().query()).toBeNull();
@@ -265,7 +267,7 @@ describe('sign-out after inactivity', () => {
     localStorage.removeItem(accessTokenKey);
     window.dispatchEvent(new StorageEvent('storage', { key: accessTokenKey, newValue: null }));
     expect(session.loggedIn).toBe(false);
-    expect(window.location.search).toBe('?session=idle&minutes=30&uploads=waiting');
+    expect(window.location.search).toBe(`?session=idle&minutes=30&uploads=waiting${kept}`);
     await wait(MINUTE);
     expect(calls.map((call) => call.key)).toEqual(['POST /api/session/renew']);
   });
@@ -278,14 +280,14 @@ describe('sign-out after inactivity', () => {
     await expect.element(warning()).toBeVisible();
     await wait(MINUTE);
     expect(session.loggedIn).toBe(false);
-    expect(window.location.search).toBe('?session=idle&minutes=10&uploads=waiting');
+    expect(window.location.search).toBe(`?session=idle&minutes=10&uploads=waiting${kept}`);
   });
 
   it('a renewal refused with 401 ends the session as any call does (spec §4)', async () => {
     server(() => Response.json({ message: 'Invalid or expired token' }, { status: 401 }));
     await signedIn();
     await vi.waitFor(() => expect(session.loggedIn).toBe(false));
-    expect(window.location.search).toBe('?session=ended');
+    expect(window.location.search).toBe(`?session=ended${kept}`);
   });
 });
 

@@ -180,4 +180,64 @@ describe('login screen', () => {
       .element(page.getByText('Login failed. Please check your connection and try again.'))
       .toBeVisible();
   });
+
+  describe('after signing in, back to the page it was sent here from', () => {
+    /** Signs in as an account holding `roles` on /login with `query`; answers where it went. */
+    async function signInFrom(query: string, roles: string[]) {
+      const claims = { id: 'u7', name: 'Lee Chan', email: 'lcmanager@example.com', roles };
+      const token = fakeToken(claims);
+      vi.stubGlobal(
+        'fetch',
+        fakeFetch({ 'POST /api/login': { body: { token, ownPassword: true } } }).fetchImpl,
+      );
+      const location = await showLogin(`/login?${query}`);
+      await submit();
+      await expect.poll(() => session.loggedIn).toBe(true);
+      return location;
+    }
+
+    it('goes to the page the guard kept (a link opened signed out), query and all', async () => {
+      const next = '/inspection-report/65f0c0ffee0000000000abcd?tab=photos';
+      const location = await signInFrom(`next=${encodeURIComponent(next)}`, ['operator']);
+      await expect.poll(() => location()).toBe(next);
+    });
+
+    it('keeps the page after a session ended under a call', async () => {
+      const location = await signInFrom('session=ended&next=%2Freports', ['lc_manager']);
+      await expect.poll(() => location()).toBe('/reports');
+    });
+
+    it.each([
+      ['session=ended', /^Your session ended/],
+      ['session=other-tab', /^You logged out in another tab/],
+      ['session=idle&minutes=30', /^You were signed out after 30 minutes/],
+    ])('still says why (%s) with the page to return to beside it', async (reason, why) => {
+      await showLogin(`/login?${reason}&next=%2Freports`);
+      await expect.element(page.getByRole('status')).toHaveTextContent(why);
+    });
+
+    it('goes to the dashboard when this user’s roles do not open the page (another account)', async () => {
+      const location = await signInFrom('next=%2Fadmin', ['operator']);
+      await expect.poll(() => location()).toBe('/operator');
+    });
+
+    it('goes to the dashboard for a page needing no sign-in (spec §2: the dashboard)', async () => {
+      const location = await signInFrom('next=%2Fnot-a-page', ['lc_manager']);
+      await expect.poll(() => location()).toBe('/lc-manager');
+    });
+
+    it.each([
+      'https://evil.example/admin',
+      '//evil.example/admin',
+      '/\\evil.example/admin',
+      '/\t/evil.example/admin',
+      'javascript:alert(1)',
+      'admin',
+    ])('ignores a next that is no path of this site: %s', async (next) => {
+      const location = await signInFrom(`next=${encodeURIComponent(next)}`, ['admin']);
+      await expect.poll(() => location()).toBe('/admin');
+      // And not a step further: the dashboard is the last place it went.
+      expect(location()).toBe('/admin');
+    });
+  });
 });

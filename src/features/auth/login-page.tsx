@@ -1,12 +1,15 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { useLocation, useSearch } from 'wouter';
+import { useLocation, useRouter, useSearch } from 'wouter';
+import { guardAdmits } from '../../app/router.tsx';
 import { Field } from '../../components/field.tsx';
 import { useFieldErrors } from '../../hooks/use-field-errors.ts';
 import { usePageHeading } from '../../hooks/use-heading-focus.ts';
 import { SESSION_ENDED, SIGNED_OUT_ELSEWHERE } from '../../lib/api-client.ts';
 import { readIdleSignOut } from '../../lib/idle-session.ts';
+import { readLoginQuery } from '../../lib/login-return.ts';
 import { dashboardPathByRole } from '../../lib/roles.ts';
+import { session } from '../../stores/session.ts';
 import { showToast, toastLife } from '../../stores/toasts.ts';
 import { logIn } from './session-actions.ts';
 import { authStrings as s } from './strings.ts';
@@ -17,10 +20,11 @@ export default function LoginPage() {
   // The title only: the page starts in its Email field.
   usePageHeading(s.loginTitle);
   const [, navigate] = useLocation();
-  const search = useSearch();
-  const sessionEnded = new URLSearchParams(search).toString() === SESSION_ENDED;
-  const signedOutElsewhere = new URLSearchParams(search).toString() === SIGNED_OUT_ELSEWHERE;
-  const idle = readIdleSignOut(search);
+  const { parser } = useRouter();
+  const { next, reason } = readLoginQuery(useSearch());
+  const sessionEnded = reason === SESSION_ENDED;
+  const signedOutElsewhere = reason === SIGNED_OUT_ELSEWHERE;
+  const idle = readIdleSignOut(reason);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [showPassword, setShowPassword] = useState(false);
@@ -41,7 +45,12 @@ export default function LoginPage() {
     setBusy(true);
     try {
       const role = await logIn(email.trim(), password);
-      navigate(role ? dashboardPathByRole[role] : '/');
+      // Spec §2: the role's dashboard; but back to the page the guard or a sign-out sent here
+      // from, when this user's roles open it (another user may sign in on a shared terminal).
+      const back =
+        next !== null &&
+        guardAdmits(parser, new URL(next, window.location.origin).pathname, session.roles);
+      navigate(back ? next : role ? dashboardPathByRole[role] : '/');
     } catch (error) {
       const detail = error instanceof Error && error.message ? error.message : s.unexpectedError;
       showToast({ severity: 'error', summary: s.loginFailedTitle, detail, life: toastLife.long });

@@ -562,7 +562,9 @@ describe('an upload the server refuses', () => {
     try {
       await startUploadQueue('user-1');
       // Spec §4: as any other call answered 401, signed out and sent to /login.
-      await vi.waitFor(() => expect(window.location.search).toBe('?session=ended'));
+      await vi.waitFor(() =>
+        expect(new URLSearchParams(window.location.search).get('session')).toBe('ended'),
+      );
       expect(window.location.pathname).toBe('/login');
       expect(localStorage.getItem('accessToken')).toBeNull();
       await vi.waitFor(async () =>

@@ -129,12 +129,13 @@ export function routeUrl(rule: RouteRule, params: RouteParams): string {
 
 /**
  * Where a visit to `rule` should end, for a signed-out visitor (role null) or a user of one role
- * (spec §2: no login → /login; lacking the role → /; a signed-in user opening / → dashboard).
+ * (spec §2: no login → /login, which returns there after sign-in; lacking the role → /; a
+ * signed-in user opening / → dashboard).
  */
 export function expectedLanding(rule: RouteRule, role: Role | null, url: string): string {
   if (rule.pattern === '/' && role !== null) return demoAccount(role).dashboard;
   if (rule.access === 'public') return url;
-  if (role === null) return '/login';
+  if (role === null) return `/login?${new URLSearchParams({ next: url })}`;
   if (!rule.access.includes(role)) return '/';
   return rule.redirectsTo ?? url;
 }
