@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import { Router } from 'wouter';
+import { Link, Route, Router, Switch } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { activeLine } from '../../../tests/web/line-fixture.ts';
 import { cleanup, render, unexpectedRequest } from '../../../tests/web/render.tsx';
@@ -480,5 +480,150 @@ describe('/floorplans', () => {
     );
     expect(page.getByRole('alert').query()).toBeNull();
     await expect.element(button('Save Configuration')).toBeVisible();
+  });
+});
+
+describe('/floorplans with work not saved (browser history, as in the app)', () => {
+  // The test page's own address, given back when done.
+  const testPage = window.location.href;
+  afterEach(() => {
+    history.replaceState(null, '', testPage);
+  });
+
+  /** The page at /floorplans beside a link of the toolbar; any other path shows 'Elsewhere'. */
+  async function showRouted() {
+    signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles: ['admin'] });
+    await render(
+      <Router>
+        <Link href="/reports">Reports</Link>
+        <Switch>
+          <Route path="/floorplans">
+            <FloorplanManagerPage />
+          </Route>
+          <Route>
+            <h1>Elsewhere</h1>
+          </Route>
+        </Switch>
+      </Router>,
+    );
+  }
+
+  /** Step 3 for the line, its saved Tag 1 shown; then Tag 2 placed 50 px right of the middle. */
+  async function placeTag() {
+    await userEvent.selectOptions(page.getByLabelText('Line clearance'), 'Blister Line 1');
+    await userEvent.click(button('Continue to Configuration'));
+    await userEvent.click(button('Continue to Calibration'));
+    await expect.element(page.getByRole('heading', { name: 'Tags (1)' })).toBeVisible();
+    await expect.poll(unloadAsks).toBe(false);
+    await userEvent.click(button('Add Tag'));
+    await expect.element(page.getByRole('application', { name: 'Floor plan' })).toHaveFocus();
+    await userEvent.keyboard(
+      '{Shift>}{ArrowRight}{ArrowRight}{ArrowRight}{ArrowRight}{ArrowRight}{/Shift}{Enter}',
+    );
+    await expect.element(page.getByRole('heading', { name: 'Tags (2)' })).toBeVisible();
+    // The guard is in place once the calibrator's configuration has reached the wizard.
+    await expect.poll(unloadAsks).toBe(true);
+  }
+
+  /** Whether a reload or a closed tab would get the browser's 'Leave site?' prompt now. */
+  function unloadAsks(): boolean {
+    const event = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(event);
+    return event.defaultPrevented;
+  }
+
+  const leaveDialog = () => page.getByRole('dialog', { name: 'Leave without saving?' });
+
+  it('asks before a link or the breadcrumb leaves a placed tag: Stay keeps it, Leave goes', async () => {
+    await serve();
+    history.replaceState(null, '', '/floorplans');
+    await showRouted();
+    await placeTag();
+
+    await userEvent.click(button('Back to Admin Dashboard'));
+    await expect
+      .element(leaveDialog())
+      .toHaveTextContent(/placed or changed on this floor plan are not saved/);
+    expect(location.pathname).toBe('/floorplans');
+    await expect.element(leaveDialog().getByRole('button', { name: 'Stay' })).toHaveFocus();
+    await userEvent.click(leaveDialog().getByRole('button', { name: 'Stay' }));
+    await expect.element(leaveDialog()).not.toBeInTheDocument();
+    await expect.element(page.getByRole('heading', { name: 'Tags (2)' })).toBeVisible();
+    expect(location.pathname).toBe('/floorplans');
+
+    await userEvent.click(page.getByRole('link', { name: 'Reports' }));
+    await userEvent.click(leaveDialog().getByRole('button', { name: 'Leave without saving' }));
+    await expect.element(page.getByRole('heading', { name: 'Elsewhere' })).toBeVisible();
+    expect(location.pathname).toBe('/reports');
+    expect(unloadAsks()).toBe(false);
+  });
+
+  it('asks before the browser’s Back leaves a placed tag (Navigation API)', async () => {
+    await serve();
+    history.replaceState(null, '', '/lc-manager');
+    history.pushState(null, '', '/floorplans');
+    await showRouted();
+    await placeTag();
+    const previous = navigation.entries()[(navigation.currentEntry?.index ?? 0) - 1];
+    // Back as the browser announces it to a top-level page it lets cancel it (this test runs in
+    // an iframe, where Chromium does not).
+    const back = () => {
+      const event = new Event('navigate', { cancelable: true });
+      Object.assign(event, { navigationType: 'traverse', destination: previous });
+      navigation.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+
+    expect(back()).toBe(true);
+    await userEvent.click(leaveDialog().getByRole('button', { name: 'Stay' }));
+    await expect.element(page.getByRole('heading', { name: 'Tags (2)' })).toBeVisible();
+    expect(location.pathname).toBe('/floorplans');
+
+    expect(back()).toBe(true);
+    await userEvent.click(leaveDialog().getByRole('button', { name: 'Leave without saving' }));
+    await expect.element(page.getByRole('heading', { name: 'Elsewhere' })).toBeVisible();
+    expect(location.pathname).toBe('/lc-manager');
+  });
+
+  it('keeps the work through the wizard’s own steps without asking, and asks no more once it is undone', async () => {
+    await serve();
+    history.replaceState(null, '', '/floorplans');
+    await showRouted();
+    await placeTag();
+    await userEvent.click(button('Review & Save Configuration'));
+    await userEvent.click(button('Back to Calibration'));
+    await userEvent.click(button('Back'));
+    await userEvent.click(button('Back'));
+    await userEvent.click(button('Continue to Configuration'));
+    await userEvent.click(button('Continue to Calibration'));
+    await expect.element(page.getByRole('heading', { name: 'Tags (2)' })).toBeVisible();
+    expect(leaveDialog().query()).toBeNull();
+
+    // Removed again, the configuration is the saved one: nothing to lose.
+    await userEvent.click(button('Remove Tag 2'));
+    await expect.element(page.getByRole('heading', { name: 'Tags (1)' })).toBeVisible();
+    await expect.poll(unloadAsks).toBe(false);
+    await userEvent.click(button('Back to Admin Dashboard'));
+    await expect.element(page.getByRole('heading', { name: 'Elsewhere' })).toBeVisible();
+  });
+
+  it('counts an exported configuration as not saved, and asks nothing once it is saved', async () => {
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    const server = await serve();
+    history.replaceState(null, '', '/floorplans');
+    await showRouted();
+    await placeTag();
+    await userEvent.click(button('Review & Save Configuration'));
+    await userEvent.click(button('Export Config'));
+    expect(unloadAsks()).toBe(true);
+
+    await userEvent.fill(page.getByLabelText('Reason for change'), REASON);
+    await userEvent.click(button('Save Configuration'));
+    await expect.element(button('Configure Another Floorplan')).toBeVisible();
+    expect(server.saves).toHaveLength(1);
+    await expect.poll(unloadAsks).toBe(false);
+    await userEvent.click(button('Back to Admin Dashboard'));
+    await expect.element(page.getByRole('heading', { name: 'Elsewhere' })).toBeVisible();
+    expect(location.pathname).toBe('/admin');
   });
 });

@@ -1,4 +1,4 @@
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { getLineClearances } from '../../api/get-line-clearances.ts';
 import { BreadcrumbBar } from '../../components/breadcrumb-bar.tsx';
@@ -34,6 +34,7 @@ import {
   SavedMeanwhileNotice,
 } from './wizard/saved-meanwhile-notice.tsx';
 import { StepIndicator, type WizardStep } from './wizard/step-indicator.tsx';
+import { unsavedWork, useUnsavedWork } from './wizard/unsaved-work.tsx';
 import { UploadStep } from './wizard/upload-step.tsx';
 import { useFloorplans } from './wizard/use-floorplans.ts';
 import { useLineConfiguration } from './wizard/use-line-configuration.ts';
@@ -102,6 +103,8 @@ export default function FloorplanManagerPage() {
   const [floorplanId, setFloorplanId] = useState<string | null>(null);
   // The configuration as the calibrator last sent it; null until calibration is done (spec §4).
   const [configuration, setConfiguration] = useState<FloorplanConfiguration | null>(null);
+  // The same as opened or last saved: work differing from it is not saved (docs/floorplans.md).
+  const [baseline, setBaseline] = useState<FloorplanConfiguration | null>(null);
   const [saving, setSaving] = useState(false);
   const [replaced, setReplaced] = useState<Replaced | null>(null);
   // Placed items carried from a replaced floor plan's calibration onto the current one.
@@ -118,6 +121,8 @@ export default function FloorplanManagerPage() {
   const editable = line !== null && canChange(line);
   const lineFloorplans = (floorplans.list ?? []).filter((plan) => plan.lineID === lineId);
   const floorplan = lineFloorplans.find((plan) => plan._id === floorplanId) ?? null;
+  const unsaved = useMemo(() => unsavedWork(configuration, baseline), [configuration, baseline]);
+  const leaving = useUnsavedWork(unsaved);
 
   /** A reason typed for another line's configuration is not this one's. */
   const chooseLine = (id: string) => {
@@ -125,10 +130,15 @@ export default function FloorplanManagerPage() {
     setLineId(id);
   };
 
-  /** Spec §4: choosing a floor plan resets the configuration and the calibration flag. */
+  /**
+   * Spec §4: choosing a floor plan resets the configuration and the calibration flag. The one
+   * already chosen (step 1 and on again) keeps the work.
+   */
   const chooseFloorplan = (id: string | null) => {
+    if (id !== null && id === floorplanId) return;
     setFloorplanId(id);
     setConfiguration(null);
+    setBaseline(null);
     setCarried(null);
     setReplaced(null);
     setSavedMeanwhile(null);
@@ -146,15 +156,24 @@ export default function FloorplanManagerPage() {
     setStep(3);
   };
 
+  const firstFloorplanOf = (forLine: string, plans: readonly Floorplan[]) =>
+    plans.find((plan) => plan.lineID === forLine)?._id ?? null;
+
   /**
    * Step 2 for a line, its first floor plan chosen (spec §2). The list is read again, as another
    * manager may have replaced or deleted the plan meanwhile.
    */
   const openMapping = (forLine: string, plans: readonly Floorplan[] = floorplans.list ?? []) => {
     chooseLine(forLine);
-    chooseFloorplan(plans.find((plan) => plan.lineID === forLine)?._id ?? null);
+    chooseFloorplan(firstFloorplanOf(forLine, plans));
     floorplans.reload();
     setStep(2);
+  };
+
+  /** From the calibrator; the first configuration of a plan opened as saved is the baseline. */
+  const calibrated = (next: FloorplanConfiguration) => {
+    if (configuration === null && carried === null) setBaseline(next);
+    setConfiguration(next);
   };
 
   const uploaded = (plan: Floorplan) => {
@@ -203,6 +222,7 @@ export default function FloorplanManagerPage() {
         ...(reason && { reason }),
       });
       saved.replace(stored);
+      setBaseline(request.record.configuration);
       setSavedMeanwhile(null);
       changeReason.reset();
       setStep(5);
@@ -306,7 +326,12 @@ export default function FloorplanManagerPage() {
         onLineChange={chooseLine}
         canChange={canChange}
         onUploaded={uploaded}
-        onContinue={(id) => openMapping(id)}
+        onContinue={(id) =>
+          // Another line's floor plan drops the work: asked first.
+          firstFloorplanOf(id, floorplans.list ?? []) === floorplanId
+            ? openMapping(id)
+            : leaving.ask(() => openMapping(id))
+        }
       />
     );
   } else if (step === 2) {
@@ -345,7 +370,7 @@ export default function FloorplanManagerPage() {
             saved={saved.configuration}
             readOnly={!editable}
             lineName={line?.name ?? w.unknownLine}
-            onChange={setConfiguration}
+            onChange={calibrated}
           />
         )}
         <WizardNav
@@ -400,6 +425,7 @@ export default function FloorplanManagerPage() {
         {w.title}
       </h1>
       <StepIndicator step={step} />
+      {leaving.dialog}
       {deleting && (
         <ReasonDialog
           {...deletionWords('floor plan')}

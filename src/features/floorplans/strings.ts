@@ -107,6 +107,12 @@ export const wizardStrings = {
     `${name} is saved. The video analysis page now draws paths on this floor plan with it.`,
   configureAnother: 'Configure Another Floorplan',
   backToSelection: 'Back to Floorplan Selection',
+  // Leaving with work not saved (docs/floorplans.md "Unsaved work")
+  leaveTitle: 'Leave without saving?',
+  leaveText:
+    'The tags, hot zones and cameras placed or changed on this floor plan are not saved, and leaving loses them. To keep them, stay and save the configuration at Review & Save (an exported file is not saved).',
+  stay: 'Stay',
+  leave: 'Leave without saving',
   // Failure alerts: the spec's prefix and the status text (spec §8)
   networkError: 'the server could not be reached',
 } as const;

@@ -15,6 +15,7 @@ import { errorText as reasonOf } from '../../lib/error-text.ts';
 import { formatDuration } from '../../lib/format-duration.ts';
 import { formatSize } from '../../lib/format-size.ts';
 import { keepSessionActive } from '../../lib/idle-session.ts';
+import { warnBeforeUnload } from '../../lib/leave-guard.ts';
 import { toastError, toastWarning } from '../../stores/toasts.ts';
 import type { MyLineDetail } from '../../types/api.ts';
 import { judgeScan, MIN_PATH_CHECKPOINTS, pathAtRisk, scannableTags } from './checklist.ts';
@@ -99,10 +100,7 @@ export function RecordStep({
   // A layout effect: the guard is in place by the time the screen shows that it records.
   useLayoutEffect(() => {
     if (!recordingNow) return;
-    const warn = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      event.returnValue = '';
-    };
+    const stopWarning = warnBeforeUnload();
     const confirmLink = (event: MouseEvent) => {
       const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
       const newTab =
@@ -111,10 +109,9 @@ export function RecordStep({
       event.preventDefault();
       event.stopPropagation();
     };
-    window.addEventListener('beforeunload', warn);
     window.addEventListener('click', confirmLink, true);
     return () => {
-      window.removeEventListener('beforeunload', warn);
+      stopWarning();
       window.removeEventListener('click', confirmLink, true);
     };
   }, [recordingNow]);
