@@ -1,8 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page } from 'vitest/browser';
-import { watchDownloads } from '../../tests/web/downloads.ts';
-import { cleanup, fakeFetch, render } from '../../tests/web/render.tsx';
+import { cleanup, render } from '../../tests/web/render.tsx';
 import { reportRow } from '../../tests/web/report-row.ts';
+import {
+  answerRequests,
+  errorAnswer,
+  fileAnswer,
+  watchSavedFiles,
+} from '../lib/media-download.fixtures.ts';
 import { signIn, signOut } from '../stores/session.ts';
 import { toasts } from '../stores/toasts.ts';
 import { MediaLink } from './media-link.tsx';
@@ -22,36 +27,77 @@ afterEach(async () => {
 
 const me = { id: 'u1', name: 'Ada Auditor', email: 'audit@example.com', roles: ['audit'] };
 
-/** Signed in, with these answers; records the downloads the page starts. */
-function answers(routes: Parameters<typeof fakeFetch>[0]) {
+/** Signed in, with these answers; records the files the page saves. */
+function answers(routes: Parameters<typeof answerRequests>[0]) {
   signIn('token', me);
-  const fake = fakeFetch(routes);
-  vi.stubGlobal('fetch', fake.fetchImpl);
-  const watch = watchDownloads(fake.calls);
+  const sent = answerRequests(routes);
+  const watch = watchSavedFiles();
   stopWatching = watch.stop;
-  return { calls: fake.calls, downloads: watch.downloads };
+  return { sent, saved: watch.saved, clicked: watch.clicked };
 }
 
 const row = reportRow;
+const pdf = `/api/reports/${row.inspectionId}/pdf`;
 
 describe('MediaLink', () => {
-  it("a report's PDF link renews the media cookie before it downloads", async () => {
-    const { calls, downloads } = answers({ 'GET /api/me': { body: me } });
+  it("a report's PDF link fetches the file and saves it under the server's name", async () => {
+    const { sent, saved } = answers({
+      [`GET ${pdf}`]: () => fileAnswer('application/pdf', 'inspection-LC-1.pdf', '%PDF-1.7 …'),
+    });
     await render(<ReportTable rows={[row]} roles={['audit']} caption="Inspection reports" />);
     const link = page.getByRole('link', { name: /^PDF of report Bottling Line 2/ });
     // Still a real link: it can be opened in another tab or saved.
-    await expect.element(link).toHaveAttribute('href', `/api/reports/${row.inspectionId}/pdf`);
+    await expect.element(link).toHaveAttribute('href', pdf);
     await expect.element(link).toHaveAttribute('download');
     await link.click();
     await expect
-      .poll(() => downloads)
-      .toEqual([{ href: `/api/reports/${row.inspectionId}/pdf`, callsBefore: ['GET /api/me'] }]);
-    expect(calls).toEqual(['GET /api/me']);
+      .poll(() => saved)
+      .toEqual([{ name: 'inspection-LC-1.pdf', bytes: new TextEncoder().encode('%PDF-1.7 …') }]);
+    expect(sent).toEqual([{ key: `GET ${pdf}`, authorization: 'Bearer token' }]);
+    await expect.element(link).not.toHaveAttribute('aria-busy');
+  });
+
+  it("says the server's refusal and saves nothing, instead of a broken 'reports.json'", async () => {
+    const busy = 'The server is busy with other reports, exports and checks; try again in a moment';
+    const { clicked } = answers({
+      'GET /api/reports.csv': () => errorAnswer(503, busy),
+    });
+    await render(
+      <MediaLink className="btn" href="/api/reports.csv">
+        Export CSV
+      </MediaLink>,
+    );
+    await page.getByRole('link', { name: 'Export CSV' }).click();
+    await expect.poll(() => toasts.items.at(-1)?.detail).toBe(`Failed to download: ${busy}`);
+    expect(clicked).toEqual([]);
+  });
+
+  it('is busy while the file arrives, and a second click does not download it twice', async () => {
+    let send = (_answer: Response) => {};
+    const { sent, saved } = answers({
+      'GET /api/reports.csv': () =>
+        new Promise<Response>((resolve) => {
+          send = resolve;
+        }),
+    });
+    await render(
+      <MediaLink className="btn" href="/api/reports.csv">
+        Export CSV
+      </MediaLink>,
+    );
+    const link = page.getByRole('link', { name: 'Export CSV' });
+    await link.click();
+    await expect.element(link).toHaveAttribute('aria-busy', 'true');
+    await link.click();
+    send(fileAnswer('text/csv', 'inspection-reports.csv', 'Inspection\r\n'));
+    await expect.poll(() => saved.map(({ name }) => name)).toEqual(['inspection-reports.csv']);
+    await expect.element(link).not.toHaveAttribute('aria-busy');
+    expect(sent).toHaveLength(1);
   });
 
   it('downloads nothing when the session has ended, and says so', async () => {
-    const { downloads } = answers({
-      'GET /api/me': { status: 401, body: { message: 'Invalid or expired token' } },
+    const { clicked } = answers({
+      'GET /api/reports.csv': () => errorAnswer(401, 'Invalid or expired token'),
     });
     await render(
       <MediaLink className="btn" href="/api/reports.csv">
@@ -60,7 +106,7 @@ describe('MediaLink', () => {
     );
     await page.getByRole('link', { name: 'Export CSV' }).click();
     await expect.poll(() => toasts.items.at(-1)?.summary).toBe('Session expired');
-    expect(downloads).toEqual([]);
+    expect(clicked).toEqual([]);
     expect(window.location.pathname).toBe('/login');
   });
 });

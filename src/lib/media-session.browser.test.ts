@@ -1,8 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { watchDownloads } from '../../tests/web/downloads.ts';
 import { cleanup, fakeFetch } from '../../tests/web/render.tsx';
 import { session, signIn, signOut } from '../stores/session.ts';
 import { toasts } from '../stores/toasts.ts';
+import {
+  answerRequests,
+  cutOffAnswer,
+  errorAnswer,
+  fileAnswer,
+  watchSavedFiles,
+} from './media-download.fixtures.ts';
 import {
   downloadMediaLink,
   keepMediaCookieFresh,
@@ -32,28 +38,97 @@ afterEach(async () => {
 function answers(routes: Parameters<typeof fakeFetch>[0]) {
   const fake = fakeFetch(routes);
   vi.stubGlobal('fetch', fake.fetchImpl);
-  const watch = watchDownloads(fake.calls);
-  stopWatching = watch.stop;
-  return { calls: fake.calls, downloads: watch.downloads };
+  return { calls: fake.calls };
 }
 
+const csvHeader = '\ufeffInspection,Start (UTC),End (UTC),Received (UTC),Line,Operator\r\n';
+const busy = 'The server is busy with other reports, exports and checks; try again in a moment';
+
+/** Answers these requests; records the files the page saves. */
+function files(routes: Parameters<typeof answerRequests>[0]) {
+  const sent = answerRequests(routes);
+  const watch = watchSavedFiles();
+  stopWatching = watch.stop;
+  return { sent, saved: watch.saved, clicked: watch.clicked };
+}
+
+const toastTexts = () => toasts.items.map(({ summary, detail }) => ({ summary, detail }));
+
 describe('downloadMediaLink', () => {
-  it('renews the media cookie with GET /api/me, then downloads', async () => {
-    const { calls, downloads } = answers({ 'GET /api/me': { body: me } });
-    await expect(downloadMediaLink('/api/reports/abc/pdf')).resolves.toBe(true);
-    expect(downloads).toEqual([{ href: '/api/reports/abc/pdf', callsBefore: ['GET /api/me'] }]);
-    expect(calls).toEqual(['GET /api/me']);
+  it("fetches the file with the bearer token and saves the whole of it under the server's name", async () => {
+    const rows = Array.from({ length: 3 }, (_, i) => `r${i},a,b,c,Line ${i},Ada\r\n`);
+    const { sent, saved, clicked } = files({
+      'GET /api/reports.csv': () => {
+        // A streamed body, in chunks, as the server sends a large export.
+        const chunks = [csvHeader, ...rows].map((chunk) => new TextEncoder().encode(chunk));
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            const chunk = chunks.shift();
+            if (chunk) controller.enqueue(chunk);
+            else controller.close();
+          },
+        });
+        return fileAnswer('text/csv; charset=utf-8', 'inspection-reports.csv', body);
+      },
+    });
+    await expect(downloadMediaLink('/api/reports.csv?status=approved')).resolves.toBe(true);
+    // No renewal of the media cookie first: the bearer token goes with the request.
+    expect(sent).toEqual([{ key: 'GET /api/reports.csv', authorization: 'Bearer token' }]);
+    await expect
+      .poll(() => saved)
+      .toEqual([
+        {
+          name: 'inspection-reports.csv',
+          // Byte for byte, the byte order mark included.
+          bytes: new TextEncoder().encode(csvHeader + rows.join('')),
+        },
+      ]);
+    expect(clicked).toEqual([expect.stringMatching(/^blob:/)]);
     // The link the page clicked is gone again.
     expect(document.querySelectorAll('a[download]')).toHaveLength(0);
+    expect(toasts.items).toEqual([]);
+  });
+
+  it("says the server's message when it refuses, and saves nothing", async () => {
+    const { saved, clicked } = files({ 'GET /api/reports.csv': () => errorAnswer(503, busy) });
+    await expect(downloadMediaLink('/api/reports.csv')).resolves.toBe(false);
+    expect(toastTexts()).toEqual([{ summary: 'Error', detail: `Failed to download: ${busy}` }]);
+    expect(clicked).toEqual([]);
+    expect(saved).toEqual([]);
+    expect(session.loggedIn).toBe(true);
+  });
+
+  it('says the status of a refusal without a message (a proxy error page)', async () => {
+    const { clicked } = files({
+      'GET /api/reports/abc/pdf': () =>
+        new Response('<html>Bad Gateway</html>', { status: 502, statusText: 'Bad Gateway' }),
+    });
+    await expect(downloadMediaLink('/api/reports/abc/pdf')).resolves.toBe(false);
+    expect(toasts.items.at(-1)?.detail).toBe(
+      'Failed to download: the server answered 502 Bad Gateway',
+    );
+    expect(clicked).toEqual([]);
+  });
+
+  it('saves nothing of a file cut off mid-way, and says so', async () => {
+    const { saved, clicked } = files({
+      'GET /api/audit-log.csv': () => cutOffAnswer('text/csv', 'audit-trail.csv', csvHeader),
+    });
+    await expect(downloadMediaLink('/api/audit-log.csv')).resolves.toBe(false);
+    expect(toasts.items.at(-1)?.detail).toBe(
+      'The download broke off before the end of the file, so nothing was saved. Try again in a moment.',
+    );
+    expect(clicked).toEqual([]);
+    expect(saved).toEqual([]);
   });
 
   it('says that the session ended, and goes to /login, instead of a silent failure', async () => {
-    const { downloads } = answers({
-      'GET /api/me': { status: 401, body: { message: 'Invalid or expired token' } },
+    const { clicked } = files({
+      'GET /api/audit-log.csv': () => errorAnswer(401, 'Invalid or expired token'),
     });
     await expect(downloadMediaLink('/api/audit-log.csv')).resolves.toBe(false);
-    expect(downloads).toEqual([]);
-    expect(toasts.items.map(({ summary, detail }) => ({ summary, detail }))).toEqual([
+    expect(clicked).toEqual([]);
+    expect(toastTexts()).toEqual([
       {
         summary: 'Session expired',
         detail: 'Your session has ended. Sign in again to open videos, images and downloads.',
@@ -65,14 +140,24 @@ describe('downloadMediaLink', () => {
   });
 
   it('says when the server cannot be reached, and downloads nothing', async () => {
-    const { downloads } = answers({});
+    const { clicked } = files({});
     vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
     await expect(downloadMediaLink('/api/reports.csv')).resolves.toBe(false);
-    expect(downloads).toEqual([]);
+    expect(clicked).toEqual([]);
     expect(toasts.items.at(-1)?.detail).toBe(
       'The server could not be reached, so nothing was downloaded. Check the connection and try again.',
     );
     expect(session.loggedIn).toBe(true);
+  });
+});
+
+describe('refreshMediaCookie', () => {
+  it('says that the session ended, and goes to /login', async () => {
+    answers({ 'GET /api/me': { status: 401, body: { message: 'Invalid or expired token' } } });
+    await refreshMediaCookie();
+    expect(toasts.items.at(-1)?.summary).toBe('Session expired');
+    expect(session.loggedIn).toBe(false);
+    expect(window.location.pathname).toBe('/login');
   });
 
   it('shares one renewal between calls made at once', async () => {

@@ -1,14 +1,15 @@
-// The media cookie (`lc_media`, docs/server.md "Media without a bearer header") lets <video>,
-// <img> and download links load files without a bearer header. It lives 15 minutes and the server
-// renews it only as a side effect of the app's API calls, so a page that only shows links or
-// plays a video can outlive it: a download would then answer 401 and fail without a word.
-// This module is the one place that keeps it fresh (docs/web-app.md "Media cookie"):
-// - a download link renews it first, then follows the link (downloadMediaLink);
+// The media cookie (`lc_media`, docs/server.md "Media without a bearer header") lets <video> and
+// <img> load files without a bearer header, as does a download link opened in a new tab or saved
+// from the context menu. It lives 15 minutes and the server renews it only as a side effect of
+// the app's API calls, so a page that only shows media or links can outlive it. This module is
+// the one place that keeps it fresh (docs/web-app.md "Media cookie"):
 // - a page showing media holds it fresh while mounted: every few minutes while the page is
 //   visible, and when the tab is shown or focused again after that long (keepMediaCookieFresh);
-// - a session that has ended says so and goes to /login, instead of a download failing silently.
+// - a session that has ended says so and goes to /login, instead of media failing silently.
+// A click on a download link fetches the file with the bearer token instead (downloadMediaLink).
+import { storedAccessToken } from '../stores/session.ts';
 import { showToast, toastError, toastLife } from '../stores/toasts.ts';
-import { ApiError, api } from './api-client.ts';
+import { ApiError, api, endSession, serverMessageOf } from './api-client.ts';
 
 /**
  * How long a renewed cookie is taken as fresh: a third of its default 15-minute life, so a
@@ -24,42 +25,44 @@ export const mediaSessionText = {
   expired: 'Your session has ended. Sign in again to open videos, images and downloads.',
   unreachable:
     'The server could not be reached, so nothing was downloaded. Check the connection and try again.',
+  /** Followed by the server's message, as every refusal is said (docs/web-app.md "Toasts"). */
+  failed: 'Failed to download',
+  cutOff:
+    'The download broke off before the end of the file, so nothing was saved. Try again in a moment.',
 } as const;
-
-export type MediaCookieState = 'fresh' | 'signed-out' | 'unreachable';
 
 /**
  * When the cookie was last renewed. The app renews it when it starts (login and the session
  * restore both set it), so module load counts as a renewal.
  */
 let renewedAt = Date.now();
-let renewing: Promise<MediaCookieState> | null = null;
+let renewing: Promise<void> | null = null;
+
+/** Spec §4: an ended session signs out and goes to /login; this says why. */
+function sayExpired(): void {
+  showToast({
+    severity: 'warn',
+    summary: mediaSessionText.expiredTitle,
+    detail: mediaSessionText.expired,
+    life: toastLife.long,
+  });
+}
 
 /**
  * Renews the media cookie with GET /api/me, which sets it afresh for the session of the bearer
- * token (server/routes/auth.ts). One call at a time: callers meanwhile share its answer.
- * A 401 means the session itself has ended: like every 401 (spec §4) it signs out and goes to
- * /login, and this says why.
+ * token (server/routes/auth.ts). One call at a time: callers meanwhile share it. A 401 means the
+ * session itself has ended: like every 401 (spec §4) it signs out and goes to /login, and this
+ * says why. A call the network lost is tried again when next due.
  */
-export function refreshMediaCookie(): Promise<MediaCookieState> {
+export function refreshMediaCookie(): Promise<void> {
   renewing ??= api
     .get('/api/me')
     .then(
-      (): MediaCookieState => {
+      () => {
         renewedAt = Date.now();
-        return 'fresh';
       },
-      (error: unknown): MediaCookieState => {
-        if (error instanceof ApiError && error.status === 401) {
-          showToast({
-            severity: 'warn',
-            summary: mediaSessionText.expiredTitle,
-            detail: mediaSessionText.expired,
-            life: toastLife.long,
-          });
-          return 'signed-out';
-        }
-        return 'unreachable';
+      (error: unknown) => {
+        if (error instanceof ApiError && error.status === 401) sayExpired();
       },
     )
     .finally(() => {
@@ -68,23 +71,66 @@ export function refreshMediaCookie(): Promise<MediaCookieState> {
   return renewing;
 }
 
+/** How long a saved file's object URL lives: the browser reads it after the click returns. */
+const SAVE_URL_LIFE_MS = 60_000;
+
 /**
- * Follows a link to a file the server sends as a download (a PDF, a CSV), after renewing the
- * media cookie: an idle page's cookie may have run out. Answers whether the download started.
+ * Downloads a file the server sends as an attachment (a PDF, a CSV) under the server's name;
+ * answers whether it was saved. Fetched, not an `<a download>` to the URL, which saved a refusal
+ * (503 busy, 403, 404) as a broken 'pdf.json' the page never saw: a refusal shows the server's
+ * message, and a body cut off mid-way (the server failed after its headers) rejects `blob()`, so
+ * only a whole file is saved. The blob sits in the browser's blob store, not the page's heap: a
+ * 60 MB CSV holds about 60 MB until its URL is revoked (docs/web-app.md "Downloads").
  */
 export async function downloadMediaLink(href: string): Promise<boolean> {
-  const state = await refreshMediaCookie();
-  if (state === 'unreachable') toastError(mediaSessionText.unreachable);
-  if (state !== 'fresh') return false;
-  // A link of our own, not the one clicked: clicking that again would only come back here.
+  const token = storedAccessToken();
+  let response: Response;
+  try {
+    response = await fetch(href, {
+      headers: token ? { Accept: '*/*', Authorization: `Bearer ${token}` } : { Accept: '*/*' },
+    });
+  } catch {
+    toastError(mediaSessionText.unreachable);
+    return false;
+  }
+  if (response.status === 401) {
+    sayExpired();
+    endSession();
+    return false;
+  }
+  if (!response.ok) {
+    const reason =
+      serverMessageOf(await response.text().catch(() => '')) ??
+      `the server answered ${response.status} ${response.statusText}`.trim();
+    toastError(`${mediaSessionText.failed}: ${reason}`);
+    return false;
+  }
+  let file: Blob;
+  try {
+    file = await response.blob();
+  } catch {
+    toastError(mediaSessionText.cutOff);
+    return false;
+  }
+  const url = URL.createObjectURL(file);
   const link = document.createElement('a');
-  link.href = href;
-  link.download = '';
+  link.href = url;
+  link.download = fileNameOf(response, href);
   link.hidden = true;
   document.body.append(link);
   link.click();
   link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), SAVE_URL_LIFE_MS);
   return true;
+}
+
+/** The server's file name (Content-Disposition `filename`), else the URL's last segment. */
+function fileNameOf(response: Response, href: string): string {
+  const disposition = response.headers.get('Content-Disposition') ?? '';
+  const named = /filename=(?:"([^"]*)"|([^;\s]+))/i.exec(disposition);
+  return (
+    named?.[1] ?? named?.[2] ?? new URL(href, window.location.href).pathname.split('/').pop() ?? ''
+  );
 }
 
 function refreshIfDue(): void {

@@ -246,8 +246,8 @@ describe('an auditor finds the record', () => {
           .every((line) => line.includes(',approved,')),
       ).toBe(true);
 
-      // The media cookie gone, as on a page left idle past its 15 minutes: the PDF link renews
-      // it before it downloads (it answered 401 and the download failed without a word).
+      // The media cookie gone, as on a page left idle past its 15 minutes: the PDF link sends the
+      // session's token itself (the cookie alone answered 401 and the download failed silently).
       await page.context().clearCookies();
       const [pdf] = await Promise.all([
         page.waitForEvent('download'),
