@@ -49,8 +49,8 @@ export function ReportTable({ rows, roles, caption }: ReportTableProps) {
             return (
               <tr key={row.inspectionId}>
                 <th scope="row">{start}</th>
-                <td className="wrap-anywhere">{row.lineName}</td>
-                <td className="wrap-anywhere">{row.operatorName}</td>
+                <td className="report-words">{row.lineName}</td>
+                <td className="report-words">{row.operatorName}</td>
                 <td>
                   <StatusTag status={row.status} />
                   {row.changedAfterSigning && (
@@ -65,7 +65,7 @@ export function ReportTable({ rows, roles, caption }: ReportTableProps) {
                     ? '—'
                     : `${row.flags}${row.criticalFlags ? ` (${row.criticalFlags} critical or high)` : ''}`}
                 </td>
-                <td className="wrap-anywhere">
+                <td className="report-words">
                   {row.signerName ? `${row.signerName}, ${recordTime(row.signedAt)}` : '—'}
                 </td>
                 <td className="report-actions">

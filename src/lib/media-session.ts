@@ -2,7 +2,7 @@
 // <img> load files without a bearer header, as does a download link opened in a new tab or saved
 // from the context menu. It lives 15 minutes and the server renews it only as a side effect of
 // the app's API calls, so a page that only shows media or links can outlive it. This module is
-// the one place that keeps it fresh (docs/web-app.md "Media cookie"):
+// the one place that keeps it fresh (docs/sessions.md "Media cookie"):
 // - a page showing media holds it fresh while mounted: every few minutes while the page is
 //   visible, and when the tab is shown or focused again after that long (keepMediaCookieFresh);
 // - a session that has ended says so and goes to /login, instead of media failing silently.
@@ -80,7 +80,7 @@ const SAVE_URL_LIFE_MS = 60_000;
  * (503 busy, 403, 404) as a broken 'pdf.json' the page never saw: a refusal shows the server's
  * message, and a body cut off mid-way (the server failed after its headers) rejects `blob()`, so
  * only a whole file is saved. The blob sits in the browser's blob store, not the page's heap: a
- * 60 MB CSV holds about 60 MB until its URL is revoked (docs/web-app.md "Downloads").
+ * 60 MB CSV holds about 60 MB until its URL is revoked (docs/sessions.md "Downloads").
  */
 export async function downloadMediaLink(href: string): Promise<boolean> {
   const token = storedAccessToken();

@@ -82,7 +82,7 @@ export function replaceAccessToken(accessToken: string): void {
 
 /**
  * A renewal answers a fresh token of the same session, and the server's idle limit as it is now
- * (docs/web-app.md, sign-out after inactivity).
+ * (docs/sessions.md, sign-out after inactivity).
  */
 export function renewAccessToken(accessToken: string, idleMinutes: number): void {
   localStorage.setItem(accessTokenKey, accessToken);

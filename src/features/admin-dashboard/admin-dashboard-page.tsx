@@ -21,7 +21,7 @@ import { getDevices } from './api/get-devices.ts';
 import { DevicesTab } from './devices-tab.tsx';
 import { LineClearanceDialog } from './line-clearance-dialog.tsx';
 import { LineClearancesTab } from './line-clearances-tab.tsx';
-import { LineOverviewSection, overviewReaders } from './line-overview.tsx';
+import { LineOverviewSection, overviewReaders, useLinesOverview } from './line-overview.tsx';
 import { SecurityAlertsPanel } from './security-alerts.tsx';
 import { adminStrings as s } from './strings.ts';
 import { UsersTab } from './users-tab.tsx';
@@ -41,6 +41,12 @@ export default function AdminDashboardPage() {
   const lineClearances = useLoad(getLineClearances, lineClearanceMessages.loadFailed);
   const users = useLoad(getUsers, userMessages.loadFailed);
   const devices = useLoad(getDevices, deviceMessages.loadFailed);
+  const overview = useLinesOverview(snap.roles);
+  // A line clearance created, edited or deleted changes the overview above the tabs too.
+  const linesChanged = () => {
+    lineClearances.reload();
+    overview.reload();
+  };
 
   const comingSoon = (label: string) => ({ label, onClick: () => toastComingSoon(label) });
   // Spec §2: extra quick actions for factory and LC managers; everyone gets the shared links.
@@ -64,7 +70,7 @@ export default function AdminDashboardPage() {
         onCleared={() => heading.current?.focus()}
       />
       <QuickActions actions={(role && quickActionsByRole[role]) || []} />
-      {hasAnyRole(snap.roles, overviewReaders) && <LineOverviewSection />}
+      {hasAnyRole(snap.roles, overviewReaders) && <LineOverviewSection overview={overview} />}
       <Tabs.Root className="tabs" value={tab} onValueChange={setTab}>
         <TabBar
           label={s.tabsLabel}
@@ -81,6 +87,7 @@ export default function AdminDashboardPage() {
             lineClearances={lineClearances}
             users={users.data ?? []}
             onEdit={setLineDialog}
+            onDeleted={linesChanged}
           />
         </Tabs.Content>
         <Tabs.Content className="tab-panel" value="users">
@@ -104,7 +111,7 @@ export default function AdminDashboardPage() {
           item={lineDialog === 'new' ? null : lineDialog}
           users={users.data ?? []}
           onClose={() => setLineDialog(null)}
-          onSaved={lineClearances.reload}
+          onSaved={linesChanged}
         />
       )}
     </section>

@@ -15,12 +15,15 @@ export interface LineClearancesTabProps {
   users: readonly User[];
   /** The page owns the dialog: its 'Create New Line Clearance' quick action opens it too. */
   onEdit: (item: LineClearance | 'new') => void;
+  /** After a delete, or a refused one (the record gone or kept): the page reloads what it shows. */
+  onDeleted: () => void;
 }
 
 export function LineClearancesTab({
   lineClearances,
   users,
   onEdit: setEditing,
+  onDeleted,
 }: LineClearancesTabProps) {
   const managerName = (id: string | null) =>
     id === null ? s.noManager : (users.find((user) => user._id === id)?.name ?? s.unknown);
@@ -65,7 +68,7 @@ export function LineClearancesTab({
           messages={messages}
           record={deleting}
           remove={deleteLineClearance}
-          onDone={lineClearances.reload}
+          onDone={onDeleted}
           onClose={() => setDeleting(null)}
         />
       )}

@@ -196,3 +196,65 @@ describe('line clearance overview on the admin dashboard', () => {
     }
   });
 });
+
+describe('the overview after a line clearance is saved or deleted on the dashboard', () => {
+  it('reloads, rather than showing the lines as they were until Refresh', async () => {
+    signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles: ['admin'] });
+    const sachetId = 'eeeeeeeeeeeeeeeeeeeeeeee';
+    const sachet = activeLine(sachetId, { name: 'Sachet Line 4' });
+    const none = {
+      ...overview,
+      totals: { pending: 0, overdue: 0, recentRejections: 0 },
+      lines: [],
+    };
+    const answer = { body: none as LinesOverview };
+    const listed = { body: [] as unknown[] };
+    const fake = fakeFetch({
+      'GET /api/line-clearances': listed,
+      'GET /api/users': { body: [] },
+      'GET /api/devices': { body: [] },
+      'GET /api/security-alerts': { body: emptyAlerts },
+      'GET /api/reports/overview': answer,
+      'POST /api/line-clearances': { body: sachet },
+      [`DELETE /api/line-clearances/${sachetId}`]: { body: { message: 'deleted' } },
+    });
+    vi.stubGlobal('fetch', fake.fetchImpl);
+    const asked = () => fake.calls.filter((call) => call === 'GET /api/reports/overview').length;
+    await render(<AdminDashboardPage />);
+    await expect.element(section().getByText('No line clearances yet.')).toBeVisible();
+    expect(asked()).toBe(1);
+
+    // Created: the server now counts the new line.
+    listed.body = [sachet];
+    answer.body = {
+      ...none,
+      lines: [
+        {
+          ...quiet,
+          lineClearanceId: sachetId,
+          name: 'Sachet Line 4',
+          status: 'active',
+          manager: null,
+        },
+      ],
+    };
+    await userEvent.click(page.getByRole('button', { name: 'Add New' }));
+    const dialog = page.getByRole('dialog', { name: 'Create New Line Clearance' });
+    await dialog.getByLabelText('Name').fill('Sachet Line 4');
+    await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    await expect.element(section().getByRole('rowheader', { name: 'Sachet Line 4' })).toBeVisible();
+    expect(asked()).toBe(2);
+
+    // Deleted: gone from the overview too.
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    listed.body = [];
+    answer.body = none;
+    await userEvent.click(page.getByRole('button', { name: 'Delete Sachet Line 4' }));
+    const why = page.getByRole('dialog');
+    await why.getByLabelText('Reason (required)').fill('Duplicate record created by mistake');
+    await userEvent.click(why.getByRole('button', { name: 'Delete', exact: true }));
+    await expect.element(section().getByText('No line clearances yet.')).toBeVisible();
+    expect(asked()).toBe(3);
+    vi.restoreAllMocks();
+  });
+});

@@ -5,10 +5,10 @@ import { CellLabel } from '../../components/stacked-table.tsx';
 import { TableScroll } from '../../components/table-scroll.tsx';
 import { StatusTag, Tag } from '../../components/tag.tsx';
 import { inspectionReportPath, paths } from '../../config/paths.ts';
-import { useLoad } from '../../hooks/use-load.ts';
+import { type Loaded, useLoad } from '../../hooks/use-load.ts';
 import { queryString } from '../../lib/query-string.ts';
 import { localTime, recordTime } from '../../lib/record-time.ts';
-import type { Role } from '../../lib/roles.ts';
+import { hasAnyRole, type Role } from '../../lib/roles.ts';
 import type { LineOverview, LinesOverview } from '../../types/api.ts';
 import { getLinesOverview } from './api/get-lines-overview.ts';
 import './line-overview.css';
@@ -16,6 +16,10 @@ import { adminStrings as s } from './strings.ts';
 
 /** Who may read the overview (GET /api/reports/overview; docs/permissions.md). */
 export const overviewReaders: readonly Role[] = ['factory_manager', 'admin'];
+
+/** The overview, loaded for its readers only. */
+export const useLinesOverview = (roles: readonly string[]) =>
+  useLoad(getLinesOverview, s.lineOverviewLoadFailed, hasAnyRole(roles, overviewReaders));
 
 /** /reports showing a line's pending inspections, oldest start first (its only other order). */
 const pendingReportsPath = (lineClearanceId: string) =>
@@ -127,11 +131,11 @@ function Totals({ overview }: { overview: LinesOverview }) {
 
 /**
  * How line clearance goes across the plant (docs/reports.md, "Line clearance overview"): the
- * totals, then one row per line, each linking to where its manager goes next.
+ * totals, then one row per line, each linking to where its manager goes next. The page loads it
+ * (useLinesOverview), so a line clearance saved or deleted there reloads it too.
  */
-export function LineOverviewSection() {
+export function LineOverviewSection({ overview }: { overview: Loaded<LinesOverview> }) {
   const headingId = useId();
-  const overview = useLoad(getLinesOverview, s.lineOverviewLoadFailed);
   const data = overview.data;
   const asOf = data ? new Date(data.asOf) : null;
   return (

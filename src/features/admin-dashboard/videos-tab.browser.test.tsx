@@ -217,7 +217,7 @@ describe('Videos tab: a video whose file has not arrived', () => {
       timestamp: '2026-11-21T07:00:00Z',
       status: 'pending',
       size: 0,
-      duration: 36,
+      duration: 36.78,
       relatedData: { predictions: 0, reports: 1, floorplanConfigs: 0, floorplans: 0 },
     };
     const fake = fakeFetch({ 'GET /api/admin/videos': { body: [submitted, video] } });
@@ -227,6 +227,7 @@ describe('Videos tab: a video whose file has not arrived', () => {
     const [notArrived, stored] = [0, 1].map((i) => page.getByRole('article').nth(i));
     if (!notArrived || !stored) throw new Error('two cards expected');
     await expect.element(notArrived).toHaveTextContent(/SizeFile not uploaded yet/);
+    // Whole seconds, floored, as on /video and the report page.
     await expect.element(notArrived).toHaveTextContent(/Duration36 s/);
     await expect.element(notArrived).not.toHaveTextContent(/Bytes/);
     await expect.element(stored).toHaveTextContent(/Size1\.5 KB/);

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
 import { LONGWORD } from '../../../tests/web/long-text.ts';
 import { cleanup, render } from '../../../tests/web/render.tsx';
 import { signIn, signOut } from '../../stores/session.ts';
@@ -82,6 +84,17 @@ function stubTrail(listed: AuditEntry[] = [signedApproval, approval]) {
   return queries;
 }
 
+/** The section at `path` (its filters live in the URL), keeping the addresses it goes to. */
+async function renderSection(path = '/audit') {
+  const memory = memoryLocation({ path, record: true });
+  await render(
+    <Router hook={memory.hook} searchHook={memory.searchHook}>
+      <AuditTrailSection />
+    </Router>,
+  );
+  return memory;
+}
+
 afterEach(async () => {
   await cleanup();
   signOut();
@@ -129,7 +142,7 @@ describe('the audit trail viewer', () => {
   it('offers the actions and object types the trail holds, and filters by the one chosen', async () => {
     signInAuditor();
     const queries = stubTrail();
-    await render(<AuditTrailSection />);
+    await renderSection();
     await expect.element(page.getByText('No entries match these filters.')).toBeVisible();
     const action = page.getByLabelText('Action');
     await expect.element(action.getByRole('option', { name: 'login' })).toBeInTheDocument();
@@ -150,7 +163,7 @@ describe('the audit trail viewer', () => {
   it('opens a cut value whole from the keyboard, and shows the entry’s reason', async () => {
     signInAuditor();
     stubTrail();
-    await render(<AuditTrailSection />);
+    await renderSection();
     await page.getByLabelText('Action').selectOptions('approve');
     const row = page.getByRole('row').filter({ hasText: 'signature.meaning:' });
     await expect.element(row).toBeVisible();
@@ -180,7 +193,7 @@ describe('the audit trail viewer', () => {
   it('takes the auditor to the entry where the chain breaks, and marks it', async () => {
     signInAuditor();
     const queries = stubTrail();
-    await render(<AuditTrailSection />);
+    const memory = await renderSection();
     await page.getByLabelText('Object id').fill('x');
     await page.getByRole('button', { name: 'Verify trail' }).click();
     await expect
@@ -193,6 +206,7 @@ describe('the audit trail viewer', () => {
     await page.getByRole('button', { name: 'Show entry 7' }).click();
     // The page that starts at entry 7, whatever was filtered before.
     await expect.poll(() => queries.at(-1)?.toString()).toBe('limit=50&before=8');
+    expect(memory.history).toEqual(['/audit?before=8']);
     const row = page.getByRole('row').filter({ hasText: 'Entry 7' });
     await expect.element(row).toHaveTextContent(/Entry 7 · the chain breaks here/);
     expect(row.element().className).toBe('audit-broken');
@@ -222,7 +236,7 @@ describe('the audit trail viewer', () => {
               : page1;
       return new Response(JSON.stringify(body), { status: 200 });
     });
-    await render(<AuditTrailSection />);
+    await renderSection();
     const status = page.getByRole('status').filter({ hasText: /^(Page|No entries)/ });
     await expect.element(status).toHaveTextContent('Page 1: 50 entries');
     const older = page.getByRole('button', { name: 'Older entries' });
@@ -262,13 +276,68 @@ describe('the audit trail viewer', () => {
   });
 });
 
+describe('/audit keeps the trail’s filters and page in the URL', () => {
+  const entityId = 'b'.repeat(24);
+  const from = '2026-11-15T00:00:00.000Z';
+  const to = '2026-11-20T23:59:59.999Z';
+  const pageStatus = () => page.getByRole('status').filter({ hasText: /^(Page|No entries)/ });
+
+  it('so that Back, a reload or a shared link shows the same entries', async () => {
+    signInAuditor();
+    stubTrail();
+    const memory = await renderSection();
+    await page.getByLabelText('Actor (email or id)').fill('lc.manager');
+    await page.getByLabelText('Action').selectOptions('approve');
+    await page.getByLabelText('Object type').selectOptions('inspection');
+    await page.getByLabelText('Object id').fill(entityId);
+    const shown = `/audit?actor=lc.manager&action=approve&entity=inspection&entityId=${entityId}`;
+    // Each change replaced the entry: Back leaves /audit rather than undoing a filter.
+    await expect.poll(() => memory.history).toEqual([shown]);
+
+    // Coming back to that URL with a time range (Back from a report, a reload, a link).
+    await cleanup();
+    const again = stubTrail();
+    await renderSection(`${shown}&from=${from}&to=${to}&before=9`);
+    await expect.element(page.getByLabelText('Actor (email or id)')).toHaveValue('lc.manager');
+    await expect.element(page.getByLabelText('Action')).toHaveValue('approve');
+    await expect.element(page.getByLabelText('Object type')).toHaveValue('inspection');
+    await expect.element(page.getByLabelText('Object id')).toHaveValue(entityId);
+    await expect
+      .element(page.getByRole('button', { name: /^Filter by date range: / }))
+      .toHaveTextContent('Nov 15, 2026 – Nov 20, 2026');
+    await expect.element(pageStatus()).toHaveTextContent(/^Page 2: /);
+    expect(again.map(String)).toEqual([
+      `actor=lc.manager&action=approve&entity=inspection&entityId=${entityId}&from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&limit=50&before=9`,
+    ]);
+  });
+
+  it('applies a range open at one end, and says so', async () => {
+    signInAuditor();
+    const queries = stubTrail();
+    await renderSection(`/audit?from=${from}`);
+    await expect.element(page.getByText('From Nov 15, 2026 on (no end date).')).toBeVisible();
+    await expect
+      .poll(() => queries.at(-1)?.toString())
+      .toBe(`from=${encodeURIComponent(from)}&limit=50`);
+  });
+
+  it('drops a value it cannot use from the address, replacing it', async () => {
+    signInAuditor();
+    const queries = stubTrail();
+    const memory = await renderSection('/audit?action=approve&before=0&before=x&from=soon&foo=1');
+    await expect.poll(() => memory.history).toEqual(['/audit?action=approve']);
+    await expect.element(pageStatus()).toHaveTextContent(/^Page 1: 2 entries/);
+    expect(queries.map(String)).toEqual(['action=approve&limit=50']);
+  });
+});
+
 describe('an entry’s reason', () => {
   it('keeps its line breaks and wraps a long word, leaving the width to Old → new', async () => {
     await page.viewport(1280, 900);
     try {
       signInAuditor();
       stubTrail([{ ...signedApproval, reason: `Freigabe nach Prüfung.\n${LONGWORD}` }]);
-      await render(<AuditTrailSection />);
+      await renderSection();
       await page.getByLabelText('Action').selectOptions('approve');
       const reason = page.getByRole('row').nth(1).getByRole('cell').last();
       await expect.element(reason).toHaveTextContent(LONGWORD);

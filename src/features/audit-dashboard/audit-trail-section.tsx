@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { Link, useLocation, useSearch } from 'wouter';
+import { Link } from 'wouter';
 import { type Change, changes, NO_VALUE } from '../../../server/schemas/audit-changes.ts';
 import { reportPdfUrl } from '../../api/get-reports.ts';
 import { DateRangePicker } from '../../components/date-range-picker.tsx';
@@ -12,11 +12,21 @@ import { Select } from '../../components/select.tsx';
 import { CellLabel } from '../../components/stacked-table.tsx';
 import { TableScroll } from '../../components/table-scroll.tsx';
 import { UserText } from '../../components/user-text.tsx';
-import { inspectionReportPath, paths, routeRoles } from '../../config/paths.ts';
+import { inspectionReportPath, routeRoles } from '../../config/paths.ts';
 import { ApiError } from '../../lib/api-client.ts';
-import type { DateRange } from '../../lib/date-range.ts';
+import { queryString } from '../../lib/query-string.ts';
 import { localTime, utcTime } from '../../lib/record-time.ts';
 import { hasAnyRole, roleList } from '../../lib/roles.ts';
+import {
+  type DateFilter,
+  datesOf,
+  datesQuery,
+  noDates,
+  openRangeText,
+  pickedRange,
+  rangeDates,
+  useSearchState,
+} from '../../lib/search-state.ts';
 import { session } from '../../stores/session.ts';
 import type { AuditEntry, AuditFacets, AuditQuery, TrailVerification } from '../../types/api.ts';
 import { auditCsvUrl, getAuditFacets, getAuditTrail, verifyTrail } from './api/audit-trail.ts';
@@ -30,7 +40,8 @@ interface TrailFilters {
   entityId: string;
   /** An inspection's id: its record's whole history (its own, its video's and uploads' entries). */
   record: string;
-  range: DateRange | null;
+  /** Both ends, or one: a link's range open at the other end is applied as such. */
+  dates: DateFilter;
 }
 
 const noFilters: TrailFilters = {
@@ -39,14 +50,38 @@ const noFilters: TrailFilters = {
   entity: '',
   entityId: '',
   record: '',
-  range: null,
+  dates: noDates,
 };
 
-export { changes };
+interface Shown {
+  filters: TrailFilters;
+  /** The `before` of each page after the first up to the one shown, to go back to newer ones. */
+  before: number[];
+}
 
-/** /audit?record={inspectionId}: the page opens on that record's history (the report links it). */
-const auditRecordPath = (inspectionId: string) =>
-  `${paths.audit}?record=${encodeURIComponent(inspectionId)}`;
+const TEXT_KEYS = ['actor', 'action', 'entity', 'entityId', 'record'] as const;
+const isEntryId = (value: string) =>
+  /^[1-9][0-9]{0,15}$/.test(value) && Number(value) <= Number.MAX_SAFE_INTEGER;
+
+/**
+ * The filters and page as the URL's query string holds them (lib/search-state.ts), so Back from a
+ * report, a reload and a shared link show the same entries; `/audit?record={id}` (the report's
+ * and /reports' links) opens on a record's history. `before` repeats, as /reports' `after`.
+ */
+function fromSearch(params: URLSearchParams): Shown {
+  const filters = { ...noFilters, dates: datesOf(params) };
+  for (const key of TEXT_KEYS) filters[key] = params.get(key) ?? '';
+  return { filters, before: params.getAll('before').filter(isEntryId).map(Number) };
+}
+
+function toSearch({ filters, before }: Shown): string {
+  const { dates, ...text } = filters;
+  const params = new URLSearchParams(queryString({ ...text, ...datesQuery(dates) }));
+  for (const id of before) params.append('before', String(id));
+  return params.toString();
+}
+
+export { changes };
 
 /** One change: its line, and where a value was cut a disclosure with the whole values. */
 function ChangeItem({ item }: { item: Change }) {
@@ -78,15 +113,11 @@ function ChangeItem({ item }: { item: Change }) {
 
 /** The audit trail viewer: filters, entries with old → new, paging, CSV and the chain check. */
 export function AuditTrailSection() {
-  const search = useSearch();
-  const [, navigate] = useLocation();
-  const linkedRecord = new URLSearchParams(search).get('record') ?? '';
-  const [filters, setFilters] = useState<TrailFilters>({ ...noFilters, record: linkedRecord });
+  const [{ filters, before }, show, shown] = useSearchState(fromSearch, toSearch);
   const [entries, setEntries] = useState<AuditEntry[] | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   // Auditors read the trail and the PDF, but the route table keeps them off the report page.
   const opensReport = hasAnyRole(roleList(useSnapshot(session).roles), routeRoles.inspectionReport);
-  const [before, setBefore] = useState<number[]>([]);
   // The number of the page shown, set with its entries: the status names them together.
   const [shownNumber, setShownNumber] = useState(1);
   const [verification, setVerification] = useState<TrailVerification | null>(null);
@@ -97,8 +128,7 @@ export function AuditTrailSection() {
     entity: filters.entity.trim() || undefined,
     entityId: filters.entityId.trim() || undefined,
     record: filters.record.trim() || undefined,
-    from: filters.range?.start.toISOString(),
-    to: filters.range?.end.toISOString(),
+    ...datesQuery(filters.dates),
     limit: PAGE_SIZE,
     before: before[before.length - 1],
   };
@@ -108,7 +138,7 @@ export function AuditTrailSection() {
     getAuditFacets().then(setFacets, () => undefined);
   }, []);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the query is rebuilt from its inputs each render.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the query is rebuilt from `shown` each render.
   useEffect(() => {
     let current = true;
     const number = before.length + 1;
@@ -132,35 +162,19 @@ export function AuditTrailSection() {
     return () => {
       current = false;
     };
-  }, [filters, before]);
+  }, [shown]);
 
-  // A link to another record (or back) while the page is open shows that record.
-  useEffect(() => {
-    setFilters((previous) =>
-      previous.record === linkedRecord ? previous : { ...previous, record: linkedRecord },
-    );
-  }, [linkedRecord]);
-
-  const change = (patch: Partial<TrailFilters>) => {
-    setFilters((previous) => ({ ...previous, ...patch }));
-    setBefore([]);
-    // The address names the record shown, so it can be shared and reloaded.
-    if (patch.record !== undefined && patch.record.trim() !== linkedRecord) {
-      const record = patch.record.trim();
-      navigate(record ? auditRecordPath(record) : paths.audit, { replace: true });
-    }
-  };
+  // A new filter goes back to the newest entries.
+  const change = (patch: Partial<TrailFilters>) =>
+    show({ filters: { ...filters, ...patch }, before: [] });
   const verify = async () => {
     setVerification(await verifyTrail());
   };
+  const openText = openRangeText(filters.dates);
   const last = entries?.[entries.length - 1];
   const broken = verification?.firstBroken ?? null;
   // The page that starts at an entry: no filters, everything older than the one after it.
-  const showEntry = (id: number) => {
-    setFilters(noFilters);
-    setBefore([id + 1]);
-    if (linkedRecord) navigate(paths.audit, { replace: true });
-  };
+  const showEntry = (id: number) => show({ filters: noFilters, before: [id + 1] });
 
   return (
     <section className="audit-panel" aria-labelledby="audit-trail">
@@ -237,8 +251,8 @@ export function AuditTrailSection() {
           onChange={(record) => change({ record })}
         />
         <DateRangePicker
-          value={filters.range}
-          onChange={(range) => change({ range })}
+          value={pickedRange(filters.dates)}
+          onChange={(range) => change({ dates: rangeDates(range) })}
           placeholder="Filter by date range"
         />
         <div className="audit-filter-actions">
@@ -250,6 +264,7 @@ export function AuditTrailSection() {
           </MediaLink>
         </div>
       </search>
+      {openText && <p className="muted">{openText}</p>}
       {query.record && !failure && (
         <p className="muted">
           The whole history of inspection {query.record}: its own entries, its video's (upload, hash
@@ -337,12 +352,12 @@ export function AuditTrailSection() {
           {
             label: 'Newer entries',
             available: before.length > 0,
-            onClick: () => setBefore((previous) => previous.slice(0, -1)),
+            onClick: () => show({ filters, before: before.slice(0, -1) }),
           },
           {
             label: 'Older entries',
             available: last !== undefined && (entries?.length ?? 0) >= PAGE_SIZE,
-            onClick: () => last && setBefore((previous) => [...previous, last.id]),
+            onClick: () => last && show({ filters, before: [...before, last.id] }),
           },
         ]}
       />

@@ -12,7 +12,7 @@ import { session } from '../../stores/session.ts';
 import { authStrings as s } from './strings.ts';
 
 /**
- * Sign-out after inactivity (docs/web-app.md, "Sessions and sign-in"): tracks the signed-in
+ * Sign-out after inactivity (docs/sessions.md): tracks the signed-in
  * session with the server's limit, and a minute before it asks whether the user is still there.
  * A sign-out in another tab signs this one out too, whatever the limit.
  */

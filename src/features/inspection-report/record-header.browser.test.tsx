@@ -7,14 +7,15 @@ import './inspection-report.css';
 
 afterEach(cleanup);
 
+const walk = {
+  id: 'c00000000000000000000001',
+  filename: 'walk.webm',
+  duration: 81.5,
+  sha256: 'a'.repeat(64),
+  analysisVersion: 'lc-analysis/1',
+};
 const report = reportFixture({
-  video: {
-    id: 'c00000000000000000000001',
-    filename: 'walk.webm',
-    duration: 81.5,
-    sha256: 'a'.repeat(64),
-    analysisVersion: 'lc-analysis/1',
-  },
+  video: walk,
   device: { id: 'e00000000000000000000001', name: 'Inspection Tablet TB-02' },
   canSign: false,
 });
@@ -44,6 +45,14 @@ describe('the record header', () => {
     const none = await render(<RecordHeader report={{ ...report, device: null }} />);
     await expect.element(page.getByText('Device', { exact: true })).toBeVisible();
     expect(field(none, 'Device')).toBe('not recorded');
+  });
+
+  it('gives the video’s length in whole seconds, floored, as every other screen does', async () => {
+    const container = await render(
+      <RecordHeader report={{ ...report, video: { ...walk, duration: 34.78 } }} />,
+    );
+    await expect.element(page.getByText('Video', { exact: true })).toBeVisible();
+    expect(field(container, 'Video')).toBe('walk.webm (34 s)');
   });
 
   it('gives the server’s receipt time beside the device’s, or says it was not recorded', async () => {

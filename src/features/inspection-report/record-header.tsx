@@ -1,6 +1,7 @@
 import type { ReactNode, Ref } from 'react';
 import { StatusTag } from '../../components/tag.tsx';
 import { UserText } from '../../components/user-text.tsx';
+import { wholeSeconds } from '../../lib/format-duration.ts';
 import { recordTime } from '../../lib/record-time.ts';
 import type { InspectionReport } from '../../types/api.ts';
 import { EvidenceCheckButton } from './evidence-check.tsx';
@@ -34,9 +35,10 @@ export function RecordHeader({ report }: { report: InspectionReport }) {
       'Device',
       report.device ? `${report.device.name ?? 'Unknown'} (${report.device.id})` : 'not recorded',
     ],
+    // Whole seconds, floored, as every screen counts a length (lib/format-duration.ts).
     [
       'Video',
-      report.video ? `${report.video.filename} (${report.video.duration.toFixed(1)} s)` : 'none',
+      report.video ? `${report.video.filename} (${wholeSeconds(report.video.duration)} s)` : 'none',
     ],
     ['Video SHA-256', report.video?.sha256 ?? 'not recorded'],
     ['Analysis version', report.video?.analysisVersion ?? 'not recorded'],

@@ -358,10 +358,33 @@ describe('/reports keeps its filters, sort and page in the URL', () => {
   });
 
   it('drops a value the server would refuse, so an edited link still lists', async () => {
-    const urls = await open(
-      memoryLocation({ path: '/reports?status=done&after=nonsense&flagged=true' }),
-    );
+    const memory = memoryLocation({
+      path: '/reports?status=done&after=nonsense&flagged=true&sort=xyz',
+      record: true,
+    });
+    const urls = await open(memory);
     await expect.element(page.getByRole('status').first()).toHaveTextContent('Page 1: 1 report');
     expect(urls).toEqual(['/api/reports?flagged=true&sort=-startTime&limit=25']);
+    // Nor does the address bar keep them: replaced, so Back does not bring them back.
+    expect(memory.history).toEqual(['/reports?flagged=true']);
+  });
+
+  it('applies a range open at one end as such, and says so', async () => {
+    const from = '2026-11-15T00:00:00.000Z';
+    const urls = await open(memoryLocation({ path: `/reports?from=${from}` }));
+    // The test browser runs in UTC: the link's start is a whole day here.
+    await expect.element(page.getByText('From Nov 15, 2026 on (no end date).')).toBeVisible();
+    expect(urls).toEqual([
+      `/api/reports?from=${encodeURIComponent(from)}&sort=-startTime&limit=25`,
+    ]);
+    await userEvent.click(page.getByRole('button', { name: 'Clear Filters' }));
+    await expect.element(page.getByText(/no end date/)).not.toBeInTheDocument();
+    expect(urls.at(-1)).toBe('/api/reports?sort=-startTime&limit=25');
+
+    await cleanup();
+    const to = '2026-11-20T12:00:00.000Z';
+    const before = await open(memoryLocation({ path: `/reports?to=${to}` }));
+    await expect.element(page.getByText('Up to Nov 20, 2026 12:00 (no start date).')).toBeVisible();
+    expect(before).toEqual([`/api/reports?to=${encodeURIComponent(to)}&sort=-startTime&limit=25`]);
   });
 });

@@ -1,7 +1,5 @@
-import { endOfDay, parseISO, startOfDay } from 'date-fns';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { useLocation, useSearch } from 'wouter';
 import {
   checkSignatures,
   getReportFilters,
@@ -20,11 +18,20 @@ import { RunButton } from '../../components/run-button.tsx';
 import { usePageHeading } from '../../hooks/use-heading-focus.ts';
 import { useLatest } from '../../hooks/use-latest.ts';
 import { useLoad } from '../../hooks/use-load.ts';
-import type { DateRange } from '../../lib/date-range.ts';
 import { queryString } from '../../lib/query-string.ts';
 import { recordTime } from '../../lib/record-time.ts';
 import { hasAnyRole, roleList } from '../../lib/roles.ts';
 import { failureText } from '../../lib/run-action.ts';
+import {
+  type DateFilter,
+  datesOf,
+  datesQuery,
+  noDates,
+  openRangeText,
+  pickedRange,
+  rangeDates,
+  useSearchState,
+} from '../../lib/search-state.ts';
 import { session } from '../../stores/session.ts';
 import { toastError } from '../../stores/toasts.ts';
 import type {
@@ -39,7 +46,8 @@ const PAGE_SIZE = 25;
 const ALL = '';
 
 interface Filters {
-  range: DateRange | null;
+  /** Both ends, or one: a link's range open at the other end is applied as such. */
+  dates: DateFilter;
   lineClearanceId: string;
   operatorId: string;
   status: InspectionStatus | typeof ALL;
@@ -49,7 +57,7 @@ interface Filters {
 }
 
 const noFilters: Filters = {
-  range: null,
+  dates: noDates,
   lineClearanceId: ALL,
   operatorId: ALL,
   status: ALL,
@@ -60,40 +68,28 @@ const noFilters: Filters = {
 
 const STATUSES: readonly string[] = ['pending', 'approved', 'rejected'];
 const isCursor = (value: string) => /^[0-9]{1,15}_[0-9a-f]{24}$/.test(value);
-const DAY_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-/**
- * A link's time; a bare day (a hand-written link, `2026-11-19`) is that whole day here, as the
- * picker would have picked it (`new Date` reads it as UTC midnight: an empty range).
- */
-const dateOf = (value: string | null, edge: 'start' | 'end') => {
-  if (value && DAY_ONLY.test(value)) {
-    const day = parseISO(value);
-    if (Number.isNaN(day.getTime())) return null;
-    return edge === 'start' ? startOfDay(day) : endOfDay(day);
-  }
-  const date = new Date(value ?? '');
-  return Number.isNaN(date.getTime()) ? null : date;
-};
+
+interface Shown {
+  filters: Filters;
+  cursors: string[];
+}
 
 /**
- * The filters, sort and page as the URL's query string holds them (Back, a reload and a shared link
- * keep them); a value the server would refuse is dropped, so an edited link still lists. `after`
- * repeats: the cursors of the pages before the one shown, so Previous works after a reload too.
+ * The filters, sort and page as the URL's query string holds them (lib/search-state.ts); a value
+ * the server would refuse is dropped, so an edited link still lists. `after` repeats: the cursors
+ * of the pages before the one shown, so Previous works after a reload too.
  */
-function fromSearch(search: string): { filters: Filters; cursors: string[] } {
-  const params = new URLSearchParams(search);
+function fromSearch(params: URLSearchParams): Shown {
   const get = (key: string) => params.get(key);
   const id = (key: string) => {
     const value = get(key);
     return value && isInspectionId(value) ? value : ALL;
   };
-  const from = dateOf(get('from'), 'start');
-  const to = dateOf(get('to'), 'end');
   const status = get('status') ?? ALL;
   const flagged = get('flagged');
   return {
     filters: {
-      range: from && to ? { start: from, end: to } : null,
+      dates: datesOf(params),
       lineClearanceId: id('lineClearanceId'),
       operatorId: id('operatorId'),
       status: STATUSES.includes(status) ? (status as InspectionStatus) : ALL,
@@ -105,7 +101,7 @@ function fromSearch(search: string): { filters: Filters; cursors: string[] } {
   };
 }
 
-function toSearch(filters: Filters, cursors: readonly string[]): string {
+function toSearch({ filters, cursors }: Shown): string {
   const { limit: _limit, ...query } = toQuery(filters);
   // Newest first is the default: a link without a sort means it.
   const sort = query.sort === noFilters.sort ? undefined : query.sort;
@@ -116,8 +112,7 @@ function toSearch(filters: Filters, cursors: readonly string[]): string {
 
 function toQuery(filters: Filters): ReportsQuery {
   return {
-    from: filters.range?.start.toISOString(),
-    to: filters.range?.end.toISOString(),
+    ...datesQuery(filters.dates),
     lineClearanceId: filters.lineClearanceId || undefined,
     operatorId: filters.operatorId || undefined,
     status: filters.status || undefined,
@@ -235,15 +230,10 @@ function SignatureCheckButton({ onChecked }: { onChecked: () => void }) {
 export default function ReportsPage() {
   const heading = usePageHeading('Reports');
   const { roles } = useSnapshot(session);
-  const search = useSearch();
-  const [location, navigate] = useLocation();
   // Keyset pages: `cursors` are those of the pages before this one, to go back.
-  const { filters, cursors } = useMemo(() => fromSearch(search), [search]);
-  // Replaces the history entry: Back leaves /reports instead of undoing each filter.
-  const show = (next: Filters, nextCursors: readonly string[]) => {
-    const query = toSearch(next, nextCursors);
-    navigate(query ? `${location}?${query}` : location, { replace: true });
-  };
+  const [{ filters, cursors }, showState, shown] = useSearchState(fromSearch, toSearch);
+  const show = (next: Filters, nextCursors: string[]) =>
+    showState({ filters: next, cursors: nextCursors });
   const [page, setPage] = useState<ReportPage | null>(null);
   // The number of the page shown, set with its rows: the status names them together.
   const [shownNumber, setShownNumber] = useState(1);
@@ -254,7 +244,7 @@ export default function ReportsPage() {
   const query = toQuery(filters);
   const after = cursors[cursors.length - 1];
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the query is rebuilt from `search` each render.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the query is rebuilt from `shown` each render.
   useEffect(() => {
     let current = true;
     const number = cursors.length + 1;
@@ -272,9 +262,10 @@ export default function ReportsPage() {
     return () => {
       current = false;
     };
-  }, [search, checks]);
+  }, [shown, checks]);
 
   const change = (patch: Partial<Filters>) => show({ ...filters, ...patch }, []);
+  const openText = openRangeText(filters.dates);
   return (
     <section className="reports-page">
       <BreadcrumbBar />
@@ -286,8 +277,8 @@ export default function ReportsPage() {
       </header>
       <search className="reports-filters" aria-label="Filter reports">
         <DateRangePicker
-          value={filters.range}
-          onChange={(range) => change({ range })}
+          value={pickedRange(filters.dates)}
+          onChange={(range) => change({ dates: rangeDates(range) })}
           placeholder="Filter by date range"
         />
         <Field label="Line">
@@ -367,6 +358,7 @@ export default function ReportsPage() {
           )}
         </div>
       </search>
+      {openText && <p className="muted">{openText}</p>}
       {failed && (
         <p className="report-warning" role="alert">
           Failed to load reports
