@@ -6,6 +6,11 @@ export function wholeSeconds(seconds: number): number {
   return Math.max(0, Math.floor(seconds));
 }
 
+/** A file's length as '34 s' (whole seconds, floored), or null when it is not known. */
+export function lengthInSeconds(seconds: number | null | undefined): string | null {
+  return seconds == null || !Number.isFinite(seconds) ? null : `${wholeSeconds(seconds)} s`;
+}
+
 /** Seconds as m:ss, or h:mm:ss from an hour on (recording times, time left). */
 export function formatDuration(seconds: number): string {
   const total = wholeSeconds(seconds);

@@ -35,8 +35,12 @@ export const userManagementStrings = {
   notManageable: (labels: readonly string[]) =>
     `You may not manage an account with the role${labels.length === 1 ? '' : 's'} ${labels.join(', ')}`,
   noRole: 'You may not manage an account without a role',
-  /** An LC manager manages only the operators of its own lines. */
-  notOnYourLines: 'This operator works on no line you manage',
+  /**
+   * An LC manager manages only the operators of its own lines; 'Assign Operators' is spec §2's
+   * 'coming soon', so it is told who assigns them (QA: a new plant's dead end).
+   */
+  notOnYourLines:
+    'This operator works on no line you manage: an admin or factory manager assigns operators to lines (Users tab, Edit, Line clearances)',
   /** The server's own words (409): nobody deletes their own account. */
   ownAccount: 'You cannot delete your own account',
   /** The server's own words (409) for a status change on one's own account. */

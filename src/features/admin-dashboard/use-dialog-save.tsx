@@ -3,7 +3,7 @@ import { flushSync } from 'react-dom';
 import { isBlank } from '../../../server/schemas/blank.ts';
 import { changeWords, useReasonField } from '../../components/reason-dialog.tsx';
 import { ApiError } from '../../lib/api-client.ts';
-import { refusesField, tryAction } from '../../lib/run-action.ts';
+import { refusesField, tryAction, unanswered } from '../../lib/run-action.ts';
 
 /**
  * An Edit dialog's 'Reason for change' (EU GMP Annex 11 §10: a change keeps its reason beside its
@@ -61,7 +61,7 @@ export function useDialogSave(reload: () => void, changeReason?: ChangeReason) {
     // happened and is at its words.
     alert.current?.focus();
     // No answer (status 0): a create may have been stored all the same, so the list shows it.
-    if (error instanceof ApiError && (error.status === 409 || error.status === 0)) reload();
+    if ((error instanceof ApiError && error.status === 409) || unanswered(error)) reload();
     return false;
   };
 

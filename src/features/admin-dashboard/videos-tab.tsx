@@ -6,7 +6,7 @@ import { StatusTag, Tag } from '../../components/tag.tsx';
 import { videoMessages as messages } from '../../config/entity-messages.ts';
 import { videoPath } from '../../config/paths.ts';
 import { useLoad } from '../../hooks/use-load.ts';
-import { wholeSeconds } from '../../lib/format-duration.ts';
+import { lengthInSeconds } from '../../lib/format-duration.ts';
 import { formatSize } from '../../lib/format-size.ts';
 import { localTime } from '../../lib/record-time.ts';
 import { awaitingUpload, videoDuration, videoIdOf, videoSize } from '../../lib/video.ts';
@@ -115,12 +115,7 @@ export function VideosTab({ lineClearances, users, devices }: VideosTabProps) {
                 {(userId && userName.get(userId)) || s.unknown}
               </RecordField>
               <RecordField label={s.line}>{line ?? s.unknown}</RecordField>
-              <RecordField label={s.duration}>
-                {/* Whole seconds, floored, as on /video and the report page. */}
-                {duration == null || !Number.isFinite(duration)
-                  ? s.unknown
-                  : `${wholeSeconds(duration)} s`}
-              </RecordField>
+              <RecordField label={s.duration}>{lengthInSeconds(duration) ?? s.unknown}</RecordField>
               <RecordField label={s.size}>
                 {awaitingUpload(video)
                   ? s.fileNotUploaded

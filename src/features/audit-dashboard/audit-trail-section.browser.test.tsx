@@ -190,6 +190,33 @@ describe('the audit trail viewer', () => {
     await expect.element(plain.getByRole('cell').last()).toHaveTextContent('—');
   });
 
+  it('says which numbers no entry has, in the whole trail only', async () => {
+    signInAuditor();
+    stubTrail([
+      { ...approval, id: 35 },
+      { ...approval, id: 2 },
+      { ...approval, id: 1 },
+    ]);
+    await renderSection('/audit?before=40');
+    const gap =
+      'No entry 3–34: numbers of changes that rolled back or were skipped after a restart; Verify trail checks that none is missing';
+    await expect
+      .element(page.getByRole('row').filter({ hasText: 'Entry 35' }))
+      .toHaveTextContent(gap);
+    await expect
+      .element(page.getByRole('row').filter({ hasText: 'Entry 2' }))
+      .not.toHaveTextContent(/No entry/);
+    await cleanup();
+    // Filtered, the entries between are those the filter leaves out.
+    stubTrail([
+      { ...approval, id: 35 },
+      { ...approval, id: 2 },
+    ]);
+    await renderSection('/audit?action=approve');
+    await expect.element(page.getByRole('row').filter({ hasText: 'Entry 35' })).toBeVisible();
+    expect(page.getByText(/No entry/).elements()).toHaveLength(0);
+  });
+
   it('takes the auditor to the entry where the chain breaks, and marks it', async () => {
     signInAuditor();
     const queries = stubTrail();

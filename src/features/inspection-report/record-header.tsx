@@ -1,7 +1,7 @@
 import type { ReactNode, Ref } from 'react';
 import { StatusTag } from '../../components/tag.tsx';
 import { UserText } from '../../components/user-text.tsx';
-import { wholeSeconds } from '../../lib/format-duration.ts';
+import { lengthInSeconds } from '../../lib/format-duration.ts';
 import { recordTime } from '../../lib/record-time.ts';
 import type { InspectionReport } from '../../types/api.ts';
 import { EvidenceCheckButton } from './evidence-check.tsx';
@@ -38,7 +38,9 @@ export function RecordHeader({ report }: { report: InspectionReport }) {
     // Whole seconds, floored, as every screen counts a length (lib/format-duration.ts).
     [
       'Video',
-      report.video ? `${report.video.filename} (${wholeSeconds(report.video.duration)} s)` : 'none',
+      report.video
+        ? `${report.video.filename} (${lengthInSeconds(report.video.duration) ?? 'length unknown'})`
+        : 'none',
     ],
     ['Video SHA-256', report.video?.sha256 ?? 'not recorded'],
     ['Analysis version', report.video?.analysisVersion ?? 'not recorded'],

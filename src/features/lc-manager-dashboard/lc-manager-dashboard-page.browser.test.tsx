@@ -128,7 +128,9 @@ describe('LC manager dashboard', () => {
     await expect.element(refused).toHaveAttribute('aria-disabled', 'true');
     await expect
       .element(refused)
-      .toHaveAccessibleDescription('This operator works on no line you manage');
+      .toHaveAccessibleDescription(
+        'This operator works on no line you manage: an admin or factory manager assigns operators to lines (Users tab, Edit, Line clearances)',
+      );
     (refused.element() as HTMLButtonElement).click();
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(calls.some((call) => call.startsWith('DELETE'))).toBe(false);

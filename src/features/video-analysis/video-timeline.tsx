@@ -6,7 +6,7 @@ import { StatusTag } from '../../components/tag.tsx';
 import { videoStrings as s } from '../../components/video-review/strings.ts';
 import { videoMessages } from '../../config/entity-messages.ts';
 import { useLatest } from '../../hooks/use-latest.ts';
-import { wholeSeconds } from '../../lib/format-duration.ts';
+import { lengthInSeconds } from '../../lib/format-duration.ts';
 import { localTime } from '../../lib/record-time.ts';
 import { videoDuration, videoIdOf } from '../../lib/video.ts';
 import type { LineClearance, User, Video } from '../../types/api.ts';
@@ -31,8 +31,7 @@ function recordedAt(timestamp: string): string {
 }
 
 function durationText(video: Video): string {
-  const seconds = videoDuration(video);
-  return seconds === null || !Number.isFinite(seconds) ? s.unknown : `${wholeSeconds(seconds)} s`;
+  return lengthInSeconds(videoDuration(video)) ?? s.unknown;
 }
 
 /** Newest first: the inspection just recorded is the one a reviewer usually looks for. */
