@@ -135,7 +135,7 @@ export function routeUrl(rule: RouteRule, params: RouteParams): string {
 export function expectedLanding(rule: RouteRule, role: Role | null, url: string): string {
   if (rule.pattern === '/' && role !== null) return demoAccount(role).dashboard;
   if (rule.access === 'public') return url;
-  if (role === null) return `/login?${new URLSearchParams({ next: url })}`;
+  if (role === null) return `/login?${new URLSearchParams({ next: rule.redirectsTo ?? url })}`;
   if (!rule.access.includes(role)) return '/';
   return rule.redirectsTo ?? url;
 }
