@@ -198,6 +198,36 @@ describe('strings the database cannot store (U+0000)', () => {
   });
 });
 
+describe('half a character (a lone surrogate)', () => {
+  it('answers 400 naming the field, where it would be stored as U+FFFD; a whole emoji passes', async () => {
+    const line = (name: string, tags: object[] = []) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/line-clearances',
+        headers: { ...admin.auth, 'content-type': 'application/json' },
+        // Written as JSON text: a JS string literal would not keep the half on its own.
+        payload: `{"name": "${name}", "tags": ${JSON.stringify(tags)}}`,
+      });
+    const refused = await line('Line \\ud83d');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe(
+      'body.name contains half of a character (U+D83D, a lone surrogate), which cannot be stored as sent',
+    );
+    const key = await t.app.inject({
+      method: 'POST',
+      url: '/api/line-clearances',
+      headers: { ...admin.auth, 'content-type': 'application/json' },
+      payload: '{"name": "Line", "tags": [{"la\\udc00bel": "x"}]}',
+    });
+    expect(key.json().message).toBe(
+      'body.tags.0.la\\udc00bel contains half of a character (U+DC00, a lone surrogate), which cannot be stored as sent',
+    );
+    const whole = await line('Line \\ud83d\\udc8a');
+    expect(whole.statusCode).toBe(201);
+    expect(whole.json().name).toBe('Line 💊');
+  });
+});
+
 describe('the U+0000 walk', () => {
   it('walks what JSON, queries and parameters parse into, never a parser’s stream or other objects', () => {
     const refused = (value: unknown, base: string) => refusedText(value, base, PARAMETER_RULES);

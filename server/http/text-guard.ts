@@ -3,7 +3,13 @@
 // been checked. And a body's strings are stored and shown to others: a direction control in one
 // would make it display as other text (U+202E turns '1402-AP' into 'PA-2041' on the report).
 import type { FastifyInstance } from 'fastify';
-import { DIRECTION_CONTROLS, directionControlRefusal, writtenOut } from '../schemas/text-rules.ts';
+import {
+  DIRECTION_CONTROLS,
+  directionControlRefusal,
+  LONE_SURROGATE,
+  loneSurrogateRefusal,
+  writtenOut,
+} from '../schemas/text-rules.ts';
 import { badRequest } from './errors.ts';
 
 /** Why a string is refused, as the 400 message naming where it was found. */
@@ -24,10 +30,16 @@ const noDirectionControl: TextRule = (text, key) => {
   return control === undefined ? undefined : (path) => directionControlRefusal(path, control);
 };
 
+const noLoneSurrogate: TextRule = (text, key) => {
+  if (SECRET_KEY.test(key)) return undefined;
+  const half = LONE_SURROGATE.exec(text)?.[0];
+  return half === undefined ? undefined : (path) => loneSurrogateRefusal(path, half);
+};
+
 /** Parameters and queries: only what cannot be stored (they select, they are not shown). */
 export const PARAMETER_RULES: readonly TextRule[] = [noNul];
-/** A JSON body or form fields: stored and shown, so nothing may display as other text. */
-export const BODY_RULES: readonly TextRule[] = [noNul, noDirectionControl];
+/** A JSON body or form fields: stored as sent and shown, so nothing may display as other text. */
+export const BODY_RULES: readonly TextRule[] = [noNul, noDirectionControl, noLoneSurrogate];
 
 interface Visit {
   value: unknown;
@@ -51,7 +63,11 @@ const ESCAPED_IN_PATHS = new RegExp(`[\\u0000${DIRECTION_CONTROLS}]`, 'g');
 function pathOf(visit: Visit): string {
   const keys: string[] = [];
   for (let at: Visit | undefined = visit; at; at = at.parent) keys.push(String(at.key));
-  return keys.reverse().join('.').replaceAll(ESCAPED_IN_PATHS, writtenOut);
+  return keys
+    .reverse()
+    .join('.')
+    .replaceAll(ESCAPED_IN_PATHS, writtenOut)
+    .replaceAll(new RegExp(LONE_SURROGATE, 'gu'), writtenOut);
 }
 
 /**

@@ -18,5 +18,15 @@ const codePoint = (char: string) => `U+${hex4(char).toUpperCase()}`;
 export const directionControlRefusal = (where: string, char: string) =>
   `${where} contains an invisible direction control (${codePoint(char)}); type the text without it`;
 
+/**
+ * Half of a UTF-16 surrogate pair without its other half (a JSON string may hold one: "\\ud83d"):
+ * no character, so PostgreSQL's UTF-8 would store U+FFFD in its place, a text silently changed.
+ */
+export const LONE_SURROGATE = /\p{Cs}/u;
+
+/** The refusal of a lone surrogate `char` found in `where`. */
+export const loneSurrogateRefusal = (where: string, char: string) =>
+  `${where} contains half of a character (${codePoint(char)}, a lone surrogate), which cannot be stored as sent`;
+
 /** '\\u202e': a character written out, where it must be stored or shown without acting. */
 export const writtenOut = (char: string) => `\\u${hex4(char)}`;
