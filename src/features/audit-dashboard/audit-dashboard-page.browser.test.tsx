@@ -129,7 +129,14 @@ describe('/audit on a phone', () => {
       await showAs(['audit'], history);
       await expect.element(page.getByText('status: pending → approved')).toBeVisible();
       expect(document.documentElement.scrollWidth).toBeLessThanOrEqual(390);
-      const rows = page.getByRole('row').all().slice(1);
+      // Between entries 9 and 5, the numbers no entry has (a row of their own, on screen too).
+      const gap = page.getByRole('row').filter({ hasText: /^No entry 6–8:/ });
+      expect(gap.element().getBoundingClientRect().right).toBeLessThanOrEqual(390);
+      const rows = page
+        .getByRole('row')
+        .all()
+        .slice(1)
+        .filter((row) => row.element() !== gap.element());
       expect(rows).toHaveLength(history.length);
       for (const row of rows) {
         for (const cell of [...row.element().children] as HTMLElement[]) {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
 import { type Change, changes, NO_VALUE } from '../../../server/schemas/audit-changes.ts';
@@ -73,12 +73,15 @@ function UnusedNumbers({ entry, older }: { entry: number; older: number | undefi
   if (older === undefined || entry - older <= 1) return null;
   const range = entry - older === 2 ? `${older + 1}` : `${older + 1}–${entry - 1}`;
   return (
-    <span className="muted audit-id">
-      No entry {range}: numbers of changes that rolled back or were skipped after a restart; Verify
-      trail checks that none is missing
-    </span>
+    <tr className="audit-gap">
+      <td colSpan={5} className="muted">
+        No entry {range}: numbers of changes that rolled back or were skipped after a restart;
+        Verify trail checks that none is missing
+      </td>
+    </tr>
   );
 }
+
 const isEntryId = (value: string) =>
   /^[1-9][0-9]{0,15}$/.test(value) && Number(value) <= Number.MAX_SAFE_INTEGER;
 
@@ -319,48 +322,52 @@ export function AuditTrailSection() {
             </thead>
             <tbody>
               {entries.map((entry, i) => (
-                <tr key={entry.id} className={entry.id === broken?.id ? 'audit-broken' : undefined}>
-                  <th scope="row">
-                    {utcTime(entry.at, true) ?? entry.at}
-                    {new Date(entry.at).getTimezoneOffset() !== 0 && (
-                      <span className="muted audit-local">{localTime(entry.at, true)} local</span>
-                    )}
-                    <span className="muted audit-id">
-                      Entry {entry.id}
-                      {entry.id === broken?.id && <strong> · the chain breaks here</strong>}
-                    </span>
-                    {whole && <UnusedNumbers entry={entry.id} older={entries[i + 1]?.id} />}
-                  </th>
-                  <td>
-                    <CellLabel>Who</CellLabel>
-                    {entry.actorEmail ?? 'system'}
-                  </td>
-                  <td>
-                    <CellLabel>What</CellLabel>
-                    <div>
-                      {entry.action} {entry.entity}
-                      {entry.entityId && <span className="muted audit-id"> {entry.entityId}</span>}
-                    </div>
-                  </td>
-                  <td className="audit-changes-cell">
-                    <CellLabel>Old → new</CellLabel>
-                    <ul className="audit-changes">
-                      {changes(entry.oldValue, entry.newValue).map((item) => (
-                        <ChangeItem key={item.line} item={item} />
-                      ))}
-                    </ul>
-                  </td>
-                  <td>
-                    <CellLabel>Reason</CellLabel>
-                    {entry.reason === null ? (
-                      NO_VALUE
-                    ) : (
-                      <div className="audit-reason">
-                        <UserText text={entry.reason} />
+                <Fragment key={entry.id}>
+                  <tr className={entry.id === broken?.id ? 'audit-broken' : undefined}>
+                    <th scope="row">
+                      {utcTime(entry.at, true) ?? entry.at}
+                      {new Date(entry.at).getTimezoneOffset() !== 0 && (
+                        <span className="muted audit-local">{localTime(entry.at, true)} local</span>
+                      )}
+                      <span className="muted audit-id">
+                        Entry {entry.id}
+                        {entry.id === broken?.id && <strong> · the chain breaks here</strong>}
+                      </span>
+                    </th>
+                    <td>
+                      <CellLabel>Who</CellLabel>
+                      {entry.actorEmail ?? 'system'}
+                    </td>
+                    <td>
+                      <CellLabel>What</CellLabel>
+                      <div>
+                        {entry.action} {entry.entity}
+                        {entry.entityId && (
+                          <span className="muted audit-id"> {entry.entityId}</span>
+                        )}
                       </div>
-                    )}
-                  </td>
-                </tr>
+                    </td>
+                    <td className="audit-changes-cell">
+                      <CellLabel>Old → new</CellLabel>
+                      <ul className="audit-changes">
+                        {changes(entry.oldValue, entry.newValue).map((item) => (
+                          <ChangeItem key={item.line} item={item} />
+                        ))}
+                      </ul>
+                    </td>
+                    <td>
+                      <CellLabel>Reason</CellLabel>
+                      {entry.reason === null ? (
+                        NO_VALUE
+                      ) : (
+                        <div className="audit-reason">
+                          <UserText text={entry.reason} />
+                        </div>
+                      )}
+                    </td>
+                  </tr>
+                  {whole && <UnusedNumbers entry={entry.id} older={entries[i + 1]?.id} />}
+                </Fragment>
               ))}
             </tbody>
           </table>
