@@ -16,12 +16,28 @@ const FILES = { regular: 'DejaVuSans.ttf', bold: 'DejaVuSans-Bold.ttf' } as cons
 let files: { regular: Uint8Array; bold: Uint8Array } | undefined;
 const parsed = new Map<Uint8Array, ParsedFont>();
 
-/** fontkit with a memory: pdf-lib parses a font for every document, 60–90 ms for the two. */
+/** fontkit's `layout` with the arguments pdf-lib does not pass: script, language and direction. */
+type Layout = (
+  text: string,
+  features: Parameters<ParsedFont['layout']>[1],
+  script?: string,
+  language?: string,
+  direction?: 'ltr' | 'rtl',
+) => ReturnType<ParsedFont['layout']>;
+
+/**
+ * fontkit with a memory: pdf-lib parses a font for every document, 60–90 ms for the two. Its
+ * layout draws in the order given: pdf.ts passes each line in visual order (pdf-script.ts), and
+ * fontkit reversed a whole line whose first letter is Hebrew or Arabic, Latin and digits with it.
+ */
 const parseOnce: Fontkit = {
   create(bytes, postscriptName) {
     let font = parsed.get(bytes);
     if (!font) {
-      font = fontkit.create(bytes, postscriptName);
+      const created = fontkit.create(bytes, postscriptName);
+      const layout: Layout = created.layout.bind(created);
+      created.layout = (text, features) => layout(text, features, undefined, undefined, 'ltr');
+      font = created;
       parsed.set(bytes, font);
     }
     return font;

@@ -34,6 +34,7 @@ import { floorplanImageKey } from '../services/floorplan-images.ts';
 import { sniffImage } from '../services/image-type.ts';
 import { readWhole, type Storage } from '../storage/storage.ts';
 import { embedReportFonts } from './pdf-fonts.ts';
+import { type Line, shapeArabic, UNSHAPED, visualLines } from './pdf-script.ts';
 
 const PAGE = { width: 595.28, height: 841.89 };
 const MARGIN = 50;
@@ -45,26 +46,24 @@ const danger = rgb(0.75, 0.1, 0.1);
 const ok = rgb(0.1, 0.5, 0.2);
 
 /**
- * Right-to-left scripts (Hebrew, Arabic, Syriac, Thaana, N'Ko and their presentation forms): pdf-lib
- * draws code points in stored order and does not shape them, so such text would print reversed.
- */
-const RIGHT_TO_LEFT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/u;
-
-/**
- * Text as the embedded font can print it: characters it lacks (CJK among them) and right-to-left
- * ones become '?', so a lost letter shows rather than a wrong one. Every line break ('\r\n', '\r',
- * U+2028, U+2029) becomes '\n', which `wrap` turns into lines: a note's lines print as lines.
+ * Text as the embedded font can print it, in stored (logical) order: Arabic letters in their joined
+ * forms (`shapeArabic`); characters the font lacks (CJK among them) and letters of joining scripts
+ * left unshaped become '?', so a lost letter shows rather than a wrong one. Every line break
+ * ('\r\n', '\r', U+2028, U+2029) becomes '\n', which `wrap` turns into lines: a note's lines
+ * print as lines.
  */
 function printable(font: PDFFont, text: string): { text: string; lost: boolean } {
   const known = new Set(font.getCharacterSet());
   let lost = false;
   const printed = Array.from(
-    text
-      .normalize('NFC')
-      .replace(/\r\n?|[\u2028\u2029]/g, '\n')
-      .replace(/[^\S\n]/g, ' '),
+    shapeArabic(
+      text
+        .normalize('NFC')
+        .replace(/\r\n?|[\u2028\u2029]/g, '\n')
+        .replace(/[^\S\n]/g, ' '),
+    ),
     (char) => {
-      if (char === '\n' || (known.has(char.codePointAt(0) ?? 0) && !RIGHT_TO_LEFT.test(char))) {
+      if (char === '\n' || (known.has(char.codePointAt(0) ?? 0) && !UNSHAPED.test(char))) {
         return char;
       }
       lost = true;
@@ -76,7 +75,7 @@ function printable(font: PDFFont, text: string): { text: string; lost: boolean }
 
 /** Under the footer of every page of a copy that lost a letter: a '?' there is not the record's. */
 const LOST_LETTERS_NOTE =
-  "'?' marks a character this PDF cannot print (e.g. Chinese, Hebrew or Arabic script): the report page shows the record as entered.";
+  "'?' marks a character this PDF cannot print (e.g. Chinese, Japanese or Korean script): the report page shows the record as entered.";
 
 /** A word cut into pieces no wider than `width`, character by character. */
 function cutToWidth(word: string, font: PDFFont, size: number, width: number): string[] {
@@ -124,27 +123,48 @@ class Writer {
     return printed.text;
   }
 
-  private wrap(text: string, font: PDFFont, size: number, width: number): string[] {
-    const lines: string[] = [];
+  /**
+   * The text's printed lines, cut at spaces to fit `width` (measured in stored order), each in
+   * visual order to draw left to right; a line of a right-to-left paragraph says so (`rtl`).
+   */
+  private wrap(text: string, font: PDFFont, size: number, width: number): Line[] {
+    const lines: Line[] = [];
     for (const paragraph of this.printable(font, text).split('\n')) {
-      let line = '';
+      const cuts: [number, number][] = [];
+      let [start, end, wordStart] = [0, 0, 0];
       for (const word of paragraph.split(' ')) {
-        const candidate = line ? `${line} ${word}` : word;
-        if (font.widthOfTextAtSize(candidate, size) <= width) line = candidate;
+        const wordEnd = wordStart + word.length;
+        if (font.widthOfTextAtSize(paragraph.slice(start, wordEnd), size) <= width) end = wordEnd;
         else if (font.widthOfTextAtSize(word, size) <= width) {
-          lines.push(line);
-          line = word;
+          cuts.push([start, end]);
+          [start, end] = [wordStart, wordEnd];
         } else {
           // A word wider than the line (a long file name, a name without spaces) is cut.
-          if (line) lines.push(line);
-          const parts = cutToWidth(word, font, size, width);
-          lines.push(...parts.slice(0, -1));
-          line = parts.at(-1) ?? '';
+          if (end > start) cuts.push([start, end]);
+          start = wordStart;
+          for (const part of cutToWidth(word, font, size, width).slice(0, -1)) {
+            cuts.push([start, start + part.length]);
+            start += part.length;
+          }
+          end = wordEnd;
         }
+        wordStart = wordEnd + 1;
       }
-      lines.push(line);
+      cuts.push([start, end]);
+      lines.push(...visualLines(paragraph, cuts));
     }
     return lines;
+  }
+
+  /** A line at `x`, or, in a right-to-left paragraph, against the right end of `width` from `x`. */
+  private drawLine(
+    line: Line,
+    x: number,
+    width: number,
+    options: { size: number; font: PDFFont; color: ReturnType<typeof rgb> },
+  ): void {
+    const shift = line.rtl ? width - options.font.widthOfTextAtSize(line.text, options.size) : 0;
+    this.page.drawText(line.text, { x: x + Math.max(shift, 0), y: this.y, ...options });
   }
 
   text(
@@ -159,16 +179,11 @@ class Writer {
     const size = options.size ?? 10;
     const font = options.bold ? this.bold : this.font;
     const indent = options.indent ?? 0;
-    for (const line of this.wrap(text, font, size, CONTENT_WIDTH - indent)) {
+    const width = CONTENT_WIDTH - indent;
+    for (const line of this.wrap(text, font, size, width)) {
       this.room(size * 1.4);
       this.y -= size * 1.4;
-      this.page.drawText(line, {
-        x: MARGIN + indent,
-        y: this.y,
-        size,
-        font,
-        color: options.color ?? ink,
-      });
+      this.drawLine(line, MARGIN + indent, width, { size, font, color: options.color ?? ink });
     }
   }
 
@@ -186,7 +201,8 @@ class Writer {
   field(label: string, value: string, { hash = false } = {}): void {
     const [labelSize, labelWidth, step] = [10, 150, 14];
     const size = hash ? 8 : labelSize;
-    const lines = this.wrap(value, this.font, size, CONTENT_WIDTH - labelWidth);
+    const width = CONTENT_WIDTH - labelWidth;
+    const lines = this.wrap(value, this.font, size, width);
     // Together on one page when they fit; a longer value goes on over the page break.
     this.room(step * Math.min(lines.length, 3));
     lines.forEach((line, i) => {
@@ -201,13 +217,7 @@ class Writer {
           color: muted,
         });
       }
-      this.page.drawText(line, {
-        x: MARGIN + labelWidth,
-        y: this.y,
-        size,
-        font: this.font,
-        color: ink,
-      });
+      this.drawLine(line, MARGIN + labelWidth, width, { size, font: this.font, color: ink });
     });
   }
 }
