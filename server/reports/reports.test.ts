@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfPageImageCounts, pdfPages, pdfTextBoxes } from '../../tests/support/pdf-text.ts';
 import type { AuthUser } from '../context.ts';
 import {
+  accountLockouts,
   auditLog,
   devices,
   inspections,
@@ -533,6 +534,15 @@ describe('approve and reject as e-signatures', () => {
         `^The password is incorrect; nothing was signed\\. That was too many wrong passwords: your account is locked ${until.source}$`,
       ),
     );
+    // Its end to the next whole minute: a try at the minute named is never still refused.
+    const [lock] = await t.services.ctx.db
+      .select({ until: accountLockouts.lockedUntil })
+      .from(accountLockouts)
+      .where(eq(accountLockouts.userId, signer.id));
+    const [, day, time] = /until (\S+) at (\S+) UTC/.exec(answers[4]?.json().message) ?? [];
+    const said = new Date(`${day}T${time}:00Z`).getTime();
+    expect(said).toBeGreaterThanOrEqual(lock?.until?.getTime() ?? Number.POSITIVE_INFINITY);
+    expect(said - (lock?.until?.getTime() ?? 0)).toBeLessThan(60_000);
     // The right password while locked: said as a lock, and filed as one (QA: 'wrong password').
     const locked = await approve(TEST_PASSWORD);
     expect(locked.statusCode).toBe(403);

@@ -88,7 +88,9 @@ async function checkSignerPassword(
  */
 function refusal({ reason, lockedUntil }: { reason: FailureReason; lockedUntil: Date | null }) {
   if (!lockedUntil) return WRONG_PASSWORD;
-  const until = `until ${dayAndTime(lockedUntil)}, or until an administrator unlocks it`;
+  // To the next whole minute: 18:06 for a lock ending 18:06:42 refused a try at 18:06:05 (QA).
+  const minute = new Date(Math.ceil(lockedUntil.getTime() / 60_000) * 60_000);
+  const until = `until ${dayAndTime(minute)}, or until an administrator unlocks it`;
   return reason === 'account locked'
     ? `Your account is locked after too many wrong passwords, ${until}; nothing was signed`
     : `${WRONG_PASSWORD}. That was too many wrong passwords: your account is locked ${until}`;

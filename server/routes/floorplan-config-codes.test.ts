@@ -68,20 +68,26 @@ describe('a tag code of another line or a device', () => {
       { name: 'Chute', qrCode: 'TAG-1' },
     ]);
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe(`body.configuration.tags.1.qrCode 'TAG-1' ${LINE_A_TAG}`);
+    expect(res.json().message).toBe(
+      `body.configuration.tags.1.qrCode 'TAG-1' of tag 'Chute' ${LINE_A_TAG}`,
+    );
     expect(await savedTags(lineB)).toBeNull();
   });
 
   it('compares trimmed codes, as a scan is matched', async () => {
     const res = await save(f.auth.admin, lineB, [{ name: 'Chute', qrCode: ' \tTAG-1  ' }]);
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe(`body.configuration.tags.0.qrCode 'TAG-1' ${LINE_A_TAG}`);
+    expect(res.json().message).toBe(
+      `body.configuration.tags.0.qrCode 'TAG-1' of tag 'Chute' ${LINE_A_TAG}`,
+    );
   });
 
   it('tells an LC manager the other line as it tells an admin: every user reads every line', async () => {
     const res = await save(f.auth.lcmanager2, lineB, [{ name: 'Chute', qrCode: 'TAG-1' }]);
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe(`body.configuration.tags.0.qrCode 'TAG-1' ${LINE_A_TAG}`);
+    expect(res.json().message).toBe(
+      `body.configuration.tags.0.qrCode 'TAG-1' of tag 'Chute' ${LINE_A_TAG}`,
+    );
     // Naming Line A leaks nothing: its manager-to-be may read it and its codes already
     // (docs/permissions.md, "Read scope"). Should that change, so must the message.
     const readable = await t.app.inject({
@@ -96,7 +102,7 @@ describe('a tag code of another line or a device', () => {
     const res = await save(f.auth.lcmanager2, lineB, [{ name: 'Chute', qrCode: ' DEMO-CAM-1' }]);
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(
-      "body.configuration.tags.0.qrCode 'DEMO-CAM-1' is the serial of the registered device 'Camera 1': scanning that label would tick this tag, so give this tag its own code",
+      "body.configuration.tags.0.qrCode 'DEMO-CAM-1' of tag 'Chute' is the serial of the registered device 'Camera 1': scanning that label would tick this tag, so give this tag its own code",
     );
   });
 
@@ -164,7 +170,7 @@ describe('a tag code of another line or a device', () => {
     ]);
     expect(added.statusCode).toBe(400);
     expect(added.json().message).toBe(
-      "body.configuration.tags.3.qrCode 'B-1' is already a checkpoint of another line (tag 'Chute' of Line B): scanning that label would tick this tag, so give this tag its own code",
+      "body.configuration.tags.3.qrCode 'B-1' of tag 'Copied' is already a checkpoint of another line (tag 'Chute' of Line B): scanning that label would tick this tag, so give this tag its own code",
     );
     // Dropped from the line, the old clash is no longer the line's: added back, it is refused.
     expect((await save(f.auth.admin, line, [{ name: 'Own', qrCode: 'OWN-1' }])).statusCode).toBe(
@@ -175,7 +181,9 @@ describe('a tag code of another line or a device', () => {
       { name: 'Copy again', qrCode: 'TAG-1' },
     ]);
     expect(back.statusCode).toBe(400);
-    expect(back.json().message).toBe(`body.configuration.tags.1.qrCode 'TAG-1' ${LINE_A_TAG}`);
+    expect(back.json().message).toBe(
+      `body.configuration.tags.1.qrCode 'TAG-1' of tag 'Copy again' ${LINE_A_TAG}`,
+    );
   });
 
   it('two lines saving one new code at once: exactly one of them has it', async () => {

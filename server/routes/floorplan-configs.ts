@@ -109,7 +109,8 @@ async function claimedTagCode(
       ? `already a checkpoint of another line (tag '${checkpoint.tag}' of ${checkpoint.line})`
       : device && `the serial of the registered device '${device.name}'`;
     if (owner) {
-      return `body.configuration.tags.${i}.qrCode '${code}' is ${owner}: scanning that label would tick this tag, so give this tag its own code`;
+      const tag = configuration.tags[i]?.name;
+      return `body.configuration.tags.${i}.qrCode '${code}' of tag '${tag}' is ${owner}: scanning that label would tick this tag, so give this tag its own code`;
     }
   }
   return null;

@@ -88,10 +88,13 @@ describe('MediaLink', () => {
     const link = page.getByRole('link', { name: 'Export CSV' });
     await link.click();
     await expect.element(link).toHaveAttribute('aria-busy', 'true');
+    await expect.element(page.getByRole('status')).toHaveTextContent('Preparing the download…');
+    expect(getComputedStyle(link.element()).cursor).toBe('progress');
     await link.click();
     send(fileAnswer('text/csv', 'inspection-reports.csv', 'Inspection\r\n'));
     await expect.poll(() => saved.map(({ name }) => name)).toEqual(['inspection-reports.csv']);
     await expect.element(link).not.toHaveAttribute('aria-busy');
+    expect(page.getByRole('status').query()).toBeNull();
     expect(sent).toHaveLength(1);
   });
 

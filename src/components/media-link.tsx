@@ -36,15 +36,23 @@ export function MediaLink({ href, className, 'aria-label': label, children }: Me
     });
   };
   return (
-    <a
-      className={className}
-      href={href}
-      download
-      aria-label={label}
-      aria-busy={fetching || undefined}
-      onClick={follow}
-    >
-      {children}
-    </a>
+    <>
+      <a
+        className={className}
+        href={href}
+        download
+        aria-label={label}
+        aria-busy={fetching || undefined}
+        onClick={follow}
+      >
+        {children}
+      </a>
+      {/* Said, as aria-busy on a link is not (QA): the file arrives whole before it is saved. */}
+      {fetching && (
+        <span role="status" className="visually-hidden">
+          Preparing the download…
+        </span>
+      )}
+    </>
   );
 }

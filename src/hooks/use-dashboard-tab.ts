@@ -1,6 +1,8 @@
 import { useLocation, useSearch } from 'wouter';
+import { session } from '../stores/session.ts';
 
-const storageKey = (dashboard: string) => `dashboard-tab:${dashboard}`;
+/** Per user: on a shared terminal, the next user opens a dashboard on its first tab (QA). */
+const storageKey = (dashboard: string) => `dashboard-tab:${session.info?.id ?? ''}:${dashboard}`;
 
 function remembered(dashboard: string): string | null {
   try {
