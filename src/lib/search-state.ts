@@ -89,11 +89,15 @@ const edgeText = (date: Date, whole: Date) =>
   format(date, date.getTime() === whole.getTime() ? 'MMM d, yyyy' : 'MMM d, yyyy HH:mm');
 
 /**
- * A range open at one end in words ('From Nov 15, 2026 on (no end date).'), which the picker
- * cannot show; null for both ends or none.
+ * What the picker cannot show of a range, in words: one open at an end ('From Nov 15, 2026 on (no
+ * end date).'), or one a link gave backwards, which nothing can match (QA: only 'No reports').
+ * Null for a whole range or none.
  */
-export function openRangeText({ from, to }: DateFilter): string | null {
+export function rangeNote({ from, to }: DateFilter): string | null {
   if (from && !to) return `From ${edgeText(from, startOfDay(from))} on (no end date).`;
   if (to && !from) return `Up to ${edgeText(to, endOfDay(to))} (no start date).`;
+  if (from && to && from > to) {
+    return `This range ends before it starts (${edgeText(to, endOfDay(to))} is before ${edgeText(from, startOfDay(from))}), so nothing matches it: choose the dates again.`;
+  }
   return null;
 }

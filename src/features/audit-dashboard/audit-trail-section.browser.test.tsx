@@ -190,6 +190,14 @@ describe('the audit trail viewer', () => {
     await expect.element(plain.getByRole('cell').last()).toHaveTextContent('—');
   });
 
+  it('shows a filter value from the address that the trail does not hold, not All', async () => {
+    signInAuditor();
+    stubTrail();
+    await renderSection('/audit?action=bogus&entity=inspection');
+    await expect.element(page.getByLabelText('Action')).toHaveValue('bogus');
+    await expect.element(page.getByLabelText('Object type')).toHaveValue('inspection');
+  });
+
   it('says which numbers no entry has, between the entries, in the whole trail only', async () => {
     signInAuditor();
     stubTrail([

@@ -22,9 +22,9 @@ import {
   datesOf,
   datesQuery,
   noDates,
-  openRangeText,
   pickedRange,
   rangeDates,
+  rangeNote,
   useSearchState,
 } from '../../lib/search-state.ts';
 import { session } from '../../stores/session.ts';
@@ -192,7 +192,7 @@ export function AuditTrailSection() {
   const verify = async () => {
     setVerification(await verifyTrail());
   };
-  const openText = openRangeText(filters.dates);
+  const openText = rangeNote(filters.dates);
   const last = entries?.[entries.length - 1];
   const broken = verification?.firstBroken ?? null;
   // The page that starts at an entry: no filters, everything older than the one after it.
@@ -257,7 +257,12 @@ export function AuditTrailSection() {
           <Field key={key} label={label}>
             <Select
               value={filters[key]}
-              options={options}
+              // A link's value the trail does not hold is shown, not hidden behind 'All …' (QA).
+              options={
+                filters[key] && !options.includes(filters[key])
+                  ? [...options, filters[key]]
+                  : options
+              }
               onChange={(value) => change({ [key]: value })}
               emptyLabel={all}
             />

@@ -386,5 +386,16 @@ describe('/reports keeps its filters, sort and page in the URL', () => {
     const before = await open(memoryLocation({ path: `/reports?to=${to}` }));
     await expect.element(page.getByText('Up to Nov 20, 2026 12:00 (no start date).')).toBeVisible();
     expect(before).toEqual([`/api/reports?to=${encodeURIComponent(to)}&sort=-startTime&limit=25`]);
+
+    // A link's range backwards matches nothing: said, not only 'No reports'.
+    await cleanup();
+    await open(memoryLocation({ path: '/reports?from=2026-11-19&to=2026-11-01' }));
+    await expect
+      .element(
+        page.getByText(
+          'This range ends before it starts (Nov 1, 2026 is before Nov 19, 2026), so nothing matches it: choose the dates again.',
+        ),
+      )
+      .toBeVisible();
   });
 });

@@ -27,9 +27,9 @@ import {
   datesOf,
   datesQuery,
   noDates,
-  openRangeText,
   pickedRange,
   rangeDates,
+  rangeNote,
   useSearchState,
 } from '../../lib/search-state.ts';
 import { session } from '../../stores/session.ts';
@@ -265,7 +265,7 @@ export default function ReportsPage() {
   }, [shown, checks]);
 
   const change = (patch: Partial<Filters>) => show({ ...filters, ...patch }, []);
-  const openText = openRangeText(filters.dates);
+  const openText = rangeNote(filters.dates);
   return (
     <section className="reports-page">
       <BreadcrumbBar />
