@@ -19,6 +19,7 @@ import { securityAlertRoutes } from './security-alerts.ts';
 import { serviceAccountRoutes } from './service-accounts.ts';
 import { uploadRoutes } from './uploads.ts';
 import { userRoutes } from './users.ts';
+import { usersCsvRoutes } from './users-csv.ts';
 import { videoRoutes } from './videos.ts';
 
 export const apiRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -29,6 +30,7 @@ export const apiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     securityAlertRoutes,
     lineClearanceRoutes,
     userRoutes,
+    usersCsvRoutes,
     deviceRoutes,
     inspectionRoutes,
     videoRoutes,

@@ -385,6 +385,13 @@ const matrix: Row[] = [
     allowed: EVERYONE,
   },
   {
+    method: 'GET',
+    route: '/api/users.csv',
+    request: () => ({ url: '/api/users.csv' }),
+    ok: 200,
+    allowed: ['admin', 'factory'],
+  },
+  {
     method: 'POST',
     route: '/api/users',
     request: () => ({

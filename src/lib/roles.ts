@@ -38,20 +38,7 @@ export const dashboardLabelByRole: Record<Role, string> = {
   admin: 'Admin Dashboard',
 };
 
-/** Spec §6 labels; the legacy labels 'manager' and 'user' still appear in stored users. */
-const roleLabels: Record<string, string> = {
-  admin: 'Admin',
-  factory_manager: 'Factory Manager',
-  lc_manager: 'Line Clearance Manager',
-  audit: 'Audit',
-  operator: 'Operator',
-  manager: 'Manager',
-  user: 'User',
-};
-
-export function roleLabel(role: string): string {
-  return roleLabels[role] ?? role;
-}
+export { roleLabel } from '../../server/schemas/role-labels.ts';
 
 export type Severity = 'danger' | 'warning' | 'success' | 'info' | 'secondary';
 

@@ -13,6 +13,8 @@ export const adminStrings = {
   delete: 'Delete',
   view: 'View',
   refresh: 'Refresh',
+  /** The Users tab's access review export (docs/permissions.md). */
+  exportCsv: 'Export CSV',
   noDescription: 'No description',
   noLocation: 'No location specified',
   noEmail: 'No email',

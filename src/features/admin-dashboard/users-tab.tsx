@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { deleteUser } from '../../api/delete-user.ts';
+import { MediaLink } from '../../components/media-link.tsx';
 import { deleteAction, RecordDeletionDialog } from '../../components/reason-dialog.tsx';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { RoleTags, Tag, TagList } from '../../components/tag.tsx';
@@ -12,6 +13,9 @@ import type { LineClearance, User } from '../../types/api.ts';
 import { adminStrings as s } from './strings.ts';
 import { UnlockDialog } from './unlock-dialog.tsx';
 import { UserDialog } from './user-dialog.tsx';
+
+/** Every account for the periodic access review (server/routes/users-csv.ts). */
+const USERS_CSV = '/api/users.csv';
 
 export interface UsersTabProps {
   users: Loaded<User[]>;
@@ -32,6 +36,12 @@ export function UsersTab({ users, lineClearances }: UsersTabProps) {
     <>
       <CardGrid
         onAdd={mayAdd ? () => setEditing('new') : undefined}
+        // The tab's audience (admins, factory managers) is the export's: no role check here.
+        toolbar={
+          <MediaLink className="btn btn-secondary" href={USERS_CSV}>
+            {s.exportCsv}
+          </MediaLink>
+        }
         items={users.data}
         noun={messages.noun}
         loading={users.loading}
