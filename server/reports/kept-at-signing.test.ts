@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfPages } from '../../tests/support/pdf-text.ts';
 import { inspections, lineClearances, signatures, users, videos } from '../db/schema.ts';
 import { DEMO_PASSWORD, loadDemo } from '../demo/load-demo.ts';
-import type { FloorplanConfig } from '../schemas/floorplan-configs.ts';
+import type { FloorplanConfig, FloorplanConfiguration } from '../schemas/floorplan-configs.ts';
 import type { InspectionReport, ReportRow } from '../schemas/reports.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { dataset, files } from '../test/demo-dataset.ts';
@@ -301,5 +301,37 @@ describe('the report’s path', () => {
       .update(videos)
       .set({ calibration: null })
       .where(eq(videos.id, pending.videoId));
+  });
+
+  it('is drawn, on the report, with the tags and zones the inspection was recorded against', async () => {
+    // QA: after a tag was added to the line, the report's path player counted 'Tags: 7 of 9'
+    // beside a checklist of 8 (the snapshot the record was made with).
+    const line = await lineByName('Bottling Line 2');
+    const pending = await inspectionOf(line.id, 'pending');
+    const current = (await get(`/api/floorplan-configs/line-clearance/${line.id}`)).json();
+    const { configuration } = current as FloorplanConfig;
+    const added = { x: 40, y: 40, name: 'Added after the inspection', qrCode: 'ADDED-LATER-1' };
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: '/api/floorplan-configs',
+      headers: auth.lcmanager2,
+      payload: {
+        lineClearanceId: line.id,
+        name: current.name,
+        configuration: { ...configuration, tags: [...configuration.tags, added] },
+        reason: 'A checkpoint added at the new filler',
+      },
+    });
+    expect(saved.statusCode, saved.body).toBeLessThan(300);
+    const names = (served: { configuration: FloorplanConfiguration }) =>
+      served.configuration.tags.map((tag) => tag.name);
+    const recorded = (await get(`/api/floorplan-configs/${pending.videoId}?tags=recorded`)).json();
+    const report = await reportOf(pending.id);
+    expect(names(recorded)).toEqual(report.checklist.tags.map((tag) => tag.name));
+    expect(names(recorded)).not.toContain(added.name);
+    expect(recorded.configuration.hotZones).toHaveLength(report.checklist.zones.length);
+    // /video shows the line as it is now, the tag just added with it.
+    const now = (await get(`/api/floorplan-configs/${pending.videoId}`)).json();
+    expect(names(now)).toContain(added.name);
   });
 });

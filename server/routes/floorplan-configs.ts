@@ -19,6 +19,7 @@ import { errorResponses } from '../http/error-responses.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { iso, newId } from '../ids.ts';
 import { withVideoCalibration } from '../reports/layout.ts';
+import type { ChecklistSnapshot } from '../schemas/capture.ts';
 import { Id } from '../schemas/common.ts';
 import {
   FloorplanConfig,
@@ -116,6 +117,23 @@ async function claimedTagCode(
   return null;
 }
 
+/**
+ * The tags and hot zones the inspection was recorded against (its checklist snapshot), on the
+ * layout's plan and mapping: what its report's checklist counts (report.ts), so the report's path
+ * player counts the same tags (QA: 'Tags: 7 of 9' beside a checklist of 8 after a tag was added).
+ */
+function withChecklist(
+  configuration: FloorplanConfiguration,
+  checklist: ChecklistSnapshot | null,
+): FloorplanConfiguration {
+  if (!checklist) return configuration;
+  return {
+    ...configuration,
+    tags: checklist.tags.map(({ index: _index, ...tag }) => tag),
+    hotZones: checklist.hotZones.map(({ index: _index, ...zone }) => zone),
+  };
+}
+
 export const floorplanConfigRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ctx;
 
@@ -143,7 +161,19 @@ export const floorplanConfigRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/floorplan-configs/:videoId',
     {
       config: { access: 'authenticated' },
-      schema: { tags: ['floorplans'], params: Type.Object({ videoId: Id }), response: read },
+      schema: {
+        tags: ['floorplans'],
+        params: Type.Object({ videoId: Id }),
+        querystring: Type.Object({
+          tags: Type.Optional(
+            Type.Literal('recorded', {
+              description:
+                "'recorded': the tags and hot zones of the inspection's checklist snapshot (the report's), not the line's as they are now",
+            }),
+          ),
+        }),
+        response: read,
+      },
     },
     async (request) => {
       const video = await findVisibleVideo(
@@ -158,12 +188,21 @@ export const floorplanConfigRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .innerJoin(inspections, eq(inspections.id, signatures.inspectionId))
         .where(and(eq(inspections.videoId, video.id), isNotNull(signatures.kept)))
         .limit(1);
-      if (kept?.kept) {
-        if (!kept.kept.layout.config) throw notFound('Floor plan configuration');
-        return kept.kept.layout.config;
-      }
-      const config = await byLine(video.lineClearanceId);
-      return { ...config, configuration: withVideoCalibration(config.configuration, video) };
+      if (kept?.kept && !kept.kept.layout.config) throw notFound('Floor plan configuration');
+      const config = kept?.kept?.layout.config ?? (await byLine(video.lineClearanceId));
+      const configuration = kept?.kept
+        ? config.configuration
+        : withVideoCalibration(config.configuration, video);
+      if (request.query.tags !== 'recorded') return { ...config, configuration };
+      const [recorded] = await db
+        .select({ checklist: inspections.checklist })
+        .from(inspections)
+        .where(eq(inspections.videoId, video.id))
+        .limit(1);
+      return {
+        ...config,
+        configuration: withChecklist(configuration, recorded?.checklist ?? null),
+      };
     },
   );
 

@@ -48,6 +48,8 @@ export interface VideoWorkspaceProps {
   qrScannedTags?: readonly QrScannedTag[];
   /** Why the analysis made no path, for the path player to say (the report's `pathMissingReason`). */
   pathMissingReason?: string | null;
+  /** The report's: the path player draws the tags and zones the inspection was recorded against. */
+  recordedChecklist?: boolean;
 }
 
 const noKeyframes: TimeBounds = { min: 0, max: 0 };
@@ -107,6 +109,7 @@ export function VideoWorkspace({
   clock,
   qrScannedTags,
   pathMissingReason,
+  recordedChecklist,
 }: VideoWorkspaceProps) {
   const videoId = videoIdOf(video) ?? video.filename;
   const mediaRef = useRef<HTMLVideoElement>(null);
@@ -297,6 +300,7 @@ export function VideoWorkspace({
             onLoaded={onLoaded}
             qrScannedTags={qrScannedTags}
             pathMissingReason={pathMissingReason}
+            recordedChecklist={recordedChecklist}
           />
         </div>
         <TimeSlider

@@ -289,6 +289,7 @@ function ReportView({ inspectionId }: { inspectionId: string }) {
                   clock={clock}
                   qrScannedTags={qrScannedTags}
                   pathMissingReason={report.pathMissingReason}
+                  recordedChecklist
                 />
               </div>
             )}

@@ -87,9 +87,10 @@ interface ConfigurationAnswer {
 async function readConfiguration(
   videoId: string,
   signal: AbortSignal,
+  recorded: boolean,
 ): Promise<ConfigurationAnswer> {
   try {
-    const config = await getVideoFloorplanConfig(videoId, signal);
+    const config = await getVideoFloorplanConfig(videoId, signal, recorded);
     const configuration = config?.configuration;
     if (typeof configuration !== 'object' || configuration === null) {
       return { configuration: null, message: m.configurationUnavailable };
@@ -213,6 +214,8 @@ export async function loadPathPlayer(
   pixelRatio: number,
   timeNow: () => number,
   signal: AbortSignal,
+  /** The report's: the tags and zones its inspection was recorded against (its checklist). */
+  recorded = false,
 ): Promise<PathPlayerLoad> {
   const videoId = videoIdOf(video);
   const notArrived = awaitingUpload(video);
@@ -232,7 +235,11 @@ export async function loadPathPlayer(
 
   // The keyframes download is the long pole: it starts first and runs beside the rest.
   const keyframes = hasKeyframes && settle(downloadKeyframes(videoId, signal));
-  const { configuration, message: configurationMessage } = await readConfiguration(videoId, signal);
+  const { configuration, message: configurationMessage } = await readConfiguration(
+    videoId,
+    signal,
+    recorded,
+  );
   const floorplanImage = readImage(configuration, signal);
   const imageSize = imageSizeOf(await floorplanImage.size, configuration);
   signal.throwIfAborted();

@@ -43,6 +43,8 @@ interface Shown {
   props: PathPlayerProps;
   /** The requests of the page and of the path worker. */
   calls: () => Promise<string[]>;
+  /** The page's requests with their queries. */
+  urls: () => string[];
   /** Renders the player again with these props changed (a page passing new ones). */
   update: (changed: Partial<PathPlayerProps>) => void;
   canvases: () => { floor: HTMLCanvasElement; path: HTMLCanvasElement; tags: HTMLCanvasElement };
@@ -55,9 +57,10 @@ async function show(
     highlightTime?: number | null;
     qrScannedTags?: readonly QrScannedTag[];
     pathMissingReason?: string | null;
+    recordedChecklist?: boolean;
   } = {},
 ): Promise<Shown> {
-  const { calls } = await fakeApi(routes);
+  const { calls, urls } = await fakeApi(routes);
   const clock = createPlaybackClock();
   const props: PathPlayerProps = {
     video: options.video ?? video,
@@ -68,6 +71,7 @@ async function show(
     onLoaded: vi.fn(),
     qrScannedTags: options.qrScannedTags,
     pathMissingReason: options.pathMissingReason,
+    recordedChecklist: options.recordedChecklist,
   };
   let setProps: Shown['update'] = () => {
     throw new Error('the player has not rendered yet');
@@ -94,7 +98,7 @@ async function show(
       },
     };
   };
-  return { clock, props, calls, update: (changed) => setProps(changed), canvases };
+  return { clock, props, calls, urls, update: (changed) => setProps(changed), canvases };
 }
 
 /**
@@ -316,6 +320,18 @@ describe('path player: spec §8 messages', () => {
     await loaded(shown);
     await expect.element(message(m.noKeyframesPath)).toBeVisible();
     expect(await shown.calls()).toEqual([]);
+  });
+
+  it('asks for the tags the inspection was recorded against on the report only', async () => {
+    // The report counts its checklist snapshot; /video shows the line's plan as it is now.
+    const report = await show(await fixtureRoutes(), { recordedChecklist: true });
+    await loaded(report);
+    expect(report.urls()).toContain(`/api/floorplan-configs/${VIDEO_ID}?tags=recorded`);
+    await cleanup();
+    await stopFakeApi();
+    const viewer = await show(await fixtureRoutes());
+    await loaded(viewer);
+    expect(viewer.urls()).toContain(`/api/floorplan-configs/${VIDEO_ID}`);
   });
 
   it('a video whose file has not arrived: no path yet, the keyframes never asked for', async () => {

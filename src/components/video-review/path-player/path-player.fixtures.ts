@@ -137,6 +137,8 @@ let serving: { worker: WorkerRoutes; routes: Record<string, FakeAnswer> } | null
  */
 export async function fakeApi(routes: Record<string, FakeAnswer>) {
   const pageCalls: string[] = [];
+  /** The page's requests with their queries, which the route keys leave out. */
+  const pageUrls: string[] = [];
   const entries = Object.entries(routes);
   const worker = await serveToWorkers(
     Object.fromEntries(
@@ -149,6 +151,7 @@ export async function fakeApi(routes: Record<string, FakeAnswer>) {
     const url = new URL(String(input), window.location.origin);
     const key = `${init?.method ?? 'GET'} ${url.pathname}`;
     pageCalls.push(key);
+    pageUrls.push(url.pathname + url.search);
     const answer = isWorkerRoute(key) ? undefined : routes[key];
     if (answer === undefined) return unexpectedRequest(key);
     return pageAnswer(answer, init?.signal);
@@ -163,7 +166,7 @@ export async function fakeApi(routes: Record<string, FakeAnswer>) {
       return call.key;
     }),
   ];
-  return { calls };
+  return { calls, urls: () => [...pageUrls] };
 }
 
 /**

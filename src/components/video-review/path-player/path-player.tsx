@@ -57,6 +57,11 @@ export interface PathPlayerProps {
    */
   qrScannedTags?: readonly QrScannedTag[];
   /**
+   * The inspection report's: its tags and hot zones as the inspection was recorded against them
+   * (the checklist's), not the line's as they are now, so both count the same tags.
+   */
+  recordedChecklist?: boolean;
+  /**
    * Why the analysis made no path (the server's words, e.g. the inspection report's
    * `pathMissingReason`): said beside the spec §8 message when no path loaded.
    */
@@ -79,7 +84,8 @@ const pixelRatio = () => Math.min(Math.max(window.devicePixelRatio || 1, 1), 4);
  * opens its keyframe, clicking a tag its details. Rules and decisions: docs/path-player.md.
  */
 export function PathPlayer(props: PathPlayerProps): JSX.Element {
-  const { video, clock, highlightTime, qrScannedTags, pathMissingReason } = props;
+  const { video, clock, highlightTime, qrScannedTags, pathMissingReason, recordedChecklist } =
+    props;
   const callbacks = useLatest(props);
   const [state, setState] = useState<LoadState>({ status: 'loading' });
   const [stage, setStage] = useState<PathStage | null>(null);
@@ -106,7 +112,13 @@ export function PathPlayer(props: PathPlayerProps): JSX.Element {
     startPathWorker();
     const controller = new AbortController();
     setState({ status: 'loading' });
-    loadPathPlayer(videoRef.current, pixelRatio(), () => clock.time, controller.signal).then(
+    loadPathPlayer(
+      videoRef.current,
+      pixelRatio(),
+      () => clock.time,
+      controller.signal,
+      recordedChecklist,
+    ).then(
       (load) => setState({ status: 'done', load }),
       (error: unknown) => {
         if (!controller.signal.aborted) console.error('The path player failed to load', error);
