@@ -231,7 +231,11 @@ describe.concurrent('sign-in', () => {
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     // Radix gives the focus back a task after the dialog leaves the page (seen at <body> between).
-    await expect.poll(() => menuButton.evaluate((b) => b === document.activeElement)).toBe(true);
+    await page.waitForFunction(
+      (button) => button === document.activeElement,
+      await menuButton.elementHandle(),
+      { timeout: 5_000 },
+    );
     await page.context().close();
   });
 });
