@@ -58,16 +58,15 @@ interface Visit {
 export const MAX_NESTING = 32;
 
 /** A key holding a refused character is named with it escaped: the message must be storable and read as is. */
-const ESCAPED_IN_PATHS = new RegExp(`[\\u0000${DIRECTION_CONTROLS}]`, 'g');
+const ESCAPED_IN_PATHS = new RegExp(
+  `[\\u0000${DIRECTION_CONTROLS}]|${LONE_SURROGATE.source}`,
+  'gu',
+);
 
 function pathOf(visit: Visit): string {
   const keys: string[] = [];
   for (let at: Visit | undefined = visit; at; at = at.parent) keys.push(String(at.key));
-  return keys
-    .reverse()
-    .join('.')
-    .replaceAll(ESCAPED_IN_PATHS, writtenOut)
-    .replaceAll(new RegExp(LONE_SURROGATE, 'gu'), writtenOut);
+  return keys.reverse().join('.').replaceAll(ESCAPED_IN_PATHS, writtenOut);
 }
 
 /**
