@@ -47,6 +47,11 @@ export default function AdminDashboardPage() {
     lineClearances.reload();
     overview.reload();
   };
+  // A user renamed, given other roles or lines, or deleted: lines show their manager and operators.
+  const usersChanged = () => {
+    users.reload();
+    linesChanged();
+  };
 
   const comingSoon = (label: string) => ({ label, onClick: () => toastComingSoon(label) });
   // Spec §2: extra quick actions for factory and LC managers; everyone gets the shared links.
@@ -91,7 +96,11 @@ export default function AdminDashboardPage() {
           />
         </Tabs.Content>
         <Tabs.Content className="tab-panel" value="users">
-          <UsersTab users={users} lineClearances={lineClearances.data ?? []} />
+          <UsersTab
+            users={users}
+            lineClearances={lineClearances.data ?? []}
+            onChanged={usersChanged}
+          />
         </Tabs.Content>
         <Tabs.Content className="tab-panel" value="devices">
           <DevicesTab devices={devices} />

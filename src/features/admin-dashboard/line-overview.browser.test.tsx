@@ -7,7 +7,7 @@ import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
 import { localTime, recordTime } from '../../lib/record-time.ts';
 import { signIn, signOut } from '../../stores/session.ts';
 import { toasts } from '../../stores/toasts.ts';
-import type { LineOverview, LinesOverview } from '../../types/api.ts';
+import type { LineOverview, LinesOverview, User } from '../../types/api.ts';
 import AdminDashboardPage from './admin-dashboard-page.tsx';
 
 afterEach(async () => {
@@ -255,6 +255,67 @@ describe('the overview after a line clearance is saved or deleted on the dashboa
     await userEvent.click(why.getByRole('button', { name: 'Delete', exact: true }));
     await expect.element(section().getByText('No line clearances yet.')).toBeVisible();
     expect(asked()).toBe(3);
+    vi.restoreAllMocks();
+  });
+});
+
+describe('the overview after a user is saved or deleted on the dashboard', () => {
+  it('names the renamed manager, and no manager once the manager is deleted', async () => {
+    signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles: ['admin'] });
+    const sofia: User = {
+      _id: 'dddddddddddddddddddddddd',
+      id: 'dddddddddddddddddddddddd',
+      name: 'Sofia Lindqvist',
+      email: 'lcmanager@example.com',
+      role: ['lc_manager'],
+      lineClearanceIds: [],
+      assignedOperators: [],
+      status: 'active',
+      lockedUntil: null,
+      version: 1,
+    };
+    const managed = (name: string | null) => ({
+      body: {
+        ...overview,
+        lines: [{ ...overview.lines[0], manager: name ? { id: sofia._id, name } : null }],
+      } as LinesOverview,
+    });
+    const answer = managed('Sofia Lindqvist');
+    const listedUsers = { body: [sofia] as unknown[] };
+    const fake = fakeFetch({
+      'GET /api/line-clearances': { body: [activeLine(blisterId, { managerId: sofia._id })] },
+      'GET /api/users': listedUsers,
+      'GET /api/devices': { body: [] },
+      'GET /api/security-alerts': { body: emptyAlerts },
+      'GET /api/reports/overview': answer,
+      [`PUT /api/users/${sofia._id}`]: { body: { ...sofia, name: 'Sofia Berg' } },
+      [`DELETE /api/users/${sofia._id}`]: { body: { message: 'deleted' } },
+    });
+    vi.stubGlobal('fetch', fake.fetchImpl);
+    await render(<AdminDashboardPage />);
+    const blister = section().getByRole('row', { name: /Blister Line 1/ });
+    await expect.element(blister.getByText('Sofia Lindqvist')).toBeVisible();
+    await userEvent.click(page.getByRole('tab', { name: 'Users' }));
+
+    // Renamed (married name): the line's manager reads the new name at once.
+    answer.body = managed('Sofia Berg').body;
+    listedUsers.body = [{ ...sofia, name: 'Sofia Berg' }];
+    await userEvent.click(page.getByRole('button', { name: 'Edit Sofia Lindqvist' }));
+    const dialog = page.getByRole('dialog', { name: 'Edit User' });
+    await userEvent.fill(dialog.getByLabelText('Name'), 'Sofia Berg');
+    await userEvent.fill(dialog.getByLabelText('Reason for change'), 'Name changed after marriage');
+    await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    await expect.element(blister.getByText('Sofia Berg')).toBeVisible();
+
+    // Deleted: the line has no manager any more.
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    answer.body = managed(null).body;
+    listedUsers.body = [];
+    await userEvent.click(page.getByRole('button', { name: 'Delete Sofia Berg' }));
+    const why = page.getByRole('dialog');
+    await why.getByLabelText('Reason (required)').fill('Left the company');
+    await userEvent.click(why.getByRole('button', { name: 'Delete', exact: true }));
+    await expect.element(blister.getByRole('cell', { name: 'none', exact: true })).toBeVisible();
     vi.restoreAllMocks();
   });
 });

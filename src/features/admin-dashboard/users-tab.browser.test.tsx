@@ -26,7 +26,11 @@ describe('the Users tab', () => {
     const watch = watchSavedFiles();
     stopWatching = watch.stop;
     await render(
-      <UsersTab users={{ data: [], loading: false, reload: () => {} }} lineClearances={[]} />,
+      <UsersTab
+        users={{ data: [], loading: false, reload: () => {} }}
+        lineClearances={[]}
+        onChanged={() => {}}
+      />,
     );
     const link = page.getByRole('link', { name: 'Export CSV' });
     await expect.element(link).toHaveAttribute('href', '/api/users.csv');

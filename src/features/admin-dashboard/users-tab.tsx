@@ -20,9 +20,11 @@ const USERS_CSV = '/api/users.csv';
 export interface UsersTabProps {
   users: Loaded<User[]>;
   lineClearances: readonly LineClearance[];
+  /** After a save or a delete: the page reloads the users and what names them (lines, overview). */
+  onChanged: () => void;
 }
 
-export function UsersTab({ users, lineClearances }: UsersTabProps) {
+export function UsersTab({ users, lineClearances, onChanged }: UsersTabProps) {
   const { roles, info } = useSnapshot(session);
   const [editing, setEditing] = useState<User | 'new' | null>(null);
   const [deleting, setDeleting] = useState<User | null>(null);
@@ -111,7 +113,7 @@ export function UsersTab({ users, lineClearances }: UsersTabProps) {
           item={editing === 'new' ? null : editing}
           lineClearances={lineClearances}
           onClose={() => setEditing(null)}
-          onSaved={users.reload}
+          onSaved={onChanged}
         />
       )}
       {deleting && (
@@ -119,7 +121,7 @@ export function UsersTab({ users, lineClearances }: UsersTabProps) {
           messages={messages}
           record={deleting}
           remove={deleteUser}
-          onDone={users.reload}
+          onDone={onChanged}
           onClose={() => setDeleting(null)}
         />
       )}
