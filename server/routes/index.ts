@@ -10,6 +10,7 @@ import { floorplanRoutes } from './floorplans.ts';
 import { healthRoutes } from './health.ts';
 import { ingestRoutes } from './ingest.ts';
 import { inspectionRoutes } from './inspections.ts';
+import { instanceRoutes } from './instance.ts';
 import { keyframeRoutes } from './keyframes.ts';
 import { lineClearanceRoutes } from './line-clearances.ts';
 import { predictionRoutes } from './predictions.ts';
@@ -25,6 +26,7 @@ import { videoRoutes } from './videos.ts';
 export const apiRoutes: FastifyPluginAsyncTypebox = async (app) => {
   for (const routes of [
     healthRoutes,
+    instanceRoutes,
     authRoutes,
     auditLogRoutes,
     securityAlertRoutes,

@@ -272,6 +272,13 @@ const matrix: Row[] = [
     allowed: 'public',
   },
   {
+    method: 'GET',
+    route: '/api/instance',
+    request: () => ({ url: '/api/instance' }),
+    ok: 200,
+    allowed: 'public',
+  },
+  {
     method: 'POST',
     route: '/api/login',
     request: () => ({

@@ -46,13 +46,17 @@ export async function cleanup(): Promise<void> {
     .toEqual([]);
 }
 
+/** The sign-in page's public ask (is this a demo server?), answered 'no' unless a test lists it. */
+const PUBLIC_ROUTES = { 'GET /api/instance': { body: { demo: false } } };
+
 /**
  * A fetch stand-in answering JSON by "METHOD path"; anything unlisted fails the test at cleanup().
  * A route `lost` gets no answer, as when the connection drops after the request left.
  */
 export function fakeFetch(
-  routes: Record<string, { status?: number; body?: unknown; lost?: boolean }>,
+  listed: Record<string, { status?: number; body?: unknown; lost?: boolean }>,
 ) {
+  const routes: typeof listed = { ...PUBLIC_ROUTES, ...listed };
   const calls: string[] = [];
   const fetchImpl = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = new URL(String(input), window.location.origin);

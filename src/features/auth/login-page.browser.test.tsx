@@ -34,6 +34,25 @@ async function submit(email = 'lcmanager@example.com', password = 'demo-password
 }
 
 describe('login screen', () => {
+  it('says so when the server holds the demo data, whose accounts share a published password', async () => {
+    vi.stubGlobal('fetch', fakeFetch({ 'GET /api/instance': { body: { demo: true } } }).fetchImpl);
+    await showLogin();
+    await expect
+      .element(page.getByText(/^Demo data: /))
+      .toHaveTextContent(
+        "Demo data: this server's accounts (admin@example.com, lcmanager@example.com, operator@example.com and others) all sign in with the published password demo-password, so its records are examples, not GMP records.",
+      );
+    await expect.element(page.getByLabelText('Email')).toHaveFocus();
+  });
+
+  it('says nothing of demo data on a server without it', async () => {
+    const { fetchImpl, calls } = fakeFetch({});
+    vi.stubGlobal('fetch', fetchImpl);
+    await showLogin();
+    await expect.poll(() => calls).toEqual(['GET /api/instance']);
+    await expect.element(page.getByText(/Demo data/)).not.toBeInTheDocument();
+  });
+
   it('says why it shows after a session ended under a call: nothing was carried out', async () => {
     await showLogin('/login?session=ended');
     await expect

@@ -11,6 +11,7 @@ import { readLoginQuery } from '../../lib/login-return.ts';
 import { dashboardPathByRole } from '../../lib/roles.ts';
 import { session } from '../../stores/session.ts';
 import { showToast, toastLife } from '../../stores/toasts.ts';
+import { getInstance } from './api/get-instance.ts';
 import { logIn } from './session-actions.ts';
 import { authStrings as s } from './strings.ts';
 
@@ -37,6 +38,20 @@ export default function LoginPage() {
   // Arriving here (the toolbar's Sign In, a redirect, a typed URL) is to sign in: start in Email.
   useEffect(() => {
     emailField.current?.focus();
+  }, []);
+
+  // Nobody should record real work on a server whose accounts share a published password; the
+  // notice is a courtesy, so a failed ask shows nothing.
+  const [demo, setDemo] = useState(false);
+  useEffect(() => {
+    let current = true;
+    getInstance().then(
+      (instance) => current && setDemo(instance.demo),
+      () => {},
+    );
+    return () => {
+      current = false;
+    };
   }, []);
 
   const submit = async (event: FormEvent) => {
@@ -84,6 +99,7 @@ export default function LoginPage() {
           </p>
         )}
         <p className="muted">{s.loginIntro}</p>
+        {demo && <p className="report-warning">{s.demoNotice}</p>}
         <Field label={s.email} error={fields.errors.email}>
           <input
             ref={(input) => {

@@ -2,6 +2,8 @@
 export const authStrings = {
   loginTitle: 'Sign In',
   loginIntro: 'Sign in with your work email to record and review line clearance inspections.',
+  demoNotice:
+    "Demo data: this server's accounts (admin@example.com, lcmanager@example.com, operator@example.com and others) all sign in with the published password demo-password, so its records are examples, not GMP records.",
   /** After a 401: whatever the user just did was refused, so nothing was saved or signed. */
   sessionEnded:
     'Your session ended, so your last action was not carried out (nothing was saved or signed). Sign in again to go on.',
