@@ -18,16 +18,19 @@ export function sendDownload(
 
 /**
  * Streams a CSV export in a heavy-work turn that lasts until its last byte has gone, so exports
- * at once stay bounded however long each takes.
+ * at once stay bounded however long each takes. `recordCopy` (the export's audit entry) runs in
+ * the turn, just before the first byte: a request refused as busy leaves no entry.
  */
 export async function sendCsvInTurn(
   app: FastifyInstance,
   reply: FastifyReply,
   filename: string,
   chunks: AsyncIterable<string>,
+  recordCopy: () => Promise<void>,
 ): Promise<FastifyReply> {
   const csv = Readable.from(chunks);
   await inTurn(app, async () => {
+    await recordCopy();
     sendDownload(reply, 'text/csv; charset=utf-8', filename, csv);
     await finished(reply.raw);
   });

@@ -1234,6 +1234,8 @@ describe('the audit trail', () => {
       // Its tries on the record once signed (a disposition, a second signature).
       'evidence.protected',
       'evidence.protected',
+      // The PDF it printed of the record.
+      'export',
       'signature.failed',
     ]);
     // Part of the email finds the same entries; LIKE's wildcards typed match only themselves.

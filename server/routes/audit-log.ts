@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { and, desc, eq, gte, ilike, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { Type } from 'typebox';
+import { auditExport, exportFilters } from '../audit/exports.ts';
 import { recordCondition, recordObjects, toAuditEntry } from '../audit/record-history.ts';
 import { verifyTrail } from '../audit/verify-trail.ts';
 import type { AuthUser } from '../context.ts';
@@ -20,6 +21,17 @@ import { visibleTo } from '../services/scope.ts';
 const trailReaders = ['audit', 'factory_manager', 'admin'] as const;
 /** Entries read at a time for the CSV, which streams the whole filtered trail. */
 const CSV_PAGE_ROWS = 2000;
+/** What selects the CSV's entries (it reads every page: `limit` is not its). */
+const CSV_FILTERS = [
+  'actor',
+  'action',
+  'entity',
+  'entityId',
+  'record',
+  'from',
+  'to',
+  'before',
+] as const;
 const errors = errorResponses;
 
 /**
@@ -168,15 +180,20 @@ export const auditLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const pages = trailPages(db, currentUser(request), request.query);
       // The first page is read before anything is sent: a refusal (a record the caller may not
-      // see) is still an answer of its own, not a broken file.
+      // see) is still an answer of its own, not a broken file. It also fixes the copy's newest
+      // entry, so the export's own entry, written after it, is never in it.
       const first = await pages.next();
       async function* rows() {
         if (first.done) return;
         yield first.value;
         yield* pages;
       }
+      const file = 'audit-trail.csv';
       const csv = csvChunks(TRAIL_CSV_HEADER, trailCsvRows(rows()));
-      return sendCsvInTurn(app, reply, 'audit-trail.csv', csv);
+      const filters = exportFilters(request.query, CSV_FILTERS);
+      return sendCsvInTurn(app, reply, file, csv, () =>
+        auditExport(db, request, { entity: 'audit-log', file, filters }),
+      );
     },
   );
 

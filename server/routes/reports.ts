@@ -3,6 +3,7 @@
 // lines, the rest everything); a report outside it answers 404.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { and, eq } from 'drizzle-orm';
+import { auditExport, exportFilters } from '../audit/exports.ts';
 import type { AuthUser } from '../context.ts';
 import { inspections } from '../db/schema.ts';
 import { currentUser } from '../http/auth-hook.ts';
@@ -10,6 +11,7 @@ import { sendCsvInTurn, sendDownload } from '../http/download.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { notFound } from '../http/errors.ts';
 import { inTurn } from '../http/heavy-work.ts';
+import { iso } from '../ids.ts';
 import { SignatureChecks } from '../reports/check-signatures.ts';
 import { checkEvidenceFiles, keyframesReader } from '../reports/evidence.ts';
 import { listReports, reportFilters, reportsCsv } from '../reports/list.ts';
@@ -28,6 +30,17 @@ import {
 import { visibleTo } from '../services/scope.ts';
 
 const readers = ['operator', 'lc_manager', 'audit', 'factory_manager', 'admin'] as const;
+/** What selects and orders the CSV's reports (it has no pages: `after` and `limit` are not its). */
+const CSV_FILTERS = [
+  'from',
+  'to',
+  'lineClearanceId',
+  'operatorId',
+  'status',
+  'flagged',
+  'changedAfterSigning',
+  'sort',
+] as const;
 const errors = errorResponses;
 
 export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -82,8 +95,12 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags: ['reports'], querystring: ReportsQuery, response: errors },
     },
     async (request, reply) => {
+      const file = 'inspection-reports.csv';
       const csv = reportsCsv(db, currentUser(request), request.query);
-      return sendCsvInTurn(app, reply, 'inspection-reports.csv', csv);
+      const filters = exportFilters(request.query, CSV_FILTERS);
+      return sendCsvInTurn(app, reply, file, csv, () =>
+        auditExport(db, request, { entity: 'inspection', file, filters }),
+      );
     },
   );
 
@@ -170,18 +187,22 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // The report and the print-time check both read the keyframes file: once for the request.
       const keyframes = keyframesReader(app.ctx.storage);
       const report = await buildReport(app.ctx, user, record, keyframes);
+      const file = `inspection-${report.inspectionId}.pdf`;
       const pdf = await inTurn(app, async () => {
         const at = new Date();
         const evidence = await checkEvidenceFiles(app.ctx.storage, record, at, keyframes);
         const by = { name: user.name, email: user.email };
-        return reportPdf(app.ctx, report, { at, by, evidence });
+        const bytes = await reportPdf(app.ctx, report, { at, by, evidence });
+        // Once the copy exists: its print time and record hash, as its pages show them.
+        await auditExport(db, request, {
+          entity: 'inspection',
+          entityId: report.inspectionId,
+          file,
+          details: { printedAt: iso(at), recordHash: report.recordHash },
+        });
+        return bytes;
       });
-      return sendDownload(
-        reply,
-        'application/pdf',
-        `inspection-${report.inspectionId}.pdf`,
-        Buffer.from(pdf),
-      );
+      return sendDownload(reply, 'application/pdf', file, Buffer.from(pdf));
     },
   );
 };

@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const HEADER =
-  'Name,Email,Roles,Status,Line clearances,Created (UTC),Password set by,' +
+  'Name,Email,Roles,Status,Line clearances,Manages,Created (UTC),Password set by,' +
   'Password changed (UTC),Locked until (UTC),Last sign-in (UTC)';
 
 const signIn = (email: string) =>
@@ -44,10 +44,12 @@ describe('GET /api/users.csv', () => {
   it('lists every account for the access review, downloaded with the media cookie', async () => {
     const { db } = t.services.ctx;
     const [alpha, beta] = [newId(), newId()];
-    // One line named on the operator, the other naming the operator: both are assigned.
+    // One line named on the operator, the other naming the operator: both are assigned. The LC
+    // manager manages both (and works on neither); its colleague manages a third.
     await db.insert(lineClearances).values([
-      { id: alpha, name: 'Line Alpha' },
-      { id: beta, name: 'Line Beta', assignedOperators: [u.operator.id] },
+      { id: beta, name: 'Line Beta', assignedOperators: [u.operator.id], managerId: u.lc.id },
+      { id: alpha, name: 'Line Alpha', managerId: u.lc.id },
+      { id: newId(), name: 'Line Gamma', managerId: u.lc2.id },
     ]);
     await db
       .update(users)
@@ -115,30 +117,36 @@ describe('GET /api/users.csv', () => {
       'Admin',
       'active',
       '',
+      '',
       iso(admin.createdAt),
       'the user',
       iso(admin.passwordChangedAt),
       '',
       newest && iso(newest.at),
     ]);
-    expect(rows.get(u.operator.email)?.slice(2, 5)).toEqual([
+    expect(rows.get(u.operator.email)?.slice(2, 6)).toEqual([
       'Operator',
       'active',
       'Line Alpha; Line Beta',
+      '',
     ]);
+    // The lines each LC manager manages, by name as the assigned lines are.
+    expect(rows.get(u.lc.email)?.slice(4, 6)).toEqual(['', 'Line Alpha; Line Beta']);
+    expect(rows.get(u.lc2.email)?.[5]).toBe('Line Gamma');
     expect(rows.get(u.operator2.email)?.[3]).toBe('deactivated');
-    expect(rows.get(u.lc2.email)?.[8]).toBe(iso(until));
-    expect(rows.get(u.lc.email)?.[8]).toBe('');
-    expect(rows.get('reset@test.example')?.slice(2, 7)).toEqual([
+    expect(rows.get(u.lc2.email)?.[9]).toBe(iso(until));
+    expect(rows.get(u.lc.email)?.[9]).toBe('');
+    expect(rows.get('reset@test.example')?.slice(2, 8)).toEqual([
       'Line Clearance Manager; Audit',
       'active',
+      '',
       '',
       iso(of('reset@test.example').createdAt),
       `Test admin (${u.admin.email})`,
     ]);
     // Signed in: a time; never signed in: empty.
-    expect(rows.get(u.factory.email)?.[9]).toMatch(/^\d{4}-\d\d-\d\dT/);
-    expect(rows.get(u.audit.email)?.[9]).toBe('');
+    expect(rows.get(u.factory.email)?.[10]).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(rows.get(u.audit.email)?.[10]).toBe('');
     // A spreadsheet shows the name, never runs it.
     expect(rows.get(formula.email)?.[0]).toBe("'=1+2");
   });
@@ -147,7 +155,7 @@ describe('GET /api/users.csv', () => {
     const { db } = t.services.ctx;
     await db.update(users).set({ passwordSetBy: u.audit.id }).where(eq(users.id, u.audit.id));
     const res = await t.app.inject({ url: '/api/users.csv', headers: u.factory.auth });
-    expect(rowsByEmail(res.body).get(u.audit.email)?.[6]).toBe(
+    expect(rowsByEmail(res.body).get(u.audit.email)?.[7]).toBe(
       'the deployment or expired (to be replaced)',
     );
   });

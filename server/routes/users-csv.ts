@@ -1,8 +1,10 @@
 // The user access review export (EU GMP Annex 11 §12, 21 CFR 11.10(d)): every account, deactivated
-// ones too, with its roles, lines, password and lock state and last sign-in, as a CSV to sign off.
+// ones too, with its roles, lines (worked on and managed), password and lock state and last
+// sign-in, as a CSV to sign off.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { and, asc, eq, gt, max, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { auditExport } from '../audit/exports.ts';
 import type { Db } from '../db/client.ts';
 import { accountLockouts, auditLog, lineClearances, users } from '../db/schema.ts';
 import { type CsvCell, csvChunks } from '../http/csv.ts';
@@ -20,6 +22,7 @@ const CSV_HEADER = [
   'Roles',
   'Status',
   'Line clearances',
+  'Manages',
   'Created (UTC)',
   'Password set by',
   'Password changed (UTC)',
@@ -35,6 +38,12 @@ const assignedLineNames = sql<string | null>`(
   from ${lineClearances}
   where ${lineClearances.id} = any(${users.lineClearanceIds})
     or ${users.id} = any(${lineClearances.assignedOperators}))`;
+
+/** The lines that name the account as their LC manager (`managerId`), by name. */
+const managedLineNames = sql<string | null>`(
+  select string_agg(${lineClearances.name}, '; ' order by ${lineClearances.name})
+  from ${lineClearances}
+  where ${lineClearances.managerId} = ${users.id})`;
 
 /**
  * One row per account. The last sign-in is one grouped pass over the `login` entries
@@ -56,6 +65,7 @@ async function* accessRows(db: Db, now: Date): AsyncGenerator<CsvCell[][]> {
       roles: users.roles,
       status: users.status,
       lines: assignedLineNames,
+      manages: managedLineNames,
       createdAt: users.createdAt,
       passwordSetBy: users.passwordSetBy,
       setterName: setter.name,
@@ -78,6 +88,7 @@ async function* accessRows(db: Db, now: Date): AsyncGenerator<CsvCell[][]> {
     row.roles.map(roleLabel).join('; '),
     row.status,
     row.lines,
+    row.manages,
     iso(row.createdAt),
     passwordSetBy(row),
     iso(row.passwordChangedAt),
@@ -114,14 +125,18 @@ export const usersCsvRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['users'],
         description:
           'Every account (deactivated ones too) for the periodic user access review: roles, ' +
-          'lines, status, password and lock state, last sign-in (UTC).',
+          'lines worked on and managed, status, password and lock state, last sign-in (UTC). ' +
+          'Each download is an `export` entry of the audit trail.',
         response: errorResponses,
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
       const now = new Date();
+      const file = `user-access-review-${iso(now).slice(0, 10)}.csv`;
       const csv = csvChunks(CSV_HEADER, accessRows(db, now));
-      return sendCsvInTurn(app, reply, `user-access-review-${iso(now).slice(0, 10)}.csv`, csv);
+      return sendCsvInTurn(app, reply, file, csv, () =>
+        auditExport(db, request, { entity: 'user', file }),
+      );
     },
   );
 };
