@@ -5,6 +5,7 @@ import { Link, useLocation } from 'wouter';
 import { Avatar, avatarText } from '../components/avatar.tsx';
 import { paths } from '../config/paths.ts';
 import { ProfileDialog } from '../features/auth/profile-dialog.tsx';
+import { askBeforeSignOut } from '../lib/leave-guard.ts';
 import { logOut } from '../lib/log-out.ts';
 import { session } from '../stores/session.ts';
 import { effectiveScheme, theme, toggleTheme } from '../stores/theme.ts';
@@ -86,10 +87,13 @@ export function Toolbar() {
                   </DropdownMenu.Item>
                   <DropdownMenu.Item
                     className="menu-item"
-                    onSelect={() => {
-                      logOut();
-                      navigate(paths.home);
-                    }}
+                    onSelect={() =>
+                      // A page holding work not kept (a recording, a calibration) asks first.
+                      askBeforeSignOut(() => {
+                        logOut();
+                        navigate(paths.home);
+                      })
+                    }
                   >
                     {s.logOut}
                   </DropdownMenu.Item>

@@ -4,7 +4,8 @@ import { Link, Route, Router, Switch } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { activeLine } from '../../../tests/web/line-fixture.ts';
 import { cleanup, render, unexpectedRequest } from '../../../tests/web/render.tsx';
-import { signIn, signOut } from '../../stores/session.ts';
+import { Toolbar } from '../../app/toolbar.tsx';
+import { session, signIn, signOut } from '../../stores/session.ts';
 import type { Floorplan, FloorplanConfigSave, FloorplanConfiguration } from '../../types/api.ts';
 import FloorplanManagerPage from './floorplan-manager-page.tsx';
 
@@ -74,6 +75,7 @@ async function serve() {
     const { pathname } = new URL(String(input), window.location.origin);
     const key = `${init?.method ?? 'GET'} ${pathname}`;
     if (key === 'GET /api/line-clearances') return json([line]);
+    if (key === 'POST /api/logout') return json({});
     if (key === 'GET /api/floorplans') return json(server.plans);
     if (key === `GET /api/floorplan-configs/line-clearance/${lineId}`) {
       if (!server.configuration) return json({ message: 'Not found' }, 404, 'Not Found');
@@ -145,7 +147,10 @@ const REASON = 'Tags moved after the line was refitted';
  * saved configuration given unless `reason` is false.
  */
 async function reachReview({ reason = true } = {}) {
-  await userEvent.selectOptions(page.getByLabelText('Line clearance'), 'Blister Line 1');
+  await userEvent.selectOptions(
+    page.getByLabelText('Line clearance', { exact: true }),
+    'Blister Line 1',
+  );
   await userEvent.click(button('Continue to Configuration'));
   await userEvent.click(button('Continue to Calibration'));
   await expect.element(button('Review & Save Configuration')).toBeEnabled();
@@ -218,7 +223,10 @@ describe('/floorplans', () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
     const server = await serve();
     await show();
-    await userEvent.selectOptions(page.getByLabelText('Line clearance'), 'Blister Line 1');
+    await userEvent.selectOptions(
+      page.getByLabelText('Line clearance', { exact: true }),
+      'Blister Line 1',
+    );
     await userEvent.click(button('Continue to Configuration'));
     await userEvent.click(page.getByRole('button', { name: /^Delete Floorplan/ }));
     expect(confirm).toHaveBeenCalledWith(
@@ -329,9 +337,9 @@ describe('/floorplans', () => {
     expect(server.version).toBe(1);
   });
 
-  it('loads the saved configuration only once the browser confirmation is accepted', async () => {
+  it('loads the saved configuration only once its in-app confirmation is accepted', async () => {
     vi.spyOn(window, 'alert').mockImplementation(() => undefined);
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    const confirm = vi.spyOn(window, 'confirm');
     const server = await serve();
     await show();
     await reachReview();
@@ -340,17 +348,28 @@ describe('/floorplans', () => {
     const load = page
       .getByRole('alert')
       .getByRole('button', { name: 'Load the saved configuration' });
+    const dialog = page.getByRole('dialog', { name: 'Load the saved configuration' });
 
     await userEvent.click(load);
-    expect(confirm).toHaveBeenCalledWith(
-      'Discard your changes and load the saved configuration? Export Config first to keep a copy of yours.',
-    );
-    // Declined: the work and the notice stay.
+    await expect
+      .element(dialog)
+      .toHaveAccessibleDescription(
+        'Discard your changes and load the saved configuration? Export Config first to keep a copy of yours.',
+      );
+    // Cancel has the focus; Escape closes it as Cancel does: the work and the notice stay.
+    await expect.element(dialog.getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await userEvent.keyboard('{Escape}');
+    await expect.element(dialog).not.toBeInTheDocument();
+    await expect.element(load).toHaveFocus();
+    await expect.element(page.getByRole('region', { name: 'Summary' })).toHaveTextContent(/Tags1/);
+    await userEvent.click(load);
+    await userEvent.click(dialog.getByRole('button', { name: 'Cancel' }));
     await expect.element(load).toBeVisible();
     await expect.element(page.getByRole('region', { name: 'Summary' })).toHaveTextContent(/Tags1/);
 
-    confirm.mockReturnValue(true);
     await userEvent.click(load);
+    await userEvent.click(dialog.getByRole('button', { name: 'Load the saved configuration' }));
+    expect(confirm).not.toHaveBeenCalled();
     // The calibrator opens the other manager's configuration: their Tag 2 is on the plan.
     await expect
       .element(page.getByRole('heading', { level: 2 }))
@@ -490,11 +509,12 @@ describe('/floorplans with work not saved (browser history, as in the app)', () 
     history.replaceState(null, '', testPage);
   });
 
-  /** The page at /floorplans beside a link of the toolbar; any other path shows 'Elsewhere'. */
+  /** The page at /floorplans under the toolbar, beside a link; any other path shows 'Elsewhere'. */
   async function showRouted() {
     signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles: ['admin'] });
     await render(
       <Router>
+        <Toolbar />
         <Link href="/reports">Reports</Link>
         <Switch>
           <Route path="/floorplans">
@@ -510,7 +530,10 @@ describe('/floorplans with work not saved (browser history, as in the app)', () 
 
   /** Step 3 for the line, its saved Tag 1 shown; then Tag 2 placed 50 px right of the middle. */
   async function placeTag() {
-    await userEvent.selectOptions(page.getByLabelText('Line clearance'), 'Blister Line 1');
+    await userEvent.selectOptions(
+      page.getByLabelText('Line clearance', { exact: true }),
+      'Blister Line 1',
+    );
     await userEvent.click(button('Continue to Configuration'));
     await userEvent.click(button('Continue to Calibration'));
     await expect.element(page.getByRole('heading', { name: 'Tags (1)' })).toBeVisible();
@@ -583,6 +606,118 @@ describe('/floorplans with work not saved (browser history, as in the app)', () 
     await userEvent.click(leaveDialog().getByRole('button', { name: 'Leave without saving' }));
     await expect.element(page.getByRole('heading', { name: 'Elsewhere' })).toBeVisible();
     expect(location.pathname).toBe('/lc-manager');
+  });
+
+  /** The upload's XMLHttpRequest: each request sent is kept, and answered with `plan` stored. */
+  function fakeUpload(server: Awaited<ReturnType<typeof serve>>, plan: Floorplan) {
+    const sent: FormData[] = [];
+    class Upload {
+      status = 0;
+      statusText = '';
+      responseText = '';
+      upload = { onprogress: null };
+      onload: (() => void) | null = null;
+      onerror: (() => void) | null = null;
+      open = () => undefined;
+      setRequestHeader = () => undefined;
+      send(form: FormData) {
+        sent.push(form);
+        server.plans = [plan];
+        Object.assign(this, {
+          status: 201,
+          statusText: 'Created',
+          responseText: JSON.stringify(plan),
+        });
+        setTimeout(() => this.onload?.());
+      }
+    }
+    vi.stubGlobal('XMLHttpRequest', Upload);
+    return sent;
+  }
+
+  it('asks before an upload at step 1 drops a placed tag: Cancel uploads nothing and keeps it', async () => {
+    const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
+    const server = await serve();
+    const sent = fakeUpload(server, newPlan);
+    history.replaceState(null, '', '/floorplans');
+    await showRouted();
+    await placeTag();
+    await userEvent.click(button('Back'));
+    await userEvent.click(button('Back'));
+    const image = new File([await png(1000, 1000)], 'plan.png', { type: 'image/png' });
+    const chooseImage = () =>
+      userEvent.upload(page.getByLabelText('Floor plan image (PNG, JPG, JPEG, GIF)'), image);
+    await chooseImage();
+    const ask = page.getByRole('dialog', { name: 'Upload without saving?' });
+
+    await userEvent.click(button('Replace Floorplan'));
+    await expect
+      .element(ask)
+      .toHaveAccessibleDescription(
+        'The tags, hot zones and cameras placed or changed on the floor plan of Blister Line 1 are not saved, and uploading an image loses them: the wizard goes on with the new floor plan. To keep them, cancel and save the configuration at Review & Save first (an exported file is not saved).',
+      );
+    await expect.element(ask.getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    await expect.element(ask).not.toBeInTheDocument();
+    expect(sent).toHaveLength(0);
+    expect(alert).not.toHaveBeenCalled();
+    // Everything as it was: the same plan, Tag 2 still placed and still not saved.
+    await userEvent.click(button('Continue to Configuration'));
+    await userEvent.click(button('Continue to Calibration'));
+    await expect.element(page.getByRole('heading', { name: 'Tags (2)' })).toBeVisible();
+    expect(unloadAsks()).toBe(true);
+
+    await userEvent.click(button('Back'));
+    await userEvent.click(button('Back'));
+    await chooseImage();
+    await userEvent.click(button('Replace Floorplan'));
+    await userEvent.click(ask.getByRole('button', { name: 'Upload without saving' }));
+    await vi.waitFor(() => expect(alert).toHaveBeenCalledWith('Floorplan uploaded successfully!'));
+    expect(sent).toHaveLength(1);
+    await expect.element(button('Continue to Calibration')).toBeEnabled();
+    await expect.poll(unloadAsks).toBe(false);
+  });
+
+  it('uploads at once when no work is unsaved', async () => {
+    vi.spyOn(window, 'alert').mockImplementation(() => undefined);
+    const server = await serve();
+    const sent = fakeUpload(server, newPlan);
+    history.replaceState(null, '', '/floorplans');
+    await showRouted();
+    await userEvent.selectOptions(
+      page.getByLabelText('Line clearance', { exact: true }),
+      'Blister Line 1',
+    );
+    await userEvent.upload(
+      page.getByLabelText('Floor plan image (PNG, JPG, JPEG, GIF)'),
+      new File([await png(1000, 1000)], 'plan.png', { type: 'image/png' }),
+    );
+    await userEvent.click(button('Replace Floorplan'));
+    await expect.poll(() => sent.length).toBe(1);
+    expect(page.getByRole('dialog').query()).toBeNull();
+  });
+
+  it('asks before Log out drops a placed tag, and signs out only when told to', async () => {
+    await serve();
+    history.replaceState(null, '', '/floorplans');
+    await showRouted();
+    await placeTag();
+    const logOut = async () => {
+      await userEvent.click(page.getByRole('button', { name: 'PD Pat Doe: account menu' }));
+      await userEvent.click(page.getByRole('menuitem', { name: 'Log out' }));
+    };
+
+    await logOut();
+    await userEvent.click(leaveDialog().getByRole('button', { name: 'Stay' }));
+    await expect.element(leaveDialog()).not.toBeInTheDocument();
+    expect(session.loggedIn).toBe(true);
+    await expect.element(page.getByRole('heading', { name: 'Tags (2)' })).toBeVisible();
+
+    await logOut();
+    await userEvent.click(leaveDialog().getByRole('button', { name: 'Leave without saving' }));
+    await expect.element(page.getByRole('heading', { name: 'Elsewhere' })).toBeVisible();
+    expect(session.loggedIn).toBe(false);
+    expect(location.pathname).toBe('/');
   });
 
   it('keeps the work through the wizard’s own steps without asking, and asks no more once it is undone', async () => {

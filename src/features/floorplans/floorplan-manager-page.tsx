@@ -2,6 +2,7 @@ import { type ReactNode, useMemo, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { getLineClearances } from '../../api/get-line-clearances.ts';
 import { BreadcrumbBar } from '../../components/breadcrumb-bar.tsx';
+import { useConfirm } from '../../components/confirm-dialog.tsx';
 import {
   changeWords,
   deletionWords,
@@ -122,7 +123,12 @@ export default function FloorplanManagerPage() {
   const lineFloorplans = (floorplans.list ?? []).filter((plan) => plan.lineID === lineId);
   const floorplan = lineFloorplans.find((plan) => plan._id === floorplanId) ?? null;
   const unsaved = useMemo(() => unsavedWork(configuration, baseline), [configuration, baseline]);
-  const leaving = useUnsavedWork(unsaved);
+  const confirm = useConfirm();
+  const askUnsaved = useUnsavedWork(unsaved, confirm.ask);
+  // The line whose floor plan is being calibrated: step 1 may show another one meanwhile.
+  const workPlan = floorplans.list?.find((plan) => plan._id === floorplanId);
+  const workLineName =
+    lines.data?.find((candidate) => candidate._id === workPlan?.lineID)?.name ?? w.unknownLine;
 
   /** A reason typed for another line's configuration is not this one's. */
   const chooseLine = (id: string) => {
@@ -253,13 +259,21 @@ export default function FloorplanManagerPage() {
   };
 
   /** Drops the work on screen for the configuration saved meanwhile, opened in the calibrator. */
-  const loadSaved = () => {
-    if (!window.confirm(w.confirmLoadSaved)) return;
-    setConfiguration(null);
-    setCarried(null);
-    setSavedMeanwhile(null);
-    setStep(3);
-  };
+  const loadSaved = () =>
+    confirm.ask(
+      {
+        title: w.loadSavedConfiguration,
+        text: w.confirmLoadSaved,
+        cancel: w.cancel,
+        confirm: w.loadSavedConfiguration,
+      },
+      () => {
+        setConfiguration(null);
+        setCarried(null);
+        setSavedMeanwhile(null);
+        setStep(3);
+      },
+    );
 
   /** Review & Save: every tag without a QR code gets a default one (nothing is saved yet). */
   const giveCodes = () => {
@@ -325,12 +339,21 @@ export default function FloorplanManagerPage() {
         lineId={lineId}
         onLineChange={chooseLine}
         canChange={canChange}
+        beforeUpload={(upload) =>
+          // The upload opens the new floor plan: the calibration's work goes (asked first).
+          askUnsaved(upload, {
+            title: w.uploadLosesWorkTitle,
+            text: w.uploadLosesWork(workLineName),
+            cancel: w.cancel,
+            confirm: w.uploadAnyway,
+          })
+        }
         onUploaded={uploaded}
         onContinue={(id) =>
           // Another line's floor plan drops the work: asked first.
           firstFloorplanOf(id, floorplans.list ?? []) === floorplanId
             ? openMapping(id)
-            : leaving.ask(() => openMapping(id))
+            : askUnsaved(() => openMapping(id))
         }
       />
     );
@@ -425,7 +448,7 @@ export default function FloorplanManagerPage() {
         {w.title}
       </h1>
       <StepIndicator step={step} />
-      {leaving.dialog}
+      {confirm.dialog}
       {deleting && (
         <ReasonDialog
           {...deletionWords('floor plan')}

@@ -3,6 +3,8 @@
 import type { Size } from './calibrator/geometry.ts';
 
 const meters = (value: number) => `${value.toFixed(2)} m`;
+/** The in-app confirmations' button that keeps everything as it was. */
+const cancel = 'Cancel';
 
 export const wizardSteps = [
   'Upload Floorplan',
@@ -17,6 +19,7 @@ export const wizardStrings = {
   progress: 'Wizard progress',
   stepOf: (step: number) => `Step ${step} of ${wizardSteps.length}`,
   back: 'Back',
+  cancel,
   loading: 'Loading…',
   readOnly:
     'Your role can look at this floor plan and its configuration; only the line clearance’s manager, a factory manager or an admin can change them.',
@@ -40,6 +43,11 @@ export const wizardStrings = {
   imageLimit: 'Up to 20 MB, unless your administrator has set another limit.',
   /** A 413 that carries no message of the server's (e.g. from a proxy in front of it). */
   imageTooLarge: 'the image is larger than the server accepts, 20 MiB by default',
+  /** Before an upload while the calibration holds work not saved (docs/floorplans.md). */
+  uploadLosesWorkTitle: 'Upload without saving?',
+  uploadLosesWork: (line: string) =>
+    `The tags, hot zones and cameras placed or changed on the floor plan of ${line} are not saved, and uploading an image loses them: the wizard goes on with the new floor plan. To keep them, cancel and save the configuration at Review & Save first (an exported file is not saved).`,
+  uploadAnyway: 'Upload without saving',
   alreadyHasFloorplan: (line: string, date: string) =>
     `${line} already has a floor plan (uploaded ${date}). Uploading a new image replaces it; the saved configuration is kept.`,
   /** The same notice for a user who may only look (nothing to replace with). */
@@ -129,6 +137,7 @@ export const calibratorStrings = {
   confirmReset: 'Reset the configuration? Every change since this floor plan was opened is undone.',
   clearAll: 'Clear All',
   confirmClearAll: 'Remove every tag, hot zone and camera from this floor plan?',
+  cancel,
   edit: 'Edit',
   remove: 'Remove',
   loadingImage: 'Loading floor plan image…',

@@ -1,14 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import { Link, Route, Router } from 'wouter';
+import { Route, Router, Switch } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { activeLine } from '../../../tests/web/line-fixture.ts';
 import { LONGWORD, pageWidth } from '../../../tests/web/long-text.ts';
 import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
+import { Toolbar } from '../../app/toolbar.tsx';
 import { paths } from '../../config/paths.ts';
 import { deleteRecording, listRecordings, loadChunks } from '../../lib/capture/recording-db.ts';
 import { formatDuration } from '../../lib/format-duration.ts';
-import { signIn, signOut } from '../../stores/session.ts';
+import { session, signIn, signOut } from '../../stores/session.ts';
 import { toasts } from '../../stores/toasts.ts';
 import type { MyLineDetail } from '../../types/api.ts';
 import InspectionPage from './inspection-page.tsx';
@@ -68,17 +69,13 @@ async function visit(lineDetail = detail) {
   });
   vi.stubGlobal('fetch', fetchImpl);
   signIn('token', { id: 'u1', name: 'Olga', email: 'o@example.com', roles: ['operator'] });
-  const memory = memoryLocation({ path: `/inspection/${lineId}`, record: true });
   await render(
-    <Router hook={memory.hook}>
-      {/* The toolbar's logo link, which leaves the page within the app. */}
-      <Link href={paths.home}>Home</Link>
+    <Router hook={memoryLocation({ path: `/inspection/${lineId}` }).hook}>
       <Route path={paths.inspection}>
         <InspectionPage />
       </Route>
     </Router>,
   );
-  return memory;
 }
 
 const start = () => page.getByRole('button', { name: 'Start Recording' }).click();
@@ -203,34 +200,141 @@ describe('inspection screen, recording with the keyboard', () => {
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect.element(page.getByRole('heading', { name: 'Inspection submitted' })).toHaveFocus();
   });
+});
 
-  it('asks before a link or a reload leaves a recording, and keeps it stopped if left', async () => {
+describe('inspection screen, leaving while recording (browser history, as in the app)', () => {
+  // The test page's own address, given back when done.
+  const testPage = window.location.href;
+  afterEach(() => {
+    history.replaceState(null, '', testPage);
+  });
+
+  /** The page at its address under the app's toolbar; any other path shows 'Elsewhere'. */
+  async function visitRouted() {
+    const { fetchImpl } = fakeFetch({
+      [`GET /api/my/lines/${lineId}`]: { body: detail },
+      'GET /api/my/devices': { body: [] },
+      'POST /api/logout': { body: {} },
+    });
+    vi.stubGlobal('fetch', fetchImpl);
+    signIn('token', { id: 'u1', name: 'Olga', email: 'o@example.com', roles: ['operator'] });
+    history.replaceState(null, '', '/operator');
+    history.pushState(null, '', `/inspection/${lineId}`);
+    await render(
+      <Router>
+        <Toolbar />
+        <Switch>
+          <Route path={paths.inspection}>
+            <InspectionPage />
+          </Route>
+          <Route>
+            <h1>Elsewhere</h1>
+          </Route>
+        </Switch>
+      </Router>,
+    );
+  }
+
+  /** Step 2, recording: what the guard holds. */
+  async function startRecording() {
     cameraFailing();
-    const memory = await visit();
+    await visitRouted();
     await fillAndStart();
     await page.getByRole('button', { name: 'Record' }).click();
-    await expect.element(page.getByRole('button', { name: 'Pause' })).toBeVisible();
+    await expect.element(page.getByRole('button', { name: 'Pause' })).toHaveFocus();
+    // A first chunk stored: what a stop keeps.
+    await expect.element(page.getByText(/ · Recorded: (?!0 Bytes)/)).toBeVisible();
+  }
 
+  const pause = page.getByRole('button', { name: 'Pause' });
+  const dialog = (name: string) => page.getByRole('dialog', { name });
+  const kept = async () => {
+    const [recording] = await listRecordings();
+    expect(recording).toMatchObject({ state: 'recorded' });
+    expect(recording?.endedAt).not.toBeNull();
+    expect(recording?.size).toBeGreaterThan(0);
+  };
+
+  it('asks before a reload or a link leaves a recording: Keep recording stays, Stop and leave keeps it stopped', async () => {
+    await startRecording();
     const unload = new Event('beforeunload', { cancelable: true });
     window.dispatchEvent(unload);
     expect(unload.defaultPrevented).toBe(true);
 
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
-    await page.getByRole('link', { name: 'Home' }).click();
-    expect(confirm).toHaveBeenCalledOnce();
-    expect(memory.history.at(-1)).toBe(`/inspection/${lineId}`);
-    await expect.element(page.getByRole('button', { name: 'Pause' })).toBeVisible();
+    const logo = page.getByRole('link', { name: 'LC Line Clearance: start page' });
+    await userEvent.click(logo);
+    const leave = dialog('Leave while recording?');
+    await expect
+      .element(leave)
+      .toHaveTextContent(
+        'Recording is in progress. Leave this page? The recording stops here and stays on this device: submit it from the Operator Dashboard.',
+      );
+    await expect.element(leave.getByRole('button', { name: 'Keep recording' })).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    await expect.element(leave).not.toBeInTheDocument();
+    expect(location.pathname).toBe(`/inspection/${lineId}`);
+    await expect.element(pause).toBeVisible();
+    expect((await listRecordings())[0]?.state).toBe('recording');
 
-    confirm.mockReturnValue(true);
-    await page.getByRole('link', { name: 'Home' }).click();
-    expect(memory.history.at(-1)).toBe(paths.home);
+    await userEvent.click(logo);
+    await userEvent.click(leave.getByRole('button', { name: 'Stop and leave' }));
+    await expect.element(page.getByRole('heading', { name: 'Elsewhere' })).toBeVisible();
+    expect(location.pathname).toBe('/');
     // Stopped as Stop would: kept on the device as recorded, with its real end.
-    await vi.waitFor(async () => {
-      const [kept] = await listRecordings();
-      expect(kept).toMatchObject({ state: 'recorded' });
-      expect(kept?.endedAt).not.toBeNull();
-      expect(kept?.size).toBeGreaterThan(0);
-    });
+    await vi.waitFor(kept);
+  });
+
+  it('asks before Log out stops a recording, and signs out only when told to', async () => {
+    await startRecording();
+    const logOut = async () => {
+      await userEvent.click(page.getByRole('button', { name: 'O Olga: account menu' }));
+      await userEvent.click(page.getByRole('menuitem', { name: 'Log out' }));
+    };
+    const signOutDialog = dialog('Log out while recording?');
+
+    await logOut();
+    await expect
+      .element(signOutDialog)
+      .toHaveTextContent(/^Log out while recording\?Recording is in progress\. Log out\?/);
+    await userEvent.click(signOutDialog.getByRole('button', { name: 'Keep recording' }));
+    await expect.element(signOutDialog).not.toBeInTheDocument();
+    expect(session.loggedIn).toBe(true);
+    expect(location.pathname).toBe(`/inspection/${lineId}`);
+    // Back on the recording's control, the menu item that asked being gone.
+    await expect.element(pause).toHaveFocus();
+
+    await logOut();
+    await userEvent.click(signOutDialog.getByRole('button', { name: 'Stop and log out' }));
+    await expect.element(page.getByRole('heading', { name: 'Elsewhere' })).toBeVisible();
+    expect(session.loggedIn).toBe(false);
+    expect(location.pathname).toBe('/');
+    await vi.waitFor(kept);
+  });
+
+  it('asks before the browser’s Back leaves a recording (Navigation API)', async () => {
+    await startRecording();
+    const previous = navigation.entries()[(navigation.currentEntry?.index ?? 0) - 1];
+    // Back as the browser announces it to a top-level page it lets cancel it (this test runs in
+    // an iframe, where Chromium does not).
+    const event = new Event('navigate', { cancelable: true });
+    Object.assign(event, { navigationType: 'traverse', destination: previous });
+    navigation.dispatchEvent(event);
+    expect(event.defaultPrevented).toBe(true);
+    await userEvent.click(
+      dialog('Leave while recording?').getByRole('button', { name: 'Stop and leave' }),
+    );
+    await expect.element(page.getByRole('heading', { name: 'Elsewhere' })).toBeVisible();
+    expect(location.pathname).toBe('/operator');
+    await vi.waitFor(kept);
+  });
+
+  it('does not hold the move to sign-in when the session ends by itself', async () => {
+    await startRecording();
+    signOut();
+    history.pushState(null, '', '/login');
+    await expect.element(page.getByRole('heading', { name: 'Elsewhere' })).toBeVisible();
+    expect(page.getByRole('dialog').query()).toBeNull();
+    await vi.waitFor(kept);
   });
 });
 

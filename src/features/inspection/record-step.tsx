@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { type ConfirmWords, useConfirm } from '../../components/confirm-dialog.tsx';
 import { useQrCamera } from '../../hooks/use-qr-camera.ts';
 import { holdRecording } from '../../lib/capture/other-tabs.ts';
 import {
@@ -15,7 +16,7 @@ import { errorText as reasonOf } from '../../lib/error-text.ts';
 import { formatDuration } from '../../lib/format-duration.ts';
 import { formatSize } from '../../lib/format-size.ts';
 import { keepSessionActive } from '../../lib/idle-session.ts';
-import { warnBeforeUnload } from '../../lib/leave-guard.ts';
+import { guardLeaving, type Leaving } from '../../lib/leave-guard.ts';
 import { toastError, toastWarning } from '../../stores/toasts.ts';
 import type { MyLineDetail } from '../../types/api.ts';
 import { judgeScan, MIN_PATH_CHECKPOINTS, pathAtRisk, scannableTags } from './checklist.ts';
@@ -24,6 +25,17 @@ import { InspectionRecorder, pickRecordingType } from './recorder.ts';
 import { inspectionStrings as s } from './strings.ts';
 
 type Phase = 'ready' | 'recording' | 'paused' | 'stopping';
+
+/** Leaving while recording: what happens to the recording, for each way of leaving. */
+const leaveWords: Record<Leaving, ConfirmWords> = {
+  page: { title: s.leaveTitle, text: s.confirmLeave, cancel: s.keepRecording, confirm: s.leave },
+  'sign-out': {
+    title: s.signOutTitle,
+    text: s.confirmSignOut,
+    cancel: s.keepRecording,
+    confirm: s.signOut,
+  },
+};
 
 /** A code seen again within this many seconds is the same pass in front of the tag. */
 const SAME_PASS_SECONDS = 3;
@@ -75,6 +87,8 @@ export function RecordStep({
     keeping: null,
   });
   const pauseButton = useRef<HTMLButtonElement>(null);
+  // Staying after a Log out asked from the account menu: back to the recording's control.
+  const confirm = useConfirm(pauseButton);
   const checkpoints = scannableTags(detail.checklist);
 
   const camera = useQrCamera(videoRef, onCodes);
@@ -95,26 +109,16 @@ export function RecordStep({
     if (phase === 'recording' || phase === 'paused') pauseButton.current?.focus();
   }, [phase]);
 
-  // Leaving while recording asks first: a reload or a closed tab (beforeunload), and a link in
-  // the app (wouter has no navigation guard: a click on a link is caught before it reaches it).
-  // A layout effect: the guard is in place by the time the screen shows that it records.
-  useLayoutEffect(() => {
-    if (!recordingNow) return;
-    const stopWarning = warnBeforeUnload();
-    const confirmLink = (event: MouseEvent) => {
-      const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
-      const newTab =
-        event.ctrlKey || event.metaKey || event.shiftKey || link?.getAttribute('target');
-      if (!link || newTab || window.confirm(s.confirmLeave)) return;
-      event.preventDefault();
-      event.stopPropagation();
-    };
-    window.addEventListener('click', confirmLink, true);
-    return () => {
-      stopWarning();
-      window.removeEventListener('click', confirmLink, true);
-    };
-  }, [recordingNow]);
+  // Leaving while recording asks first: a reload or a closed tab (the browser's prompt), and a
+  // link, a button, Back or Log out in the app (this step's dialog). A layout effect: the guard is
+  // in place by the time the screen shows that it records.
+  useLayoutEffect(
+    () =>
+      recordingNow
+        ? guardLeaving((go, leaving) => confirm.ask(leaveWords[leaving], go))
+        : undefined,
+    [recordingNow, confirm.ask],
+  );
 
   // An operator walking the line touches nothing: recording is activity (no idle sign-out). A
   // pause is not: one left for the idle limit is kept as recorded when the sign-out leaves the page.
@@ -331,6 +335,7 @@ export function RecordStep({
           </ul>
         </section>
       )}
+      {confirm.dialog}
     </div>
   );
 }

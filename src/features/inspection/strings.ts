@@ -33,8 +33,16 @@ export const inspectionStrings = {
   elapsed: 'Elapsed',
   storageLeft: 'Storage left',
   recordedSize: 'Recorded',
+  // Leaving while recording: the chunks are already on the phone, so only the walk is cut short.
+  leaveTitle: 'Leave while recording?',
   confirmLeave:
     'Recording is in progress. Leave this page? The recording stops here and stays on this device: submit it from the Operator Dashboard.',
+  signOutTitle: 'Log out while recording?',
+  confirmSignOut:
+    'Recording is in progress. Log out? The recording stops here and stays on this device: sign in again as yourself to submit it from the Operator Dashboard.',
+  keepRecording: 'Keep recording',
+  leave: 'Stop and leave',
+  signOut: 'Stop and log out',
   leftWhileRecording: 'The page was left while recording: the recording stopped there.',
   scanned: (n: number, m: number) => `${n} of ${m} checkpoints scanned`,
   /** Under the checklist until enough checkpoints are scanned for the analysis to draw the path. */

@@ -431,17 +431,42 @@ describe('Calibrator', () => {
       coordinateSystem: { pixelsPerMeter: 40 },
       slamPoints: [[1, 2]],
     };
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const confirm = vi.spyOn(window, 'confirm');
     const { last } = await showCalibrator({ initial: saved, saved });
+    const clearAll = page.getByRole('dialog', { name: 'Clear All' });
     await userEvent.click(button('Clear All'));
+    await expect
+      .element(clearAll)
+      .toHaveAccessibleDescription('Remove every tag, hot zone and camera from this floor plan?');
+    // Cancel has the focus: Enter keeps every item, and focus goes back to Clear All.
+    await expect.element(clearAll.getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    await expect.element(clearAll).not.toBeInTheDocument();
+    await expect.element(button('Clear All')).toHaveFocus();
+    expect(last().tags).toHaveLength(1);
+    await userEvent.click(button('Clear All'));
+    await userEvent.click(clearAll.getByRole('button', { name: 'Clear All' }));
     await expect.poll(() => last().tags).toEqual([]);
     expect(last().slamPoints).toEqual([[1, 2]]);
+
     await userEvent.fill(page.getByLabelText('Pixels per meter'), '60');
+    const reset = page.getByRole('dialog', { name: 'Reset Configuration' });
     await userEvent.click(button('Reset Configuration'));
+    await expect
+      .element(reset)
+      .toHaveAccessibleDescription(
+        'Reset the configuration? Every change since this floor plan was opened is undone.',
+      );
+    await userEvent.keyboard('{Escape}');
+    await expect.element(reset).not.toBeInTheDocument();
+    expect(last().coordinateSystem.pixelsPerMeter).toBe(60);
+    await userEvent.click(button('Reset Configuration'));
+    await userEvent.click(reset.getByRole('button', { name: 'Reset Configuration' }));
     await expect.poll(() => last().tags).toEqual([{ x: 5, y: 5, name: 'Saved tag' }]);
     expect(last().coordinateSystem.pixelsPerMeter).toBe(40);
     await expect.element(page.getByLabelText('Pixels per meter')).toHaveValue(40);
-    expect(confirm).toHaveBeenCalledTimes(2);
+    // In the page's own dialog, not the browser's.
+    expect(confirm).not.toHaveBeenCalled();
   });
 
   it("shows 'Failed to load floorplan image' and loads again on Retry", async () => {

@@ -1,4 +1,5 @@
 import { useEffect, useEffectEvent, useId, useMemo, useRef, useState } from 'react';
+import { useConfirm } from '../../../components/confirm-dialog.tsx';
 import { toastWarning } from '../../../stores/toasts.ts';
 import type { Floorplan, FloorplanConfiguration } from '../../../types/api.ts';
 import { calibratorStrings as s } from '../strings.ts';
@@ -113,6 +114,7 @@ function CalibratorEditor({
   const [selectedKey, setSelectedKey] = useState<string | null>(null);
   const [editing, setEditing] = useState<{ kind: ItemKind; key: string } | null>(null);
   const [announcement, setAnnouncement] = useState('');
+  const confirm = useConfirm();
 
   // The parent's callback may change every render; the configuration is sent only when it changes.
   const emit = useEffectEvent(props.onChange);
@@ -173,19 +175,28 @@ function CalibratorEditor({
     }
   };
 
-  const clearAll = () => {
-    if (!window.confirm(s.confirmClearAll)) return;
-    setCalibration(clearItems(calibration));
-  };
+  const clearAll = () =>
+    confirm.ask(
+      { title: s.clearAll, text: s.confirmClearAll, cancel: s.cancel, confirm: s.clearAll },
+      () => setCalibration(clearItems),
+    );
 
-  const reset = () => {
-    if (!window.confirm(s.confirmReset)) return;
-    const restored = calibrationFrom(saved, display);
-    setBase(saved);
-    setCalibration(restored);
-    setPixelsPerMeterText(String(restored.pixelsPerMeter));
-    setMode(null);
-  };
+  const reset = () =>
+    confirm.ask(
+      {
+        title: s.resetConfiguration,
+        text: s.confirmReset,
+        cancel: s.cancel,
+        confirm: s.resetConfiguration,
+      },
+      () => {
+        const restored = calibrationFrom(saved, display);
+        setBase(saved);
+        setCalibration(restored);
+        setPixelsPerMeterText(String(restored.pixelsPerMeter));
+        setMode(null);
+      },
+    );
 
   const typePixelsPerMeter = (text: string) => {
     setPixelsPerMeterText(text);
@@ -264,6 +275,7 @@ function CalibratorEditor({
           onClose={() => setEditing(null)}
         />
       )}
+      {confirm.dialog}
     </section>
   );
 }

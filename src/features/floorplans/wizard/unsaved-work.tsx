@@ -1,57 +1,32 @@
-import { useEffect, useId, useState } from 'react';
-import { AppDialog } from '../../../components/app-dialog.tsx';
-import { warnBeforeUnload } from '../../../lib/leave-guard.ts';
-import { session } from '../../../stores/session.ts';
+import { useEffect } from 'react';
+import type { ConfirmWords } from '../../../components/confirm-dialog.tsx';
+import { guardLeaving } from '../../../lib/leave-guard.ts';
 import type { FloorplanConfiguration } from '../../../types/api.ts';
 import { wizardStrings as w } from '../strings.ts';
-import { holdNavigation } from './hold-navigation.ts';
+
+const leaveWords: ConfirmWords = {
+  title: w.leaveTitle,
+  text: w.leaveText,
+  cancel: w.stay,
+  confirm: w.leave,
+};
 
 /**
  * While `unsaved`, leaving asks first (docs/floorplans.md "Unsaved work"): a reload or a closed
- * tab with the browser's prompt, a move to another page of the app (links, buttons, Back) with
- * the dialog this returns. `ask` puts the same question before a step of the wizard that drops the
- * work. Signed out, nothing can be saved any more: the move to /login is not held.
+ * tab with the browser's prompt, a move to another page of the app (links, buttons, Back) or a
+ * Log out with `confirm` (the page's in-app confirmation). The returned `ask` puts a question
+ * (by default the same) before a step of the wizard that drops the work, and only while `unsaved`.
  */
-export function useUnsavedWork(unsaved: boolean) {
-  const [pending, setPending] = useState<(() => void) | null>(null);
-  const textId = useId();
-
-  useEffect(() => (unsaved ? warnBeforeUnload() : undefined), [unsaved]);
-  useEffect(() => {
-    if (!unsaved) return;
-    return holdNavigation((go) => (session.loggedIn ? setPending(() => go) : go()));
-  }, [unsaved]);
-
-  const ask = (proceed: () => void) => (unsaved ? setPending(() => proceed) : proceed());
-  const leave = () => {
-    const go = pending;
-    setPending(null);
-    go?.();
-  };
-
-  const dialog = (
-    <AppDialog
-      open={pending !== null}
-      onOpenChange={(open) => {
-        if (!open) setPending(null);
-      }}
-      title={w.leaveTitle}
-      width="450px"
-      describedBy={textId}
-    >
-      <p id={textId}>{w.leaveText}</p>
-      <div className="form-actions">
-        {/* First, so it has the focus: staying loses nothing. */}
-        <button type="button" className="btn btn-secondary" onClick={() => setPending(null)}>
-          {w.stay}
-        </button>
-        <button type="button" className="btn btn-danger" onClick={leave}>
-          {w.leave}
-        </button>
-      </div>
-    </AppDialog>
+export function useUnsavedWork(
+  unsaved: boolean,
+  confirm: (words: ConfirmWords, proceed: () => void) => void,
+) {
+  useEffect(
+    () => (unsaved ? guardLeaving((go) => confirm(leaveWords, go)) : undefined),
+    [unsaved, confirm],
   );
-  return { ask, dialog };
+  return (proceed: () => void, words = leaveWords) =>
+    unsaved ? confirm(words, proceed) : proceed();
 }
 
 /** JSON with every object's keys in order: the server's stored copy lists them in its own. */

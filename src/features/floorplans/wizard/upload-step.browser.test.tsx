@@ -42,6 +42,7 @@ async function showFor(lineId: string) {
       lineId={lineId}
       onLineChange={() => undefined}
       canChange={(candidate) => canChangeLine(['lc_manager'], 'u-lc', candidate)}
+      beforeUpload={(upload) => upload()}
       onUploaded={() => undefined}
       onContinue={onContinue}
     />,

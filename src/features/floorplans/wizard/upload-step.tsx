@@ -16,6 +16,8 @@ export interface UploadStepProps {
   lineId: string;
   onLineChange: (lineId: string) => void;
   canChange: (line: LineClearance) => boolean;
+  /** Puts `upload` off until the user agrees to lose work not saved, if any. */
+  beforeUpload: (upload: () => void) => void;
   onUploaded: (floorplan: Floorplan) => void;
   onContinue: (lineId: string) => void;
 }
@@ -34,15 +36,19 @@ export function UploadStep(props: UploadStepProps) {
   const editable = lines && (line ? props.canChange(line) : lines.some(props.canChange));
   const busy = progress !== null;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!file || !line) {
       window.alert(w.selectFileAndLine);
       return;
     }
-    setProgress({ loaded: 0, total: file.size });
+    props.beforeUpload(() => void upload(file, line));
+  };
+
+  const upload = async (image: File, to: LineClearance) => {
+    setProgress({ loaded: 0, total: image.size });
     try {
-      const floorplan = await uploadFloorplan(file, line._id, setProgress);
+      const floorplan = await uploadFloorplan(image, to._id, setProgress);
       window.alert(w.uploaded);
       props.onUploaded(floorplan);
     } catch (error) {
