@@ -46,23 +46,25 @@ export async function cleanup(): Promise<void> {
     .toEqual([]);
 }
 
+type FakeRoute = { status?: number; body?: unknown; lost?: boolean };
+
 /** The sign-in page's public ask (is this a demo server?), answered 'no' unless a test lists it. */
-const PUBLIC_ROUTES = { 'GET /api/instance': { body: { demo: false } } };
+const PUBLIC_ROUTES: Record<string, FakeRoute> = {
+  'GET /api/instance': { body: { demo: false } },
+};
 
 /**
  * A fetch stand-in answering JSON by "METHOD path"; anything unlisted fails the test at cleanup().
  * A route `lost` gets no answer, as when the connection drops after the request left.
  */
-export function fakeFetch(
-  listed: Record<string, { status?: number; body?: unknown; lost?: boolean }>,
-) {
-  const routes: typeof listed = { ...PUBLIC_ROUTES, ...listed };
+export function fakeFetch(listed: Record<string, FakeRoute>) {
   const calls: string[] = [];
   const fetchImpl = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = new URL(String(input), window.location.origin);
     const key = `${init?.method ?? 'GET'} ${url.pathname}`;
     calls.push(key);
-    const route = routes[key];
+    // Read at each call, not copied: a test changes `listed` to change what the server answers.
+    const route = listed[key] ?? PUBLIC_ROUTES[key];
     if (!route) return unexpectedRequest(key);
     if (route.lost) throw new TypeError('Failed to fetch');
     return new Response(route.body === undefined ? null : JSON.stringify(route.body), {
