@@ -148,6 +148,11 @@ describe('a password someone else chose', () => {
       'POST /api/change-password',
       'POST /api/session/renew',
     ]);
-    expect(publicRoutes.sort()).toEqual(['GET /api/health', 'POST /api/login', 'POST /api/logout']);
+    expect(publicRoutes.sort()).toEqual([
+      'GET /api/health',
+      'GET /api/instance',
+      'POST /api/login',
+      'POST /api/logout',
+    ]);
   });
 });
