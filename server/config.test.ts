@@ -71,12 +71,34 @@ describe('loadConfig', () => {
     }
   });
 
+  it('knows a browser KNOWN_BROWSER_DAYS after a sign-in there (90; 0 off; to 400)', () => {
+    expect(loadConfig({}).knownBrowserDays).toBe(90);
+    expect(loadConfig({ KNOWN_BROWSER_DAYS: '0' }).knownBrowserDays).toBe(0);
+    for (const bad of ['-1', '401', '1.5', 'forever']) {
+      expect(() => loadConfig({ KNOWN_BROWSER_DAYS: bad })).toThrow(
+        `KNOWN_BROWSER_DAYS must be an integer from 0 to 400 (got '${bad}')`,
+      );
+    }
+  });
+
   it('turns the demo off when a first admin is configured', () => {
     const config = loadConfig({
       ADMIN_EMAIL: 'Boss@Plant.example',
       ADMIN_PASSWORD: 'long-password',
     });
     expect(config).toMatchObject({ demo: false, adminEmail: 'boss@plant.example' });
+  });
+
+  it('refuses an ADMIN_PASSWORD a guesser tries first, as the users form refuses one', () => {
+    const admin = { ADMIN_EMAIL: 'boss@plant.example' };
+    for (const password of ['Password1!', '12345678', 'lineclearance']) {
+      expect(() => loadConfig({ ...admin, ADMIN_PASSWORD: password }), password).toThrow(
+        'ADMIN_PASSWORD is too common or too easy to guess',
+      );
+    }
+    expect(loadConfig({ ...admin, ADMIN_PASSWORD: 'first-admin-pw' }).adminEmail).toBe(
+      'boss@plant.example',
+    );
   });
 
   it('names the first admin ADMIN_NAME, checked as a name typed in the users form', () => {

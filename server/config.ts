@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { guessablePasswordRefusal, isGuessablePassword } from './auth/guessable-password.ts';
 import { MIN_PASSWORD_LENGTH } from './schemas/password-rule.ts';
 import { DIRECTION_CONTROLS } from './schemas/text-rules.ts';
 import { MAX_USER_NAME_LENGTH } from './schemas/users.ts';
@@ -37,6 +38,11 @@ export interface Config {
   loginFailureWindowSeconds: number;
   /** The first lock's length; each further lock without a sign-in in between doubles it. */
   loginLockSeconds: number;
+  /**
+   * Days a browser stays known for an account after a sign-in there (its failures then count
+   * against the browser, not the account's lock); 0: no browser is known.
+   */
+  knownBrowserDays: number;
   /** Requests to password-setting routes per user and per address per minute. */
   passwordRateLimit: number;
   /** The same routes' requests a minute from one client address (a training room behind one NAT). */
@@ -149,6 +155,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (adminPassword !== null && adminPassword.length < MIN_PASSWORD_LENGTH) {
     problems.push(`ADMIN_PASSWORD must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  } else if (adminPassword !== null && isGuessablePassword(adminPassword)) {
+    problems.push(guessablePasswordRefusal('ADMIN_PASSWORD'));
   }
   const adminName = text('ADMIN_NAME') ?? 'Administrator';
   // The rules of a name typed in the users form: stored, and shown and printed as written.
@@ -218,6 +226,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     loginMaxFailures: int('LOGIN_MAX_FAILURES', 5, 1, 1000),
     loginFailureWindowSeconds: int('LOGIN_FAILURE_WINDOW_SECONDS', 15 * 60, 1, 24 * 3600),
     loginLockSeconds: int('LOGIN_LOCK_SECONDS', 60, 1, 24 * 3600),
+    // Browsers keep a cookie at most 400 days (Chrome), whatever Max-Age asks.
+    knownBrowserDays: int('KNOWN_BROWSER_DAYS', 90, 0, 400),
     passwordRateLimit: int('PASSWORD_RATE_LIMIT', 10, 1, 1_000_000),
     passwordAddressRateLimit: int('PASSWORD_ADDRESS_RATE_LIMIT', 50, 1, 1_000_000),
     // Each remembered password costs a hash at every change: 24 is the most common policies ask.

@@ -89,18 +89,19 @@ export async function createServices(
     () => caches?.videoLists.invalidate(),
     (videoId) => summarizeVideo({ db: database.db, storage }, videoId),
   );
+  const key = signingKey(config);
   const ctx: AppContext = {
     config,
     db: database.db,
     dbKind: database.kind,
     storage,
     passwords,
-    tokens: createTokenService(signingKey(config), {
+    tokens: createTokenService(key, {
       sessionSeconds: config.tokenTtlSeconds,
       idleSeconds: config.sessionIdleMinutes * 60,
       mediaSeconds: config.mediaTokenTtlSeconds,
     }),
-    credentials: createCredentialGuard(database.db, passwords, config),
+    credentials: createCredentialGuard(database.db, passwords, config, key),
     refusals,
     analysis,
     caches,

@@ -6,7 +6,14 @@ import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulateWalk } from '../../tests/support/simulated-walk.ts';
 import { makeTestVideo } from '../../tests/support/test-video.ts';
-import { analysisJobs, auditLog, predictions, reportSummaries, videos } from '../db/schema.ts';
+import {
+  analysisJobs,
+  auditLog,
+  dispositions,
+  predictions,
+  reportSummaries,
+  videos,
+} from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import { createLine, createRecordedInspection, jobsOf } from '../test/analysis-fixtures.ts';
 import { build, type TestApp } from '../test/build.ts';
@@ -272,6 +279,76 @@ describe('the analysis of a recorded inspection', () => {
       path: 'interpolated',
       pathNote:
         'motion samples not used: the phone recorded only 1, and counting steps needs at least 2',
+    });
+  });
+});
+
+describe('a re-run over decided detections', () => {
+  it('keeps a decision whose detection it no longer finds, and its entry names it', async () => {
+    const { videoId, inspectionId } = await createRecordedInspection(t, {
+      lineId,
+      operatorId: people.operator.id,
+      file: video80,
+      walk,
+    });
+    // A detection of earlier results, confirmed as a finding by the line's manager.
+    const { db } = t.services.ctx;
+    const predictionId = newId();
+    await db.insert(predictions).values({
+      id: predictionId,
+      videoId,
+      filename: '12.000.png',
+      subfolder: videoId,
+      classLabels: ['tool'],
+      confs: [0.9],
+      boxesNormalized: [[0.1, 0.2, 0.3, 0.4]],
+    });
+    await db.insert(dispositions).values({
+      inspectionId,
+      predictionId,
+      disposition: 'confirmed',
+      reviewerId: people.lc.id,
+      reviewerName: 'Test lc',
+      at: new Date(),
+    });
+    // The admin's re-run, with no detector: no detections at all.
+    const job = await analyse(videoId);
+    expect(job.state, job.error ?? '').toBe('completed');
+    const [kept] = await db
+      .select()
+      .from(dispositions)
+      .where(eq(dispositions.inspectionId, inspectionId));
+    expect(kept).toMatchObject({
+      predictionId,
+      disposition: 'confirmed',
+      replaced: {
+        filename: '12.000.png',
+        labels: ['tool'],
+        confs: [0.9],
+        boxes: [[0.1, 0.2, 0.3, 0.4]],
+        time: 12,
+        analysisVersion: null,
+      },
+    });
+    const [complete] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'analysis.complete'), eq(auditLog.entityId, videoId)));
+    expect(complete?.newValue).toMatchObject({
+      decisions: {
+        carriedOver: [],
+        replaced: [
+          {
+            inspectionId,
+            predictionId,
+            disposition: 'confirmed',
+            reviewerId: people.lc.id,
+            reviewerName: 'Test lc',
+            keyframe: '12.000.png',
+            labels: ['tool'],
+          },
+        ],
+      },
     });
   });
 });

@@ -12,7 +12,7 @@ import type { Storage } from '../storage/storage.ts';
 import type { Detector } from './detectors/detector.ts';
 import { locateFfmpeg } from './ffmpeg.ts';
 import { type Claimed, JobQueue, type JobRow } from './job-queue.ts';
-import { commitRun, removeReplaced } from './outputs.ts';
+import { commitRun, decisionsEntry, removeReplaced } from './outputs.ts';
 import { PathWouldBeLostError, PermanentError, runPipeline, runPrefix } from './pipeline.ts';
 import { removeAbandonedWorkFolders } from './work-folders.ts';
 
@@ -253,7 +253,11 @@ export class AnalysisService {
             job,
             'analysis.complete',
             null,
-            { summary: outputs.summary, ...(lengthChanged ? { duration: outputs.duration } : {}) },
+            {
+              summary: outputs.summary,
+              ...(lengthChanged ? { duration: outputs.duration } : {}),
+              ...decisionsEntry(replaced.decisions),
+            },
             lengthChanged ? { duration: replaced.duration } : null,
           );
         },

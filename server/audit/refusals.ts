@@ -9,8 +9,9 @@ import { audit } from './audit.ts';
 import { capText } from './limits.ts';
 
 /**
- * What a refusal guarded: a role or ownership rule (403), or a signed record's evidence (409),
- * which no role may change, so an auditor does not read it as a missing permission.
+ * What a refusal guarded: a role or ownership rule (403), or a record's evidence (409: a signed
+ * inspection's, or the device that recorded a video), which no role may change, so an auditor
+ * does not read it as a missing permission.
  */
 export type RefusalAction = 'authorization.denied' | 'evidence.protected';
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,8 @@ let admin: TestUser;
 let counter = 0;
 const LOCK_SECONDS = 3;
 const lockOver = () => sleep(LOCK_SECONDS * 1000 + 300);
+/** Another guard's cookie key (no test here sends a known-browser cookie). */
+const BROWSER_KEY = randomBytes(32);
 
 beforeAll(async () => {
   // The defaults but a three-second first lock, so a test can wait for it to expire.
@@ -87,7 +90,12 @@ describe('sign-in lockout', () => {
       'account.locked',
     ]);
     // An address over its limit (two here) is blocked after the failure that reached it.
-    const guard = createCredentialGuard(db, passwords, { ...config, loginRateLimit: 2 });
+    const guard = createCredentialGuard(
+      db,
+      passwords,
+      { ...config, loginRateLimit: 2 },
+      BROWSER_KEY,
+    );
     const request = { ip: '192.0.2.77', user: null } as never;
     for (let i = 0; i < 2; i++)
       await guard.check(request, { email: 'x@nowhere.example' }, 'x', 'login');
@@ -155,8 +163,8 @@ describe('sign-in lockout', () => {
     const user = await fresh();
     for (let i = 0; i < 5; i++) await login(user.email, 'wrong-password');
     const { db, passwords, config } = t.services.ctx;
-    const otherProcess = createCredentialGuard(db, passwords, config);
-    const request = { ip: '127.0.0.1', user: null } as never;
+    const otherProcess = createCredentialGuard(db, passwords, config, BROWSER_KEY);
+    const request = { ip: '127.0.0.1', user: null, headers: {} } as never;
     const check = await otherProcess.check(request, { email: user.email }, PASSWORD, 'login');
     expect(check).toEqual({
       ok: false,

@@ -5,14 +5,18 @@
 // unlocks; per client address, LOGIN_RATE_LIMIT failures a minute answer 429 until the minute is
 // over. Successful checks never count. The answer never tells a locked or deactivated account from
 // a wrong password or an unknown email: each costs one hash and gets the same refusal.
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+// A browser the account signed in from before (known-browser.ts) is not refused by the account's
+// lock: its failures count against its own entry, with the same limit and window, and an entry at
+// the limit is spent, the browser then counted as any other client.
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { accountLockouts, addressFailures, users } from '../db/schema.ts';
+import { accountLockouts, addressFailures, knownBrowserFailures, users } from '../db/schema.ts';
 import { HttpError } from '../http/errors.ts';
+import { type BrowserEntry, createKnownBrowsers } from './known-browser.ts';
 import type { HashLane, PasswordHasher } from './password.ts';
 
 export type UserRow = typeof users.$inferSelect;
@@ -28,7 +32,11 @@ export type FailureReason =
   | 'wrong password';
 
 export type CredentialCheck =
-  | { ok: true; user: UserRow }
+  /**
+   * `lockPassed`: the end of the account's lock that a known browser's entry let this check past
+   * (the lock stays for everyone else).
+   */
+  | { ok: true; user: UserRow; lockPassed: Date | null }
   /**
    * 401: why, and until when the account is locked (before this check, or by this failure); a
    * sign-in never says either, a signed-in user entering its password again may be told.
@@ -65,6 +73,8 @@ export interface CredentialGuard {
   ): Promise<CredentialCheck>;
   /** Lifts a lock (audited as the request's user's action); false when the account was not locked. */
   unlock(request: FastifyRequest, userId: string, reason: string | null): Promise<boolean>;
+  /** After a sign-in: the browser is known for the account (a new entry in its cookie). */
+  rememberBrowser(request: FastifyRequest, reply: FastifyReply, userId: string): void;
 }
 
 const FAILED_ACTION: Record<PasswordPurpose, string> = {
@@ -84,7 +94,11 @@ const ADDRESS_ROWS_KEPT_MS = 3600_000;
 
 type Settings = Pick<
   Config,
-  'loginRateLimit' | 'loginMaxFailures' | 'loginFailureWindowSeconds' | 'loginLockSeconds'
+  | 'loginRateLimit'
+  | 'loginMaxFailures'
+  | 'loginFailureWindowSeconds'
+  | 'loginLockSeconds'
+  | 'knownBrowserDays'
 >;
 
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
@@ -102,15 +116,100 @@ function countInWindow(
   };
 }
 
+/** `browserKey`: the server's signing key, which known-browser cookies are signed with. */
 export function createCredentialGuard(
   db: Db,
   passwords: PasswordHasher,
   settings: Settings,
+  browserKey: Uint8Array,
   now: () => Date = () => new Date(),
 ): CredentialGuard {
   // Unknown emails still cost one hash, so response time does not reveal which accounts exist.
   let dummyHash: Promise<string> | null = null;
   let prunedAt = 0;
+  let browsersPrunedAt = 0;
+  const browsers = createKnownBrowsers(browserKey, settings.knownBrowserDays);
+  const failureWindowMs = settings.loginFailureWindowSeconds * 1000;
+
+  /** The request's entry for the account, unless it was spent. */
+  async function knownBrowser(
+    request: FastifyRequest,
+    userId: string,
+    time: Date,
+  ): Promise<BrowserEntry | null> {
+    const entry = browsers.entryFor(request, userId, time);
+    if (!entry) return null;
+    const [row] = await db
+      .select({ spentAt: knownBrowserFailures.spentAt })
+      .from(knownBrowserFailures)
+      .where(eq(knownBrowserFailures.entryId, entry.entryId));
+    return row?.spentAt ? null : entry;
+  }
+
+  /**
+   * Counts a wrong password against the browser's entry; spends it at the limit. The end of the
+   * account's lock when that now applies to this browser (it was spent while the account is locked).
+   */
+  async function countBrowserFailure(
+    request: FastifyRequest,
+    user: UserRow,
+    entry: BrowserEntry,
+    lockedUntil: Date | null,
+    time: Date,
+  ): Promise<Date | null> {
+    const windowStart = new Date(time.getTime() - failureWindowMs);
+    await db
+      .insert(knownBrowserFailures)
+      .values({ entryId: entry.entryId, userId: user.id, failures: 1, windowStartedAt: time })
+      .onConflictDoUpdate({
+        target: knownBrowserFailures.entryId,
+        set: countInWindow(knownBrowserFailures, windowStart, time),
+      });
+    // One statement spends it, so two processes counting at once spend it (and audit it) once.
+    const [spent] = await db
+      .update(knownBrowserFailures)
+      .set({ spentAt: time })
+      .where(
+        and(
+          eq(knownBrowserFailures.entryId, entry.entryId),
+          isNull(knownBrowserFailures.spentAt),
+          sql`${knownBrowserFailures.failures} >= ${settings.loginMaxFailures}`,
+        ),
+      )
+      .returning({ failures: knownBrowserFailures.failures });
+    if (spent) {
+      await audit(db, request, {
+        action: 'login.known-browser-spent',
+        entity: 'user',
+        entityId: user.id,
+        actorEmail: user.email,
+        newValue: { failures: spent.failures, windowSeconds: settings.loginFailureWindowSeconds },
+      });
+    }
+    await pruneBrowserFailures(time);
+    return spent ? lockedUntil : null;
+  }
+
+  /**
+   * Counters whose window is over count from 0 anyway; a spent entry is kept while it could still
+   * be sent (it was set before it was spent), then goes.
+   */
+  async function pruneBrowserFailures(time: Date): Promise<void> {
+    if (time.getTime() - browsersPrunedAt < ADDRESS_WINDOW_MS) return;
+    browsersPrunedAt = time.getTime();
+    const entryLifeMs = settings.knownBrowserDays * 24 * 3600_000;
+    await db
+      .delete(knownBrowserFailures)
+      .where(
+        or(
+          and(
+            isNull(knownBrowserFailures.spentAt),
+            lt(knownBrowserFailures.windowStartedAt, new Date(time.getTime() - failureWindowMs)),
+          ),
+          lt(knownBrowserFailures.spentAt, new Date(time.getTime() - entryLifeMs)),
+        ),
+      );
+  }
 
   /** Seconds until the address may try again, or 0. */
   async function addressBlockedFor(address: string, time: Date): Promise<number> {
@@ -155,7 +254,6 @@ export function createCredentialGuard(
     }
   }
 
-  /** Counts a wrong password of an unlocked account; locks it when the count reaches the limit. */
   /** Counts a wrong password; the end of the lock it caused, if it locked the account. */
   async function countAccountFailure(
     request: FastifyRequest,
@@ -216,12 +314,24 @@ export function createCredentialGuard(
       const [lockout] = user
         ? await db.select().from(accountLockouts).where(eq(accountLockouts.userId, user.id))
         : [];
-      const locked = Boolean(lockout?.lockedUntil && lockout.lockedUntil > time);
+      const accountLockedUntil =
+        lockout?.lockedUntil && lockout.lockedUntil > time ? lockout.lockedUntil : null;
+      const browser = user ? await knownBrowser(request, user.id, time) : null;
+      // The account's lock is the unknown clients': a known browser has its own counter.
+      const locked = accountLockedUntil !== null && !browser;
       dummyHash ??= passwords.hash('not-a-real-password', 'sign-in');
       const stored = user?.passwordHash ?? (await dummyHash);
       const matches = await passwords.verify(password, stored, LANE[purpose]);
 
       if (user && matches && !locked && user.status === 'active') {
+        if (browser) {
+          // Its own counter starts again; the account's lock and failures stay, since whoever
+          // caused them may still be trying.
+          await db
+            .delete(knownBrowserFailures)
+            .where(eq(knownBrowserFailures.entryId, browser.entryId));
+          return { ok: true, user, lockPassed: accountLockedUntil };
+        }
         if (lockout) {
           await db.delete(accountLockouts).where(eq(accountLockouts.userId, user.id));
           if (lockout.lockedUntil) {
@@ -234,7 +344,7 @@ export function createCredentialGuard(
             });
           }
         }
-        return { ok: true, user };
+        return { ok: true, user, lockPassed: null };
       }
 
       const reason: FailureReason = !user
@@ -244,6 +354,7 @@ export function createCredentialGuard(
           : locked
             ? 'account locked'
             : 'wrong password';
+      const againstBrowser = browser && reason === 'wrong password' ? browser : null;
       // The failure is audited before what it causes (a lock, an address block), so the trail
       // reads in causal order.
       await audit(db, request, {
@@ -251,15 +362,17 @@ export function createCredentialGuard(
         entity: 'user',
         entityId: user?.id ?? null,
         actorEmail: 'email' in who ? who.email : (user?.email ?? null),
-        newValue: { reason },
+        newValue: againstBrowser ? { reason, knownBrowser: true } : { reason },
       });
       await countAddressFailure(request, time);
       const lockedUntil =
-        user && reason === 'wrong password'
-          ? await countAccountFailure(request, user, time)
-          : locked
-            ? (lockout?.lockedUntil ?? null)
-            : null;
+        user && againstBrowser
+          ? await countBrowserFailure(request, user, againstBrowser, accountLockedUntil, time)
+          : user && reason === 'wrong password'
+            ? await countAccountFailure(request, user, time)
+            : locked
+              ? accountLockedUntil
+              : null;
       return { ok: false, status: 401, reason, lockedUntil };
     },
 
@@ -281,6 +394,10 @@ export function createCredentialGuard(
         });
       }
       return wasLocked;
+    },
+
+    rememberBrowser(request, reply, userId) {
+      browsers.remember(request, reply, userId, now());
     },
   };
 }

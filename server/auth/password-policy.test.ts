@@ -262,10 +262,10 @@ describe('PASSWORD_MAX_AGE_DAYS: an older password signs in, then must be replac
       method: 'PUT',
       url: `/api/users/${user.id}`,
       headers: admin.auth,
-      payload: { ...stored, password: 'Temp-pass-123' },
+      payload: { ...stored, password: 'Temp-seal-123' },
     });
     await backDate(t, user.id, 200);
-    expect(await signIn(t, user.email, 'Temp-pass-123')).toMatchObject({
+    expect(await signIn(t, user.email, 'Temp-seal-123')).toMatchObject({
       ownPassword: false,
       passwordExpiredAfterDays: null,
     });

@@ -21,6 +21,7 @@ import type { AnalysisSummary, DetectorInfo, VideoCalibration } from '../schemas
 import type { ChecklistSnapshot, MotionSamples, QrScan } from '../schemas/capture.ts';
 import type { Role } from '../schemas/common.ts';
 import type { FloorplanConfiguration } from '../schemas/floorplan-configs.ts';
+import type { ReplacedDetection } from '../schemas/reports.ts';
 import type { KeptAtSigning } from '../schemas/signatures.ts';
 
 const id = () => text('id').primaryKey();
@@ -332,6 +333,11 @@ export const dispositions = pgTable(
     reviewerId: text('reviewer_id').notNull(),
     reviewerName: text('reviewer_name').notNull(),
     at: timestamp('at', { withTimezone: true }).notNull(),
+    /**
+     * The detection as it was when a new analysis replaced it without it (the decision stays,
+     * shown and signed with it); null while the decision is on a current detection.
+     */
+    replaced: jsonb('replaced').$type<ReplacedDetection>(),
   },
   (t) => [primaryKey({ columns: [t.inspectionId, t.predictionId] })],
 );
@@ -422,6 +428,20 @@ export const accountLockouts = pgTable('account_lockouts', {
   lockedUntil: timestamp('locked_until', { withTimezone: true }),
   /** Locks since the last successful sign-in or unlock: each lock lasts twice the one before. */
   locks: integer('locks').notNull().default(0),
+});
+
+/**
+ * Failed password checks from a known browser's entry (server/auth/known-browser.ts), counted
+ * instead of its account's. `spentAt`: the entry reached the limit and is known no more.
+ */
+export const knownBrowserFailures = pgTable('known_browser_failures', {
+  entryId: text('entry_id').primaryKey(),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  failures: integer('failures').notNull().default(0),
+  windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
+  spentAt: timestamp('spent_at', { withTimezone: true }),
 });
 
 /** Failed password checks from one client address in the current window. */

@@ -23,15 +23,19 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
-export function mediaCookieToken(request: FastifyRequest): string | null {
+/** The value of the request's cookie of this name, or null. */
+export function cookieValue(request: FastifyRequest, cookie: string): string | null {
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const [name, ...value] = part.trim().split('=');
-    if (name === MEDIA_COOKIE) return value.join('=') || null;
+    if (name === cookie) return value.join('=') || null;
   }
   return null;
 }
 
-const cookieAttributes = (request: FastifyRequest, maxAge: number) =>
+export const mediaCookieToken = (request: FastifyRequest) => cookieValue(request, MEDIA_COOKIE);
+
+/** Every cookie of the API's: sent to /api only, never to scripts or other sites. */
+export const cookieAttributes = (request: FastifyRequest, maxAge: number) =>
   `Path=/api; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${request.protocol === 'https' ? '; Secure' : ''}`;
 
 /**

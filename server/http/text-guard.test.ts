@@ -57,6 +57,26 @@ describe('the walk', () => {
   });
 });
 
+describe('NFC', () => {
+  it('stores each string of a body in NFC, nested too, but a password as typed', () => {
+    const body = {
+      name: 'Cafe\u0301',
+      tags: [{ label: 'Ha\u0308lle 2' }, 'Zoe\u0308'],
+      newPassword: 'Cafe\u0301-secret',
+    };
+    expect(refusedText(body, 'body', BODY_RULES, true)).toBeUndefined();
+    expect(body).toEqual({
+      name: 'Caf\u00e9',
+      tags: [{ label: 'H\u00e4lle 2' }, 'Zo\u00eb'],
+      newPassword: 'Cafe\u0301-secret',
+    });
+    // Without it (parameters and queries, which select), nothing is changed.
+    const query = { q: 'Cafe\u0301' };
+    expect(refusedText(query, 'query', PARAMETER_RULES)).toBeUndefined();
+    expect(query.q).toBe('Cafe\u0301');
+  });
+});
+
 describe('nesting', () => {
   const nested = (levels: number) => {
     let value: unknown = 'leaf';

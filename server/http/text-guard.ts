@@ -93,12 +93,15 @@ function refusalOf(text: string, key: string, rules: readonly TextRule[]): Refus
 /**
  * The 400 message for the first string (value or key) in `value` that one of `rules` refuses,
  * named from `base` (e.g. `body.notes`), or undefined. Walks without recursion: a body nested
- * thousands deep must not overflow the stack.
+ * thousands deep must not overflow the stack. With `toNfc`, each string value but a secret is
+ * replaced by its NFC form on the way ('Cafe\u0301' by 'Café'): text that looks the same is
+ * stored the same, so two names or batches that print alike compare alike.
  */
 export function refusedText(
   value: unknown,
   base: string,
   rules: readonly TextRule[],
+  toNfc = false,
 ): string | undefined {
   const stack: Visit[] = [];
   // Only strings are checked and only containers are pushed: a capture body holds millions of
@@ -106,8 +109,14 @@ export function refusedText(
   const visit = (child: unknown, key: string | number, parent?: Visit): string | undefined => {
     const depth = parent ? parent.depth + 1 : 0;
     if (typeof child === 'string') {
-      const refusal = refusalOf(child, String(key), rules);
-      if (refusal) return refusal(pathOf({ value: child, key, parent, depth }));
+      let text = child;
+      // A secret is compared as typed: one set before this rule must still sign its owner in.
+      if (toNfc && parent && !SECRET_KEY.test(String(key))) {
+        text = child.normalize('NFC');
+        if (text !== child) (parent.value as Record<string | number, unknown>)[key] = text;
+      }
+      const refusal = refusalOf(text, String(key), rules);
+      if (refusal) return refusal(pathOf({ value: text, key, parent, depth }));
     } else if (isParsed(child)) {
       const container = { value: child, key, parent, depth };
       if (depth > MAX_NESTING) {
@@ -142,14 +151,14 @@ export function refusedText(
 
 /**
  * Refuses such strings, and values nested too deep, in the parameters, query or JSON body before
- * any route sees them.
+ * any route sees them; the body's strings go on in NFC.
  */
 export function registerTextGuard(app: FastifyInstance) {
   app.addHook('preValidation', (request, _reply, done) => {
     const message =
       refusedText(request.params, 'params', PARAMETER_RULES) ??
       refusedText(request.query, 'query', PARAMETER_RULES) ??
-      refusedText(request.body, 'body', BODY_RULES);
+      refusedText(request.body, 'body', BODY_RULES, true);
     done(message ? badRequest(message) : undefined);
   });
 }

@@ -10,6 +10,7 @@ import { dispositions, predictions } from '../db/schema.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { isBlank } from '../schemas/blank.ts';
 import type { Disposition, DispositionBody } from '../schemas/reports.ts';
+import { givesReason, MIN_REASON_WORDS } from '../schemas/review-notes.ts';
 import { lockInspection, readRecord, toDisposition } from './record.ts';
 import { summarizeInspection } from './report.ts';
 import { decidedMeanwhile, isSeen } from './review-changes.ts';
@@ -61,6 +62,12 @@ export async function setDisposition(
     // A reason of invisible characters only is no reason (server/schemas/blank.ts).
     if (body.disposition === 'dismissed' && isBlank(reason)) {
       throw badRequest('body.reason is required for a dismissal');
+    }
+    // The rule of every other reason (a rejection's, a deletion's): 'x' tells an auditor nothing.
+    if (body.disposition === 'dismissed' && !givesReason(reason)) {
+      throw badRequest(
+        `body.reason must say why the detection is a false positive (at least ${MIN_REASON_WORDS} different words)`,
+      );
     }
     const values = {
       disposition: body.disposition,

@@ -148,13 +148,14 @@ describe('the record hash covers the evidence the report is drawn from', () => {
   });
 
   it('verifies a signature kept without the evidence as before, and changes nothing else', async () => {
-    // insp-lc1-2 signed as before the evidence was kept: its hash covers names and layout only.
+    // insp-lc1-2 signed as before the evidence (and the device) was kept: its hash covers names
+    // and layout only.
     const { db, storage } = t.services.ctx;
     const id = ids['insp-lc1-2'] ?? '';
     const record = await readRecord(db, id);
     const { signature, kept } = record;
     if (!signature || !kept?.evidence) throw new Error('the demo signature keeps the evidence');
-    const { evidence: _evidence, ...oldKept } = kept;
+    const { evidence: _evidence, device: _device, ...oldKept } = kept;
     const layout = layoutDigest(await recordLayout(t.services.ctx, record));
     const oldHash = recordHash(record, signature, {
       operatorName: kept.operatorName,
@@ -169,7 +170,7 @@ describe('the record hash covers the evidence the report is drawn from', () => {
     expect(r.signature?.recordHash).toBe(oldHash);
     expect(r).toMatchObject({ recordHash: oldHash, unchangedSinceSigning: true, changedParts: [] });
     expect(r.notCoveredBySignature).toMatch(
-      /^Signed by an earlier release, before the analysis’s files \(path, detections, QR code scans\) were kept/,
+      /^Signed by an earlier release, before the analysis’s files \(path, detections, QR code scans\) and the recording device’s name and id were kept/,
     );
     const check = await evidenceCheck('insp-lc1-2');
     expect(check.keyframeImages).toMatchObject({ state: 'not-kept' });

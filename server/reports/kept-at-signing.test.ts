@@ -8,13 +8,22 @@ import fs from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfPages } from '../../tests/support/pdf-text.ts';
-import { inspections, lineClearances, signatures, users, videos } from '../db/schema.ts';
+import {
+  auditLog,
+  devices,
+  inspections,
+  lineClearances,
+  signatures,
+  users,
+  videos,
+} from '../db/schema.ts';
 import { DEMO_PASSWORD, loadDemo } from '../demo/load-demo.ts';
 import type { FloorplanConfig, FloorplanConfiguration } from '../schemas/floorplan-configs.ts';
 import type { InspectionReport, ReportRow } from '../schemas/reports.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { dataset, files } from '../test/demo-dataset.ts';
 import { multipartBody } from '../test/multipart.ts';
+import { layoutDigest, recordLayout } from './layout.ts';
 import { readRecord, recordHash } from './record.ts';
 
 const otherPlan = fs.readFileSync(
@@ -27,7 +36,7 @@ const auth: Record<string, { authorization: string }> = {};
 beforeAll(async () => {
   t = await build();
   await loadDemo(t.services.ctx, dataset, files);
-  for (const who of ['lcmanager', 'lcmanager2', 'audit']) {
+  for (const who of ['admin', 'lcmanager', 'lcmanager2', 'audit']) {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/login',
@@ -192,11 +201,11 @@ describe('the layout a signature keeps', () => {
     expect(r.unchangedSinceSigning).toBe(true);
     // 'Unchanged' covers less here, and the record says what it leaves out.
     expect(r.notCoveredBySignature).toBe(
-      'Signed by an earlier release, before the operator’s and line’s names, the floor plan and the analysis’s files (path, detections, QR code scans) were kept with signatures: they are shown as they are now, and a change to them since signing is not detected.',
+      'Signed by an earlier release, before the operator’s and line’s names, the floor plan, the analysis’s files (path, detections, QR code scans) and the recording device’s name and id were kept with signatures: they are shown as they are now, and a change to them since signing is not detected.',
     );
     // Its signer saw the flags of the rules then (version 1): the report says which came since.
     expect(r.flagsSinceSigning).toBe(
-      'Signed under earlier report rules (version 1): its signer did not see the flags added since, which this report raises: ‘Submitted late’ (received over 60 minutes after the recording ended).',
+      'Signed under earlier report rules (version 1): its signer did not see the flags added since, which this report raises: ‘Submitted late’ (received over 60 minutes after the recording ended); ‘Confirmed finding on a replaced detection’ (a finding a reviewer confirmed, no longer in the analysis).',
     );
     const pdf = await get(`/api/reports/${signed.id}/pdf`);
     const printed = (await pdfPages(pdf.rawPayload)).join(' ').replace(/\s+/g, ' ');
@@ -261,6 +270,110 @@ describe('the names a signature keeps', () => {
     expect(forged.unchangedSinceSigning).toBe(false);
     await db.update(users).set({ name: operator.name }).where(eq(users.id, operator.id));
     await db.update(lineClearances).set({ name: line.name }).where(eq(lineClearances.id, line.id));
+  });
+});
+
+describe('the device a signature keeps', () => {
+  it('prints the device as signed after it is renamed, and refuses its deletion', async () => {
+    // QA: an admin's rename made a signed report read 'Device: Renamed dev', still 'unchanged'.
+    const line = await lineByName('Blister Line 1');
+    const signed = await inspectionOf(line.id, 'approved');
+    const pending = await inspectionOf(line.id, 'pending');
+    const { db } = t.services.ctx;
+    const [video] = await db.select().from(videos).where(eq(videos.id, signed.videoId));
+    const [device] = await db
+      .select()
+      .from(devices)
+      .where(eq(devices.id, video?.deviceId ?? ''));
+    if (!device) throw new Error('the demo video names its device');
+    expect((await reportOf(pending.id)).device?.id).toBe(device.id);
+    const before = await reportOf(signed.id);
+    expect(before).toMatchObject({
+      device: { id: device.id, name: device.name },
+      unchangedSinceSigning: true,
+    });
+    const printed = async () =>
+      (await pdfPages((await get(`/api/reports/${signed.id}/pdf`)).rawPayload))
+        .join(' ')
+        .replace(/\s+/g, ' ');
+
+    const renamed = await t.app.inject({
+      method: 'PUT',
+      url: `/api/devices/${device.id}`,
+      headers: auth.admin,
+      payload: { name: 'Renamed dev', version: device.version },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const after = await reportOf(signed.id);
+    expect(after).toMatchObject({ device: before.device, unchangedSinceSigning: true });
+    const text = await printed();
+    expect(text).toContain(`Device ${device.name} (${device.id})`);
+    expect(text).not.toContain('Renamed dev');
+    // A record not yet signed names the device as it is now.
+    expect((await reportOf(pending.id)).device).toEqual({ id: device.id, name: 'Renamed dev' });
+
+    const refused = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/devices/${device.id}`,
+      headers: auth.admin,
+      payload: { reason: 'The tablet went back to the vendor' },
+    });
+    expect(refused.statusCode).toBe(409);
+    const message =
+      'This device recorded inspections or videos and cannot be deleted; set its status to inactive instead';
+    expect(refused.json().message).toBe(message);
+    expect((await reportOf(signed.id)).device).toEqual(before.device);
+    const entries = await db.select().from(auditLog).where(eq(auditLog.entityId, device.id));
+    expect(entries.at(-1)).toMatchObject({
+      action: 'evidence.protected',
+      entity: 'device',
+      newValue: { reason: message, route: 'DELETE /api/devices/:id' },
+    });
+
+    // The kept device is hashed with the id the video names: either changed afterwards shows.
+    const [other] = await db.select().from(devices).where(sql`${devices.id} <> ${device.id}`);
+    await db.update(videos).set({ deviceId: other?.id }).where(eq(videos.id, signed.videoId));
+    expect(await reportOf(signed.id)).toMatchObject({
+      device: before.device,
+      unchangedSinceSigning: false,
+      changedParts: ['the recording device'],
+    });
+    await db.update(videos).set({ deviceId: device.id }).where(eq(videos.id, signed.videoId));
+    const [row] = await db.select().from(signatures).where(eq(signatures.inspectionId, signed.id));
+    await db.execute(
+      sql`update signatures set kept = jsonb_set(kept, '{device,name}', '"Someone Else’s"')
+          where inspection_id = ${signed.id}`,
+    );
+    expect((await reportOf(signed.id)).unchangedSinceSigning).toBe(false);
+
+    // Signed before the device was kept: checked without it, shown as it is now, and said.
+    const record = await readRecord(db, signed.id);
+    if (!row?.kept?.evidence || !record.signature) throw new Error('a signature keeping evidence');
+    const { device: _device, ...olderKept } = row.kept;
+    const olderHash = recordHash(record, record.signature, {
+      operatorName: olderKept.operatorName,
+      lineName: olderKept.lineName,
+      layout: layoutDigest(await recordLayout(t.services.ctx, record)),
+      evidence: olderKept.evidence,
+    });
+    await db
+      .update(signatures)
+      .set({ kept: olderKept, recordHash: olderHash })
+      .where(eq(signatures.inspectionId, signed.id));
+    const older = await reportOf(signed.id);
+    expect(older).toMatchObject({
+      device: { id: device.id, name: 'Renamed dev' },
+      recordHash: olderHash,
+      unchangedSinceSigning: true,
+      notCoveredBySignature:
+        'Signed by an earlier release, before the recording device’s name and id were kept with signatures: they are shown as they are now, and a change to them since signing is not detected.',
+    });
+    await db
+      .update(signatures)
+      .set({ kept: row.kept, recordHash: row.recordHash })
+      .where(eq(signatures.inspectionId, signed.id));
+    expect((await reportOf(signed.id)).unchangedSinceSigning).toBe(true);
+    await db.update(devices).set({ name: device.name }).where(eq(devices.id, device.id));
   });
 });
 

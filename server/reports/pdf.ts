@@ -24,16 +24,18 @@ import { videos } from '../db/schema.ts';
 import { changes, cut } from '../schemas/audit-changes.ts';
 import type { AuditEntry } from '../schemas/audit-log.ts';
 import { coverageSource } from '../schemas/coverage-source.ts';
+import { replacedDetectionText } from '../schemas/replaced-detection.ts';
 import type {
   Coverage,
   EvidenceCheck,
   InspectionReport,
   ReportDetection,
 } from '../schemas/reports.ts';
+import { lengthInSeconds } from '../schemas/video-length.ts';
 import { floorplanImageKey } from '../services/floorplan-images.ts';
 import { sniffImage } from '../services/image-type.ts';
 import { readWhole, type Storage } from '../storage/storage.ts';
-import { embedReportFonts } from './pdf-fonts.ts';
+import { CJK, type CjkFontFiles, embedReportFonts, systemCjkFonts } from './pdf-fonts.ts';
 import { type Line, shapeArabic, UNSHAPED, visualLines } from './pdf-script.ts';
 
 const PAGE = { width: 595.28, height: 841.89 };
@@ -46,14 +48,55 @@ const danger = rgb(0.75, 0.1, 0.1);
 const ok = rgb(0.1, 0.5, 0.2);
 
 /**
- * Text as the embedded font can print it, in stored (logical) order: Arabic letters in their joined
- * forms (`shapeArabic`); characters the font lacks (CJK among them) and letters of joining scripts
- * left unshaped become '?', so a lost letter shows rather than a wrong one. Every line break
- * ('\r\n', '\r', U+2028, U+2029) becomes '\n', which `wrap` turns into lines: a note's lines
- * print as lines.
+ * A font and the CJK font that prints what it lacks (pdf-fonts.ts), each character drawn by the
+ * first of them that has it.
  */
-function printable(font: PDFFont, text: string): { text: string; lost: boolean } {
-  const known = new Set(font.getCharacterSet());
+class Face {
+  private readonly known: Set<number>;
+  private readonly fallbackKnown: Set<number>;
+
+  constructor(
+    readonly font: PDFFont,
+    readonly fallback: PDFFont | null,
+  ) {
+    this.known = new Set(font.getCharacterSet());
+    this.fallbackKnown = new Set(fallback?.getCharacterSet());
+  }
+
+  /** The font that draws `char`, or null when neither has it. */
+  fontFor(char: string): PDFFont | null {
+    const code = char.codePointAt(0) ?? 0;
+    if (this.known.has(code)) return this.font;
+    return this.fallback && this.fallbackKnown.has(code) ? this.fallback : null;
+  }
+
+  /** Printable text (`printable`) cut into runs that one font draws. */
+  runs(text: string): { text: string; font: PDFFont }[] {
+    const runs: { text: string; font: PDFFont }[] = [];
+    for (const char of text) {
+      const font = this.fontFor(char) ?? this.font;
+      const last = runs.at(-1);
+      if (last?.font === font) last.text += char;
+      else runs.push({ text: char, font });
+    }
+    return runs;
+  }
+
+  width(text: string, size: number): number {
+    let width = 0;
+    for (const run of this.runs(text)) width += run.font.widthOfTextAtSize(run.text, size);
+    return width;
+  }
+}
+
+/**
+ * Text as the face can print it, in stored (logical) order: Arabic letters in their joined forms
+ * (`shapeArabic`); characters neither font has (CJK without a CJK font among them) and letters of
+ * joining scripts left unshaped become '?', so a lost letter shows rather than a wrong one. Every
+ * line break ('\r\n', '\r', U+2028, U+2029) becomes '\n', which `wrap` turns into lines: a note's
+ * lines print as lines.
+ */
+function printable(face: Face, text: string): { text: string; lost: boolean } {
   let lost = false;
   const printed = Array.from(
     shapeArabic(
@@ -63,9 +106,7 @@ function printable(font: PDFFont, text: string): { text: string; lost: boolean }
         .replace(/[^\S\n]/g, ' '),
     ),
     (char) => {
-      if (char === '\n' || (known.has(char.codePointAt(0) ?? 0) && !UNSHAPED.test(char))) {
-        return char;
-      }
+      if (char === '\n' || (face.fontFor(char) && !UNSHAPED.test(char))) return char;
       lost = true;
       return '?';
     },
@@ -78,12 +119,12 @@ const LOST_LETTERS_NOTE =
   "'?' marks a character this PDF cannot print (e.g. Chinese, Japanese or Korean script): the report page shows the record as entered.";
 
 /** A word cut into pieces no wider than `width`, character by character. */
-function cutToWidth(word: string, font: PDFFont, size: number, width: number): string[] {
+function cutToWidth(word: string, face: Face, size: number, width: number): string[] {
   const parts: string[] = [];
   let part = '';
   let partWidth = 0;
   for (const char of word) {
-    const charWidth = font.widthOfTextAtSize(char, size);
+    const charWidth = face.width(char, size);
     if (part && partWidth + charWidth > width) {
       parts.push(part);
       [part, partWidth] = ['', 0];
@@ -92,6 +133,41 @@ function cutToWidth(word: string, font: PDFFont, size: number, width: number): s
     partWidth += charWidth;
   }
   return [...parts, part];
+}
+
+/** Characters a line does not start with: closing punctuation, small kana, the length mark. */
+const NO_BREAK_BEFORE = /[\p{Pe}\p{Pf}\p{Po}ー々ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮ]/u;
+/** Characters a line does not end with: opening punctuation. */
+const NO_BREAK_AFTER = /[\p{Ps}\p{Pi}]/u;
+
+/**
+ * The words of a paragraph as `[start, end)`, between which a line may break: at spaces, which
+ * the break drops, and between two characters of which one is CJK, which has no spaces between
+ * its words (unless punctuation keeps them together).
+ */
+function words(paragraph: string): [number, number][] {
+  const found: [number, number][] = [];
+  let start = 0;
+  let at = 0;
+  let before = '';
+  for (const char of paragraph) {
+    if (char === ' ') found.push([start, at]);
+    else if (
+      before &&
+      before !== ' ' &&
+      (CJK.test(before) || CJK.test(char)) &&
+      !NO_BREAK_BEFORE.test(char) &&
+      !NO_BREAK_AFTER.test(before)
+    ) {
+      found.push([start, at]);
+      start = at;
+    }
+    at += char.length;
+    if (char === ' ') start = at;
+    before = char;
+  }
+  found.push([start, at]);
+  return found;
 }
 
 /** A top-down writer over pages: a cursor, wrapping and page breaks. */
@@ -103,8 +179,8 @@ class Writer {
 
   constructor(
     readonly doc: Doc,
-    readonly font: PDFFont,
-    readonly bold: PDFFont,
+    readonly font: Face,
+    readonly bold: Face,
   ) {
     this.page = doc.addPage([PAGE.width, PAGE.height]);
   }
@@ -116,39 +192,38 @@ class Writer {
     this.y = PAGE.height - MARGIN;
   }
 
-  /** The text as `font` prints it, noting a lost letter. */
-  private printable(font: PDFFont, text: string): string {
-    const printed = printable(font, text);
+  /** The text as `face` prints it, noting a lost letter. */
+  private printable(face: Face, text: string): string {
+    const printed = printable(face, text);
     if (printed.lost) this.lostLetters = true;
     return printed.text;
   }
 
   /**
-   * The text's printed lines, cut at spaces to fit `width` (measured in stored order), each in
-   * visual order to draw left to right; a line of a right-to-left paragraph says so (`rtl`).
+   * The text's printed lines, cut between words to fit `width` (measured in stored order), each
+   * in visual order to draw left to right; a line of a right-to-left paragraph says so (`rtl`).
    */
-  private wrap(text: string, font: PDFFont, size: number, width: number): Line[] {
+  private wrap(text: string, face: Face, size: number, width: number): Line[] {
     const lines: Line[] = [];
-    for (const paragraph of this.printable(font, text).split('\n')) {
+    for (const paragraph of this.printable(face, text).split('\n')) {
       const cuts: [number, number][] = [];
-      let [start, end, wordStart] = [0, 0, 0];
-      for (const word of paragraph.split(' ')) {
-        const wordEnd = wordStart + word.length;
-        if (font.widthOfTextAtSize(paragraph.slice(start, wordEnd), size) <= width) end = wordEnd;
-        else if (font.widthOfTextAtSize(word, size) <= width) {
+      let [start, end] = [0, 0];
+      for (const [wordStart, wordEnd] of words(paragraph)) {
+        const word = paragraph.slice(wordStart, wordEnd);
+        if (face.width(paragraph.slice(start, wordEnd), size) <= width) end = wordEnd;
+        else if (face.width(word, size) <= width) {
           cuts.push([start, end]);
           [start, end] = [wordStart, wordEnd];
         } else {
           // A word wider than the line (a long file name, a name without spaces) is cut.
           if (end > start) cuts.push([start, end]);
           start = wordStart;
-          for (const part of cutToWidth(word, font, size, width).slice(0, -1)) {
+          for (const part of cutToWidth(word, face, size, width).slice(0, -1)) {
             cuts.push([start, start + part.length]);
             start += part.length;
           }
           end = wordEnd;
         }
-        wordStart = wordEnd + 1;
       }
       cuts.push([start, end]);
       lines.push(...visualLines(paragraph, cuts));
@@ -156,15 +231,29 @@ class Writer {
     return lines;
   }
 
+  /** Printable text at `x`, each run in the font that has its characters. */
+  private drawRuns(
+    text: string,
+    x: number,
+    options: { size: number; face: Face; color: ReturnType<typeof rgb> },
+  ): void {
+    let at = x;
+    for (const run of options.face.runs(text)) {
+      const { size, color } = options;
+      this.page.drawText(run.text, { x: at, y: this.y, size, font: run.font, color });
+      at += run.font.widthOfTextAtSize(run.text, size);
+    }
+  }
+
   /** A line at `x`, or, in a right-to-left paragraph, against the right end of `width` from `x`. */
   private drawLine(
     line: Line,
     x: number,
     width: number,
-    options: { size: number; font: PDFFont; color: ReturnType<typeof rgb> },
+    options: { size: number; face: Face; color: ReturnType<typeof rgb> },
   ): void {
-    const shift = line.rtl ? width - options.font.widthOfTextAtSize(line.text, options.size) : 0;
-    this.page.drawText(line.text, { x: x + Math.max(shift, 0), y: this.y, ...options });
+    const shift = line.rtl ? width - options.face.width(line.text, options.size) : 0;
+    this.drawRuns(line.text, x + Math.max(shift, 0), options);
   }
 
   text(
@@ -177,13 +266,13 @@ class Writer {
     } = {},
   ): void {
     const size = options.size ?? 10;
-    const font = options.bold ? this.bold : this.font;
+    const face = options.bold ? this.bold : this.font;
     const indent = options.indent ?? 0;
     const width = CONTENT_WIDTH - indent;
-    for (const line of this.wrap(text, font, size, width)) {
+    for (const line of this.wrap(text, face, size, width)) {
       this.room(size * 1.4);
       this.y -= size * 1.4;
-      this.drawLine(line, MARGIN + indent, width, { size, font, color: options.color ?? ink });
+      this.drawLine(line, MARGIN + indent, width, { size, face, color: options.color ?? ink });
     }
   }
 
@@ -209,15 +298,13 @@ class Writer {
       this.room(step);
       this.y -= step;
       if (i === 0) {
-        this.page.drawText(this.printable(this.bold, label), {
-          x: MARGIN,
-          y: this.y,
+        this.drawRuns(this.printable(this.bold, label), MARGIN, {
           size: labelSize,
-          font: this.bold,
+          face: this.bold,
           color: muted,
         });
       }
-      this.drawLine(line, MARGIN + labelWidth, width, { size, font: this.font, color: ink });
+      this.drawLine(line, MARGIN + labelWidth, width, { size, face: this.font, color: ink });
     });
   }
 }
@@ -226,6 +313,7 @@ const utc = (iso: string | null) =>
   iso ? `${iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, '')} UTC` : '—';
 /** A flagged detection's disposition beside its flag, as the report page shows it. */
 const flagDecisionText = { confirmed: 'confirmed finding', dismissed: 'dismissed' } as const;
+/** A detection's, a scan's or a stay's time, to the hundredth as the screens show it. */
 const secondsText = (value: number | null) => (value === null ? '—' : `${value.toFixed(2)} s`);
 
 async function embedStored(doc: Doc, storage: Storage, key: string): Promise<PDFImage | null> {
@@ -320,6 +408,27 @@ function drawCrop(w: Writer, image: PDFImage, box: number[] | undefined, x: numb
     borderColor: muted,
     borderWidth: 0.5,
   });
+}
+
+/** Decisions whose detection a later analysis replaced, with the detection as it was. */
+function drawReplacedDecisions(w: Writer, report: InspectionReport): void {
+  if (!report.replacedDecisions.length) return;
+  w.heading(`Decisions on replaced detections (${report.replacedDecisions.length})`);
+  w.text(
+    'Detections a later analysis no longer holds, with the decisions reviewers made on them.',
+    {
+      color: muted,
+    },
+  );
+  for (const d of report.replacedDecisions) {
+    const from = d.detection
+      ? ` (${d.detection.filename}; from analysis ${d.detection.analysisVersion ?? '—'}, replaced ${utc(d.detection.replacedAt)})`
+      : '';
+    w.text(`${replacedDetectionText(d.detection)}${from}`, { bold: true });
+    w.text(
+      `${d.disposition === 'confirmed' ? 'Confirmed finding' : 'Dismissed as a false positive'} by ${d.reviewerName}, ${utc(d.at)}${d.reason ? `: ${d.reason}` : ''}`,
+    );
+  }
 }
 
 function detectionText(detection: ReportDetection): string {
@@ -438,14 +547,25 @@ export async function reportPdf(
   ctx: Pick<AppContext, 'db' | 'storage'>,
   report: InspectionReport,
   printing: Printing,
+  cjkFonts: CjkFontFiles | null = systemCjkFonts(),
 ): Promise<Uint8Array> {
   const printedAt = printing.at;
+  const history = (await recordHistory(ctx.db, report.inspectionId)) ?? [];
   const doc = await PDFDocument.create();
-  const { font, bold } = await embedReportFonts(doc);
+  // Everything the copy prints comes from these: the CJK font is read only when they have CJK.
+  const fonts = await embedReportFonts(
+    doc,
+    `${printing.by.name}${JSON.stringify(report)}${JSON.stringify(history)}`,
+    cjkFonts,
+  );
   doc.setTitle(`Line clearance inspection ${report.inspectionId}`);
   doc.setCreationDate(printedAt);
   doc.setProducer('Line clearance inspection system');
-  const w = new Writer(doc, font, bold);
+  const w = new Writer(
+    doc,
+    new Face(fonts.font, fonts.cjk?.font ?? null),
+    new Face(fonts.bold, fonts.cjk?.bold ?? null),
+  );
 
   w.text('Line Clearance Inspection Report', { size: 18, bold: true });
   w.text(`${report.lineName} · inspection ${report.inspectionId}`, { color: muted });
@@ -471,7 +591,9 @@ export async function reportPdf(
   w.field('Device', deviceText(report.device));
   w.field(
     'Video',
-    report.video ? `${report.video.filename} (${secondsText(report.video.duration)})` : 'none',
+    report.video
+      ? `${report.video.filename} (${lengthInSeconds(report.video.duration) ?? 'length unknown'})`
+      : 'none',
   );
   w.field('Video SHA-256', report.video?.sha256 ?? 'not recorded', { hash: true });
   w.field('Analysis version', report.video?.analysisVersion ?? 'not recorded');
@@ -584,8 +706,8 @@ export async function reportPdf(
     );
     w.y = Math.min(w.y, top - 100);
   }
+  drawReplacedDecisions(w, report);
 
-  const history = (await recordHistory(ctx.db, report.inspectionId)) ?? [];
   drawHistory(
     w,
     history,
@@ -597,6 +719,8 @@ export async function reportPdf(
 
   // One line, always inside the page: a hash of wide characters made the footer 2 pt too long at
   // 7 pt. Rounded down to 0.01 pt: the exact fit measured a hair past the margin in floating point.
+  const { font } = fonts;
+  const footerFace = new Face(font, null);
   const fitted = (line: string, largest: number) => {
     const fit = (largest * CONTENT_WIDTH) / font.widthOfTextAtSize(line, largest);
     return Math.min(largest, Math.floor(fit * 100) / 100);
@@ -604,7 +728,7 @@ export async function reportPdf(
   const pages = doc.getPages();
   pages.forEach((page, i) => {
     const footer = printable(
-      font,
+      footerFace,
       `Page ${i + 1} of ${pages.length} · Printed ${utc(printedAt.toISOString())} · Record hash ${report.recordHash}`,
     ).text;
     page.drawText(footer, {

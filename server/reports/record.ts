@@ -17,9 +17,10 @@ import {
 } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { iso } from '../ids.ts';
-import type { Disposition } from '../schemas/reports.ts';
+import type { Disposition, ReplacedDetection } from '../schemas/reports.ts';
 import type {
   KeptAtSigning,
+  RecordingDevice,
   Signature,
   SignatureMeaning,
   SignedEvidence,
@@ -32,13 +33,17 @@ export type VideoRow = typeof videos.$inferSelect;
 type DispositionRow = typeof dispositions.$inferSelect;
 type SignatureRow = typeof signatures.$inferSelect;
 
-export const toDisposition = (row: DispositionRow): Disposition => ({
+/** A disposition as the record holds it: on a replaced detection, with that detection as it was. */
+export type RecordDisposition = Disposition & { replaced?: ReplacedDetection };
+
+export const toDisposition = (row: DispositionRow): RecordDisposition => ({
   predictionId: row.predictionId,
   disposition: row.disposition as Disposition['disposition'],
   reason: row.reason,
   reviewerId: row.reviewerId,
   reviewerName: row.reviewerName,
   at: iso(row.at),
+  ...(row.replaced && { replaced: row.replaced }),
 });
 
 export const toSignature = (row: SignatureRow): Signature => ({
@@ -61,7 +66,7 @@ export const signatureStatements: Record<SignatureMeaning, string> = {
 export interface InspectionRecord {
   inspection: InspectionRow;
   video: VideoRow | null;
-  dispositions: Disposition[];
+  dispositions: RecordDisposition[];
   signature: Signature | null;
   /** What the signature kept as it was (null: unsigned, or signed before anything was kept). */
   kept: KeptAtSigning | null;
@@ -153,6 +158,8 @@ function signedContent(record: InspectionRecord) {
       reason: d.reason,
       reviewerId: d.reviewerId,
       at: d.at,
+      // Only where kept: the hashes of records without replaced detections stay as signed.
+      ...(d.replaced && { replaced: d.replaced }),
     })),
   };
 }
@@ -160,8 +167,9 @@ function signedContent(record: InspectionRecord) {
 export type SignatureFields = Omit<Signature, 'recordHash'>;
 
 /**
- * What the hash covers of what a signature keeps: the names, the layout's digest and the evidence's
- * digests (none for signatures made before they were kept: their hashes stay as signed).
+ * What the hash covers of what a signature keeps: the names, the layout's digest, the evidence's
+ * digests and the device (none for signatures made before they were kept: their hashes stay as
+ * signed).
  */
 export interface KeptDigest {
   operatorName: string;
@@ -169,6 +177,8 @@ export interface KeptDigest {
   layout: LayoutDigest;
   /** Signed: as kept; not signed: the digests read now, without the keyframe images'. */
   evidence?: SignedEvidence | Omit<SignedEvidence, 'keyframeImagesSha256'>;
+  /** The video's device id now, with the name shown (recording-device.ts `deviceDigest`). */
+  device?: RecordingDevice | null;
 }
 
 /**

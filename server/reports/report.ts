@@ -7,14 +7,7 @@ import { eq, isNull, ne, or, sql } from 'drizzle-orm';
 import { imageSizeFromHeader } from '../../workers/image-header.ts';
 import type { AppContext, AuthUser } from '../context.ts';
 import type { Db, Tx } from '../db/client.ts';
-import {
-  auditLog,
-  devices,
-  inspections,
-  lineClearances,
-  reportSummaries,
-  users,
-} from '../db/schema.ts';
+import { auditLog, inspections, lineClearances, reportSummaries, users } from '../db/schema.ts';
 import { iso } from '../ids.ts';
 import type { FloorplanConfiguration, Importance } from '../schemas/floorplan-configs.ts';
 import type { InspectionStatus } from '../schemas/inspections.ts';
@@ -24,6 +17,7 @@ import type {
   Flag,
   InspectionReport,
   KeyframeRef,
+  ReplacedDecision,
   ReportDetection,
   ReportRules,
 } from '../schemas/reports.ts';
@@ -45,6 +39,8 @@ import {
   recordHash,
   type VideoRow,
 } from './record.ts';
+import { changedDevice, deviceDigest, shownDevice } from './recording-device.ts';
+import { decisionsOnReplaced, replacedFindingFlags } from './replaced-decisions.ts';
 
 /** The review-by-exception thresholds (docs/reports.md): one set for every line for now. */
 export const reportRules: ReportRules = {
@@ -244,6 +240,7 @@ export async function buildReport(
   const { inspection, video } = record;
   // A signed record shows the names it was signed with; a later rename does not change it.
   const names = record.kept ?? (await currentNames(db, inspection));
+  const device = await shownDevice(db, record);
   const evidence = await readEvidence(ctx, record, keyframesOf);
   const { keyframes, predictions: predictionRows, scans } = evidence;
   const layout = await recordLayout(ctx, record);
@@ -321,9 +318,19 @@ export async function buildReport(
     })
     .filter((d) => Number.isFinite(d.time))
     .sort((a, b) => a.time - b.time);
+  const replacedDecisions = decisionsOnReplaced(record, predictionRows);
 
   const blocker = approvalBlocker(record);
-  const flags = reportFlags({ tags, zones, detections, path, pathMessage, record, blocker });
+  const flags = reportFlags({
+    tags,
+    zones,
+    detections,
+    replacedDecisions,
+    path,
+    pathMessage,
+    record,
+    blocker,
+  });
   const drawnOn = layoutDigest(layout);
   const coverage = path && {
     imageUrl: layout.floorplan ? floorplanImageUrl(layout.floorplan.imageKey) : null,
@@ -364,6 +371,7 @@ export async function buildReport(
           operatorName: names.operatorName,
           lineName: names.lineName,
           layout: drawnOn,
+          device: deviceDigest(record, device),
           // The images are too costly to hash on every read: their digest counts as kept
           // (GET /api/reports/{id}/evidence-check compares them). Not signed, the hash covers
           // the digests as read now, so the one a signer sends back names the detections and
@@ -385,6 +393,7 @@ export async function buildReport(
           ...((record.kept.layout.floorplan?.sha256 ?? null) !== drawnOn.floorplanSha256
             ? ['the floor-plan image']
             : []),
+          ...changedDevice(record),
         ]
       : [];
   await saveSummary(db, inspection.id, record.readThrough, {
@@ -416,12 +425,13 @@ export async function buildReport(
       sha256: video.sha256,
       analysisVersion: video.analysisVersion,
     },
-    device: await recordingDevice(db, video),
+    device,
     checklist: { tags, zones },
     pathMessage,
     pathMissingReason,
     coverage,
     detections,
+    replacedDecisions,
     flags,
     rules: reportRules,
     signature,
@@ -439,19 +449,18 @@ export async function buildReport(
 
 /**
  * What a signature's hash leaves out because an earlier release kept less with it (before
- * migration 0010 nothing; before the evidence's digests, the analysis's files), in words.
+ * migration 0010 nothing; before the evidence's digests, the analysis's files; before the
+ * recording device, the device), in words.
  */
 function notCoveredBy(kept: InspectionRecord['kept']): string | null {
   const files = 'the analysis’s files (path, detections, QR code scans)';
+  const device = 'the recording device’s name and id';
   const parts = !kept
-    ? `the operator’s and line’s names, the floor plan and ${files}`
-    : !kept.evidence
-      ? files
-      : null;
-  return (
-    parts &&
-    `Signed by an earlier release, before ${parts} were kept with signatures: they are shown as they are now, and a change to them since signing is not detected.`
-  );
+    ? ['the operator’s and line’s names', 'the floor plan', files, device]
+    : [...(kept.evidence ? [] : [files]), ...(kept.device === undefined ? [device] : [])];
+  if (parts.length === 0) return null;
+  const named = `${parts.slice(0, -1).join(', ')}${parts.length > 1 ? ' and ' : ''}${parts.at(-1)}`;
+  return `Signed by an earlier release, before ${named} were kept with signatures: they are shown as they are now, and a change to them since signing is not detected.`;
 }
 
 /**
@@ -460,6 +469,7 @@ function notCoveredBy(kept: InspectionRecord['kept']): string | null {
  */
 const flagsAddedByRules: Record<number, string> = {
   2: '‘Submitted late’ (received over 60 minutes after the recording ended)',
+  3: '‘Confirmed finding on a replaced detection’ (a finding a reviewer confirmed, no longer in the analysis)',
 };
 
 function flagsSince(signedUnder: number): string | null {
@@ -471,26 +481,11 @@ function flagsSince(signedUnder: number): string | null {
     : null;
 }
 
-/**
- * The device the video was recorded on, with its name as the device list has it now: shown, not
- * hashed (docs/reports.md), so a signed record keeps its hash through a device's rename.
- */
-async function recordingDevice(
-  db: Db,
-  video: Pick<VideoRow, 'deviceId'> | null,
-): Promise<InspectionReport['device']> {
-  if (!video?.deviceId) return null;
-  const [device] = await db
-    .select({ name: devices.name })
-    .from(devices)
-    .where(eq(devices.id, video.deviceId));
-  return { id: video.deviceId, name: device?.name ?? null };
-}
-
 interface FlagInput {
   tags: ChecklistTag[];
   zones: ChecklistZone[];
   detections: ReportDetection[];
+  replacedDecisions: ReplacedDecision[];
   path: PathChecklist | null;
   pathMessage: string | null;
   record: InspectionRecord;
@@ -506,6 +501,7 @@ function reportFlags({
   tags,
   zones,
   detections,
+  replacedDecisions,
   path,
   pathMessage,
   record,
@@ -595,6 +591,7 @@ function reportFlags({
       decision: detection.disposition?.disposition ?? null,
     });
   }
+  flags.push(...replacedFindingFlags(replacedDecisions));
   for (const [from, to] of path?.gaps ?? []) {
     flags.push({
       kind: 'gap',
@@ -610,6 +607,8 @@ function reportFlags({
       (a, b) =>
         // What blocks an approval comes first: it explains the flags after it (no path, no scans).
         Number(b.kind === 'no-video') - Number(a.kind === 'no-video') ||
+        // Then a confirmed finding the analysis lost: the signing dialog names the first flags.
+        Number(b.kind === 'replaced-finding') - Number(a.kind === 'replaced-finding') ||
         importanceRank[a.severity] - importanceRank[b.severity] ||
         (a.time ?? Number.POSITIVE_INFINITY) - (b.time ?? Number.POSITIVE_INFINITY),
     );
@@ -687,7 +686,7 @@ async function saveSummary(
  * pending record listed 3 flags, 1 critical, against 4 and 2 in its report). Say what a raise adds
  * to the flags in `flagsAddedByRules`.
  */
-export const REPORT_RULES_VERSION = 2;
+export const REPORT_RULES_VERSION = 3;
 
 /** Who builds reports for their summaries: a reader of every record who signs nothing. */
 const summarizer: AuthUser = { id: 'system', name: 'System', email: '', roles: ['audit'] };

@@ -296,7 +296,7 @@ describe('the inspection report', () => {
     );
   });
 
-  it('names the device the video was recorded on in the report and the PDF, outside the hash', async () => {
+  it('names the device the video was recorded on in the report and the PDF', async () => {
     const id = inspectionIds['insp-lc2-2'] ?? '';
     const [row] = await t.services.ctx.db
       .select({ deviceId: videos.deviceId })
@@ -314,18 +314,20 @@ describe('the inspection report', () => {
       `Device ${device?.name} (${deviceId})`,
     );
 
-    // A renamed device shows its new name; the record hash does not cover it.
+    // Not yet signed, a renamed device shows its new name, which the record hash covers as it
+    // covers a renamed line's (a signature keeps the name its signer saw).
     await t.services.ctx.db
       .update(devices)
       .set({ name: 'Renamed tablet' })
       .where(eq(devices.id, deviceId));
     const renamed = await report('lcmanager2', 'insp-lc2-2');
     expect(renamed.device).toEqual({ id: deviceId, name: 'Renamed tablet' });
-    expect(renamed.recordHash).toBe(before.recordHash);
+    expect(renamed.recordHash).not.toBe(before.recordHash);
     await t.services.ctx.db
       .update(devices)
       .set({ name: device?.name ?? '' })
       .where(eq(devices.id, deviceId));
+    expect((await report('lcmanager2', 'insp-lc2-2')).recordHash).toBe(before.recordHash);
     // An inspection whose video names no device says so.
     expect((await report('lcmanager2', 'no-keyframes')).device).toBeNull();
   });
@@ -372,6 +374,17 @@ describe('the inspection report', () => {
         reason,
       });
       expect(invisible.json().message).toBe('body.reason is required for a dismissal');
+    }
+    // A dismissal's reason follows the rule of every other reason: 'x' tells an auditor nothing.
+    for (const reason of ['x', 'glare glare', 'Approved by LC Manager']) {
+      const short = await dispose('lcmanager2', 'insp-lc2-2', first.predictionId, {
+        disposition: 'dismissed',
+        reason,
+      });
+      expect(short.statusCode).toBe(400);
+      expect(short.json().message).toBe(
+        'body.reason must say why the detection is a false positive (at least 3 different words)',
+      );
     }
     expect(
       (await dispose('operator', 'insp-lc2-2', first.predictionId, { disposition: 'confirmed' }))
@@ -428,7 +441,7 @@ describe('flags and dispositions', () => {
     const counted = await listed();
     await dispose('admin', key, flag.ref, {
       disposition: 'dismissed',
-      reason: 'A reflection',
+      reason: 'A reflection on the guard',
     });
     // The list is current before anyone opens the report again.
     expect((await listed()).flags).toBe(counted.flags - 1);
@@ -468,7 +481,10 @@ describe('flags and dispositions', () => {
       email: '',
       roles: ['audit'],
     };
-    await dispose('admin', key, flag.ref, { disposition: 'dismissed', reason: 'A reflection' });
+    await dispose('admin', key, flag.ref, {
+      disposition: 'dismissed',
+      reason: 'A reflection on the guard',
+    });
     expect((await listed()).flags).toBe(counted.flags - 1);
     await buildReport(t.services.ctx, auditor, readBefore);
     expect((await listed()).flags).toBe(counted.flags - 1);
@@ -872,16 +888,16 @@ describe('the PDF', () => {
   });
   it('prints names and notes in their own letters, and a lost letter as ?', async () => {
     // Plants in Poland, Greece, Turkey or Russia sign with these names: Helvetica printed '?Ł'.
-    // Hebrew prints, drawn right to left (pdf-script.ts); letters the font lacks (CJK) show as '?'.
+    // Hebrew prints, drawn right to left (pdf-script.ts); letters no font has (Devanagari) show as '?'.
     const id = inspectionIds['insp-lc2-3'] ?? '';
     await t.services.ctx.db
       .update(inspections)
-      .set({ operatorNotes: 'Łukasz Wójcik, Γεώργιος, Иван, İsmail Şahin; 张伟; כהן' })
+      .set({ operatorNotes: 'Łukasz Wójcik, Γεώργιος, Иван, İsmail Şahin; अनिल; כהן' })
       .where(eq(inspections.id, id));
     const text = (
       await pdfPages((await get('lcmanager2', `/api/reports/${id}/pdf`)).rawPayload)
     ).join('\n');
-    expect(text).toContain('Łukasz Wójcik, Γεώργιος, Иван, İsmail Şahin; ??; כהן');
+    expect(text).toContain('Łukasz Wójcik, Γεώργιος, Иван, İsmail Şahin; ????; כהן');
     // Every page says what a '?' is: not a letter of the record.
     const note = "'?' marks a character this PDF cannot print";
     const pages = await pdfPages((await get('lcmanager2', `/api/reports/${id}/pdf`)).rawPayload);

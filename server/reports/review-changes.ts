@@ -12,6 +12,7 @@ import type { Disposition, DispositionKind, SeenDisposition } from '../schemas/r
 import { evidenceDigest, type KeyframesReader, readEvidence } from './evidence.ts';
 import { currentLayout, layoutDigest } from './layout.ts';
 import { currentNames, type InspectionRecord, type KeptDigest, recordHash } from './record.ts';
+import { currentDevice, deviceDigest } from './recording-device.ts';
 import { seconds } from './report.ts';
 
 /** A detection as the trail names it (the disposition entry's `detection`). */
@@ -63,7 +64,7 @@ type Ctx = Pick<AppContext, 'storage'> & { db: Db | Tx };
 
 /**
  * What the record hash of a record not yet signed covers besides its rows, read as its report
- * reads it (report.ts): the names, the line's layout and the evidence's cheap digests.
+ * reads it (report.ts): the names, the line's layout, the evidence's cheap digests and the device.
  */
 async function pendingBasis(
   ctx: Ctx,
@@ -73,7 +74,8 @@ async function pendingBasis(
   const names = await currentNames(ctx.db, record.inspection);
   const layout = await currentLayout(ctx, record.inspection.lineClearanceId, record.video);
   const evidence = evidenceDigest(await readEvidence(ctx, record, keyframes));
-  return { ...names, layout: layoutDigest(layout), evidence };
+  const device = deviceDigest(record, await currentDevice(ctx.db, record.video));
+  return { ...names, layout: layoutDigest(layout), evidence, device };
 }
 
 /** One disposition entry of the trail: the decision before it and the one it stored. */

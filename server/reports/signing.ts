@@ -35,6 +35,7 @@ import {
   type SignatureFields,
   signatureStatements,
 } from './record.ts';
+import { currentDevice, deviceDigest } from './recording-device.ts';
 import {
   alreadySigned,
   approvalBlocker,
@@ -188,8 +189,8 @@ function refuseUnmatchedVideo(
 }
 
 /**
- * Writes the signature row: the fields, the names, layout and evidence digests the record shows
- * now (kept with it, so the signed record shows them as signed) and the hash over all of it.
+ * Writes the signature row: the fields, the names, layout, evidence digests and device the record
+ * shows now (kept with it, so the signed record shows them as signed) and the hash over all of it.
  * `files`: the video file and keyframe images hashed before the transaction; hashed here when not
  * given, or when they were hashed for other files (an analysis re-run meanwhile). `keyframes`: the
  * request's reader, when its earlier steps read the keyframes file. Answers the hash.
@@ -205,6 +206,7 @@ export async function writeSignature(
   const drawn = await currentLayout(ctx, record.inspection.lineClearanceId, record.video);
   const { kept, digest } = keepLayout(drawn);
   const names = await currentNames(ctx.db, record.inspection);
+  const device = await currentDevice(ctx.db, record.video);
   const read = await readEvidence(ctx, record, keyframes);
   const cheap = evidenceDigest(read);
   const hashed =
@@ -213,13 +215,18 @@ export async function writeSignature(
       : await hashEvidenceFiles(ctx.storage, record.video, read.keyframes);
   refuseUnmatchedVideo(record, hashed, fields.meaning);
   const evidence = { ...cheap, keyframeImagesSha256: hashed.keyframeImagesSha256 };
-  const hash = recordHash(record, fields, { ...names, layout: digest, evidence });
+  const hash = recordHash(record, fields, {
+    ...names,
+    layout: digest,
+    evidence,
+    device: deviceDigest(record, device),
+  });
   await ctx.db.insert(signatures).values({
     ...fields,
     inspectionId: record.inspection.id,
     signedAt: new Date(fields.signedAt),
     recordHash: hash,
-    kept: { ...names, layout: kept, evidence, rules: REPORT_RULES_VERSION },
+    kept: { ...names, layout: kept, evidence, device, rules: REPORT_RULES_VERSION },
   });
   return hash;
 }

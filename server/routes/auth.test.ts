@@ -2,12 +2,11 @@ import fs from 'node:fs';
 import { and, eq, sql } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { auditLog, inspections, lineClearances, users } from '../db/schema.ts';
+import { auditLog, users } from '../db/schema.ts';
 import { SET_OWN_PASSWORD_FIRST } from '../http/auth-hook.ts';
-import { newId } from '../ids.ts';
 import { insertUser } from '../services/users.ts';
 import { build, type TestApp } from '../test/build.ts';
-import { createUser, PASSWORD, type TestUser } from '../test/fixtures.ts';
+import { createUser, PASSWORD, pendingInspection, type TestUser } from '../test/fixtures.ts';
 
 let t: TestApp;
 let op: TestUser;
@@ -171,7 +170,7 @@ describe('POST /api/change-password', () => {
     });
 
   it('answers 401 with the spec message when the current password is wrong', async () => {
-    const res = await changePassword('nope-nope', 'new-password-1');
+    const res = await changePassword('nope-nope', 'fresh-gasket-1');
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ message: 'Current password is incorrect' });
   });
@@ -190,18 +189,18 @@ describe('POST /api/change-password', () => {
     await db.execute(sql`create trigger refuse_password_audit before insert on audit_log
       for each row when (new.action = 'password.change') execute function refuse_password_audit()`);
     try {
-      const res = await changePassword(PASSWORD, 'new-password-1');
+      const res = await changePassword(PASSWORD, 'fresh-gasket-1');
       expect(res.statusCode).toBe(500);
     } finally {
       await db.execute(sql`drop trigger refuse_password_audit on audit_log`);
       await db.execute(sql`drop function refuse_password_audit()`);
     }
     expect((await t.app.inject({ url: '/api/me', headers: op.auth })).statusCode).toBe(200);
-    expect((await login(op.email, 'new-password-1')).statusCode).toBe(401);
+    expect((await login(op.email, 'fresh-gasket-1')).statusCode).toBe(401);
   });
 
   it('changes the password, revokes older tokens and returns a fresh one', async () => {
-    const res = await changePassword(PASSWORD, 'new-password-1');
+    const res = await changePassword(PASSWORD, 'fresh-gasket-1');
     expect(res.statusCode).toBe(200);
     const { token } = res.json();
     expect((await t.app.inject({ url: '/api/me', headers: op.auth })).statusCode).toBe(401);
@@ -211,7 +210,7 @@ describe('POST /api/change-password', () => {
     });
     expect(fresh.statusCode).toBe(200);
     expect((await login(op.email, PASSWORD)).statusCode).toBe(401);
-    expect((await login(op.email, 'new-password-1')).statusCode).toBe(200);
+    expect((await login(op.email, 'fresh-gasket-1')).statusCode).toBe(200);
   });
 });
 
@@ -251,31 +250,20 @@ describe('POST /api/change-password: a password of one’s own (docs/signatures.
       method: 'PUT',
       url: `/api/users/${lc.id}`,
       headers: factory.auth,
-      payload: { name, email, password: 'Temp-pass-123' },
+      payload: { name, email, password: 'Temp-seal-123' },
     });
     expect(reset.statusCode).toBe(200);
     expect(await passwordSetBy(lc.id)).toBe(factory.id);
     return {
       id: lc.id,
       factoryId: factory.id,
-      token: (await signIn(email, 'Temp-pass-123')).token,
+      token: (await signIn(email, 'Temp-seal-123')).token,
     };
   }
 
   /** A pending inspection on a line the LC manager manages, and its attempt to reject it. */
   async function tryToSign(lcId: string, token: string, password: string) {
-    const operator = await createUser(t, `op-${newId().slice(0, 8)}`, ['operator']);
-    const line = newId();
-    const id = newId();
-    const { db } = t.services.ctx;
-    await db.insert(lineClearances).values({ id: line, name: `Line ${line}`, managerId: lcId });
-    await db.insert(inspections).values({
-      id,
-      lineClearanceId: line,
-      operatorId: operator.id,
-      startTime: new Date('2026-01-02T08:00:00Z'),
-      operatorNotes: 'all clear',
-    });
+    const id = await pendingInspection(t, lcId);
     return t.app.inject({
       method: 'PATCH',
       url: `/api/inspections/${id}/reject`,
@@ -286,14 +274,14 @@ describe('POST /api/change-password: a password of one’s own (docs/signatures.
 
   it('refuses keeping the password a manager chose: 400, still marked, still signs nothing', async () => {
     const lc = await resetLcManager('keep', 'Ana Keeper', 'ana.keeper@plant.example');
-    const res = await change(lc.token, 'Temp-pass-123', 'Temp-pass-123');
+    const res = await change(lc.token, 'Temp-seal-123', 'Temp-seal-123');
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ message: 'The new password must differ from the current one' });
     expect(await passwordSetBy(lc.id)).toBe(lc.factoryId);
     // The session goes on (nothing was revoked), and it still may only set its own password.
     const me = await t.app.inject({ url: '/api/me', headers: bearer(lc.token) });
     expect(me.json().ownPassword).toBe(false);
-    const signed = await tryToSign(lc.id, lc.token, 'Temp-pass-123');
+    const signed = await tryToSign(lc.id, lc.token, 'Temp-seal-123');
     expect(signed.statusCode).toBe(403);
     expect(signed.json().message).toBe(SET_OWN_PASSWORD_FIRST);
   });
@@ -310,11 +298,31 @@ describe('POST /api/change-password: a password of one’s own (docs/signatures.
       ['sealer-daniel-7', name],
       ['xx-daniel okafor', name],
     ]) {
-      const res = await change(lc.token, 'Temp-pass-123', newPassword as string);
+      const res = await change(lc.token, 'Temp-seal-123', newPassword as string);
       expect(res.statusCode, newPassword).toBe(400);
       expect(res.json(), newPassword).toEqual({ message });
     }
     expect(await passwordSetBy(lc.id)).toBe(lc.factoryId);
+  });
+
+  it('refuses a password a guesser tries first (NIST SP 800-63B), saying why at its field', async () => {
+    const lc = await resetLcManager('guessable', 'Gus Guess', 'gus.guess@plant.example');
+    for (const newPassword of [
+      '12345678',
+      'Password1!',
+      'qwertyui',
+      'aaaaaaaa',
+      'LineClearance1',
+    ]) {
+      const res = await change(lc.token, 'Temp-seal-123', newPassword);
+      expect(res.statusCode, newPassword).toBe(400);
+      expect(res.json().message, newPassword).toMatch(
+        /^The new password is too common or too easy to guess \(.*\); choose another$/,
+      );
+    }
+    // Nothing changed: the manager's password still signs in, still marked as the manager's.
+    expect(await passwordSetBy(lc.id)).toBe(lc.factoryId);
+    await signIn('gus.guess@plant.example', 'Temp-seal-123');
   });
 
   it('lets parts shorter than 3 characters be in the password', async () => {
@@ -341,7 +349,7 @@ describe('POST /api/change-password: a password of one’s own (docs/signatures.
 
   it('accepts a password of one’s own: unmarked, and its user signs again', async () => {
     const lc = await resetLcManager('own', 'Sam Owner', 'sam.owner@plant.example');
-    const res = await change(lc.token, 'Temp-pass-123', 'Sealing-station-7');
+    const res = await change(lc.token, 'Temp-seal-123', 'Sealing-station-7');
     expect(res.statusCode).toBe(200);
     expect(await passwordSetBy(lc.id)).toBeNull();
     const signed = await tryToSign(lc.id, res.json().token, 'Sealing-station-7');
@@ -463,7 +471,7 @@ describe('sign-out after inactivity (SESSION_IDLE_MINUTES, 30 by default)', () =
       method: 'POST',
       url: '/api/change-password',
       headers: bearer(token),
-      payload: { currentPassword: PASSWORD, newPassword: 'another-password-3' },
+      payload: { currentPassword: PASSWORD, newPassword: 'another-gasket-3' },
     });
     expect(changed.statusCode).toBe(200);
     expect((await renew(token)).statusCode).toBe(401);
@@ -601,7 +609,7 @@ describe('the media cookie', () => {
       method: 'POST',
       url: '/api/change-password',
       headers: auth,
-      payload: { currentPassword: PASSWORD, newPassword: 'another-password-2' },
+      payload: { currentPassword: PASSWORD, newPassword: 'another-gasket-2' },
     });
     expect(changed.statusCode).toBe(200);
     const renewed = mediaCookie(changed);

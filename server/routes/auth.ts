@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
 import { type CredentialCheck, refuseCheck, type UserRow } from '../auth/credentials.ts';
+import { guessablePasswordRefusal, isGuessablePassword } from '../auth/guessable-password.ts';
 import {
   isFormerPassword,
   keepFormerPassword,
@@ -66,7 +67,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
    * password the user did not choose, the auth hook then serves it only what setting a new one
    * needs. Its other sessions end (token version), so they too come back through a sign-in.
    */
-  const markExpired = (request: FastifyRequest, user: UserRow) =>
+  const markExpired = (request: FastifyRequest, user: UserRow, lockPassed: object) =>
     db.transaction(async (tx) => {
       const [row] = await tx
         .update(users)
@@ -82,6 +83,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
           passwordExpired: true,
           passwordChangedAt: row.passwordChangedAt.toISOString(),
           maxAgeDays,
+          ...lockPassed,
         },
       });
       return row;
@@ -110,17 +112,29 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!check.ok) refuse(reply, check, 'Invalid email or password');
       const { user: found } = check;
       request.user = { id: found.id, name: found.name, email: found.email, roles: found.roles };
+      // Signed in past the account's lock, from a browser it signed in from before: the trail says
+      // how, since the lock stays for everyone else.
+      const lockPassed = check.lockPassed
+        ? { knownBrowser: true, lockedUntil: check.lockPassed.toISOString() }
+        : null;
       // A password of one's own older than PASSWORD_MAX_AGE_DAYS signs in, then must be replaced
       // before anything else.
       const expired =
         found.passwordSetBy === null && passwordExpired(found.passwordChangedAt, maxAgeDays);
-      const user = expired ? await markExpired(request, found) : found;
+      const user = expired ? await markExpired(request, found, lockPassed ?? {}) : found;
       if (!expired) {
-        await audit(db, request, { action: 'login', entity: 'user', entityId: user.id });
+        await audit(db, request, {
+          action: 'login',
+          entity: 'user',
+          entityId: user.id,
+          ...(lockPassed ? { newValue: lockPassed } : {}),
+        });
       }
       const session = newSession();
       const token = await tokens.sign(user, session);
+      // The media cookie first: scripts that read the first Set-Cookie header get it as before.
       await setMediaCookie(request, reply, user, session);
+      credentials.rememberBrowser(request, reply, user.id);
       return {
         token,
         ownPassword: user.passwordSetBy === null,
@@ -213,6 +227,9 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Only now: a wrong current password answers 401 whatever the new one is (spec §8).
       const problem = ownNewPasswordProblem(request.body, check.user);
       if (problem) throw badRequest(problem);
+      if (isGuessablePassword(request.body.newPassword)) {
+        throw badRequest(guessablePasswordRefusal('The new password'));
+      }
       // Not a failed password check: the current one was right, so it counts toward no lockout.
       const history = config.passwordHistory;
       if (await isFormerPassword(db, passwords, me.id, request.body.newPassword, history)) {

@@ -110,6 +110,23 @@ describe('submitting an inspection', () => {
     expect(res.json().inspection).toMatchObject(typed);
   });
 
+  it('refuses a product or batch that hides a character (400 naming it); stores them in NFC', async () => {
+    for (const [field, value] of [
+      ['batchLeaving', 'B\u200b-001'],
+      ['batchComing', 'B-002\t'],
+      ['productLeaving', 'Aspirin\n500 mg'],
+      ['productComing', 'Ibuprofen\u200f 200'],
+    ] as const) {
+      const res = await post(u.operator.auth, submission(lines.lineA, { [field]: value }));
+      expect(res.statusCode, field).toBe(400);
+      expect(res.json().message, field).toMatch(new RegExp(`^body\\.${field} must be one line `));
+    }
+    const typed = { productLeaving: 'Cre\u0300me 50 g', batchLeaving: 'B-001' };
+    const res = await post(u.operator.auth, submission(lines.lineA, typed));
+    expect(res.statusCode).toBe(201);
+    expect(res.json().inspection.productLeaving).toBe('Cr\u00e8me 50 g');
+  });
+
   it('answers parallel submits of one recording with one 201; the others replay it (200)', async () => {
     // All five pass the first look-up before any inserts: each opens its transaction first.
     const { db } = t.services.ctx;

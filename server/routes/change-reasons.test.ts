@@ -55,7 +55,7 @@ const resources: Resource[] = [
         await call('POST', '/api/users', u.admin.auth, {
           name,
           email: `${name.replaceAll(' ', '.').toLowerCase()}@plant.example`,
-          password: 'Temp-password-1',
+          password: 'Temp-gasket-1',
         })
       ).json(),
     edit: { status: 'deactivated' },

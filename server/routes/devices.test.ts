@@ -1,17 +1,18 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog } from '../db/schema.ts';
+import { auditLog, videos } from '../db/schema.ts';
 import { build, type TestApp } from '../test/build.ts';
-import { createCaptureLines } from '../test/capture-fixture.ts';
+import { type CaptureLines, createCaptureLines, submit } from '../test/capture-fixture.ts';
 import { createRoleUsers, type RoleUsers } from '../test/fixtures.ts';
 
 let t: TestApp;
 let u: RoleUsers;
+let lines: CaptureLines;
 
 beforeAll(async () => {
   t = await build();
   u = await createRoleUsers(t);
-  await createCaptureLines(t, u);
+  lines = await createCaptureLines(t, u);
 });
 afterAll(() => t.close());
 
@@ -126,5 +127,54 @@ describe('devices', () => {
     expect(del.statusCode).toBe(200);
     const list = await t.app.inject({ url: '/api/devices', headers: u.audit.auth });
     expect(list.json().map((d: { _id: string }) => d._id)).not.toContain(device._id);
+  });
+
+  it('a device that recorded an inspection is not deleted: 409, audited, kept to be set inactive', async () => {
+    const device = (await register(u.operator.auth, 'TAB-REC-1')).json();
+    const { videoId } = await submit(t, u.operator, lines.lineA, { deviceId: device._id });
+    const remove = () =>
+      t.app.inject({
+        method: 'DELETE',
+        url: `/api/devices/${device._id}`,
+        headers: u.admin.auth,
+        payload: { reason: 'The tablet went back to the vendor' },
+      });
+    const refused = await remove();
+    expect(refused.statusCode).toBe(409);
+    const message =
+      'This device recorded inspections or videos and cannot be deleted; set its status to inactive instead';
+    expect(refused.json().message).toBe(message);
+    expect((await remove()).statusCode).toBe(409);
+    await t.services.ctx.refusals.flush();
+    const entries = await t.services.ctx.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.entityId, device._id));
+    expect(entries.map((entry) => entry.action)).toEqual([
+      'create',
+      'evidence.protected',
+      'evidence.protected',
+    ]);
+    expect(entries[1]).toMatchObject({
+      entity: 'device',
+      newValue: {
+        reason: message,
+        route: 'DELETE /api/devices/:id',
+        params: { id: device._id },
+      },
+    });
+    expect(entries[2]?.newValue).toMatchObject({ reason: message, repeated: 1 });
+    const list = await t.app.inject({ url: '/api/devices', headers: u.audit.auth });
+    expect(list.json().map((d: { _id: string }) => d._id)).toContain(device._id);
+    const [video] = await t.services.ctx.db.select().from(videos).where(eq(videos.id, videoId));
+    expect(video?.deviceId).toBe(device._id);
+    // What the refusal says to do instead.
+    const retired = await t.app.inject({
+      method: 'PUT',
+      url: `/api/devices/${device._id}`,
+      headers: u.admin.auth,
+      payload: { ...device, status: 'inactive', reason: 'The tablet went back to the vendor' },
+    });
+    expect(retired.json()).toMatchObject({ status: 'inactive' });
   });
 });

@@ -1,13 +1,13 @@
 // Devices: register from a QR label, list, edit, delete (spec §7).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { asc, eq } from 'drizzle-orm';
+import { asc, count, eq } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
 import { changeReason, noBodyAsEmpty, unchanged, withReason } from '../audit/change-reason.ts';
-import { deviceHolders, devices } from '../db/schema.ts';
+import { deviceHolders, devices, videos } from '../db/schema.ts';
 import { currentUser } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
-import { badRequest, notFound } from '../http/errors.ts';
+import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import { IdParams, MessageResponse } from '../schemas/common.ts';
 import {
@@ -167,6 +167,22 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const reason = changeReason(request.body.reason, 'the device is deleted');
       const old = await find(request.params.id);
+      // A video (an inspection's evidence) names the device that recorded it: the device is
+      // retired, not deleted, or its records would name an unknown device.
+      const [recorded] = await db
+        .select({ n: count() })
+        .from(videos)
+        .where(eq(videos.deviceId, old.id));
+      if ((recorded?.n ?? 0) > 0) {
+        const refusal = conflict(
+          'This device recorded inspections or videos and cannot be deleted; set its status to inactive instead',
+        );
+        await app.ctx.refusals.record(request, refusal.message, 'evidence.protected', {
+          entity: 'device',
+          entityId: old.id,
+        });
+        throw refusal;
+      }
       await db.transaction(async (tx) => {
         await tx.delete(devices).where(eq(devices.id, old.id));
         await audit(tx, request, {

@@ -82,6 +82,15 @@ describe('a tag code of another line or a device', () => {
     );
   });
 
+  it('refuses a code or a tag name that hides a character, naming it', async () => {
+    const oneLine =
+      'must be one line without control or invisible characters (line breaks, tabs, zero-width spaces, direction marks)';
+    const code = await save(f.auth.admin, lineB, [{ name: 'Chute', qrCode: 'TAG\u200b-9' }]);
+    expect(code.json()).toEqual({ message: `body.configuration.tags.0.qrCode ${oneLine}` });
+    const name = await save(f.auth.admin, lineB, [{ name: 'Chute\nB', qrCode: 'TAG-9' }]);
+    expect(name.json()).toEqual({ message: `body.configuration.tags.0.name ${oneLine}` });
+  });
+
   it('tells an LC manager the other line as it tells an admin: every user reads every line', async () => {
     const res = await save(f.auth.lcmanager2, lineB, [{ name: 'Chute', qrCode: 'TAG-1' }]);
     expect(res.statusCode).toBe(400);

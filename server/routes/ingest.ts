@@ -8,7 +8,7 @@ import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { checkKeyframes } from '../analysis/keyframes-check.ts';
-import { removeReplaced, replaceResults } from '../analysis/outputs.ts';
+import { decisionsEntry, removeReplaced, replaceResults } from '../analysis/outputs.ts';
 import { audit } from '../audit/audit.ts';
 import type { Tx } from '../db/client.ts';
 import { inspections, users, videos } from '../db/schema.ts';
@@ -390,6 +390,7 @@ export const ingestRoutes: FastifyPluginAsyncTypebox = async (app) => {
                 images: images.length,
                 predictions: body.predictions?.length ?? 0,
                 calibration,
+                ...(old && decisionsEntry(old.decisions)),
               },
             });
             return old;

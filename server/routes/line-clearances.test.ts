@@ -113,6 +113,55 @@ describe('line clearances', () => {
     expect(entry?.newValue).toMatchObject({ name: 'Edited' });
   });
 
+  it('400 names a name that hides a character: a line break, a tab, a zero-width space', async () => {
+    for (const name of [
+      'Line\r\nTwo',
+      'Line\tTwo',
+      'Line\u200bTwo',
+      'Line\u2060Two',
+      'Line\u202eTwo',
+    ]) {
+      const res = await create(u.admin.auth, { name });
+      expect(res.statusCode, JSON.stringify(name)).toBe(400);
+      expect(res.json().message, JSON.stringify(name)).toMatch(/^body\.name /);
+    }
+    expect((await create(u.admin.auth, { name: 'Line\u200bTwo' })).json().message).toBe(
+      'body.name must be one line without control or invisible characters (line breaks, tabs, zero-width spaces, direction marks)',
+    );
+  });
+
+  it('stores a name in NFC, and refuses one that only case or Unicode form tells from another’s', async () => {
+    // 'Café' typed with a combining accent (NFD), as some keyboards and pastes send it.
+    const cafe = await create(u.admin.auth, { name: 'Cafe\u0301 Line', managerId: u.lc.id });
+    expect(cafe.statusCode).toBe(201);
+    expect(cafe.json().name).toBe('Caf\u00e9 Line');
+    const log = await t.services.ctx.db.query.auditLog.findMany();
+    const entry = log.find((r) => r.action === 'create' && r.entityId === cafe.json()._id);
+    expect(entry?.newValue).toMatchObject({ name: 'Caf\u00e9 Line' });
+    const refusal = {
+      message:
+        "body.name is the name of the line clearance 'Caf\u00e9 Line' already (names are compared in any case); choose another",
+    };
+    for (const name of ['Caf\u00e9 Line', 'CAFE\u0301 LINE', ' café line ']) {
+      const res = await create(u.lc2.auth, { name });
+      expect(res.statusCode, name).toBe(409);
+      expect(res.json(), name).toEqual(refusal);
+    }
+    // A rename to it is refused too; a save that keeps a line's own name is not.
+    const other = (await create(u.admin.auth, { name: 'Tea Line', managerId: u.lc.id })).json();
+    const put = (name: string, version: number) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/line-clearances/${other._id}`,
+        headers: u.lc.auth,
+        payload: { ...other, name, version },
+      });
+    const renamed = await put('café LINE', 1);
+    expect(renamed.statusCode).toBe(409);
+    expect(renamed.json()).toEqual(refusal);
+    expect((await put('TEA line', 1)).statusCode).toBe(200);
+  });
+
   it('PUT and DELETE of an unknown or malformed id: 404 and 400', async () => {
     const unknown = await t.app.inject({
       method: 'DELETE',

@@ -1,12 +1,12 @@
 // Line clearances (also "areas"): list, create, edit, delete (spec §7).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { arrayOverlaps, asc, count, eq, inArray } from 'drizzle-orm';
+import { arrayOverlaps, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
 import { changeReason, noBodyAsEmpty, unchanged, withReason } from '../audit/change-reason.ts';
 import type { AuthUser } from '../context.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import {
   floorplanConfigs,
   floorplans,
@@ -48,6 +48,29 @@ export async function findLine(db: Db, id: string): Promise<Row> {
   const [row] = await db.select().from(lineClearances).where(eq(lineClearances.id, id));
   if (!row) throw notFound('Line clearance');
   return row;
+}
+
+/** A name as lines are told apart: trimmed and in NFC (as the body guard stores it), any case. */
+const nameKey = (name: string) => name.trim().normalize('NFC').toLowerCase();
+
+/**
+ * Refuses (409) a name another line has in another case or Unicode form: two lines that print
+ * alike would be mistaken for each other on every record. Creates and renames take turns (the
+ * lock, held until the transaction ends; 7243001 and 7243002 are the audit chain's and the
+ * codes'), so two of them cannot both take one name.
+ */
+async function assertNameFree(tx: Tx, name: string, exceptId?: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(7243003)`);
+  const key = nameKey(name);
+  const rows = await tx
+    .select({ id: lineClearances.id, name: lineClearances.name })
+    .from(lineClearances);
+  const other = rows.find((row) => row.id !== exceptId && nameKey(row.name) === key);
+  if (other) {
+    throw conflict(
+      `body.name is the name of the line clearance '${other.name}' already (names are compared in any case); choose another`,
+    );
+  }
 }
 
 const MANAGERS = ['admin', 'factory_manager', 'lc_manager'] as const;
@@ -136,6 +159,7 @@ export const lineClearanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await assertUsersExist(db, body.assignedOperators ?? [], 'body.assignedOperators');
         await assertMayAssign(request, [], body.assignedOperators ?? []);
         const row = await db.transaction(async (tx) => {
+          await assertNameFree(tx, body.name);
           const [created] = await tx
             .insert(lineClearances)
             .values({
@@ -189,6 +213,8 @@ export const lineClearanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await assertUsersExist(db, body.assignedOperators ?? [], 'body.assignedOperators');
       await assertMayAssign(request, old.assignedOperators, body.assignedOperators ?? []);
       return db.transaction(async (tx) => {
+        // A line kept under its name is not refused for a look-alike saved before this rule.
+        if (nameKey(body.name) !== nameKey(old.name)) await assertNameFree(tx, body.name, old.id);
         const [row] = await tx
           .update(lineClearances)
           .set({

@@ -82,6 +82,24 @@ describe('users', () => {
     expect(legacy.json().message).toMatch(/^body\.role must be one of: admin, factory_manager, /);
   });
 
+  it('400 names a name or an email that hides a character: a line break, a tab, a zero-width space', async () => {
+    const oneLine =
+      'must be one line without control or invisible characters (line breaks, tabs, zero-width spaces, direction marks)';
+    for (const name of ['Pat\nDoe', 'Pat\tDoe', 'Pat\u200bDoe', 'Pat\u0085Doe', '\ufeffPat Doe']) {
+      const res = await post(u.admin.auth, { ...person('hidden'), name });
+      expect(res.json(), JSON.stringify(name)).toEqual({ message: `body.name ${oneLine}` });
+    }
+    for (const email of ['pat\u200b@plant.example', 'pat@plant\u2060.example']) {
+      const res = await post(u.admin.auth, { ...person('hidden'), email });
+      expect(res.json().message, JSON.stringify(email)).toBe(
+        'body.email must be an email address (name@domain)',
+      );
+    }
+    // A Persian name keeps its zero-width non-joiner, which its spelling needs.
+    const persian = await post(u.admin.auth, { ...person('persian'), name: 'نیک\u200cنام' });
+    expect(persian.statusCode).toBe(201);
+  });
+
   it('a role change revokes the user’s tokens; the LC manager cannot edit non-operators', async () => {
     const target = (await post(u.admin.auth, person('promote'))).json();
     const login = await t.app.inject({
@@ -215,6 +233,24 @@ describe('an LC manager manages the operators of its own lines only', () => {
       actorId: u.factory.id,
       newValue: expect.objectContaining({ passwordReset: true }),
     });
+  });
+
+  it('refuses a password a guesser tries first, set by a create or a reset: 400 naming body.password', async () => {
+    const refusal = /^body\.password is too common or too easy to guess \(.*\); choose another$/;
+    const created = await post(u.admin.auth, { ...person('guessable'), password: 'Password1!' });
+    expect(created.statusCode).toBe(400);
+    expect(created.json().message).toMatch(refusal);
+    const target = (await post(u.admin.auth, person('guessable-reset'))).json();
+    const reset = await put(u.factory.auth, target._id, { ...target, password: '12345678' });
+    expect(reset.statusCode).toBe(400);
+    expect(reset.json().message).toMatch(refusal);
+    // The reset changed nothing: the password it was to replace still signs in.
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: target.email, password: 'long-enough-pw' },
+    });
+    expect(login.statusCode).toBe(200);
   });
 
   it('a reset keeps its reason in its entry; a reason that says nothing resets nothing', async () => {

@@ -19,6 +19,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
 import { changeReason, noBodyAsEmpty, unchanged, withReason } from '../audit/change-reason.ts';
+import { guessablePasswordRefusal, isGuessablePassword } from '../auth/guessable-password.ts';
 import { keepFormerPassword } from '../auth/password-history.ts';
 import type { AuthUser } from '../context.ts';
 import type { Db, Tx } from '../db/client.ts';
@@ -34,7 +35,7 @@ import {
 } from '../db/schema.ts';
 import { currentUser, denied } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
-import { conflict, notFound } from '../http/errors.ts';
+import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { passwordRateLimits } from '../http/password-rate-limit.ts';
 import { iso } from '../ids.ts';
 import { UnlockReasonBody } from '../schemas/change-reason.ts';
@@ -114,6 +115,13 @@ const isUniqueViolation = (error: unknown) =>
  */
 async function emailTaken(db: Db, email: string, userId: string | null) {
   return conflict((await emailRefusal(db, email, userId)) ?? EMAIL_IN_USE);
+}
+
+/** A password a manager sets (a new account's, a reset) is one a guesser would not try first. */
+function refuseGuessable(password: string | undefined): void {
+  if (password && isGuessablePassword(password)) {
+    throw badRequest(guessablePasswordRefusal('body.password'));
+  }
 }
 
 const sameSet = (a: readonly string[], b: readonly string[]) =>
@@ -262,6 +270,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!seesAllLines(user) && (body.assignedOperators ?? []).length > 0) {
         await denied(request, 'may not assign operators to a user');
       }
+      refuseGuessable(body.password);
       await assertLinesExist(db, lineClearanceIds, 'body.lineClearanceIds');
       await assertUsersExist(db, body.assignedOperators ?? [], 'body.assignedOperators');
       try {
@@ -343,6 +352,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await assertLinesExist(db, lineClearanceIds, 'body.lineClearanceIds');
       await assertUsersExist(db, assignedOperators, 'body.assignedOperators');
       const rolesChanged = !sameSet(roles, old.roles);
+      refuseGuessable(body.password);
       const passwordHash = body.password ? await passwords.hash(body.password) : undefined;
       try {
         return await db.transaction(async (tx) => {

@@ -2,6 +2,7 @@
 // import their types (type-only) without pulling server code into the browser build.
 import { type Static, type TStringOptions, Type } from 'typebox';
 import { INVISIBLE_CLASS } from './blank.ts';
+import { ONE_LINE_MEANING, ONE_LINE_PATTERN, TRIMMED_ONE_LINE_PATTERN } from './text-rules.ts';
 
 const patternMeanings = new Map<string, string>();
 
@@ -17,9 +18,29 @@ export function Matching(pattern: string, meaning: string, options: TStringOptio
 /** What a `Matching` pattern requires, in words; undefined for any other pattern. */
 export const patternMeaning = (pattern: string): string | undefined => patternMeanings.get(pattern);
 
+const VISIBLE_PATTERN = `[^${INVISIBLE_CLASS}]`;
+patternMeanings.set(VISIBLE_PATTERN, 'must not be blank');
+patternMeanings.set(ONE_LINE_PATTERN, ONE_LINE_MEANING);
+patternMeanings.set(TRIMMED_ONE_LINE_PATTERN, ONE_LINE_MEANING);
+
 /** Text a person types: up to `maxLength` characters, at least one of them visible. */
 export const NonBlank = (maxLength: number) =>
-  Matching(`[^${INVISIBLE_CLASS}]`, 'must not be blank', { minLength: 1, maxLength });
+  Type.String({ minLength: 1, maxLength, pattern: VISIBLE_PATTERN });
+
+/**
+ * A name, a product or a batch: `NonBlank` (said first), on one line with no hidden characters
+ * (text-rules.ts). Two patterns, so a blank one and a hidden character are each named.
+ */
+export const OneLine = (maxLength: number) =>
+  Type.String({
+    minLength: 1,
+    maxLength,
+    allOf: [{ pattern: VISIBLE_PATTERN }, { pattern: ONE_LINE_PATTERN }],
+  });
+
+/** A code that may be empty and is trimmed where it is compared (a tag's QR code). */
+export const OneLineCode = (maxLength: number) =>
+  Type.String({ maxLength, pattern: TRIMMED_ONE_LINE_PATTERN });
 
 /** Server-generated record id (24 lower-case hex characters). */
 export const Id = Matching('^[0-9a-f]{24}$', 'must be a record id (24 lower-case hex digits)', {

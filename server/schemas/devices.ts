@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { ChangeReason, DeleteReasonBody } from './change-reason.ts';
-import { Id, NonBlank } from './common.ts';
+import { Id, OneLine } from './common.ts';
 import { ExpectedVersion, Version } from './version.ts';
 
 export const DeviceType = Type.Union([
@@ -30,7 +30,7 @@ export const Device = Type.Object({
 export type Device = Static<typeof Device>;
 
 export const MAX_DEVICE_NAME_LENGTH = 200;
-const Name = NonBlank(MAX_DEVICE_NAME_LENGTH);
+const Name = OneLine(MAX_DEVICE_NAME_LENGTH);
 
 /**
  * PUT /api/devices/{id}: the whole device and why it is changed; `_id`, `qrCode` and unknown fields

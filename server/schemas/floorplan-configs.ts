@@ -1,13 +1,13 @@
 import { type Static, Type } from 'typebox';
 import { ChangeReason } from './change-reason.ts';
-import { Id, NonBlank } from './common.ts';
+import { Id, OneLine, OneLineCode } from './common.ts';
 import { ExpectedVersionOrNone, Version } from './version.ts';
 
 // Coordinates are display pixels of the calibrator (or map units for slamPoints); bounded so a
 // stored configuration can always be drawn.
 const Coord = Type.Number({ minimum: -1e6, maximum: 1e6 });
-// Names are what the report prints ('Tag not scanned: {name}'): never blank.
-const Label = NonBlank(200);
+// Names are what the report prints ('Tag not scanned: {name}'): never blank, nothing hidden.
+const Label = OneLine(200);
 const Text = Type.String({ maxLength: 2000 });
 const Color = Type.String({ maxLength: 50 });
 
@@ -35,7 +35,7 @@ export const Tag = Type.Object({
   x: Coord,
   y: Coord,
   name: Label,
-  qrCode: Type.Optional(Type.String({ maxLength: 1000 })),
+  qrCode: Type.Optional(OneLineCode(1000)),
   color: Type.Optional(Color),
   description: Type.Optional(Text),
   id: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Number()])),
@@ -100,7 +100,7 @@ export type FloorplanConfiguration = Static<typeof FloorplanConfiguration>;
  */
 export const FloorplanConfigSave = Type.Object({
   lineClearanceId: Id,
-  name: NonBlank(300),
+  name: OneLine(300),
   configuration: FloorplanConfiguration,
   floorplanId: Type.Optional(Id),
   version: ExpectedVersionOrNone,

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { ChecklistSnapshot } from './capture.ts';
-import { Id, Matching, NonBlank } from './common.ts';
+import { Id, Matching, OneLine } from './common.ts';
 import { Signature } from './signatures.ts';
 
 export const InspectionStatus = Type.Union([
@@ -54,7 +54,7 @@ export const ListedInspection = Type.Object({
 });
 export type ListedInspection = Static<typeof ListedInspection>;
 
-const Entry = NonBlank(200);
+const Entry = OneLine(200);
 
 /**
  * POST /api/inspections: an operator submits a recorded inspection of a line it is assigned to.

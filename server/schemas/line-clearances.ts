@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { ChangeReason, DeleteReasonBody } from './change-reason.ts';
-import { Id, NonBlank } from './common.ts';
+import { Id, OneLine } from './common.ts';
 import { ExpectedVersion, Version } from './version.ts';
 
 export const LineClearanceStatus = Type.Union([
@@ -25,7 +25,7 @@ export type LineClearance = Static<typeof LineClearance>;
 
 /** The most characters each typed field takes (the web app's fields say them as they are typed). */
 export const LINE_CLEARANCE_LIMITS = { name: 200, text: 2000 } as const;
-const Name = NonBlank(LINE_CLEARANCE_LIMITS.name);
+const Name = OneLine(LINE_CLEARANCE_LIMITS.name);
 const Text = Type.String({ maxLength: LINE_CLEARANCE_LIMITS.text });
 
 /** POST /api/line-clearances and POST /api/areas. An LC manager always becomes the manager. */

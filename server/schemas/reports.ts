@@ -23,6 +23,35 @@ export const Disposition = Type.Object({
 });
 export type Disposition = Static<typeof Disposition>;
 
+/**
+ * A decided detection as it was when a new analysis replaced it without it (docs/reports.md,
+ * "Decisions on replaced detections"): kept with its decision so the decision can still be shown.
+ */
+export const ReplacedDetection = Type.Object({
+  filename: Type.String(),
+  subfolder: Type.String(),
+  labels: Type.Array(Type.String()),
+  confs: Type.Array(Type.Number()),
+  /** [x1, y1, x2, y2] image fractions per object. */
+  boxes: Type.Array(Type.Array(Type.Number())),
+  /** Its keyframe's video time; null when the file name gives none. */
+  time: Nullable(Type.Number()),
+  /** The analysis version of the results it came from. */
+  analysisVersion: Nullable(Type.String()),
+  replacedAt: DateTime,
+});
+export type ReplacedDetection = Static<typeof ReplacedDetection>;
+
+/**
+ * A decision whose detection is no longer in the video's analysis, with that detection as it was
+ * (null: replaced before detections were kept with their decisions, migration 0022).
+ */
+export const ReplacedDecision = Type.Object({
+  ...Disposition.properties,
+  detection: Nullable(ReplacedDetection),
+});
+export type ReplacedDecision = Static<typeof ReplacedDecision>;
+
 /** The disposition a reviewer's page showed: its decision and time (`Disposition.at`). */
 export const SeenDisposition = Type.Object({ disposition: DispositionKind, at: DateTime });
 export type SeenDisposition = Static<typeof SeenDisposition>;
@@ -77,6 +106,8 @@ export const FlagKind = Type.Union([
   Type.Literal('no-path'),
   Type.Literal('no-video'),
   Type.Literal('late'),
+  /** A finding a reviewer confirmed on a detection that a later analysis replaced. */
+  Type.Literal('replaced-finding'),
 ]);
 export type FlagKind = Static<typeof FlagKind>;
 
@@ -87,7 +118,7 @@ export const Flag = Type.Object({
   text: Type.String(),
   /** The clock moves here on 'next flag'; null when the flag has no moment (no path). */
   time: Nullable(Type.Number()),
-  /** The detection's prediction id, the zone's or tag's index; null otherwise. */
+  /** The detection's prediction id (a replaced one's too), the zone's or tag's index; else null. */
   ref: Nullable(Type.String()),
   /** A flagged detection's disposition by the reviewer (a dismissed one is closed); else null. */
   decision: Nullable(DispositionKind),
@@ -178,9 +209,9 @@ export const InspectionReport = Type.Object({
     }),
   ),
   /**
-   * The device the operator recorded on (registered by its QR label; the video's `deviceId`), its
-   * name as the device list has it now (null: the device was deleted). Not covered by the record
-   * hash (docs/reports.md); null when the video names none.
+   * The device the operator recorded on (registered by its QR label; the video's `deviceId`): as
+   * the signature kept it, else with its name as the device list has it now (null: the device was
+   * deleted); null when the video names none (docs/signatures.md, "What a signature keeps").
    */
   device: Nullable(Type.Object({ id: Id, name: Nullable(Type.String()) })),
   checklist: Type.Object({ tags: Type.Array(ChecklistTag), zones: Type.Array(ChecklistZone) }),
@@ -195,6 +226,8 @@ export const InspectionReport = Type.Object({
   pathMissingReason: Nullable(Type.String()),
   coverage: Nullable(Coverage),
   detections: Type.Array(ReportDetection),
+  /** Decisions on detections a later analysis replaced, by time (shown, printed and signed). */
+  replacedDecisions: Type.Array(ReplacedDecision),
   flags: Type.Array(Flag),
   rules: ReportRules,
   signature: Nullable(Signature),

@@ -68,15 +68,27 @@ export interface SignedEvidence {
 }
 
 /**
+ * The device a record's video was recorded on (its `deviceId`), with its name as the device list
+ * had it; null name: the device was deleted before (server/reports/recording-device.ts).
+ */
+export interface RecordingDevice {
+  id: string;
+  name: string | null;
+}
+
+/**
  * What a signature keeps as it was when signed, because the record shows it and it lives
- * elsewhere: the operator's and the line's names as printed, the layout, and the evidence's
- * digests (absent from signatures made before they were kept, which are checked without them).
+ * elsewhere: the operator's and the line's names as printed, the layout, the evidence's digests
+ * and the recording device (each absent from signatures made before it was kept, which are
+ * checked without it).
  */
 export interface KeptAtSigning {
   operatorName: string;
   lineName: string;
   layout: SignedLayout;
   evidence?: SignedEvidence;
+  /** Null: the video named no device (or there was no video). */
+  device?: RecordingDevice | null;
   /** The report rules (REPORT_RULES_VERSION) the signer's flags came from; absent: version 1. */
   rules?: number;
 }

@@ -1,7 +1,8 @@
 import { type Static, Type } from 'typebox';
 import { ChangeReason, DeleteReasonBody } from './change-reason.ts';
-import { Id, Matching, NonBlank, Role } from './common.ts';
+import { Id, Matching, OneLine, Role } from './common.ts';
 import { MIN_PASSWORD_LENGTH } from './password-rule.ts';
+import { HIDDEN_IN_ONE_LINE } from './text-rules.ts';
 import { ExpectedVersion, Version } from './version.ts';
 
 /** 'deactivated': kept for the records it is named in; cannot sign in. */
@@ -29,12 +30,17 @@ export type User = Static<typeof User>;
 
 /** A user's name: also the first admin's ADMIN_NAME (server/config.ts). */
 export const MAX_USER_NAME_LENGTH = 200;
-const Name = NonBlank(MAX_USER_NAME_LENGTH);
+const Name = OneLine(MAX_USER_NAME_LENGTH);
 export const MAX_EMAIL_LENGTH = 320;
-const Email = Matching('^[^\\s@]+@[^\\s@]+$', 'must be an email address (name@domain)', {
-  minLength: 3,
-  maxLength: MAX_EMAIL_LENGTH,
-});
+// No spaces nor hidden characters (text-rules.ts): an address that shows as another is refused.
+const Email = Matching(
+  `^[^\\s@${HIDDEN_IN_ONE_LINE}]+@[^\\s@${HIDDEN_IN_ONE_LINE}]+$`,
+  'must be an email address (name@domain)',
+  {
+    minLength: 3,
+    maxLength: MAX_EMAIL_LENGTH,
+  },
+);
 /** One role or a non-empty list of roles; the default is operator (spec §6). */
 const RoleInput = Type.Union([Role, Type.Array(Role, { minItems: 1, maxItems: 5 })]);
 

@@ -81,7 +81,7 @@ const resources: Resource[] = [
         await send('POST', '/api/users', u.admin.auth, {
           name,
           email: `${name.replaceAll(' ', '.').toLowerCase()}@plant.example`,
-          password: 'Temp-password-1',
+          password: 'Temp-gasket-1',
         })
       ).json(),
     url: (id) => `/api/users/${id}`,

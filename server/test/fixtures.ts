@@ -1,4 +1,6 @@
 // Users of every role for tests, created straight in the database, with a token each.
+import { inspections, lineClearances } from '../db/schema.ts';
+import { newId } from '../ids.ts';
 import type { Role } from '../schemas/common.ts';
 import { insertUser } from '../services/users.ts';
 import type { TestApp } from './build.ts';
@@ -38,6 +40,26 @@ export async function createRoleUsers(t: TestApp) {
   };
 }
 export type RoleUsers = Awaited<ReturnType<typeof createRoleUsers>>;
+
+/**
+ * A pending inspection without a video (it can be rejected, not approved) by a new operator, on a
+ * new line the LC manager `managerId` manages: answers its id.
+ */
+export async function pendingInspection(t: TestApp, managerId: string): Promise<string> {
+  const { db } = t.services.ctx;
+  const operator = await createUser(t, `op-${newId().slice(0, 8)}`, ['operator']);
+  const line = newId();
+  const id = newId();
+  await db.insert(lineClearances).values({ id: line, name: `Line ${line}`, managerId });
+  await db.insert(inspections).values({
+    id,
+    lineClearanceId: line,
+    operatorId: operator.id,
+    startTime: new Date('2026-01-02T08:00:00Z'),
+    operatorNotes: 'all clear',
+  });
+  return id;
+}
 
 /** The password a test's user chooses for itself once someone else chose its first one. */
 export const OWN_PASSWORD = 'one-of-my-own-7';

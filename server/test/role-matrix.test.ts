@@ -372,7 +372,7 @@ const matrix: Row[] = [
     route: '/api/line-clearances/{id}',
     request: async () => ({
       url: `/api/line-clearances/${await freshLine()}`,
-      payload: { name: 'Edited' },
+      payload: { name: `Edited ${unique()}` },
     }),
     ok: 200,
     allowed: MANAGE_LINE_A,

@@ -1,15 +1,7 @@
-/**
- * Whole seconds of a length, floored as media players count them: a 4.6 s recording is 4 s
- * (0:04) on every screen, the phone's review and the reviewers' lists alike.
- */
-export function wholeSeconds(seconds: number): number {
-  return Math.max(0, Math.floor(seconds));
-}
+import { wholeSeconds } from '../../server/schemas/video-length.ts';
 
-/** A file's length as '34 s' (whole seconds, floored), or null when it is not known. */
-export function lengthInSeconds(seconds: number | null | undefined): string | null {
-  return seconds == null || !Number.isFinite(seconds) ? null : `${wholeSeconds(seconds)} s`;
-}
+// The length rule is shared with the PDF (server/reports/pdf.ts).
+export { lengthInSeconds, wholeSeconds } from '../../server/schemas/video-length.ts';
 
 /** Seconds as m:ss, or h:mm:ss from an hour on (recording times, time left). */
 export function formatDuration(seconds: number): string {

@@ -62,6 +62,7 @@ export type {
   Disposition,
   Flag,
   InspectionReport,
+  ReplacedDecision,
   ReportDetection,
   ReportFilters,
   ReportPage,

@@ -105,7 +105,7 @@ describe('the inspection report as a signed record', () => {
         page,
         'warn',
         'Warning',
-        'Please give the reason for dismissing this detection',
+        'Please give the reason for dismissing this detection, in at least 3 different words',
       );
       await dismiss.getByLabel('Reason (required)').fill('Reflection on the capper guard');
       await dismiss.getByRole('button', { name: 'Dismiss' }).click();

@@ -17,7 +17,7 @@ import { setUpE2e } from './support/fixture.ts';
 const e2e = setUpE2e();
 
 /** The password an admin gives a new user, as its create form does (spec §9). */
-const chosenPassword = 'ChangeMe-2026';
+const chosenPassword = 'Given-by-admin-2026';
 
 /**
  * A user of its own per test, so changing its password touches no other test. It has set

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { isBlank } from '../../../server/schemas/blank.ts';
+import { givesReason } from '../../../server/schemas/review-notes.ts';
 import { TextField } from '../../components/field.tsx';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { useFieldErrors } from '../../hooks/use-field-errors.ts';
@@ -80,8 +80,8 @@ function DismissalForm({
   const otherPicked = !common && (other || reason !== '');
 
   const submit = async () => {
-    // Blank by the server's rule (invisible characters alone are no reason).
-    if (isBlank(reason)) {
+    // The server's rule of every reason: blank, 'x' or 'glare' tells an auditor nothing.
+    if (!givesReason(reason)) {
       fields.warn('reason', s.reasonMissing);
       return false;
     }
@@ -144,6 +144,7 @@ function DismissalForm({
         value={reason}
         onChange={setReason}
         rows={3}
+        hint={s.reasonHint}
         {...fields.textField('reason')}
       />
     </FormDialog>

@@ -1,9 +1,9 @@
 import { TableScroll } from '../../components/table-scroll.tsx';
-import { UserText } from '../../components/user-text.tsx';
 import type { PlaybackClock } from '../../components/video-review/playback-clock.ts';
-import { recordTime } from '../../lib/record-time.ts';
 import type { InspectionReport } from '../../types/api.ts';
+import { DecisionText } from './decision-text.tsx';
 import { DismissalDialog, DispositionButtons } from './disposition-controls.tsx';
+import { ReplacedDecisions } from './replaced-decisions.tsx';
 import { reportStrings as s } from './strings.ts';
 import { detectionStamp, objectsText, useDisposition } from './use-disposition.ts';
 
@@ -54,24 +54,7 @@ export function DispositionsSection({ report, clock, onChanged }: DispositionsSe
                     </th>
                     <td>{objectsText(detection)}</td>
                     <td>{detection.flagged ? 'Yes' : 'No'}</td>
-                    <td>
-                      {d ? (
-                        <>
-                          {d.disposition === 'confirmed' ? s.confirmed : s.dismissed}
-                          {d.reason && (
-                            <>
-                              : <UserText text={d.reason} />
-                            </>
-                          )}
-                          <span className="muted">
-                            {' '}
-                            ({d.reviewerName}, {recordTime(d.at, true)})
-                          </span>
-                        </>
-                      ) : (
-                        '—'
-                      )}
-                    </td>
+                    <td>{d ? <DecisionText decision={d} /> : '—'}</td>
                     <td>
                       {/* The flex box inside the cell: a <td> laid out as flex leaves the
                           table's layout (its borders and widths stop matching the row's). */}
@@ -100,6 +83,7 @@ export function DispositionsSection({ report, clock, onChanged }: DispositionsSe
           </table>
         </TableScroll>
       )}
+      <ReplacedDecisions decisions={report.replacedDecisions} clock={clock} />
       <DismissalDialog dispositions={dispositions} />
     </section>
   );

@@ -448,7 +448,9 @@ describe('deciding a flagged detection at its flag', () => {
     // Empty, it is refused at the field.
     await reason.fill('');
     await userEvent.click(dialog.getByRole('button', { name: 'Dismiss' }));
-    const why = 'Please give the reason for dismissing this detection';
+    const why =
+      'Please give the reason for dismissing this detection, in at least 3 different words ' +
+      'At least 3 different words. It is kept with the dismissal in the audit trail.';
     await expect.element(reason).toHaveFocus();
     await expect.element(reason).toHaveAttribute('aria-invalid', 'true');
     await expect.element(reason).toHaveAccessibleDescription(why);

@@ -29,6 +29,14 @@ describe('the flags heading', () => {
     expect(flagTimeText(flag(null))).toBeNull();
     expect(
       flagTimeText({
+        ...flag('confirmed'),
+        kind: 'replaced-finding',
+        text: 'Confirmed finding on a replaced detection: debris 97% at 1.00 s, confirmed by Ana Lee; the current analysis no longer holds it',
+        time: 1,
+      }),
+    ).toBeNull();
+    expect(
+      flagTimeText({
         ...flag(null),
         kind: 'gap',
         severity: 'medium',

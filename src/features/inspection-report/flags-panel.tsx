@@ -87,7 +87,7 @@ function revealInList(item: HTMLElement) {
 }
 
 /** Flags whose text already names their time ('Detection: debris 81% at 8.87 s', a gap's 'from'). */
-const timeInText: ReadonlySet<Flag['kind']> = new Set(['detection', 'gap']);
+const timeInText: ReadonlySet<Flag['kind']> = new Set(['detection', 'gap', 'replaced-finding']);
 
 /**
  * The time beside a flag, where 'Next flag' goes, unless its text already says it (null then, and

@@ -6,6 +6,7 @@ import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
 import { reportFixture } from '../../../tests/web/report-fixture.ts';
 import { reportRow } from '../../../tests/web/report-row.ts';
 import { RECORD_CHANGED } from '../../components/signing-dialog.tsx';
+import { Toaster } from '../../components/toaster.tsx';
 import {
   fakeApi,
   fixtureRoutes,
@@ -16,10 +17,11 @@ import {
 } from '../../components/video-review/path-player/path-player.fixtures.ts';
 import { paths } from '../../config/paths.ts';
 import { accessTokenKey, signIn, signOut } from '../../stores/session.ts';
-import { toasts } from '../../stores/toasts.ts';
+import { dismissToast, toasts } from '../../stores/toasts.ts';
 import type { InspectionReport, ReportRow } from '../../types/api.ts';
 import { detection, detectionFlag, recordBodies } from './detection.fixtures.ts';
 import InspectionReportPage from './inspection-report-page.tsx';
+import { detectionStamp } from './use-disposition.ts';
 
 afterEach(async () => {
   await cleanup();
@@ -184,6 +186,8 @@ describe('inspection report: after a signature', () => {
     await expect.element(block.getByText('Sofia (s@example.com)')).toBeVisible();
     expect(page.getByRole('button', { name: 'Approve', exact: true }).query()).toBeNull();
     await expect.element(block).toHaveFocus();
+    // The signer's own: the success toast says so, not 'meanwhile'.
+    expect(page.getByText(/meanwhile/).query()).toBeNull();
   });
 
   it('on a 409 (signed by someone else meanwhile) says why, then shows the record as it is', async () => {
@@ -266,6 +270,70 @@ describe('inspection report: a reviewer coming back to the tab', () => {
     await expect.element(block.getByText('Lee Chan (lee@example.com)')).toBeVisible();
     expect(page.getByRole('button', { name: 'Approve', exact: true }).query()).toBeNull();
     expect(reads(calls)).toBe(2);
+  });
+
+  /** Approve focused on the pending report; `back()` returns to the tab 31 s later, signed meanwhile. */
+  async function focusedOnApprove() {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    const routes: Parameters<typeof fakeFetch>[0] = { [report]: { body: pendingReport(null) } };
+    await visit(inspectionId, routes);
+    const approve = page.getByRole('button', { name: 'Approve', exact: true });
+    await expect.element(approve).toBeVisible();
+    (approve.element() as HTMLElement).focus();
+    const back = () => {
+      routes[report] = { body: signed };
+      vi.setSystemTime(Date.now() + 31_000);
+      window.dispatchEvent(new Event('focus'));
+    };
+    return { approve, back };
+  }
+  const meanwhile = () => page.getByRole('status').filter({ hasText: /meanwhile/ });
+  const signedMeanwhile = 'Lee Chan approved this inspection meanwhile: it is no longer pending.';
+
+  it('moves the focus from an Approve gone with the pending state to the signature, and says why it went', async () => {
+    const { approve, back } = await focusedOnApprove();
+    expect(meanwhile().query()).toBeNull();
+    back();
+    const block = page.getByRole('region', { name: 'Electronic signature' });
+    await expect.element(block.getByText('Lee Chan (lee@example.com)')).toBeVisible();
+    expect(approve.query()).toBeNull();
+    await expect.element(block).toHaveFocus();
+    await expect.element(meanwhile()).toHaveTextContent(signedMeanwhile);
+  });
+
+  it('leaves the focus where a click left it (nowhere), still saying the record was signed', async () => {
+    const { back } = await focusedOnApprove();
+    // The reader clicks the page's text: the focus leaves Approve for <body>.
+    await userEvent.click(page.getByText(`Blister Line 1 · Omar · ${inspectionId}`));
+    expect(document.activeElement).toBe(document.body);
+    back();
+    await expect.element(meanwhile()).toHaveTextContent(signedMeanwhile);
+    expect(document.activeElement).toBe(document.body);
+  });
+
+  it('after a Confirm without an answer, moves the focus from it to a signature made meanwhile', async () => {
+    const flagged = detection(1, null);
+    const flag = detectionFlag(flagged);
+    const put = `PUT /api/inspections/${inspectionId}/dispositions/${flagged.predictionId}`;
+    const routes: Parameters<typeof fakeFetch>[0] = {
+      [report]: { body: reportFixture({ detections: [flagged], flags: [flag] }) },
+      [put]: { lost: true },
+    };
+    await visit(inspectionId, routes);
+    const confirm = page
+      .getByRole('region', { name: /^Flags/ })
+      .getByRole('button', { name: `Confirm ${flag.text}` });
+    await expect.element(confirm).toBeVisible();
+    routes[report] = { body: { ...signed, detections: [flagged], flags: [flag] } };
+    await userEvent.click(confirm);
+    const block = page.getByRole('region', { name: 'Electronic signature' });
+    await expect.element(block.getByText('Lee Chan (lee@example.com)')).toBeVisible();
+    expect(confirm.query()).toBeNull();
+    await expect.element(block).toHaveFocus();
+    await expect.element(meanwhile()).toHaveTextContent(signedMeanwhile);
   });
 
   it('keeps the report shown, with no alert, when the network is not back yet', async () => {
@@ -466,6 +534,68 @@ describe('inspection report: a flagged detection decided at its flag', () => {
       .element(page.getByRole('cell', { name: /^Confirmed finding \(Sofia/ }))
       .toBeVisible();
   });
+});
+
+describe('inspection report: a toast over the end of the page', () => {
+  const decisions = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => detection(n, null));
+  const last = decisions.at(-1) as (typeof decisions)[number];
+  const overlaps = (a: DOMRect, b: DOMRect) =>
+    a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+  for (const [width, height] of [
+    [390, 844],
+    [1280, 800],
+  ] as const) {
+    it(`keeps the last row, scrolled to, clear of the toast its Confirm shows at ${width} × ${height}`, async () => {
+      await page.viewport(width, height);
+      onTestFinished(() => page.viewport(414, 896));
+      const report = `GET /api/reports/${inspectionId}`;
+      const put = `PUT /api/inspections/${inspectionId}/dispositions/${last.predictionId}`;
+      const { fetchImpl } = fakeFetch({
+        [report]: { body: reportFixture({ detections: decisions }) },
+        [put]: { body: {} },
+      });
+      vi.stubGlobal('fetch', fetchImpl);
+      signIn('token', { id: 'u1', name: 'Sofia', email: 's@example.com', roles: ['lc_manager'] });
+      await render(
+        <>
+          <Router hook={memoryLocation({ path: `/inspection-report/${inspectionId}` }).hook}>
+            <Route path={paths.inspectionReport}>
+              <InspectionReportPage />
+            </Route>
+          </Router>
+          <Toaster />
+        </>,
+      );
+      const confirm = page.getByRole('button', { name: `Confirm ${detectionStamp(last)}` });
+      await expect.element(confirm).toBeVisible();
+      onTestFinished(() => window.scrollTo(0, 0));
+      const scroller = document.documentElement;
+      expect(scroller.scrollHeight).toBeGreaterThan(height);
+      window.scrollTo(0, scroller.scrollHeight);
+      const row = (confirm.element() as HTMLElement).closest('tr') as HTMLTableRowElement;
+      expect(row.getBoundingClientRect().bottom).toBeLessThanOrEqual(height);
+      await userEvent.click(confirm);
+      const toast = page.getByRole('status').filter({ hasText: 'Disposition saved' });
+      await expect.element(toast).toBeVisible();
+      // The room is made as the toast's size is observed, before the next frame is drawn.
+      await new Promise(requestAnimationFrame);
+      const toastBox = (document.querySelector('.toast') as HTMLElement).getBoundingClientRect();
+      const rowBox = row.getBoundingClientRect();
+      expect(overlaps(toastBox, rowBox)).toBe(false);
+      expect(rowBox.bottom).toBeLessThanOrEqual(toastBox.top);
+      // Still where each screen shows toasts: a phone's bottom edge, a desktop's bottom left.
+      expect(toastBox.bottom).toBeGreaterThan(height - 40);
+      if (width > 600) expect(toastBox.left).toBeLessThan(40);
+      // The toast gone, so is the room kept for it.
+      for (const item of [...toasts.items]) dismissToast(item.id);
+      await expect
+        .poll(
+          () => getComputedStyle(document.querySelector('.report-page') as Element).paddingBottom,
+        )
+        .toBe('48px');
+    });
+  }
 });
 
 describe('inspection report: Next pending inspection', () => {

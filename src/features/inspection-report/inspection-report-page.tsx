@@ -26,6 +26,8 @@ import { DISPOSITIONS_HEADING, DispositionsSection } from './dispositions-sectio
 import { FlagsPanel } from './flags-panel.tsx';
 import { RecordHeader, SignatureBlock } from './record-header.tsx';
 import { reportStrings as s } from './strings.ts';
+import { useSignedMeanwhile } from './use-signed-meanwhile.ts';
+import { useToastRoom } from './use-toast-room.ts';
 import '../../components/video-review/video-review.css';
 import '../../components/report-table.css';
 import './inspection-report.css';
@@ -167,6 +169,8 @@ export default function InspectionReportPage() {
 
 function ReportView({ inspectionId }: { inspectionId: string }) {
   const heading = usePageHeading(s.title);
+  const pageRef = useRef<HTMLElement>(null);
+  useToastRoom(pageRef);
   const { report, error, reload } = useReport(inspectionId);
   const video = useVideo(report?.video?.id ?? null);
   // The path player counts these with the path's own scan, as the checklist does.
@@ -176,12 +180,14 @@ function ReportView({ inspectionId }: { inspectionId: string }) {
   );
   const [clock] = useState(createPlaybackClock);
   const [signing, setSigning] = useState<ReviewDecision | null>(null);
-  const { roles: sessionRoles, ownPassword } = useSnapshot(session);
+  const { roles: sessionRoles, ownPassword, info } = useSnapshot(session);
+  const userId = info?.id;
   const roles = roleList(sessionRoles);
   const readsTrail = hasAnyRole(roles, trailReaders);
   // After a signature, or a 409 (signed by someone else meanwhile), Approve and Reject go with the
   // pending state: the reloaded record's signature takes the focus, and so is announced.
   const signatureBlock = useFocusWhen(Boolean(report?.signature));
+  const signedMeanwhile = useSignedMeanwhile(report, signatureBlock.target, userId);
   // The record as it is now under the dialog, which signs the one shown until then: a change made
   // since the page loaded shows at once, and the dialog says so (SigningDialog's `report`).
   const openSigning = (decision: ReviewDecision) => {
@@ -190,7 +196,7 @@ function ReportView({ inspectionId }: { inspectionId: string }) {
   };
 
   return (
-    <section className="report-page">
+    <section ref={pageRef} className="report-page">
       <BreadcrumbBar />
       <header className="report-title">
         <div>
@@ -246,6 +252,9 @@ function ReportView({ inspectionId }: { inspectionId: string }) {
             {/* One whose password a manager chose signs nothing (the own-password notice says
                 why): looking for a report it may sign would fetch every pending one. */}
             {hasAnyRole(roles, signers) && ownPassword && <NextPendingButton report={report} />}
+            <p className="muted" role="status">
+              {signedMeanwhile}
+            </p>
           </div>
         )}
       </header>

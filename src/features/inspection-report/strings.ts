@@ -1,3 +1,6 @@
+import { MIN_REASON_WORDS } from '../../../server/schemas/review-notes.ts';
+import type { Signature } from '../../types/api.ts';
+
 /** Inspection report strings (docs/reports.md). */
 const keyframeImages = (n: number) => (n === 1 ? '1 keyframe image' : `${n} keyframe images`);
 
@@ -17,6 +20,9 @@ export const reportStrings = {
   record: 'Record',
   signature: 'Electronic signature',
   notSigned: 'Not signed: the review is pending.',
+  /** A reload found the record signed by someone else: why Approve and Reject went. */
+  signedMeanwhile: (signature: Pick<Signature, 'signerName' | 'meaning'>) =>
+    `${signature.signerName} ${signature.meaning} this inspection meanwhile: it is no longer pending.`,
   changedAfterSigning:
     'The record changed after it was signed: its current hash differs from the signed hash.',
   unchangedSinceSigning: 'Unchanged since signing (the record hash matches).',
@@ -86,7 +92,15 @@ export const reportStrings = {
   otherReason: 'Other',
   /** What the decision buttons of the flag 'Next flag' went to name ('Confirm current flag'). */
   currentFlag: 'current flag',
-  reasonMissing: 'Please give the reason for dismissing this detection',
+  /** The rule of every reason the trail keeps (givesReason), under the dismissal's field. */
+  reasonHint: `At least ${MIN_REASON_WORDS} different words. It is kept with the dismissal in the audit trail.`,
+  reasonMissing: `Please give the reason for dismissing this detection, in at least ${MIN_REASON_WORDS} different words`,
+  replacedDecisions: 'Decisions on replaced detections',
+  replacedDecisionsNote:
+    'A later analysis no longer holds these detections. The decisions made on them stay on the record and are signed with it.',
+  /** Where a replaced detection came from: '1.000.png, analysis detector 1, replaced …'. */
+  replacedFrom: (filename: string, analysisVersion: string | null, replacedAt: string) =>
+    `${filename}, analysis ${analysisVersion ?? 'not recorded'}, replaced ${replacedAt}`,
   confirmed: 'Confirmed finding',
   dismissed: 'Dismissed as a false positive',
   dispositionSaved: 'Disposition saved',

@@ -3,8 +3,10 @@ import { useSnapshot } from 'valtio';
 import { proxySet } from 'valtio/utils';
 import { refusedAsOutdated } from '../../api/sign-inspection.ts';
 import { toastsChecking, tryAction, unanswered } from '../../lib/run-action.ts';
-import type { InspectionReport, ReportDetection } from '../../types/api.ts';
+import { session } from '../../stores/session.ts';
+import type { Disposition, InspectionReport, ReportDetection } from '../../types/api.ts';
 import { setDisposition } from './api/set-disposition.ts';
+import { storedDisposition } from './api/stored-disposition.ts';
 import { reportStrings as s } from './strings.ts';
 
 /**
@@ -18,13 +20,38 @@ const confirmsSending = proxySet<string>();
 export type DismissalOutcome = { done: true } | { done: false; said: string | null };
 
 /**
- * Where a decision sent without an answer shows whether it was stored: a Confirm's report reloads
- * at once, a dismissal's as its dialog closes.
+ * What to do after a decision sent without an answer: a Confirm's report reloads at once; a
+ * dismissal sent again saves what its dialog holds (`seenOnRetry`), or its report reloads as the
+ * dialog closes.
  */
 const unansweredCheck = {
   confirmed: "The report is reloaded: check the detection's decision before trying again.",
-  dismissed: "Close this dialog: the report then shows the detection's decision.",
+  dismissed:
+    "Dismiss again to save the reason shown here: it replaces the one sent if that was saved. Or close this dialog to see the detection's decision.",
 };
+
+/**
+ * The decision a dismissal sent again names as the one its page showed, or undefined when it is
+ * stored already. A dismissal of this dialog sent without an answer may be stored: found (the
+ * reviewer's own, with one of the reasons sent), this one replaces it, as the dialog now says; any
+ * other decision stored since the page loaded is not named, so the server refuses to replace it
+ * (409 naming who decided what) and nothing the reviewer did not mean is stored.
+ */
+async function seenOnRetry(
+  inspectionId: string,
+  detection: ReportDetection,
+  reason: string,
+  sent: readonly string[],
+): Promise<Disposition | null | undefined> {
+  const stored = await storedDisposition(inspectionId, detection.predictionId);
+  const own =
+    stored?.disposition === 'dismissed' &&
+    stored.reviewerId === session.info?.id &&
+    sent.includes(stored.reason);
+  if (!own) return detection.disposition;
+  // The server stores the reason trimmed.
+  return stored.reason === reason.trim() ? undefined : stored;
+}
 
 /** A detection as the report names it: its keyframe's time ('14.792 s'). */
 export const detectionStamp = (d: ReportDetection) => `${d.filename.replace(/\.png$/, '')} s`;
@@ -43,22 +70,23 @@ export function useDisposition(report: InspectionReport, onChanged: () => void) 
   // answer (perhaps saved): the report is reloaded as its dialog closes, so what it says stays on
   // the screen until then.
   const reloadOnClose = useRef(false);
+  // The reasons the open dismissal dialog sent without an answer (trimmed, as stored).
+  const unansweredReasons = useRef<string[]>([]);
 
-  // The decision names the one the page shows, which another reviewer's since is not replaced by.
+  // The decision names the one the page shows (`seen`: undefined when stored already), which
+  // another reviewer's since is not replaced by.
   const save = async (
     detection: ReportDetection,
     disposition: 'confirmed' | 'dismissed',
     why = '',
+    seen: () => Promise<Disposition | null | undefined> = async () => detection.disposition,
   ) => {
     const outcome = await tryAction(
-      () =>
-        setDisposition(
-          report.inspectionId,
-          detection.predictionId,
-          disposition,
-          why,
-          detection.disposition,
-        ),
+      async () => {
+        const shown = await seen();
+        if (shown === undefined) return;
+        await setDisposition(report.inspectionId, detection.predictionId, disposition, why, shown);
+      },
       s.dispositionSaved,
       s.dispositionFailed,
       undefined,
@@ -97,14 +125,26 @@ export function useDisposition(report: InspectionReport, onChanged: () => void) 
   };
 
   const dismiss = async (detection: ReportDetection, reason: string): Promise<DismissalOutcome> => {
-    const outcome = await save(detection, 'dismissed', reason);
-    if (outcome.done) return outcome;
-    if (refusedAsOutdated(outcome.error) || unanswered(outcome.error)) reloadOnClose.current = true;
+    const sent = [...unansweredReasons.current];
+    const outcome = await save(detection, 'dismissed', reason, async () =>
+      sent.length > 0
+        ? seenOnRetry(report.inspectionId, detection, reason, sent)
+        : detection.disposition,
+    );
+    if (outcome.done) {
+      // Saved and reloaded: nothing left to reload as the dialog closes.
+      reloadOnClose.current = false;
+      return outcome;
+    }
+    const { error } = outcome;
+    if (refusedAsOutdated(error) || unanswered(error)) reloadOnClose.current = true;
+    if (unanswered(error) && error.method === 'PUT') unansweredReasons.current.push(reason.trim());
     return { done: false, said: outcome.said };
   };
 
   const closeDismissal = () => {
     setDismissing(null);
+    unansweredReasons.current = [];
     if (reloadOnClose.current) onChanged();
     reloadOnClose.current = false;
   };
