@@ -152,6 +152,7 @@ export const accountStatusLabels = { active: 'Active', deactivated: 'Deactivated
 /**
  * Spec §9: the admin create-user form starts with this fixed password, which the admin hands to
  * the new user, who must choose their own at the first sign-in before anything else (the app
- * asks, the server refuses all else until then: docs/signatures.md, rule 3).
+ * asks, the server refuses all else until then: docs/signatures.md, rule 3). Not 'ChangeMe-…':
+ * the server refuses a password on the common-password lists (docs/permissions.md).
  */
-export const initialUserPassword = 'ChangeMe-2026';
+export const initialUserPassword = 'Set-at-first-sign-in';

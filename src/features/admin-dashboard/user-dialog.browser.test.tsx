@@ -87,7 +87,7 @@ describe('Create New User: the password', () => {
     await userEvent.fill(dialog.getByLabelText('Name'), 'Priya Nair');
     await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
     await expect.element(page.getByText('User created successfully')).toBeVisible();
-    expect(bodies).toMatchObject([{ password: 'ChangeMe-2026' }]);
+    expect(bodies).toMatchObject([{ password: 'Set-at-first-sign-in' }]);
   });
 });
 
