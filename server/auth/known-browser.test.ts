@@ -159,15 +159,15 @@ describe.each([
     )[0]?.until ?? null;
   const reject = (
     id: string,
-    auth: { authorization: string },
+    signer: { user: TestUser; auth: { authorization: string } },
     cookie: string | null,
     password: string,
   ) =>
     t.app.inject({
       method: 'PATCH',
       url: `/api/inspections/${id}/reject`,
-      headers: { ...auth, ...(cookie ? { cookie } : {}) },
-      payload: { notes: 'Loose labels under the sealer', password },
+      headers: { ...signer.auth, ...(cookie ? { cookie } : {}) },
+      payload: { notes: 'Loose labels under the sealer', userId: signer.user.email, password },
     });
 
   it(`${on ? 'sets' : 'does not set'} the cookie at a sign-in, after the media cookie`, async () => {
@@ -192,7 +192,7 @@ describe.each([
     const until = await lockedUntil(user.id);
     const fromBrowser = await login(user.email, PASSWORD, browser);
     expect(fromBrowser.statusCode).toBe(on ? 200 : 401);
-    const signed = await reject(inspection, auth, browser, PASSWORD);
+    const signed = await reject(inspection, { user, auth }, browser, PASSWORD);
     if (on) {
       expect(signed.json()).toMatchObject({ status: 'rejected', reviewerId: user.id });
       // A password change from the browser is not refused by the lock either.
@@ -231,18 +231,18 @@ describe.each([
       await lockOut(user);
       // Wrong passwords at signing: the lock is not said, it does not apply to this browser.
       for (let i = 0; i < 4; i++) {
-        const res = await reject(inspection, auth, browser, `typo-${i}`);
+        const res = await reject(inspection, { user, auth }, browser, `typo-${i}`);
         expect(res.statusCode).toBe(403);
         expect(res.json().message).toBe(WRONG_PASSWORD);
       }
       // The fifth spends the entry: from now on the account's lock is this browser's too.
-      const fifth = await reject(inspection, auth, browser, 'typo-4');
+      const fifth = await reject(inspection, { user, auth }, browser, 'typo-4');
       expect(fifth.json().message).toMatch(
         new RegExp(
           `^${WRONG_PASSWORD}\\. That was too many wrong passwords: your account is locked until `,
         ),
       );
-      const refused = await reject(inspection, auth, browser, PASSWORD);
+      const refused = await reject(inspection, { user, auth }, browser, PASSWORD);
       expect(refused.json().message).toMatch(/^Your account is locked after too many wrong/);
       expect((await login(user.email, PASSWORD, browser)).statusCode).toBe(401);
       const entries = (await trail(user.id)).filter((entry) => entry.action !== 'login.failed');

@@ -723,6 +723,7 @@ describe.runIf(hasDataset)('the demo dataset', () => {
       url: `/api/inspections/${inspection.id}/reject`,
       headers: tokens.get(manager),
       payload: {
+        userId: dataset.users.find((u) => u.key === manager)?.email,
         password: DEMO_PASSWORD,
         notes: 'Rear access not inspected: move the pallet and inspect it again.',
       },

@@ -264,7 +264,11 @@ describe('signing hashes the evidence files', () => {
       method: 'PATCH',
       url: `/api/inspections/${ids['insp-lc2-2']}/${action}`,
       headers: auth.lcmanager2,
-      payload: { notes: 'Evidence checked by the reviewer', password: DEMO_PASSWORD },
+      payload: {
+        notes: 'Evidence checked by the reviewer',
+        userId: 'lcmanager2@example.com',
+        password: DEMO_PASSWORD,
+      },
     });
 
   it('keeps the digest of the files it signs, not of files hashed for another analysis', async () => {
@@ -410,6 +414,7 @@ describe('one request reads the keyframes file once', () => {
         headers: auth.lcmanager,
         payload: {
           notes: 'The flagged detections were checked on the video: the line is clear.',
+          userId: 'lcmanager@example.com',
           password: DEMO_PASSWORD,
         },
       }),

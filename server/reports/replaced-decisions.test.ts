@@ -229,7 +229,7 @@ describe('decisions when the analysis is replaced', () => {
         method: 'PATCH',
         url: `/api/inspections/${inspectionId}/approve`,
         headers: people.lc.auth,
-        payload: { notes, password: PASSWORD, recordHash: r.recordHash },
+        payload: { notes, userId: people.lc.email, password: PASSWORD, recordHash: r.recordHash },
       });
     const bare = await approve('Approved by LC Manager');
     expect(bare.statusCode).toBe(400);

@@ -66,12 +66,16 @@ const report = async (who: string, key: string) =>
   (await get(who, `/api/reports/${inspectionIds[key]}`)).json() as InspectionReport;
 const APPROVAL_REASON =
   'Flags checked on the line: the carton and the label were removed before the batch';
+/** Signs as `who`, with its own user ID (its email) unless the payload says otherwise. */
 const sign = (who: string, key: string, verb: 'approve' | 'reject', payload?: object) =>
   t.app.inject({
     method: 'PATCH',
     url: `/api/inspections/${inspectionIds[key]}/${verb}`,
     headers: auth[who],
-    payload,
+    payload: payload && {
+      userId: dataset.users.find((user) => user.key === who)?.email,
+      ...payload,
+    },
   });
 const dispose = (who: string, key: string, predictionId: string, payload: object) =>
   t.app.inject({
@@ -518,6 +522,17 @@ describe('approve and reject as e-signatures', () => {
     }
   });
 
+  it('refuses a call without the user ID with a 400 naming the field', async () => {
+    const res = await sign('lcmanager2', 'insp-lc2-2', 'approve', {
+      notes: APPROVAL_REASON,
+      userId: undefined,
+      password: DEMO_PASSWORD,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('body.userId is required');
+    expect((await report('lcmanager2', 'insp-lc2-2')).status).toBe('pending');
+  });
+
   it('signs nothing on a wrong password, and logs the attempt', async () => {
     const res = await sign('lcmanager2', 'insp-lc2-2', 'approve', {
       notes: APPROVAL_REASON,
@@ -537,7 +552,7 @@ describe('approve and reject as e-signatures', () => {
         method: 'PATCH',
         url: `/api/inspections/${inspectionIds['insp-lc2-2']}/approve`,
         headers: signer.auth,
-        payload: { notes: APPROVAL_REASON, password },
+        payload: { notes: APPROVAL_REASON, userId: signer.email, password },
       });
     const answers = [];
     for (let attempt = 0; attempt < 5; attempt++) answers.push(await approve(`wrong-${attempt}`));

@@ -47,7 +47,7 @@ const sign = (who: string, key: string, verb: 'approve' | 'reject', payload: obj
     method: 'PATCH',
     url: `/api/inspections/${inspectionIds[key]}/${verb}`,
     headers: auth[who],
-    payload: { password: DEMO_PASSWORD, notes: REASON, ...payload },
+    payload: { userId: `${who}@example.com`, password: DEMO_PASSWORD, notes: REASON, ...payload },
   });
 const dispose = (who: string, key: string, predictionId: string, payload: object) =>
   t.app.inject({

@@ -1,8 +1,9 @@
 // Approve and reject as electronic signatures (21 CFR 11.50, 11.200; docs/signatures.md): the signer
-// re-enters the password, the server checks the signing rules and that the record is still the one
-// the signer reviewed (review-changes.ts), hashes the evidence files (a video file that no longer
-// matches its SHA-256 is not signed over), then writes the signature (with the
-// hash of what was signed), the inspection's new status and the audit entry in one transaction.
+// enters both components, the user ID and the password; the server checks the signing rules and
+// that the record is still the one the signer reviewed (review-changes.ts), hashes the evidence
+// files (a video file that no longer matches its SHA-256 is not signed over), then writes the
+// signature (with the hash of what was signed), the inspection's new status and the audit entry in
+// one transaction.
 import { and, eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.ts';
@@ -16,6 +17,7 @@ import { badRequest, conflict, HttpError, notFound } from '../http/errors.ts';
 import { iso } from '../ids.ts';
 import { givesReason, MIN_REASON_WORDS } from '../schemas/review-notes.ts';
 import type { SignatureMeaning, SignBody } from '../schemas/signatures.ts';
+import { NOT_YOUR_USER_ID } from '../schemas/signer-user-id.ts';
 import {
   type EvidenceFiles,
   evidenceDigest,
@@ -49,6 +51,30 @@ import { refuseUnreviewed } from './review-changes.ts';
 
 export const WRONG_PASSWORD = 'The password is incorrect; nothing was signed';
 const reasonRule = `at least ${MIN_REASON_WORDS} different words`;
+
+/**
+ * Checks the first component (21 CFR 11.200(a)(1)): the user ID entered is the signed-in signer's
+ * email, compared as the sign-in compares emails. Before the password, and not through the
+ * credential guard: another ID is no password guess, so it costs no hash and no lockout count.
+ * The failure goes on the inspection's trail; nothing is signed.
+ */
+async function checkSignerUserId(
+  request: FastifyRequest,
+  user: AuthUser,
+  inspectionId: string,
+  meaning: SignatureMeaning,
+  userId: string,
+): Promise<void> {
+  // Emails are kept in lower case (the user_emails_lower_case check).
+  if (userId.trim().toLowerCase() === user.email) return;
+  await audit(request.server.ctx.db, request, {
+    action: 'signature.failed',
+    entity: 'inspection',
+    entityId: inspectionId,
+    newValue: { meaning, reason: "user ID not the signer's" },
+  });
+  throw new HttpError(403, NOT_YOUR_USER_ID);
+}
 
 /**
  * Checks the signer's password through the credential guard, so a wrong one counts toward the
@@ -331,6 +357,7 @@ export async function signInspection(
   // showed would say nothing of why.
   await refuseUnreviewed(ctx, user, current, body.recordHash, keyframes);
   await checkRecordRules(ctx, user, current, meaning, notes, keyframes);
+  await checkSignerUserId(request, user, inspectionId, meaning, body.userId);
   await checkSignerPassword(request, reply, user, inspectionId, meaning, body.password);
   // The whole video and every keyframe image, read before the row lock is taken: no writer waits
   // on it meanwhile. The transaction uses (and refuses a video file that does not match) these

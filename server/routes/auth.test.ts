@@ -256,19 +256,20 @@ describe('POST /api/change-password: a password of one’s own (docs/signatures.
     expect(await passwordSetBy(lc.id)).toBe(factory.id);
     return {
       id: lc.id,
+      email,
       factoryId: factory.id,
       token: (await signIn(email, 'Temp-seal-123')).token,
     };
   }
 
   /** A pending inspection on a line the LC manager manages, and its attempt to reject it. */
-  async function tryToSign(lcId: string, token: string, password: string) {
-    const id = await pendingInspection(t, lcId);
+  async function tryToSign(lc: { id: string; email: string }, token: string, password: string) {
+    const id = await pendingInspection(t, lc.id);
     return t.app.inject({
       method: 'PATCH',
       url: `/api/inspections/${id}/reject`,
       headers: bearer(token),
-      payload: { password, notes: 'Loose labels under the sealer' },
+      payload: { userId: lc.email, password, notes: 'Loose labels under the sealer' },
     });
   }
 
@@ -281,7 +282,7 @@ describe('POST /api/change-password: a password of one’s own (docs/signatures.
     // The session goes on (nothing was revoked), and it still may only set its own password.
     const me = await t.app.inject({ url: '/api/me', headers: bearer(lc.token) });
     expect(me.json().ownPassword).toBe(false);
-    const signed = await tryToSign(lc.id, lc.token, 'Temp-seal-123');
+    const signed = await tryToSign(lc, lc.token, 'Temp-seal-123');
     expect(signed.statusCode).toBe(403);
     expect(signed.json().message).toBe(SET_OWN_PASSWORD_FIRST);
   });
@@ -352,7 +353,7 @@ describe('POST /api/change-password: a password of one’s own (docs/signatures.
     const res = await change(lc.token, 'Temp-seal-123', 'Sealing-station-7');
     expect(res.statusCode).toBe(200);
     expect(await passwordSetBy(lc.id)).toBeNull();
-    const signed = await tryToSign(lc.id, res.json().token, 'Sealing-station-7');
+    const signed = await tryToSign(lc, res.json().token, 'Sealing-station-7');
     expect(signed.statusCode).toBe(200);
     expect(signed.json()).toMatchObject({ status: 'rejected', reviewerId: lc.id });
   });

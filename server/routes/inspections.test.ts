@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inspections, lineClearances, videos } from '../db/schema.ts';
+import { accountLockouts, auditLog, inspections, lineClearances, videos } from '../db/schema.ts';
 import { SET_OWN_PASSWORD_FIRST } from '../http/auth-hook.ts';
 import { newId } from '../ids.ts';
 import { build, type TestApp } from '../test/build.ts';
-import { createRoleUsers, PASSWORD, type RoleUsers } from '../test/fixtures.ts';
+import { createRoleUsers, PASSWORD, type RoleUsers, type TestUser } from '../test/fixtures.ts';
 
 let t: TestApp;
 let u: RoleUsers;
@@ -63,12 +64,17 @@ afterAll(() => t.close());
 
 const APPROVAL_REASON = 'No floor plan for this line yet: walked and checked by hand';
 const REJECTION_REASON = 'Loose labels under the sealer';
-const review = (auth: { authorization: string }, id: string, verb: string, notes?: string) =>
+/** Signs as `signer`, with both components: its user ID (its email) and its password. */
+const review = (signer: TestUser, id: string, verb: string, notes?: string) =>
   t.app.inject({
     method: 'PATCH',
     url: `/api/inspections/${id}/${verb}`,
-    headers: auth,
-    payload: { password: PASSWORD, ...(notes === undefined ? {} : { notes }) },
+    headers: signer.auth,
+    payload: {
+      userId: signer.email,
+      password: PASSWORD,
+      ...(notes === undefined ? {} : { notes }),
+    },
   });
 
 describe('inspections', () => {
@@ -97,14 +103,14 @@ describe('inspections', () => {
   it('approves a pending inspection once, with notes, and audits it', async () => {
     const id = await inspection(lineOfLc, u.operator.id);
     // The line has no floor plan, so its report flags the missing path: a reason is due.
-    const res = await review(u.lc.auth, id, 'approve', APPROVAL_REASON);
+    const res = await review(u.lc, id, 'approve', APPROVAL_REASON);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       status: 'approved',
       reviewerId: u.lc.id,
       reviewNotes: APPROVAL_REASON,
     });
-    const again = await review(u.lc.auth, id, 'reject', REJECTION_REASON);
+    const again = await review(u.lc, id, 'reject', REJECTION_REASON);
     expect(again.statusCode).toBe(409);
     const log = await t.services.ctx.db.query.auditLog.findMany();
     expect(log.find((r) => r.action === 'approve' && r.entityId === id)?.oldValue).toMatchObject({
@@ -122,7 +128,7 @@ describe('inspections', () => {
     } as const;
     for (const [video, blocker] of Object.entries(blockers)) {
       const id = await inspection(lineOfLc, u.operator.id, video as keyof typeof blockers);
-      const refused = await review(u.lc.auth, id, 'approve', APPROVAL_REASON);
+      const refused = await review(u.lc, id, 'approve', APPROVAL_REASON);
       expect(refused.statusCode).toBe(409);
       expect(refused.json().message).toMatch(/; it cannot be approved as clear, only rejected$/);
       const report = (await t.app.inject({ url: `/api/reports/${id}`, headers: u.lc.auth })).json();
@@ -131,7 +137,7 @@ describe('inspections', () => {
         `${report.approvalBlocker}; it cannot be approved as clear, only rejected`,
       );
       expect(report.flags[0]).toMatchObject({ kind: 'no-video', severity: 'critical' });
-      const rejected = await review(u.lc.auth, id, 'reject', REJECTION_REASON);
+      const rejected = await review(u.lc, id, 'reject', REJECTION_REASON);
       expect(rejected.json()).toMatchObject({ status: 'rejected' });
     }
   });
@@ -167,13 +173,13 @@ describe('inspections', () => {
   it('refuses other managers’ lines (404), factory managers, operators, auditors and reviewing oneself', async () => {
     const id = await inspection(lineOfLc, u.operator.id);
     // Outside its lines the inspection does not exist for an LC manager, as with reading it.
-    const other = await review(u.lc2.auth, id, 'reject');
+    const other = await review(u.lc2, id, 'reject');
     expect(other.statusCode).toBe(404);
     expect(other.json()).toEqual({ message: 'Inspection not found' });
-    expect((await review(u.operator.auth, id, 'approve')).statusCode).toBe(403);
-    expect((await review(u.audit.auth, id, 'approve')).statusCode).toBe(403);
+    expect((await review(u.operator, id, 'approve')).statusCode).toBe(403);
+    expect((await review(u.audit, id, 'approve')).statusCode).toBe(403);
     const own = await inspection(lineOfLc, u.lc.id);
-    expect((await review(u.lc.auth, own, 'approve')).statusCode).toBe(403);
+    expect((await review(u.lc, own, 'approve')).statusCode).toBe(403);
     // The list says who may sign before anyone tries (the cards offer no buttons otherwise).
     const signBlockerOf = async (auth: { authorization: string }, inspectionId: string) =>
       (await t.app.inject({ url: '/api/inspections', headers: auth }))
@@ -187,14 +193,14 @@ describe('inspections', () => {
       'Only the line’s LC manager or an admin signs this record',
     );
     // Issue 18: a factory manager sees every record but does not sign; it is told why.
-    const overseer = await review(u.factory.auth, id, 'reject', REJECTION_REASON);
+    const overseer = await review(u.factory, id, 'reject', REJECTION_REASON);
     expect(overseer.statusCode).toBe(403);
     expect(overseer.json().message).toBe(
       'Only the line’s LC manager or an admin signs this record',
     );
-    const ownRefusal = await review(u.lc.auth, own, 'reject', REJECTION_REASON);
+    const ownRefusal = await review(u.lc, own, 'reject', REJECTION_REASON);
     expect(ownRefusal.json().message).toBe('The operator of an inspection cannot sign it');
-    const rejected = await review(u.admin.auth, id, 'reject', REJECTION_REASON);
+    const rejected = await review(u.admin, id, 'reject', REJECTION_REASON);
     expect(rejected.json()).toMatchObject({ status: 'rejected', reviewerId: u.admin.id });
   });
 
@@ -224,7 +230,7 @@ describe('inspections', () => {
     expect(made.statusCode).toBe(201);
     const puppet = made.json()._id as string;
     const id = await inspection(lineOfLc, puppet);
-    const refused = await review(u.lc.auth, id, 'reject', REJECTION_REASON);
+    const refused = await review(u.lc, id, 'reject', REJECTION_REASON);
     expect(refused.statusCode).toBe(403);
     const operatorRule =
       'You set the password of this inspection’s operator: they must set their own (Profile, Change password) before you can sign their inspections';
@@ -268,7 +274,7 @@ describe('inspections', () => {
       method: 'PATCH',
       url: `/api/inspections/${other}/reject`,
       headers: lc2,
-      payload: { password: 'reset-by-admin-1', notes: REJECTION_REASON },
+      payload: { userId: u.lc2.email, password: 'reset-by-admin-1', notes: REJECTION_REASON },
     });
     expect(before.statusCode).toBe(403);
     expect(before.json().message).toBe(SET_OWN_PASSWORD_FIRST);
@@ -279,20 +285,103 @@ describe('inspections', () => {
       method: 'PATCH',
       url: `/api/inspections/${other}/reject`,
       headers: { authorization: `Bearer ${changed.json().token}` },
-      payload: { password: 'signer-chose-this-1', notes: REJECTION_REASON },
+      payload: { userId: u.lc2.email, password: 'signer-chose-this-1', notes: REJECTION_REASON },
     });
     expect(after.json()).toMatchObject({ status: 'rejected', reviewerId: u.lc2.id });
   });
 
+  it('refuses another user’s ID before the password: audited, not counted toward the lockout', async () => {
+    const id = await inspection(lineOfLc, u.operator.id, 'none');
+    const reject = (userId: string, password: string) =>
+      t.app.inject({
+        method: 'PATCH',
+        url: `/api/inspections/${id}/reject`,
+        headers: u.lc.auth,
+        payload: { notes: REJECTION_REASON, userId, password },
+      });
+    const { credentials, db } = t.services.ctx;
+    const check = credentials.check;
+    let hashed = 0;
+    credentials.check = async (...args) => {
+      hashed++;
+      return check.apply(credentials, args);
+    };
+    const answers = [];
+    try {
+      // With the right password, then more wrong ones than the lockout allows.
+      answers.push(await reject(u.lc2.email, PASSWORD));
+      for (const userId of [u.admin.email, `x${u.lc.email}`, u.operator.email, ' ', 'lc', 'lc2']) {
+        answers.push(await reject(userId, 'not-the-password'));
+      }
+    } finally {
+      credentials.check = check;
+    }
+    for (const res of answers) {
+      expect(res.statusCode).toBe(403);
+      expect(res.json().message).toBe(
+        'The user ID is not yours: sign with your own user ID and password; nothing was signed',
+      );
+    }
+    // Neither a password hashed nor a failure counted: no password was tried.
+    expect(hashed).toBe(0);
+    const lockouts = await db
+      .select()
+      .from(accountLockouts)
+      .where(eq(accountLockouts.userId, u.lc.id));
+    expect(lockouts.filter((row) => row.failures > 0 || row.lockedUntil)).toEqual([]);
+    const entries = await db.select().from(auditLog).where(eq(auditLog.entityId, id));
+    expect(entries.map((row) => [row.action, row.actorId, row.newValue])).toEqual(
+      answers.map(() => [
+        'signature.failed',
+        u.lc.id,
+        { meaning: 'rejected', reason: "user ID not the signer's" },
+      ]),
+    );
+    const failed = await db.select().from(auditLog).where(eq(auditLog.actorId, u.lc.id));
+    expect(failed.filter((entry) => entry.action === 'signature.password-failed')).toEqual([]);
+    const [row] = await db.select().from(inspections).where(eq(inspections.id, id));
+    expect(row?.status).toBe('pending');
+
+    // One's own email as the sign-in takes it (spaces and case aside) signs: the account is not
+    // locked.
+    const signed = await reject(`  ${u.lc.email.toUpperCase()} `, PASSWORD);
+    expect(signed.statusCode, signed.body).toBe(200);
+    expect(signed.json()).toMatchObject({
+      status: 'rejected',
+      signature: { signerId: u.lc.id, signerEmail: u.lc.email, meaning: 'rejected' },
+    });
+  });
+
+  it('400 naming body.userId when the user ID is missing; nothing is signed', async () => {
+    const id = await inspection(lineOfLc, u.operator.id, 'none');
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/inspections/${id}/reject`,
+      headers: u.lc.auth,
+      payload: { notes: REJECTION_REASON, password: PASSWORD },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('body.userId is required');
+    const [row] = await t.services.ctx.db.select().from(inspections).where(eq(inspections.id, id));
+    expect(row?.status).toBe('pending');
+    // The API description says what the field is.
+    const doc = (await t.app.inject({ url: '/api/openapi.json' })).json();
+    const body =
+      doc.paths['/api/inspections/{id}/reject'].patch.requestBody.content['application/json']
+        .schema;
+    expect(body.required).toEqual(expect.arrayContaining(['userId', 'password']));
+    expect(body.properties.userId.description).toMatch(/^The signer's user ID: the email it signs/);
+  });
+
   it('404 for an unknown inspection, 400 for a bad id or notes', async () => {
-    expect((await review(u.admin.auth, newId(), 'approve')).statusCode).toBe(404);
-    expect((await review(u.admin.auth, 'zzz', 'approve')).json().message).toMatch(/^params\.id /);
+    expect((await review(u.admin, newId(), 'approve')).statusCode).toBe(404);
+    expect((await review(u.admin, 'zzz', 'approve')).json().message).toMatch(/^params\.id /);
     const id = await inspection(lineOfLc, u.operator.id);
     const res = await t.app.inject({
       method: 'PATCH',
       url: `/api/inspections/${id}/approve`,
       headers: u.admin.auth,
-      payload: { notes: 5, password: PASSWORD },
+      payload: { notes: 5, userId: u.admin.email, password: PASSWORD },
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/^body\.notes /);

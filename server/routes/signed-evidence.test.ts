@@ -113,6 +113,7 @@ async function sign(inspectionId: string, verb: 'approve' | 'reject') {
     headers: people.lc.auth,
     payload: {
       notes: 'Walked the line myself: the tool on the feeder was removed',
+      userId: people.lc.email,
       password: PASSWORD,
     },
   });

@@ -229,7 +229,7 @@ describe('tus uploads', () => {
       method: 'PATCH',
       url: `/api/inspections/${inspection._id}/reject`,
       headers: u.lc.auth,
-      payload: { notes: 'No video arrived; inspect again', password: PASSWORD },
+      payload: { notes: 'No video arrived; inspect again', userId: u.lc.email, password: PASSWORD },
     });
     expect(rejected.statusCode, rejected.body).toBe(200);
     const late =

@@ -22,12 +22,19 @@ export const Signature = Type.Object({
 export type Signature = Static<typeof Signature>;
 
 /**
- * PATCH /api/inspections/{id}/approve and /reject: the spec's notes plus the signer's password
- * (the second component of the signature, 21 CFR 11.200). Notes are required for a rejection.
+ * PATCH /api/inspections/{id}/approve and /reject: the spec's notes plus both components of the
+ * signature (21 CFR 11.200(a)(1)), the signer's user ID and password, entered at every signing.
+ * Notes are required for a rejection.
  */
 export const SignBody = Type.Object({
   notes: Type.Optional(Type.String({ maxLength: 2000 })),
   password: Type.String({ minLength: 1, maxLength: 1000 }),
+  userId: Type.String({
+    minLength: 1,
+    maxLength: 320,
+    description:
+      "The signer's user ID: the email it signs in with (trimmed, case aside), entered with the password at every signing (21 CFR 11.200(a)(1)). Another user's is refused (403, audited as signature.failed, not counted toward the password lockout); nothing is signed.",
+  }),
   /**
    * The `recordHash` of the report the signer reviewed: a record that hashes otherwise now is not
    * signed (409 saying what changed). Optional for scripts; the web app sends it.

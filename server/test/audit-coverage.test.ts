@@ -254,20 +254,22 @@ describe('every write route leaves the audit row of its change', () => {
       if (!pending) throw new Error(`the fixture has no pending inspection on ${name}`);
       return pending._id;
     });
-    const review = (id: string, verb: string, notes: string): InjectOptions => ({
+    const review = (signer: string, id: string, verb: string, notes: string): InjectOptions => ({
       method: 'PATCH',
       url: `/api/inspections/${id}/${verb}`,
-      // Approve and reject are e-signatures: the signer's password is asked again.
-      payload: { notes, password: DEMO_PASSWORD },
+      // Approve and reject are e-signatures: the signer's user ID and password are asked again.
+      payload: { notes, userId: `${signer}@example.com`, password: DEMO_PASSWORD },
     });
-    await audited('lcmanager', 200, review(onA ?? '', 'approve', 'Line walked and clear'), {
+    const approval = review('lcmanager', onA ?? '', 'approve', 'Line walked and clear');
+    await audited('lcmanager', 200, approval, {
       action: 'approve',
       entity: 'inspection',
       entityId: onA,
       oldValue: expect.objectContaining({ status: 'pending' }),
       newValue: expect.objectContaining({ status: 'approved' }),
     });
-    await audited('lcmanager2', 200, review(onB ?? '', 'reject', 'Carton on the feeder'), {
+    const rejection = review('lcmanager2', onB ?? '', 'reject', 'Carton on the feeder');
+    await audited('lcmanager2', 200, rejection, {
       action: 'reject',
       entity: 'inspection',
       entityId: onB,
@@ -429,7 +431,7 @@ describe('a write that fails leaves no audit row', () => {
       async () => ({
         method: 'PATCH',
         url: `/api/inspections/${unknownId}/approve`,
-        payload: { notes: 'x', password: DEMO_PASSWORD },
+        payload: { notes: 'x', userId: 'admin@example.com', password: DEMO_PASSWORD },
       }),
     ],
     [

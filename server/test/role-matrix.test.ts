@@ -41,7 +41,7 @@ interface Row {
   /** The OpenAPI path template the row covers. */
   route: string;
   /** Builds a fresh request (and its target object) for each caller. */
-  request: () => Promise<Request> | Request;
+  request: (who: Who) => Promise<Request> | Request;
   ok: number;
   allowed: DemoKey[] | 'public';
   /** Callers for whom the object is outside their scope: 404, as if it did not exist. */
@@ -541,9 +541,14 @@ const matrix: Row[] = [
     (verb): Row => ({
       method: 'PATCH',
       route: `/api/inspections/{id}/${verb}`,
-      request: async () => ({
+      // Signed with the caller's own user ID (its email): the role decides, not the ID.
+      request: async (who) => ({
         url: `/api/inspections/${await freshInspection()}/${verb}`,
-        payload: { notes: 'Checked on the line', password: DEMO_PASSWORD },
+        payload: {
+          notes: 'Checked on the line',
+          userId: `${who}@example.com`,
+          password: DEMO_PASSWORD,
+        },
       }),
       ok: 200,
       allowed: SIGN_LINE_A,
@@ -847,7 +852,7 @@ describe('role × route matrix', () => {
       const results: Record<string, number> = {};
       const expected: Record<string, number> = {};
       for (const who of ['anon', ...EVERYONE] as Who[]) {
-        const req = await row.request();
+        const req = await row.request(who);
         results[who] = (await call(who, row.method, req)).statusCode;
         if (row.allowed === 'public') expected[who] = row.ok;
         else if (who === 'anon') expected[who] = 401;

@@ -1,3 +1,4 @@
+import { NOT_YOUR_USER_ID } from '../../server/schemas/signer-user-id.ts';
 import { ApiError, api, segment } from '../lib/api-client.ts';
 import type { Inspection } from '../types/api.ts';
 
@@ -37,21 +38,33 @@ export async function asReviewer<T>(call: Promise<T>): Promise<T> {
 export const refusedAsOutdated = (error: unknown) =>
   error instanceof ApiError && (error.status === 409 || error.status === 404);
 
+/** Whether the server refused the user ID entered as not the signer's own (403). */
+export const refusedUserId = (error: unknown) =>
+  error instanceof ApiError && error.serverMessage === NOT_YOUR_USER_ID;
+
+/** The two components of an electronic signature (21 CFR 11.200(a)(1)), entered at each signing. */
+export interface SignerComponents {
+  /** The signer's user ID: the email it signs in with. */
+  userId: string;
+  password: string;
+}
+
 /**
- * Spec §7 PATCH /api/inspections/{id}/approve or /reject: the reviewer's notes, plus the password
- * that makes the call an electronic signature, and the hash of the report the signer reviewed: a
- * record changed since is not signed (409 saying what changed; docs/signatures.md).
+ * Spec §7 PATCH /api/inspections/{id}/approve or /reject: the reviewer's notes, plus the user ID
+ * and password that make the call an electronic signature, and the hash of the report the signer
+ * reviewed: a record changed since is not signed (409 saying what changed; docs/signatures.md).
  */
 export const signInspection = (
   id: string,
   decision: ReviewDecision,
   notes: string,
-  password: string,
+  { userId, password }: SignerComponents,
   recordHash: string | undefined,
 ) =>
   asReviewer(
     api.patch<Inspection>(`/api/inspections/${segment(id)}/${decision}`, {
       notes,
+      userId,
       password,
       recordHash,
     }),

@@ -14,6 +14,8 @@ afterEach(async () => {
 });
 
 const lastWarning = () => toasts.items.at(-1)?.detail;
+/** The signer's user ID, typed with the password at every signing. */
+const SIGNER = 'lcmanager@example.com';
 
 const id = 'd00000000000000000000001';
 const flag = (over: Partial<Flag>): Flag => ({
@@ -135,6 +137,7 @@ describe('SigningDialog', () => {
     const dialog = page.getByRole('dialog', { name: 'Reject inspection' });
     const notes = dialog.getByLabelText('Notes (required)');
     await expect.element(notes).toHaveValue('');
+    await dialog.getByLabelText('User ID').fill(SIGNER);
     await dialog.getByLabelText('Password').fill('demo-password');
     const why = 'Please give the reason for the rejection, in a few words';
     for (const typed of [
@@ -166,6 +169,7 @@ describe('SigningDialog', () => {
     await dialog.getByRole('button', { name: 'Sign and reject' }).click();
     await expect.element(notes).toHaveAttribute('aria-invalid', 'true');
     await notes.fill('Loose tablets under the feeder');
+    await dialog.getByLabelText('User ID').fill(SIGNER);
     await dialog.getByRole('button', { name: 'Sign and reject' }).click();
     await expect.element(password).toHaveFocus();
     await expect.element(password).toHaveAttribute('aria-invalid', 'true');
@@ -174,6 +178,58 @@ describe('SigningDialog', () => {
       .toHaveAccessibleDescription('Please enter your password to sign');
     await expect.element(notes).not.toHaveAttribute('aria-invalid');
   });
+
+  it('asks for the user ID at its field, first of the two components', async () => {
+    const calls = await open('reject', nothingOpen);
+    const dialog = page.getByRole('dialog', { name: 'Reject inspection' });
+    const userId = dialog.getByLabelText('User ID');
+    // An email field the browser fills as the sign-in's user name, marked required.
+    await expect.element(userId).toHaveAttribute('type', 'email');
+    await expect.element(userId).toHaveAttribute('autocomplete', 'username');
+    await expect.element(userId).toBeRequired();
+    await dialog.getByLabelText('Notes (required)').fill('Loose tablets under the feeder');
+    await dialog.getByLabelText('Password').fill('demo-password');
+    for (const typed of ['', '   ']) {
+      await userId.fill(typed);
+      await dialog.getByRole('button', { name: 'Sign and reject' }).click();
+      await expect.poll(lastWarning).toBe('Please enter your user ID to sign');
+      toasts.items = [];
+      await expect.element(userId).toHaveFocus();
+      await expect.element(userId).toHaveAttribute('aria-invalid', 'true');
+      await expect.element(userId).toHaveAccessibleDescription('Please enter your user ID to sign');
+    }
+    expect(calls).toEqual([readReport]);
+  });
+
+  it.each([
+    [403, 'The user ID is not yours: sign with your own user ID and password; nothing was signed'],
+    [400, 'body.userId must NOT have more than 320 characters'],
+  ])(
+    'says the server’s refusal of the user ID (%i) at its field, the password kept',
+    async (status, message) => {
+      const calls = await open('reject', nothingOpen, {
+        [`PATCH /api/inspections/${id}/reject`]: { status, body: { message } },
+      });
+      const dialog = page.getByRole('dialog', { name: 'Reject inspection' });
+      const userId = dialog.getByLabelText('User ID');
+      const password = dialog.getByLabelText('Password');
+      await dialog.getByLabelText('Notes (required)').fill('Loose tablets under the feeder');
+      await userId.fill('lcmanager2@example.com');
+      await password.fill('demo-password');
+      await dialog.getByRole('button', { name: 'Sign and reject' }).click();
+      const said = `Failed to reject inspection: ${message}`;
+      await expect.element(userId).toHaveAccessibleDescription(said);
+      await expect.element(userId).toHaveAttribute('aria-invalid', 'true');
+      await expect.element(userId).toHaveFocus();
+      // The spec's toast is still shown; no password was tried, so it stays, and so does Sign.
+      expect(toasts.items.map((toast) => toast.detail)).toEqual([said]);
+      await expect.element(userId).toHaveValue('lcmanager2@example.com');
+      await expect.element(password).toHaveValue('demo-password');
+      await expect.element(password).not.toHaveAttribute('aria-invalid');
+      await expect.element(dialog.getByRole('button', { name: 'Sign and reject' })).toBeEnabled();
+      expect(calls).toEqual([readReport, `PATCH /api/inspections/${id}/reject`]);
+    },
+  );
 
   it('asks why the line is clear before approving over open flags and confirmed findings', async () => {
     const calls = await open('approve', {
@@ -203,6 +259,7 @@ describe('SigningDialog', () => {
       .toHaveTextContent('say why in the notes (required).');
     // The spec's note, shown while the report loads, gives way to an empty field.
     await expect.element(dialog.getByLabelText('Notes (required)')).toHaveValue('');
+    await dialog.getByLabelText('User ID').fill(SIGNER);
     await dialog.getByLabelText('Password').fill('demo-password');
     await dialog.getByLabelText('Notes (required)').fill('ok');
     await dialog.getByRole('button', { name: 'Sign and approve' }).click();
@@ -236,6 +293,7 @@ describe('SigningDialog', () => {
     const dialog = page.getByRole('dialog', { name: 'Reject inspection' });
     await dialog.getByLabelText('Notes (required)').fill('Loose tablets under the feeder');
     const password = dialog.getByLabelText('Password');
+    await dialog.getByLabelText('User ID').fill(SIGNER);
     await password.fill('wrong-password');
     // With the mouse, as QA did: the disabled submit button used to drop focus to <body>.
     await dialog.getByRole('button', { name: 'Sign and reject' }).click();
@@ -281,6 +339,7 @@ describe('SigningDialog', () => {
     const password = dialog.getByLabelText('Password');
     // A pasted direction control is named before anything is sent.
     await notes.fill('Batch label shows \u202eAP-2041 wrong');
+    await dialog.getByLabelText('User ID').fill(SIGNER);
     await password.fill('demo-password');
     await dialog.getByRole('button', { name: 'Sign and reject' }).click();
     await expect
@@ -334,6 +393,7 @@ describe('SigningDialog', () => {
     await expect.element(notes).toHaveValue('Approved by LC Manager');
     await notes.fill('Line walked twice, nothing left');
     const password = dialog.getByLabelText('Password');
+    await dialog.getByLabelText('User ID').fill(SIGNER);
     await password.fill('demo-password');
     await dialog.getByRole('button', { name: 'Sign and approve' }).click();
 
@@ -349,6 +409,7 @@ describe('SigningDialog', () => {
       await expect.element(sign).toHaveAccessibleDescription(said);
       await expect.element(dialog.getByRole('alert')).toHaveFocus();
       await expect.element(password).not.toHaveAttribute('aria-invalid');
+      await dialog.getByLabelText('User ID').fill(SIGNER);
       await password.fill('demo-password');
       await userEvent.keyboard('{Enter}');
       await expect.element(sign).toBeDisabled();
@@ -384,6 +445,7 @@ describe('SigningDialog', () => {
     );
     const dialog = page.getByRole('dialog', { name: 'Reject inspection' });
     await dialog.getByLabelText('Notes (required)').fill('Loose tablets under the feeder');
+    await dialog.getByLabelText('User ID').fill(SIGNER);
     await dialog.getByLabelText('Password').fill('demo-password');
     await dialog.getByRole('button', { name: 'Sign and reject' }).click();
     await expect.poll(() => calls).toEqual(['changed', 'closed']);
@@ -410,6 +472,7 @@ describe('SigningDialog', () => {
     );
     const dialog = page.getByRole('dialog', { name: 'Reject inspection' });
     await dialog.getByLabelText('Notes (required)').fill('Loose tablets under the feeder');
+    await dialog.getByLabelText('User ID').fill(SIGNER);
     await dialog.getByLabelText('Password').fill('demo-password');
     await dialog.getByRole('button', { name: 'Sign and reject' }).click();
     const said = `Failed to reject inspection: ${NO_LONGER_REVIEWABLE}`;
@@ -456,6 +519,7 @@ describe('SigningDialog', () => {
       );
       const dialog = page.getByRole('dialog', { name: 'Reject inspection' });
       await dialog.getByLabelText('Notes (required)').fill('Loose tablets under the feeder');
+      await dialog.getByLabelText('User ID').fill(SIGNER);
       await dialog.getByLabelText('Password').fill('demo-password');
       await dialog.getByRole('button', { name: 'Sign and reject' }).click();
       const said = `Failed to reject inspection: no answer from the server, so it is not known whether this was saved. ${check}`;
@@ -509,11 +573,13 @@ describe('SigningDialog', () => {
       // The caller's reload finds the record as it was: nothing to say.
       reload(held('a'.repeat(64)));
       const dialog = page.getByRole('dialog', { name: 'Approve inspection' });
+      await dialog.getByLabelText('User ID').fill(SIGNER);
       await dialog.getByLabelText('Password').fill('demo-password');
       await dialog.getByRole('button', { name: 'Sign and approve' }).click();
       await expect.poll(() => calls).toEqual(['changed', 'closed']);
       expect(bodies[`PATCH /api/inspections/${id}/approve`]).toEqual({
         notes: 'Approved by LC Manager',
+        userId: SIGNER,
         password: 'demo-password',
         recordHash: 'a'.repeat(64),
       });
@@ -524,6 +590,7 @@ describe('SigningDialog', () => {
       const calls: string[] = [];
       await render(<ReportPage calls={calls} />);
       const dialog = page.getByRole('dialog', { name: 'Approve inspection' });
+      await dialog.getByLabelText('User ID').fill(SIGNER);
       await dialog.getByLabelText('Password').fill('demo-password');
       reload(held('b'.repeat(64)));
       await expect.element(dialog.getByRole('alert')).toHaveTextContent(RECORD_CHANGED);
@@ -559,6 +626,7 @@ describe('SigningDialog', () => {
       // Its warnings show once it has loaded: what the signer sees is what is signed.
       await expect.element(dialog.getByRole('alert')).toHaveTextContent('Sealer');
       await dialog.getByLabelText('Notes (required)').fill('Sealer checked by hand, nothing left');
+      await dialog.getByLabelText('User ID').fill(SIGNER);
       await dialog.getByLabelText('Password').fill('demo-password');
       await dialog.getByRole('button', { name: 'Sign and approve' }).click();
       await expect
@@ -581,12 +649,14 @@ describe('SigningDialog', () => {
       );
       const dialog = page.getByRole('dialog', { name: 'Reject inspection' });
       await dialog.getByLabelText('Notes (required)').fill('Loose tablets under the feeder');
+      await dialog.getByLabelText('User ID').fill(SIGNER);
       await dialog.getByLabelText('Password').fill('demo-password');
       await dialog.getByRole('button', { name: 'Sign and reject' }).click();
       await expect
         .poll(() => bodies[`PATCH /api/inspections/${id}/reject`])
         .toEqual({
           notes: 'Loose tablets under the feeder',
+          userId: SIGNER,
           password: 'demo-password',
           recordHash: 'd'.repeat(64),
         });
@@ -614,6 +684,7 @@ describe('SigningDialog', () => {
       );
       const dialog = page.getByRole('dialog', { name: 'Reject inspection' });
       await dialog.getByLabelText('Notes (required)').fill('Loose tablets under the feeder');
+      await dialog.getByLabelText('User ID').fill(SIGNER);
       await dialog.getByLabelText('Password').fill('demo-password');
       await dialog.getByRole('button', { name: 'Sign and reject' }).click();
       await new Promise((resolve) => setTimeout(resolve, 50));

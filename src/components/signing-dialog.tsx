@@ -3,7 +3,12 @@ import { flushSync } from 'react-dom';
 import { useSnapshot } from 'valtio';
 import { givesReason, specNotes } from '../../server/schemas/review-notes.ts';
 import { getReport } from '../api/get-reports.ts';
-import { type ReviewDecision, refusedAsOutdated, signInspection } from '../api/sign-inspection.ts';
+import {
+  type ReviewDecision,
+  refusedAsOutdated,
+  refusedUserId,
+  signInspection,
+} from '../api/sign-inspection.ts';
 import { useFieldErrors } from '../hooks/use-field-errors.ts';
 import { localTime } from '../lib/record-time.ts';
 import { refusesField, toastsChecking, tryAction, unanswered } from '../lib/run-action.ts';
@@ -150,7 +155,8 @@ function ApprovalWarnings({ report }: { report: InspectionReport }) {
 
 /**
  * Approve or reject as an electronic signature: the meaning, the notes (required to reject) and
- * the signer's password; the server checks the signing rules and the password (docs/signatures.md).
+ * both of the signer's components, its user ID and password, entered at every signing (21 CFR
+ * 11.200(a)(1)); the server checks the signing rules and both components (docs/signatures.md).
  */
 export function SigningDialog({
   inspectionId,
@@ -166,9 +172,10 @@ export function SigningDialog({
   const reasonDue = (known: InspectionReport | null) =>
     decision === 'reject' || Boolean(known?.approvalExceptions);
   const [notes, setNotes] = useState(() => (reasonDue(given) ? '' : text.notes));
+  const [userId, setUserId] = useState('');
   const [password, setPassword] = useState('');
   const changed = useRef(false);
-  const fields = useFieldErrors<'notes' | 'password'>();
+  const fields = useFieldErrors<'notes' | 'userId' | 'password'>();
   const [fetched, setReport] = useState<InspectionReport | null>(null);
   // The fetch started as the dialog opened: a signature sent before it answers waits for it.
   const fetching = useRef<Promise<InspectionReport | null>>(Promise.resolve(null));
@@ -221,6 +228,10 @@ export function SigningDialog({
       fields.warn('notes', notesProblem);
       return false;
     }
+    if (!userId.trim()) {
+      fields.warn('userId', 'Please enter your user ID to sign');
+      return false;
+    }
     if (!password.trim()) {
       fields.warn('password', 'Please enter your password to sign');
       return false;
@@ -231,7 +242,7 @@ export function SigningDialog({
           inspectionId,
           decision,
           notes,
-          password,
+          { userId, password },
           shownAtOpen ?? (await fetching.current)?.recordHash,
         ),
       text.success,
@@ -254,10 +265,12 @@ export function SigningDialog({
       unavailableNote.current?.focus();
       return false;
     }
-    // At the password it asks for again; a refusal of the notes (a 400 naming them) is said at the
-    // notes, the password staying typed.
+    // At the password it asks for again; a refusal of the notes (a 400 naming them) or of the user
+    // ID (not the signer's: no password was tried) is said at that field, the password staying typed.
     if (said && refusesField(error, 'body.notes')) {
       fields.fail('notes', said);
+    } else if (said && (refusedUserId(error) || refusesField(error, 'body.userId'))) {
+      fields.fail('userId', said);
     } else if (said) {
       setPassword('');
       fields.fail('password', said);
@@ -300,8 +313,10 @@ export function SigningDialog({
       )}
       {decision === 'approve' && report && <ApprovalWarnings report={report} />}
       <p className="muted">
-        Signing as {info?.name ?? 'you'} ({info?.email ?? 'signed-in user'}). Your name, the date
-        and time (UTC) and this meaning are recorded with the inspection and printed on its report.
+        Signing as {info?.name ?? 'you'} ({info?.email ?? 'signed-in user'}), with both components
+        of your signature: your user ID (the email you sign in with) and your password. Your name,
+        the date and time (UTC) and this meaning are recorded with the inspection and printed on its
+        report.
       </p>
       <TextField
         label={needsReason ? 'Notes (required)' : 'Notes'}
@@ -309,6 +324,15 @@ export function SigningDialog({
         onChange={setNotes}
         rows={3}
         {...fields.textField('notes')}
+      />
+      <TextField
+        label="User ID"
+        type="email"
+        autoComplete="username"
+        required
+        value={userId}
+        onChange={setUserId}
+        {...fields.textField('userId')}
       />
       <TextField
         label="Password"

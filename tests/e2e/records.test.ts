@@ -346,10 +346,12 @@ describe.concurrent('records', () => {
       name: new RegExp(`^${review.decision} .* ${pending._id}$`),
     });
     await button.click();
-    // An electronic signature: the dialog names its meaning and takes the signer's password.
+    // An electronic signature: the dialog names its meaning and takes both of the signer's
+    // components, its user ID and its password.
     const dialog = page.getByRole('dialog', { name: `${review.decision} inspection` });
     // The demo's pending inspections have open flags: either decision needs a reason.
     await dialog.getByLabel('Notes (required)').fill(review.notes);
+    await dialog.getByLabel('User ID').fill(review.email);
     await dialog.getByLabel('Password').fill(demoPassword);
     await dialog.getByRole('button', { name: `Sign and ${review.decision.toLowerCase()}` }).click();
     await expectToast(page, 'success', 'Success', review.toast);

@@ -129,6 +129,18 @@ describe('the inspection report as a signed record', () => {
         .getByText(/^\d+ critical or high flags? (is|are) open:$/)
         .waitFor();
       await dialog.getByLabel('Notes (required)').fill(APPROVAL_REASON);
+      // Another user's ID is refused at its field before any password is tried.
+      await dialog.getByLabel('User ID').fill('lcmanager@example.com');
+      await dialog.getByLabel('Password').fill(demoPassword);
+      await dialog.getByRole('button', { name: 'Sign and approve' }).click();
+      await expectToast(
+        page,
+        'error',
+        'Error',
+        'Failed to approve inspection: The user ID is not yours: sign with your own user ID and password; nothing was signed',
+      );
+      expect((await report()).status).toBe('pending');
+      await dialog.getByLabel('User ID').fill('lcmanager2@example.com');
       await dialog.getByLabel('Password').fill('not-the-password');
       await dialog.getByRole('button', { name: 'Sign and approve' }).click();
       await expectToast(
@@ -206,13 +218,17 @@ describe('the inspection report as a signed record', () => {
     const refused = await fetch(`${e2e.server.baseUrl}/api/inspections/${inspectionId}/reject`, {
       method: 'PATCH',
       headers: { Authorization: `Bearer ${operator.token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ notes: 'x', password: demoPassword }),
+      body: JSON.stringify({ notes: 'x', userId: 'operator@example.com', password: demoPassword }),
     });
     expect(refused.status).toBe(403);
     const failed = await auditor.get<{ actorEmail: string }[]>(
       `/api/audit-log?action=signature.failed&entityId=${inspectionId}`,
     );
-    expect(failed.map((entry) => entry.actorEmail)).toEqual(['lcmanager2@example.com']);
+    // The manager's two failures above (another's user ID, a wrong password); not the operator's.
+    expect(failed.map((entry) => entry.actorEmail)).toEqual([
+      'lcmanager2@example.com',
+      'lcmanager2@example.com',
+    ]);
   });
 });
 

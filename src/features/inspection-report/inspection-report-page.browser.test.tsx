@@ -168,6 +168,7 @@ describe('inspection report: after a signature', () => {
     await visit(inspectionId, routes);
     await userEvent.click(page.getByRole('button', { name: 'Approve', exact: true }));
     const dialog = page.getByRole('dialog', { name: 'Approve inspection' });
+    await dialog.getByLabelText('User ID').fill('s@example.com');
     await dialog.getByLabelText('Password').fill('demo-password');
     routes[`GET /api/reports/${inspectionId}`] = { body: after };
     await dialog.getByRole('button', { name: 'Sign and approve' }).click();
@@ -212,6 +213,7 @@ describe('inspection report: after a signature', () => {
     await userEvent.click(page.getByRole('button', { name: 'Approve', exact: true }));
     const dialog = page.getByRole('dialog', { name: 'Approve inspection' });
     const password = dialog.getByLabelText('Password');
+    await dialog.getByLabelText('User ID').fill('s@example.com');
     await password.fill('demo-password');
     // The server signed; its answer was lost on the way.
     await dialog.getByRole('button', { name: 'Sign and approve' }).click();
@@ -689,6 +691,7 @@ describe('inspection report: Next pending inspection', () => {
     ]);
     await userEvent.click(page.getByRole('button', { name: 'Approve', exact: true }));
     const dialog = page.getByRole('dialog', { name: 'Approve inspection' });
+    await dialog.getByLabelText('User ID').fill('s@example.com');
     await dialog.getByLabelText('Password').fill('demo-password');
     routes[`GET /api/reports/${inspectionId}`] = {
       body: {

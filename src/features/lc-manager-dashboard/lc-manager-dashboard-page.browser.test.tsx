@@ -211,7 +211,7 @@ describe('LC manager dashboard', () => {
     await expect.element(page.getByText('Edit operator functionality coming soon')).toBeVisible();
   });
 
-  it('offers approve and reject on pending inspections only, signed with the password', async () => {
+  it('offers approve and reject on pending inspections only, signed with the user ID and password', async () => {
     const { bodies, calls } = await showDashboard({
       'PATCH /api/inspections/d00000000000000000000001/approve': { body: {} },
       // The approval dialog reads what it would sign over (nothing open here).
@@ -236,13 +236,19 @@ describe('LC manager dashboard', () => {
     await expect
       .element(dialog.getByText('Approved: the line is clear for the next batch'))
       .toBeVisible();
+    // Both components, the user ID first, at every signing.
+    await userEvent.click(dialog.getByRole('button', { name: 'Sign and approve' }));
+    await expect.element(page.getByText('Please enter your user ID to sign')).toBeVisible();
+    await userEvent.fill(dialog.getByLabelText('User ID'), 'lc@example.com');
     await userEvent.click(dialog.getByRole('button', { name: 'Sign and approve' }));
     await expect.element(page.getByText('Please enter your password to sign')).toBeVisible();
     expect(bodies).toEqual([]);
     await userEvent.fill(dialog.getByLabelText('Password'), 'my-password');
     await userEvent.click(dialog.getByRole('button', { name: 'Sign and approve' }));
     await expect.element(page.getByText('Inspection approved successfully')).toBeVisible();
-    expect(bodies).toEqual([{ notes: 'Approved by LC Manager', password: 'my-password' }]);
+    expect(bodies).toEqual([
+      { notes: 'Approved by LC Manager', userId: 'lc@example.com', password: 'my-password' },
+    ]);
     // The list is read again as the dialog closes, which may come after the toast.
     await expect
       .poll(() => calls.filter((call) => call === 'GET /api/inspections'))
@@ -270,6 +276,7 @@ describe('LC manager dashboard', () => {
       if (decision === 'Reject') {
         await userEvent.fill(dialog.getByLabelText('Notes (required)'), 'Loose tablets found');
       }
+      await userEvent.fill(dialog.getByLabelText('User ID'), 'lc@example.com');
       await userEvent.fill(dialog.getByLabelText('Password'), 'my-password');
       await userEvent.click(
         dialog.getByRole('button', { name: `Sign and ${decision.toLowerCase()}` }),
@@ -279,8 +286,18 @@ describe('LC manager dashboard', () => {
       calls.length = 0;
     }
     expect(bodies).toEqual([
-      { notes: 'Approved by LC Manager', password: 'my-password', recordHash },
-      { notes: 'Loose tablets found', password: 'my-password', recordHash },
+      {
+        notes: 'Approved by LC Manager',
+        userId: 'lc@example.com',
+        password: 'my-password',
+        recordHash,
+      },
+      {
+        notes: 'Loose tablets found',
+        userId: 'lc@example.com',
+        password: 'my-password',
+        recordHash,
+      },
     ]);
   });
 
@@ -303,12 +320,16 @@ describe('LC manager dashboard', () => {
       await userEvent.click(page.getByRole('tab', { name: 'Inspections' }));
       await userEvent.click(page.getByRole('button', { name: /^Approve / }));
       const dialog = page.getByRole('dialog', { name: 'Approve inspection' });
+      await userEvent.fill(dialog.getByLabelText('User ID'), 'lc@example.com');
       await userEvent.fill(dialog.getByLabelText('Password'), 'my-password');
       signed = true;
       await userEvent.click(dialog.getByRole('button', { name: 'Sign and approve' }));
       // A 409 keeps the dialog open with its reason; the list is read again once it closes.
       if (answer.status === 409) {
         await expect.element(dialog.getByRole('alert')).toHaveTextContent(answer.body.message);
+        // On this phone-sized screen the error toast lies over Cancel, and the test's pointer,
+        // resting there, holds it open: it goes as after its 3 s.
+        toasts.items = [];
         await userEvent.click(dialog.getByRole('button', { name: 'Cancel' }));
       }
       const card = page.getByRole('article').filter({ hasText: pending._id });
