@@ -10,18 +10,21 @@ import type { Db, Tx } from '../db/client.ts';
 import { accountLockouts, auditLog, users } from '../db/schema.ts';
 import { badRequest } from '../http/errors.ts';
 import { iso } from '../ids.ts';
+import { SIGNED_AFTER_RESET } from '../reports/signed-after-reset.ts';
 import type { SecurityAlerts, SecurityAlertsReview } from '../schemas/security-alerts.ts';
 import { audit } from './audit.ts';
 import { toAuditEntry } from './record-history.ts';
 
 /**
  * What counts as an attempt at unauthorized use: an account locked by its failed passwords, an
- * address blocked by its failures (server/auth/credentials.ts) and a role refusal (refusals.ts).
+ * address blocked by its failures (server/auth/credentials.ts), a role refusal (refusals.ts) and a
+ * signature soon after another account reset the signer's password (signed-after-reset.ts).
  */
 export const SECURITY_ALERT_ACTIONS = [
   'account.locked',
   'login.address-blocked',
   'authorization.denied',
+  SIGNED_AFTER_RESET,
 ] as const;
 export const ALERTS_REVIEWED = 'security-alerts.reviewed';
 /** Entries an answer lists; `count` says how many there are in all. */

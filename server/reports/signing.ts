@@ -48,6 +48,7 @@ import {
   signRules,
 } from './report.ts';
 import { refuseUnreviewed } from './review-changes.ts';
+import { alertIfSignedAfterReset } from './signed-after-reset.ts';
 
 export const WRONG_PASSWORD = 'The password is incorrect; nothing was signed';
 const reasonRule = `at least ${MIN_REASON_WORDS} different words`;
@@ -378,7 +379,8 @@ export async function signInspection(
     await refuseUnreviewed(inTx, user, record, body.recordHash, keyframes);
     await checkRecordRules(inTx, user, record, meaning, notes, keyframes);
     const [signer] = await tx.select().from(users).where(eq(users.id, user.id));
-    return writeSigned(
+    const signedAt = new Date();
+    const signed = await writeSigned(
       inTx,
       request,
       record,
@@ -390,11 +392,18 @@ export async function signInspection(
         },
         meaning,
         notes,
-        signedAt: new Date(),
+        signedAt,
       },
       files,
       keyframes,
     );
+    await alertIfSignedAfterReset(tx, request, {
+      signerId: user.id,
+      inspectionId,
+      meaning,
+      signedAt,
+    });
+    return signed;
   });
   return withSignedRefusalAudited(request, signing);
 }

@@ -116,6 +116,28 @@ async function showDashboard(answer: SecurityAlerts, routes: Parameters<typeof f
 const panel = () => page.getByRole('region', { name: 'Security alerts' });
 
 describe('security alerts on the admin dashboard', () => {
+  it('says a signature soon after someone else reset the signer’s password, and whom to ask', async () => {
+    const signedAfterReset = entry({
+      id: 43,
+      action: 'signature.after-reset',
+      actorEmail: 'lcmanager2@example.com',
+      entity: 'inspection',
+      entityId: 'dddddddddddddddddddddddd',
+      newValue: {
+        meaning: 'approved',
+        resetBy: 'factory@example.com',
+        resetAt: '2026-11-20T08:40:00Z',
+        withinHours: 24,
+      },
+    });
+    await showDashboard({ ...nothing, count: 1, entries: [signedAfterReset] });
+    await expect
+      .element(panel().getByRole('listitem'))
+      .toHaveTextContent(
+        `${localTime('2026-11-20T09:00:00Z')}: Signed within 24 h of a password reset by someone else: lcmanager2@example.com approved inspection dddddddddddddddddddddddd; factory@example.com reset the password ${localTime('2026-11-20T08:40:00Z')}. Ask the signer whether it was them.`,
+      );
+  });
+
   it('shows nothing when there is nothing to review', async () => {
     const { calls } = await showDashboard(nothing);
     await expect.poll(() => calls).toContain('GET /api/security-alerts');

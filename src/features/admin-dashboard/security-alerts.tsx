@@ -57,6 +57,19 @@ function describe(entry: AuditEntry, names: ReadonlyMap<string, string>): string
       );
       return `${refused}${repeated}`;
     }
+    case 'signature.after-reset': {
+      const [meaning, resetBy, resetAt] = [text('meaning'), text('resetBy'), text('resetAt')];
+      const hours = value.withinHours;
+      if (!meaning || !resetBy || !resetAt || typeof hours !== 'number' || !entry.entityId) break;
+      return s.signedAfterResetAlert(
+        entry.actorEmail ?? s.someone,
+        meaning,
+        entry.entityId,
+        hours,
+        resetBy,
+        when(resetAt),
+      );
+    }
   }
   return entry.action;
 }

@@ -105,6 +105,16 @@ export const adminStrings = {
   addressBlockedAlert: (address: string) =>
     `Sign-ins blocked from address ${address} after repeated failures`,
   accessRefusedAlert: (who: string, route: string) => `Access refused: ${who}, ${route}`,
+  /** server/reports/signed-after-reset.ts: someone who reset the password may have signed. */
+  signedAfterResetAlert: (
+    signer: string,
+    meaning: string,
+    inspection: string,
+    hours: number,
+    resetBy: string,
+    resetAt: string,
+  ) =>
+    `Signed within ${hours} h of a password reset by someone else: ${signer} ${meaning} inspection ${inspection}; ${resetBy} reset the password ${resetAt}. Ask the signer whether it was them.`,
   /** A refusal's later repeats, counted into one entry (server/audit/refusals.ts). */
   refusedAgain: (times: number) => `, then ${times} more time${times === 1 ? '' : 's'}`,
   someone: 'someone',
