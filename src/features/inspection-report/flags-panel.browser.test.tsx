@@ -599,6 +599,8 @@ describe('the toast a decision shows', () => {
 
   it('covers none of them either with the panel scrolled to the bottom of a desktop screen', async () => {
     await renderReport(1280, 800);
+    // The panel mounts after the report's first effects: wait for it rather than race it.
+    await expect.poll(() => document.querySelector('.report-flags-panel')).not.toBeNull();
     const panel = document.querySelector('.report-flags-panel') as HTMLElement;
     window.scrollBy(0, panel.getBoundingClientRect().bottom - innerHeight + 8);
     const last = decisions.at(-1) as ReportDetection;
