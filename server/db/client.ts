@@ -107,7 +107,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const connect = thread.connect;
     // Several connections, kept open, so queries wait at the worker instead of in the pool and
     // the engine does not idle between them; the worker runs them one at a time on PGlite's
-    // one session, and a transaction has it to itself (pglite-worker.ts).
+    // one session, and a transaction has it to itself (pglite-worker.js).
     pool = new pg.Pool({ max: 4, idleTimeoutMillis: 0, stream: () => connect() });
     const db = drizzlePg({ client: pool, schema });
     await migrateRecorded(db);

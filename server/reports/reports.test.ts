@@ -40,6 +40,8 @@ const ids: Record<string, string> = {};
 /** Demo inspection ids by key (found by line, operator and start time). */
 const inspectionIds: Record<string, string> = {};
 
+// A fresh clone's first files make the migrated dump and the e2e web build at once: this hook
+// took over a minute there on two cores (it takes seconds alone).
 beforeAll(async () => {
   t = await build();
   await loadDemo(t.services.ctx, dataset, files);
@@ -58,7 +60,7 @@ beforeAll(async () => {
     const row = rows.find((r) => r.startTime.toISOString() === inspection.startTime);
     inspectionIds[inspection.key] = row?.id ?? '';
   }
-});
+}, 180_000);
 afterAll(() => t.close());
 
 const get = (who: string, url: string) => t.app.inject({ url, headers: auth[who] });

@@ -8,20 +8,13 @@
 // it ends (see createScheduler). So a query can be waiting at the worker while another runs, and
 // the engine does not idle between them. When a connection closes, its open transaction is rolled
 // back and its named statements are dropped.
-import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+//
+// JavaScript, typed by JSDoc and checked by tsc: Node starts it without tsx's loader, which cost
+// each start of the embedded database about 1.5 s of CPU (docs/server.md, Performance).
+/** @import { PgliteThreadData, WorkerReply, WorkerRequest } from './pglite-thread.ts' */
+import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
-import { concatBytes } from './bytes.ts';
-import type { PgliteThreadData } from './pglite-thread.ts';
-
-export type WorkerRequest =
-  | { type: 'connect'; port: MessagePort }
-  | { type: 'dump'; id: number }
-  | { type: 'close'; id: number };
-export type WorkerReply =
-  | { type: 'ready' }
-  | { type: 'failed'; message: string }
-  | { type: 'dumped'; id: number; archive?: ArrayBuffer; message?: string }
-  | { type: 'closed'; id: number };
+import { concatBytes } from './bytes.js';
 
 const SSL_REQUEST = 80877103;
 const GSSENC_REQUEST = 80877104;
@@ -29,7 +22,11 @@ const PROTOCOL_3 = 196608;
 const TERMINATE = 0x58; // 'X'
 const PARSE = 0x50; // 'P'
 
-function message(type: string, body: Uint8Array): Uint8Array {
+/**
+ * @param {string} type
+ * @param {Uint8Array} body
+ */
+function message(type, body) {
   const out = new Uint8Array(5 + body.length);
   out[0] = type.charCodeAt(0);
   new DataView(out.buffer).setInt32(1, 4 + body.length);
@@ -52,30 +49,33 @@ const startupReply = concatBytes([
   message('Z', utf8.encode('I')), // ReadyForQuery, idle
 ]);
 
-/** One client connection: its port, bytes not yet a whole message, its named statements. */
-interface Connection {
-  port: MessagePort;
-  pending: Uint8Array;
-  started: boolean;
-  closed: boolean;
-  statements: Set<string>;
-}
+/**
+ * One client connection: its port, bytes not yet a whole message, its named statements.
+ * @typedef {{ port: import('node:worker_threads').MessagePort, pending: Uint8Array, started: boolean, closed: boolean, statements: Set<string> }} Connection
+ */
 
-/** A batch of whole messages from one connection, or that connection's end. */
-type Task = { connection: Connection; input: Uint8Array } | { connection: Connection; end: true };
+/**
+ * A batch of whole messages from one connection, or that connection's end.
+ * @typedef {{ connection: Connection, input: Uint8Array } | { connection: Connection, end: true }} Task
+ */
 
 /**
  * Runs the connections' message batches on the one PGlite session in arrival order. A batch
  * that leaves the session inside a transaction (or mid-way through an extended query) makes its
  * connection the owner: until the owner's output ends with ReadyForQuery "idle", only the
  * owner's batches run, as PGlite's own transaction lock does for its query() callers.
+ * @param {PGlite} db
  */
-function createScheduler(db: PGlite) {
-  const tasks: Task[] = [];
-  let owner: Connection | null = null;
-  let running: Promise<void> | null = null;
+function createScheduler(db) {
+  /** @type {Task[]} */
+  const tasks = [];
+  /** @type {Connection | null} */
+  let owner = null;
+  /** @type {Promise<void> | null} */
+  let running = null;
 
-  const run = async (task: Task) => {
+  /** @param {Task} task */
+  const run = async (task) => {
     const { connection } = task;
     if ('end' in task) {
       // Leave the session as the other connections expect it.
@@ -92,7 +92,8 @@ function createScheduler(db: PGlite) {
     // that it keeps (PGlite 0.5 resets that list only in execProtocol), so memory grew by the
     // size of every answer (about 67 kB per listed page) and garbage collection with it. The
     // stream variant hands over each chunk, a view into the engine's memory: copied once here.
-    const chunks: Uint8Array<ArrayBuffer>[] = [];
+    /** @type {Uint8Array<ArrayBuffer>[]} */
+    const chunks = [];
     await db.execProtocolRawStream(task.input, {
       // The file systems this worker opens (a Node directory, or memory) write through at once:
       // their sync is empty, and skipping PGlite's call to it saves a mutex round per batch.
@@ -101,7 +102,9 @@ function createScheduler(db: PGlite) {
     });
     // One buffer of the answer's exact size, transferred (a view would copy the buffer behind it).
     const reply =
-      chunks.length === 1 ? (chunks[0] as Uint8Array<ArrayBuffer>) : concatBytes(chunks);
+      chunks.length === 1
+        ? /** @type {Uint8Array<ArrayBuffer>} */ (chunks[0])
+        : concatBytes(chunks);
     // ReadyForQuery ('Z', length 5, status) closes every complete answer; 'I' = no transaction.
     const idle =
       reply.length >= 6 && reply[reply.length - 6] === 0x5a && reply[reply.length - 1] === 0x49;
@@ -124,7 +127,8 @@ function createScheduler(db: PGlite) {
   };
 
   return {
-    schedule(task: Task) {
+    /** @param {Task} task */
+    schedule(task) {
       tasks.push(task);
       // Cleared in a later microtask than pump's last check, before any new message arrives.
       running ??= pump().finally(() => {
@@ -138,9 +142,14 @@ function createScheduler(db: PGlite) {
   };
 }
 
-/** Reads a connection's bytes into whole messages and schedules them as one batch. */
-function serve(port: MessagePort, schedule: (task: Task) => void) {
-  const connection: Connection = {
+/**
+ * Reads a connection's bytes into whole messages and schedules them as one batch.
+ * @param {import('node:worker_threads').MessagePort} port
+ * @param {(task: Task) => void} schedule
+ */
+function serve(port, schedule) {
+  /** @type {Connection} */
+  const connection = {
     port,
     pending: new Uint8Array(0),
     started: false,
@@ -154,11 +163,12 @@ function serve(port: MessagePort, schedule: (task: Task) => void) {
     schedule({ connection, end: true });
   };
   port.on('close', end);
-  port.on('message', (chunk: Uint8Array) => {
+  port.on('message', (/** @type {Uint8Array} */ chunk) => {
     if (connection.closed) return;
     const pending = connection.pending.length ? concatBytes([connection.pending, chunk]) : chunk;
     const view = new DataView(pending.buffer, pending.byteOffset, pending.byteLength);
-    const whole: Uint8Array[] = [];
+    /** @type {Uint8Array[]} */
+    const whole = [];
     let offset = 0;
     let terminate = false;
     while (!terminate) {
@@ -193,7 +203,7 @@ function serve(port: MessagePort, schedule: (task: Task) => void) {
     }
     connection.pending = pending.slice(offset);
     if (whole.length) {
-      const input = whole.length === 1 ? (whole[0] as Uint8Array) : concatBytes(whole);
+      const input = whole.length === 1 ? /** @type {Uint8Array} */ (whole[0]) : concatBytes(whole);
       schedule({ connection, input });
     }
     if (terminate) end();
@@ -203,19 +213,25 @@ function serve(port: MessagePort, schedule: (task: Task) => void) {
 async function main() {
   const port = parentPort;
   if (!port) throw new Error('pglite-worker runs as a worker thread');
-  let db: PGlite;
+  /** @type {PGlite} */
+  let db;
+  /** @param {WorkerReply} reply @param {ArrayBuffer[]} [transfer] */
+  const reply = (reply, transfer) => port.postMessage(reply, transfer);
   try {
-    const { dataDir, start } = workerData as PgliteThreadData;
+    const { dataDir, start, engine } = /** @type {PgliteThreadData} */ (workerData);
     db = await PGlite.create({
       dataDir: dataDir ?? undefined,
       loadDataDir: start ? new Blob([start]) : undefined,
+      // Compiled once per process (pglite-thread.ts): each start skips compiling 9 MB of WebAssembly.
+      pgliteWasmModule: engine?.wasmModule,
+      fsBundle: engine ? new Blob([engine.fsBundle]) : undefined,
     });
   } catch (error) {
-    port.postMessage({ type: 'failed', message: String(error) } satisfies WorkerReply);
+    reply({ type: 'failed', message: String(error) });
     return;
   }
   const scheduler = createScheduler(db);
-  port.on('message', (request: WorkerRequest) => {
+  port.on('message', (/** @type {WorkerRequest} */ request) => {
     if (request.type === 'connect') {
       serve(request.port, scheduler.schedule);
     } else if (request.type === 'dump') {
@@ -223,23 +239,21 @@ async function main() {
         try {
           const blob = await db.dumpDataDir('gzip');
           const archive = await blob.arrayBuffer();
-          port.postMessage({ type: 'dumped', id: request.id, archive } satisfies WorkerReply, [
-            archive,
-          ]);
+          reply({ type: 'dumped', id: request.id, archive }, [archive]);
         } catch (error) {
-          port.postMessage({ type: 'dumped', id: request.id, message: String(error) });
+          reply({ type: 'dumped', id: request.id, message: String(error) });
         }
       })();
     } else if (request.type === 'close') {
       void (async () => {
         await scheduler.drained();
         await db.close();
-        port.postMessage({ type: 'closed', id: request.id } satisfies WorkerReply);
+        reply({ type: 'closed', id: request.id });
         port.close();
       })();
     }
   });
-  port.postMessage({ type: 'ready' } satisfies WorkerReply);
+  reply({ type: 'ready' });
 }
 
 await main();
