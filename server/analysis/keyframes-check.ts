@@ -1,5 +1,6 @@
 // Checks a posted keyframes text with the path core itself (the parser the video page runs), so
 // what the API accepts is exactly what the page can draw. Malformed lines are listed by number.
+import { createNodePathEngine } from '../../workers/path-engine.node.ts';
 import type { ParseReport } from '../../workers/path-types.ts';
 
 /** The part of the path engine used here. */
@@ -8,20 +9,13 @@ interface KeyframesParser {
   keyframeImageNames(text: Uint8Array): string[];
 }
 
-// Loaded by a computed specifier: the engine's WebAssembly types belong to the worker's
-// tsconfig (WebWorker lib), which the server's Node tsconfig does not include.
-const ENGINE_MODULE = '../../workers/path-engine.node.ts';
-
+// Made on the first check, not at start: a server that is never posted keyframes compiles nothing.
 let engine: Promise<KeyframesParser> | null = null;
 const pathEngine = () => {
-  engine ??= import(ENGINE_MODULE)
-    .then((module: { createNodePathEngine(): Promise<KeyframesParser> }) =>
-      module.createNodePathEngine(),
-    )
-    .catch((error: unknown) => {
-      engine = null;
-      throw error;
-    });
+  engine ??= createNodePathEngine().catch((error: unknown) => {
+    engine = null;
+    throw error;
+  });
   return engine;
 };
 

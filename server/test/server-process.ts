@@ -1,10 +1,10 @@
-// A real server process (server/main.ts) on a test app's data and database, for what one process
+// A real server process (the bundle `npm start` runs) on a test app's data and database, for what one process
 // cannot show: a kill -9 in the middle of a job, two processes on one PostgreSQL. Started in its own
 // process group so that stopping it also stops the ffmpeg it runs; stopped by pid, never by name.
 import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { serverBundleForTests } from '../../tests/support/server-bundle.ts';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -23,7 +23,7 @@ const exited = (child: ChildProcess) =>
     : new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('server', 'main.ts')], {
+  const child = spawn(process.execPath, ['--enable-source-maps', await serverBundleForTests()], {
     cwd: repoRoot,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -75,6 +75,8 @@ function removeOld(prefix: string, keep: string): void {
 export interface BuildOnceOptions {
   /** Folder name prefix in the temp folder, e.g. 'lc-e2e-web-'. */
   prefix: string;
+  /** Where the folder goes; the temp folder when omitted. */
+  parent?: string;
   /** Hash of the sources it is made from. */
   hash: string;
   /** A file inside the folder that exists only once it is complete. */
@@ -86,7 +88,9 @@ export interface BuildOnceOptions {
 
 /** The folder of the current source state, made by this file or waited for. */
 export async function buildOnce(options: BuildOnceOptions): Promise<string> {
-  const target = path.join(tmpdir(), `${options.prefix}${options.hash}`);
+  const parent = options.parent ?? tmpdir();
+  mkdirSync(parent, { recursive: true });
+  const target = path.join(parent, `${options.prefix}${options.hash}`);
   const lock = `${target}.lock`;
   const done = path.join(target, options.doneMarker);
   const deadline = Date.now() + options.timeoutMs;

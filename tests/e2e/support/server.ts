@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildOnce, filesUnder, hashFiles, repoRoot } from '../../support/build-once.ts';
+import { serverBundleForTests } from '../../support/server-bundle.ts';
 import { Api } from './api.ts';
 import { demoAccount, demoPassword } from './demo.ts';
 import { webBuild } from './web-build.ts';
@@ -32,7 +33,7 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
-/** Starts `server/main.ts` on `dataDir` and a free port; resolves once GET /api/health answers 200. */
+/** Starts the server bundle (`npm start`'s) on `dataDir` and a free port; resolves once GET /api/health answers 200. */
 async function spawnServer(
   dataDir: string,
   distDir: string,
@@ -58,7 +59,7 @@ async function spawnServer(
   for (const name of ['DATABASE_URL', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'JWT_SECRET']) {
     delete env[name];
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['--enable-source-maps', await serverBundleForTests()], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
