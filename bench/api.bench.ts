@@ -14,6 +14,7 @@ import { videos } from '../server/db/schema.ts';
 import { newId } from '../server/ids.ts';
 import { build, type TestApp } from '../server/test/build.ts';
 import { loadFixture } from '../server/test/demo-fixture.ts';
+import { currentServerBundle } from '../tests/support/server-bundle.ts';
 import { benchPostgresUrl, postgresAvailable } from './lib/postgres.ts';
 import { createPrng } from './lib/prng.ts';
 import { formatSpread, medianRow, type TargetRow } from './lib/report.ts';
@@ -219,10 +220,10 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts `server/main.ts` on the bench's data and waits for /api/health. */
+/** Starts the server bundle (`npm start`'s) on the bench's data and waits for /api/health. */
 async function startServer(env: Record<string, string>) {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['--enable-source-maps', await currentServerBundle()], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

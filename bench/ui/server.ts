@@ -1,6 +1,7 @@
 // The API server as its own process on the bench's data folder, started and stopped by pid.
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { currentServerBundle } from '../../tests/support/server-bundle.ts';
 
 export interface BenchServer {
   baseUrl: string;
@@ -22,7 +23,7 @@ export async function startBenchServer(env: Record<string, string>): Promise<Ben
   };
   // The bench's own embedded database and demo accounts, whatever the shell has.
   for (const name of ['DATABASE_URL', 'ADMIN_EMAIL', 'ADMIN_PASSWORD']) delete childEnv[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['--enable-source-maps', await currentServerBundle()], {
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

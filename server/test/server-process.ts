@@ -4,7 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { serverBundleForTests } from '../../tests/support/server-bundle.ts';
+import { currentServerBundle } from '../../tests/support/server-bundle.ts';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -23,7 +23,7 @@ const exited = (child: ChildProcess) =>
     : new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--enable-source-maps', await serverBundleForTests()], {
+  const child = spawn(process.execPath, ['--enable-source-maps', await currentServerBundle()], {
     cwd: repoRoot,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,7 +8,7 @@ import { buildOnce, filesUnder, hashFiles, repoRoot } from './build-once.ts';
 const bundleFile = 'main.mjs';
 
 /** The path of `main.mjs` built from the current sources. */
-export async function serverBundleForTests(): Promise<string> {
+export async function currentServerBundle(): Promise<string> {
   const folder = await buildOnce({
     prefix: 'lc-test-server-',
     // Inside the repository: the bundle's packages resolve from its folder up to node_modules.

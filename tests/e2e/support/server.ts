@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildOnce, filesUnder, hashFiles, repoRoot } from '../../support/build-once.ts';
-import { serverBundleForTests } from '../../support/server-bundle.ts';
+import { currentServerBundle } from '../../support/server-bundle.ts';
 import { Api } from './api.ts';
 import { demoAccount, demoPassword } from './demo.ts';
 import { webBuild } from './web-build.ts';
@@ -59,7 +59,7 @@ async function spawnServer(
   for (const name of ['DATABASE_URL', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'JWT_SECRET']) {
     delete env[name];
   }
-  const child = spawn(process.execPath, ['--enable-source-maps', await serverBundleForTests()], {
+  const child = spawn(process.execPath, ['--enable-source-maps', await currentServerBundle()], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
