@@ -1,6 +1,9 @@
 import fs from 'node:fs';
-import { eq } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { eq, TransactionRollbackError } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from './config.ts';
+import type { AppContext } from './context.ts';
+import type { Db } from './db/client.ts';
 import { auditLog, users } from './db/schema.ts';
 import { SET_OWN_PASSWORD_FIRST } from './http/auth-hook.ts';
 import { seedEmptyDatabase } from './seed.ts';
@@ -13,26 +16,56 @@ afterEach(async () => {
   t = null;
 });
 
+// The tests that only call the seed share one empty database (an app costs seconds to build).
+let empty: TestApp;
+beforeAll(async () => {
+  empty = await build();
+});
+afterAll(() => empty.close());
+
+/**
+ * Runs `body` on the shared empty database configured with `env`, inside a transaction rolled back
+ * after it: the next test finds the database empty again, whatever the order.
+ */
+async function inEmptyDatabase(
+  env: Record<string, string>,
+  body: (ctx: AppContext, log: TestApp['app']['log']) => Promise<void>,
+) {
+  const { ctx } = empty.services;
+  const config = loadConfig({ ...empty.env, ...env });
+  await ctx.db
+    .transaction(async (tx) => {
+      await body({ ...ctx, config, db: tx as unknown as Db }, empty.app.log);
+      tx.rollback();
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof TransactionRollbackError)) throw error;
+    });
+}
+
 const login = (app: TestApp, email: string, password: string) =>
   app.app.inject({ method: 'POST', url: '/api/login', payload: { email, password } });
 
 describe('first start', () => {
   it('refuses an empty database with DEMO=off and no first admin: nobody could sign in', async () => {
-    t = await build({ DEMO: 'off' });
-    await expect(seedEmptyDatabase(t.services.ctx, t.app.log)).rejects.toThrow(
-      'The database is empty and DEMO=off, so nobody could sign in: set ADMIN_EMAIL and ADMIN_PASSWORD for a first admin (or DEMO=on for the demo data)',
-    );
+    await inEmptyDatabase({ DEMO: 'off' }, async (ctx, log) => {
+      await expect(seedEmptyDatabase(ctx, log)).rejects.toThrow(
+        'The database is empty and DEMO=off, so nobody could sign in: set ADMIN_EMAIL and ADMIN_PASSWORD for a first admin (or DEMO=on for the demo data)',
+      );
+    });
   });
 
   it('says it ignores ADMIN_EMAIL and ADMIN_PASSWORD on a database that has users', async () => {
-    t = await build({ ADMIN_EMAIL: 'boss@plant.example', ADMIN_PASSWORD: 'first-admin-pw' });
-    await seedEmptyDatabase(t.services.ctx, t.app.log);
-    const warnings: string[] = [];
-    const log = { ...t.app.log, warn: (message: string) => warnings.push(message) };
-    expect(await seedEmptyDatabase(t.services.ctx, log as typeof t.app.log)).toBeNull();
-    expect(warnings).toEqual([
-      'ADMIN_EMAIL and ADMIN_PASSWORD are used only on an empty database: this one has users, so they were ignored',
-    ]);
+    const env = { ADMIN_EMAIL: 'boss@plant.example', ADMIN_PASSWORD: 'first-admin-pw' };
+    await inEmptyDatabase(env, async (ctx, appLog) => {
+      await seedEmptyDatabase(ctx, appLog);
+      const warnings: string[] = [];
+      const log = { ...appLog, warn: (message: string) => warnings.push(message) };
+      expect(await seedEmptyDatabase(ctx, log as typeof appLog)).toBeNull();
+      expect(warnings).toEqual([
+        'ADMIN_EMAIL and ADMIN_PASSWORD are used only on an empty database: this one has users, so they were ignored',
+      ]);
+    });
   });
 
   it('creates the configured admin and nothing else, once', async () => {

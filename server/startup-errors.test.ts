@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startupProblem } from './startup-errors.ts';
+import { migratedPglite } from './test/build.ts';
 
 const config = {
   port: 8080,
@@ -54,6 +55,12 @@ describe('startupProblem', () => {
     const { port } = blocker.address() as net.AddressInfo;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-start-'));
     try {
+      // The data folder holds the tests' migrated database (PGlite's dump is a tar of its folder):
+      // the child's own initdb and migrations would be most of its run, and the port is tested.
+      const pgliteDir = path.join(dataDir, 'pglite');
+      fs.mkdirSync(pgliteDir);
+      const untar = spawnSync('tar', ['-x', '-C', pgliteDir], { input: await migratedPglite() });
+      expect(untar.status, untar.stderr.toString()).toBe(0);
       const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
         env: {
           ...process.env,
@@ -64,6 +71,8 @@ describe('startupProblem', () => {
           ADMIN_PASSWORD: 'first-admin-pw',
           DATABASE_URL: '',
           LOG_LEVEL: 'silent',
+          // The first admin's password hash at the tests' cost, not production's.
+          SCRYPT_LOG2_N: '10',
         },
         encoding: 'utf8',
         timeout: 120_000,

@@ -14,6 +14,7 @@ import { createLine, createRecordedInspection } from '../test/analysis-fixtures.
 import { build, type TestApp } from '../test/build.ts';
 import { createUser } from '../test/fixtures.ts';
 import { type ServerProcess, startServerProcess } from '../test/server-process.ts';
+import { locateFfmpeg } from './ffmpeg.ts';
 
 const walk = simulateWalk({ seed: 3 });
 const opened: TestApp[] = [];
@@ -23,15 +24,22 @@ afterAll(async () => {
   for (const t of opened) await t.close();
 });
 
-/** An app with an admin and `count` recorded inspections queued for analysis, then stopped. */
-async function queuedVideos(count: number, options: { postgresUrl?: string | null } = {}) {
-  const t = await build({}, { onDisk: true, ...options });
+/**
+ * An app with an admin and `count` recorded inspections of the walk queued for analysis, then
+ * stopped; the video is `seconds` long (the walk's whole length unless told).
+ */
+async function queuedVideos(
+  count: number,
+  options: { postgresUrl?: string | null; seconds?: number } = {},
+) {
+  const { seconds = walk.duration, ...buildOptions } = options;
+  const t = await build({}, { onDisk: true, ...buildOptions });
   opened.push(t);
   const admin = await createUser(t, 'admin', ['admin']);
   const operator = await createUser(t, 'operator', ['operator']);
   const lineId = await createLine(t, null, operator.id);
-  // Long enough at this size that the keyframe step takes a while: the kill lands inside it.
-  const file = makeTestVideo(walk.duration, { dir: t.dataDir, width: 640, height: 360, fps: 15 });
+  // The helper's small default size: how long a job takes is set by realTimeFfmpeg, not by size.
+  const file = makeTestVideo(seconds, { dir: t.dataDir });
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const { videoId } = await createRecordedInspection(t, {
@@ -45,6 +53,17 @@ async function queuedVideos(count: number, options: { postgresUrl?: string | nul
   }
   await t.stop();
   return { t, admin, ids };
+}
+
+/**
+ * An ffmpeg for FFMPEG_PATH that reads its input at the video's own speed (-re): a server given it
+ * spends the video's length in the keyframe step whatever the machine's speed, on little CPU.
+ */
+function realTimeFfmpeg(dir: string): string {
+  const file = path.join(dir, 'ffmpeg-real-time');
+  const ffmpeg = locateFfmpeg(process.env.FFMPEG_PATH ?? null).replaceAll("'", "'\\''");
+  fs.writeFileSync(file, `#!/bin/sh\nexec '${ffmpeg}' -re "$@"\n`, { mode: 0o755 });
+  return file;
 }
 
 async function queue(server: ServerProcess, token: string): Promise<AnalysisRow[]> {
@@ -65,7 +84,8 @@ async function until<T>(
     const value = await probe();
     if (value !== null) return value;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
+    // Each probe is a request the busy server answers: a quarter second is soon enough.
+    await sleep(250);
   }
 }
 
@@ -81,7 +101,8 @@ describe('a server killed mid-job', () => {
     const { t, admin, ids } = await queuedVideos(2);
     const [killed, uninterrupted] = ids as [string, string];
     const env = { ...t.env, ANALYSIS_POLL_MS: '100', ANALYSIS_LEASE_SECONDS: '3' };
-    const first = await startServerProcess(env);
+    // Its keyframe step lasts the walk's length in real time: the kill lands inside it.
+    const first = await startServerProcess({ ...env, FFMPEG_PATH: realTimeFfmpeg(t.dataDir) });
     servers.push(first);
     await until('the first job inside its keyframe step', async () => {
       const row = (await queue(first, admin.token)).find((r) => r.job?.state === 'running');
@@ -134,10 +155,16 @@ const postgresUrl = process.env.TEST_DATABASE_URL;
 
 describe.skipIf(!postgresUrl)('two servers on one PostgreSQL', () => {
   it('run each job exactly once', async () => {
-    const { t, admin, ids } = await queuedVideos(4, { postgresUrl });
+    // Jobs of a few seconds on any machine: a 3 s video that ffmpeg reads at its own speed.
+    const { t, admin, ids } = await queuedVideos(4, { postgresUrl, seconds: 3 });
     // One job at a time each, both starting together: started one after the other on a loaded
     // machine, the first server once finished all four before the second was up.
-    const env = { ...t.env, ANALYSIS_POLL_MS: '100', ANALYSIS_CONCURRENCY: '1' };
+    const env = {
+      ...t.env,
+      ANALYSIS_POLL_MS: '100',
+      ANALYSIS_CONCURRENCY: '1',
+      FFMPEG_PATH: realTimeFfmpeg(t.dataDir),
+    };
     const [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
     servers.push(a, b);
     const rows = await until('all jobs to end', async () => {
@@ -146,8 +173,7 @@ describe.skipIf(!postgresUrl)('two servers on one PostgreSQL', () => {
     });
     expect(rows.map((r) => r.videoId).sort()).toEqual([...ids].sort());
     expect(rows.map((r) => r.job?.attempts)).toEqual([1, 1, 1, 1]);
-    await a.stop();
-    await b.stop();
+    await Promise.all([a.stop(), b.stop()]);
     const client = new pg.Client({ connectionString: t.env.DATABASE_URL });
     await client.connect();
     try {

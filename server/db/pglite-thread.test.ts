@@ -2,11 +2,14 @@
 // transaction has the session to itself, and messages split across writes still arrive whole.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migratedPglite } from '../test/build.ts';
 import { type PgliteThread, startPgliteThread } from './pglite-thread.ts';
 
+// Both threads start from the test suite's migrated dump: an empty database made by initdb costs
+// several seconds more per start, and what is tested here is the bridge, not the database's content.
 let thread: PgliteThread;
 beforeAll(async () => {
-  thread = await startPgliteThread({ dataDir: null });
+  thread = await startPgliteThread({ dataDir: null, start: await migratedPglite() });
 });
 afterAll(() => thread.close());
 
@@ -68,7 +71,11 @@ describe('PGlite thread', () => {
   it('keeps nothing of the answers it has sent', async () => {
     // 150 MB of answers through a thread whose heap holds 48 MB: an answer kept on the thread
     // (PGlite's execProtocolRaw keeps every answer, parsed) runs it out of memory.
-    const small = await startPgliteThread({ dataDir: null, heapLimitMb: 48 });
+    const small = await startPgliteThread({
+      dataDir: null,
+      start: await migratedPglite(),
+      heapLimitMb: 48,
+    });
     try {
       const c = new pg.Client({ stream: () => small.connect() });
       await c.connect();
