@@ -12,7 +12,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { type Database, type Db, openDatabase } from '../db/client.ts';
 import { auditLog, floorplans } from '../db/schema.ts';
 import { LocalStorage } from '../storage/local-storage.ts';
-import { build, freshPostgresDatabase } from '../test/build.ts';
+import { build, freshPostgresDatabase, type TestApp } from '../test/build.ts';
 import { createBackup } from './create-backup.ts';
 import { noteRestore, type RestoreTarget, restoreBackup } from './restore-backup.ts';
 
@@ -32,19 +32,54 @@ const budgetMs = 180_000;
 const planKey = () => `floorplans/${randomBytes(12).toString('hex')}.png`;
 
 /**
+ * On PGlite, the file's one data directory as a stopped server leaves it (started from the migrated
+ * dump, stopped), made on first use and never opened again: each test opens a copy of its own,
+ * which costs milliseconds where starting a server costs seconds.
+ */
+let stoppedPglite: Promise<TestApp> | undefined;
+afterAll(async () => {
+  await (await stoppedPglite?.catch(() => undefined))?.close();
+});
+
+/**
+ * A data directory as a stopped server leaves it, for the calling test alone (PGlite: a copy of
+ * the file's one; PostgreSQL: a server on a new database, stopped), and how to remove it.
+ */
+async function stoppedData(): Promise<{
+  dataDir: string;
+  databaseUrl: string | null;
+  remove(): Promise<void>;
+}> {
+  if (postgresUrl) {
+    const t = await build({}, { onDisk: true });
+    await t.stop();
+    return { dataDir: t.dataDir, databaseUrl: t.env.DATABASE_URL ?? null, remove: t.close };
+  }
+  stoppedPglite ??= build({}, { onDisk: true }).then(async (t) => {
+    await t.stop();
+    return t;
+  });
+  const dataDir = fs.mkdtempSync(path.join(tmp, 'data-'));
+  fs.cpSync((await stoppedPglite).dataDir, dataDir, { recursive: true });
+  return {
+    dataDir,
+    databaseUrl: null,
+    remove: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+  };
+}
+
+/**
  * Stored data with one line's floor plan, and the database opened as `npm run backup` opens it
  * (PGlite: the server stopped; PostgreSQL: a connection of its own). `replacePlan` does what a
  * replacement does: the new image stored, the row switched, the old image deleted after the commit.
  */
 async function storedPlan() {
-  const t = await build({}, { onDisk: true });
-  await t.stop();
-  const databaseUrl = t.env.DATABASE_URL ?? null;
+  const { dataDir, databaseUrl, remove } = await stoppedData();
   const database: Database = await openDatabase({
     databaseUrl,
-    pgliteDir: databaseUrl ? null : path.join(t.dataDir, 'pglite'),
+    pgliteDir: databaseUrl ? null : path.join(dataDir, 'pglite'),
   });
-  const filesDir = path.join(t.dataDir, 'files');
+  const filesDir = path.join(dataDir, 'files');
   const storage = new LocalStorage(filesDir);
   let current = planKey();
   await storage.put(current, IMAGE);
@@ -57,7 +92,7 @@ async function storedPlan() {
   });
   made.push(async () => {
     await database.close();
-    await t.close();
+    await remove();
   });
   return {
     database,
@@ -72,6 +107,26 @@ async function storedPlan() {
       current = next;
     },
   };
+}
+
+/**
+ * The file's one backup of stored plan data, made on first use, and its plan's image key: for the
+ * tests that restore a backup and do not check how it was made.
+ */
+let planBackup: Promise<{ folder: string; key: string }> | undefined;
+
+/** A copy of that backup for the calling test alone (it may change it), and the plan's key. */
+async function backupCopy(): Promise<{ folder: string; key: string }> {
+  planBackup ??= (async () => {
+    const data = await storedPlan();
+    const out = fs.mkdtempSync(path.join(tmp, 'out-'));
+    const { folder } = await createBackup(data.database, data.filesDir, out);
+    return { folder, key: data.current() };
+  })();
+  const { folder, key } = await planBackup;
+  const copy = path.join(fs.mkdtempSync(path.join(tmp, 'out-')), path.basename(folder));
+  fs.cpSync(folder, copy, { recursive: true });
+  return { folder: copy, key };
 }
 
 /** An empty target to restore into (PostgreSQL: a new database), and how to open it after. */
@@ -223,13 +278,10 @@ describe('a restore of a backup whose database names files it lacks', () => {
   it(
     'refuses, naming them and writing nothing, unless they are accepted',
     async () => {
-      const data = await storedPlan();
+      const { folder, key } = await backupCopy();
       const refused = await restoreTarget();
       const accepted = await restoreTarget();
-      const out = fs.mkdtempSync(path.join(tmp, 'out-'));
-      const { folder } = await createBackup(data.database, data.filesDir, out);
       // As a live backup made before the check could be: the file gone from files/ and the list.
-      const key = data.current();
       fs.rmSync(path.join(folder, 'files', key));
       const manifestFile = path.join(folder, 'manifest.json');
       const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
@@ -258,10 +310,8 @@ describe('a restore after one that was killed', () => {
   it(
     'removes the staging folders the killed one left, and says so',
     async () => {
-      const data = await storedPlan();
+      const { folder, key } = await backupCopy();
       const restored = await restoreTarget();
-      const out = fs.mkdtempSync(path.join(tmp, 'out-'));
-      const { folder } = await createBackup(data.database, data.filesDir, out);
       const leftFiles = path.join(restored.dataDir, '.files.restoring-0123456789ab');
       const leftDatabase = path.join(restored.dataDir, '.pglite.restoring-ba9876543210');
       fs.mkdirSync(path.join(leftFiles, 'floorplans'), { recursive: true });
@@ -278,7 +328,7 @@ describe('a restore after one that was killed', () => {
       expect(fs.readdirSync(restored.dataDir).sort()).toEqual(
         postgresUrl ? ['files'] : ['files', 'pglite'],
       );
-      expect(await restored.planKeys()).toEqual([data.current()]);
+      expect(await restored.planKeys()).toEqual([key]);
     },
     budgetMs,
   );

@@ -12,7 +12,7 @@ import { type Database, openDatabase } from '../db/client.ts';
 import { auditLog, users } from '../db/schema.ts';
 import { insertUser } from '../services/users.ts';
 import { createServices } from '../services.ts';
-import { build, migratedPglite, type TestApp } from '../test/build.ts';
+import { build, type TestApp } from '../test/build.ts';
 import { BackupError, type BackupManifest, backUpDataDir, createBackup } from './create-backup.ts';
 import { noteRestore, restoreBackup } from './restore-backup.ts';
 
@@ -38,15 +38,16 @@ const rejectionOf = (promise: Promise<unknown>) =>
   );
 
 /**
- * Each PGlite test starts PGlite on disk up to four times (from the migrated dump, no initdb): about
- * a second each on an idle machine, but the restore test has taken 26 s in all on two cores that
- * other work kept busy (load average 14). Three minutes each, well inside what CI allows.
+ * A PGlite test starts PGlite on disk up to twice (the restore, then the restored database); the
+ * file's one stored data directory and one backup (below) two more. About a second each on an idle
+ * machine, but the restore test has taken 26 s in all on two cores that other work kept busy (load
+ * average 14). Three minutes each, well inside what CI allows.
  */
 const pgliteBudgetMs = 180_000;
 
 /**
- * A data directory as a stopped server leaves it (PGlite on disk, one user, one stored file),
- * made for the calling test alone; `close()` removes it.
+ * A data directory as a stopped server leaves it (PGlite on disk, one user, one stored file);
+ * `close()` removes it.
  */
 async function storedData(): Promise<TestApp> {
   const t = await build({}, { postgresUrl: null, onDisk: true });
@@ -59,6 +60,32 @@ async function storedData(): Promise<TestApp> {
   await t.services.ctx.storage.put('floorplans/abc.png', IMAGE);
   await t.stop();
   return t;
+}
+
+/**
+ * The file's one stored data directory, made on first use (a PostgreSQL run needs it for one test
+ * only) and never opened again: each test gets a copy (`storedDataCopy`), milliseconds instead of
+ * starting PGlite and a server again.
+ */
+let stored: Promise<TestApp> | undefined;
+afterAll(async () => {
+  await (await stored?.catch(() => undefined))?.close();
+});
+
+/** The copies of it the current test made, removed after the test as the originals were. */
+const copies: string[] = [];
+afterEach(() => {
+  for (const copy of copies.splice(0)) fs.rmSync(copy, { recursive: true, force: true });
+});
+
+/** A copy of the stored data directory (stopped), for the calling test alone. */
+async function storedDataCopy(): Promise<string> {
+  stored ??= storedData();
+  const { dataDir } = await stored;
+  const copy = fs.mkdtempSync(path.join(tmp, 'data-'));
+  copies.push(copy);
+  fs.cpSync(dataDir, copy, { recursive: true });
+  return copy;
 }
 
 /** Backs up a stopped data directory into a new folder of its own, as `npm run backup` does. */
@@ -78,14 +105,22 @@ async function backUp(dataDir: string) {
   }
 }
 
-/** A fresh backup of a fresh stored data directory, which is removed again. */
+/**
+ * The file's one backup (of a copy of the stored data), made on first use. Only read: a test that
+ * changes a backup works on `freshBackup()`.
+ */
+let made: Promise<string> | undefined;
+const madeBackup = () => {
+  made ??= storedDataCopy().then(async (dataDir) => (await backUp(dataDir)).folder);
+  return made;
+};
+
+/** A fresh backup for the calling test alone: a copy of the file's one backup, in its own folder. */
 async function freshBackup(): Promise<string> {
-  const source = await storedData();
-  try {
-    return (await backUp(source.dataDir)).folder;
-  } finally {
-    await source.close();
-  }
+  const original = await madeBackup();
+  const folder = path.join(fs.mkdtempSync(path.join(tmp, 'out-')), path.basename(original));
+  fs.cpSync(original, folder, { recursive: true });
+  return folder;
 }
 
 /** An empty folder of this test's own to restore into. */
@@ -119,16 +154,17 @@ describe('backup of a wrong DATA_DIR', () => {
 });
 
 describe('the trail of a backup', () => {
-  it('says in the live trail that a backup was made, of what', async () => {
-    const source = await storedData();
-    try {
+  it(
+    'says in the live trail that a backup was made, of what',
+    async () => {
+      const dataDir = await storedDataCopy();
       const { folder, manifest } = await backUpDataDir(
-        { dataDir: source.dataDir, databaseUrl: null },
+        { dataDir, databaseUrl: null },
         fs.mkdtempSync(path.join(tmp, 'out-')),
       );
       const database = await openDatabase({
         databaseUrl: null,
-        pgliteDir: path.join(source.dataDir, 'pglite'),
+        pgliteDir: path.join(dataDir, 'pglite'),
       });
       try {
         const [entry] = await database.db
@@ -145,10 +181,9 @@ describe('the trail of a backup', () => {
       } finally {
         await database.close();
       }
-    } finally {
-      await source.close();
-    }
-  });
+    },
+    pgliteBudgetMs,
+  );
 });
 
 describe('backup on a full disk', () => {
@@ -214,21 +249,17 @@ describe.skipIf(postgresUrl)('backup and restore with PGlite', () => {
   it(
     'dumps the database and the files with checksums',
     async () => {
-      const source = await storedData();
-      try {
-        const { manifest, folder } = await backUp(source.dataDir);
-        expect(manifest.database).toBe('pglite');
-        expect(fs.statSync(path.join(folder, manifest.databaseFile)).size).toBeGreaterThan(0);
-        expect(manifest.files).toEqual([
-          {
-            path: 'floorplans/abc.png',
-            size: 11,
-            sha256: createHash('sha256').update(IMAGE).digest('hex'),
-          },
-        ]);
-      } finally {
-        await source.close();
-      }
+      // This test makes its own backup (of its own copy of the data): the creation is what it checks.
+      const { manifest, folder } = await backUp(await storedDataCopy());
+      expect(manifest.database).toBe('pglite');
+      expect(fs.statSync(path.join(folder, manifest.databaseFile)).size).toBeGreaterThan(0);
+      expect(manifest.files).toEqual([
+        {
+          path: 'floorplans/abc.png',
+          size: 11,
+          sha256: createHash('sha256').update(IMAGE).digest('hex'),
+        },
+      ]);
     },
     pgliteBudgetMs,
   );
@@ -294,7 +325,8 @@ describe.skipIf(postgresUrl)('backup and restore with PGlite', () => {
   it(
     'writes the dump checksum, folders 0700 and files 0600',
     async () => {
-      const folder = await freshBackup();
+      // The backup as createBackup wrote it (not a copy, whose modes would be the copy's).
+      const folder = await madeBackup();
       const manifest = JSON.parse(
         fs.readFileSync(path.join(folder, 'manifest.json'), 'utf8'),
       ) as BackupManifest;
@@ -462,12 +494,9 @@ describe.skipIf(postgresUrl)('backup and restore with PGlite', () => {
   it(
     'refuses to open PGlite while another instance holds the database',
     async () => {
-      const pgliteDir = path.join(fs.mkdtempSync(path.join(tmp, 'locked-')), 'pglite');
-      const first = await openDatabase({
-        databaseUrl: null,
-        pgliteDir,
-        pgliteStart: await migratedPglite(),
-      });
+      // A copy of the stored data: opening a database that exists is quicker than loading the dump.
+      const pgliteDir = path.join(await storedDataCopy(), 'pglite');
+      const first = await openDatabase({ databaseUrl: null, pgliteDir });
       try {
         await expect(openDatabase({ databaseUrl: null, pgliteDir })).rejects.toThrow(
           /in use by process/,
@@ -520,23 +549,17 @@ describe.runIf(canMountTmpfs && !postgresUrl)('backup and restore on a real full
   it(
     'npm run backup: one line naming the folder, exit code 1, nothing left there',
     async () => {
-      const source = await storedData();
-      try {
-        const run = onSmallDisk('64k', 'server/backup.ts', [smallDisk], {
-          DATA_DIR: source.dataDir,
-        });
-        expect(run).toEqual({
-          stderr:
-            'Backup failed while writing the database dump: ENOSPC: no space left in ' +
-            `${smallDisk}. The incomplete backup was removed. Free space there, or back up ` +
-            'into another folder (npm run backup -- <folder>).',
-          exit: 'exit 1',
-          left: [],
-        });
-        expect(fs.existsSync(path.join(source.dataDir, 'pglite.lock'))).toBe(false);
-      } finally {
-        await source.close();
-      }
+      const dataDir = await storedDataCopy();
+      const run = onSmallDisk('64k', 'server/backup.ts', [smallDisk], { DATA_DIR: dataDir });
+      expect(run).toEqual({
+        stderr:
+          'Backup failed while writing the database dump: ENOSPC: no space left in ' +
+          `${smallDisk}. The incomplete backup was removed. Free space there, or back up ` +
+          'into another folder (npm run backup -- <folder>).',
+        exit: 'exit 1',
+        left: [],
+      });
+      expect(fs.existsSync(path.join(dataDir, 'pglite.lock'))).toBe(false);
     },
     pgliteBudgetMs,
   );
