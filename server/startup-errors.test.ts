@@ -1,10 +1,11 @@
-// A start that fails names the setting to fix; a real start of server/main.ts shows it.
+// A start that fails names the setting to fix; a real start of the server bundle shows it.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { currentServerBundle } from '../tests/support/server-bundle.ts';
 import { startupProblem } from './startup-errors.ts';
 import { migratedPglite } from './test/build.ts';
 
@@ -49,7 +50,7 @@ describe('startupProblem', () => {
     expect(startupProblem(new Error('something else'), config)).toBeNull();
   });
 
-  it('is what `node server/main.ts` prints for a port in use', async () => {
+  it('is what the server `npm start` runs prints for a port in use', async () => {
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const { port } = blocker.address() as net.AddressInfo;
@@ -61,22 +62,26 @@ describe('startupProblem', () => {
       fs.mkdirSync(pgliteDir);
       const untar = spawnSync('tar', ['-x', '-C', pgliteDir], { input: await migratedPglite() });
       expect(untar.status, untar.stderr.toString()).toBe(0);
-      const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-        env: {
-          ...process.env,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          DATA_DIR: dataDir,
-          ADMIN_EMAIL: 'admin@plant.example',
-          ADMIN_PASSWORD: 'first-admin-pw',
-          DATABASE_URL: '',
-          LOG_LEVEL: 'silent',
-          // The first admin's password hash at the tests' cost, not production's.
-          SCRYPT_LOG2_N: '10',
+      const run = spawnSync(
+        process.execPath,
+        ['--enable-source-maps', await currentServerBundle()],
+        {
+          env: {
+            ...process.env,
+            PORT: String(port),
+            HOST: '127.0.0.1',
+            DATA_DIR: dataDir,
+            ADMIN_EMAIL: 'admin@plant.example',
+            ADMIN_PASSWORD: 'first-admin-pw',
+            DATABASE_URL: '',
+            LOG_LEVEL: 'silent',
+            // The first admin's password hash at the tests' cost, not production's.
+            SCRYPT_LOG2_N: '10',
+          },
+          encoding: 'utf8',
+          timeout: 120_000,
         },
-        encoding: 'utf8',
-        timeout: 120_000,
-      });
+      );
       expect(run.status).toBe(1);
       expect(run.stderr.trim()).toBe(
         `PORT ${port} is already in use on 127.0.0.1 (another server, or this one still running): stop it, or set PORT to a free port`,
