@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import { createRoot, type Root } from 'react-dom/client';
 import { expect } from 'vitest';
 // The app's stylesheet, so popovers lay out (and fit the viewport) as they do in the app.
@@ -21,13 +22,15 @@ export function unexpectedRequest(key: string): Promise<never> {
 /**
  * Renders into a fresh container (vitest-browser-react is not installed); cleanup() unmounts.
  * No act(): the tests wait for what the user would see with expect.element, which retries.
+ * The first render is flushed synchronously, so its effects (key listeners above all) are in place
+ * when render() returns: a key pressed right after it no longer races them.
  */
 export async function render(ui: ReactNode): Promise<HTMLElement> {
   const container = document.createElement('div');
   document.body.append(container);
   const root = createRoot(container);
   mounted.push(root);
-  root.render(ui);
+  flushSync(() => root.render(ui));
   await new Promise(requestAnimationFrame);
   return container;
 }
