@@ -77,16 +77,13 @@ async function readMigratedPglite(): Promise<Uint8Array<ArrayBuffer>> {
     hash: hashFiles([...filesUnder('server/drizzle'), path.join(repoRoot, 'package-lock.json')]),
     doneMarker: migratedDump,
     timeoutMs: 120_000,
-    make: async (target) => {
-      const scratch = `${target}.tmp-${process.pid}`;
-      fs.mkdirSync(scratch, { recursive: true });
+    make: async (scratch) => {
       const database = await openDatabase({ databaseUrl: null, pgliteDir: null });
       try {
         await database.dump(path.join(scratch, migratedDump));
       } finally {
         await database.close();
       }
-      fs.renameSync(scratch, target);
     },
   });
   // Unzipped once here: PGlite takes a plain tar too, and each app then skips inflating 40 MB

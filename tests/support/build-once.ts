@@ -7,6 +7,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   utimesSync,
@@ -82,8 +83,27 @@ export interface BuildOnceOptions {
   /** A file inside the folder that exists only once it is complete. */
   doneMarker: string;
   timeoutMs: number;
-  /** Makes it in `target`, atomically (e.g. a scratch folder renamed at the end). */
-  make: (target: string) => Promise<void>;
+  /**
+   * Makes it in `scratch`, a fresh folder of this process's own (created), which becomes the
+   * shared folder only once `make` resolves: a failed or killed make is never handed out.
+   */
+  make: (scratch: string) => Promise<void>;
+}
+
+async function makeAtomically(
+  target: string,
+  make: (scratch: string) => Promise<void>,
+): Promise<void> {
+  const scratch = `${target}.tmp-${process.pid}`;
+  rmSync(scratch, { recursive: true, force: true });
+  mkdirSync(scratch);
+  try {
+    await make(scratch);
+    renameSync(scratch, target);
+  } catch (error) {
+    rmSync(scratch, { recursive: true, force: true });
+    throw error;
+  }
 }
 
 /** The folder of the current source state, made by this file or waited for. */
@@ -106,7 +126,7 @@ export async function buildOnce(options: BuildOnceOptions): Promise<string> {
     }
     try {
       writeFileSync(path.join(lock, 'pid'), String(process.pid));
-      if (!existsSync(done)) await options.make(target);
+      if (!existsSync(done)) await makeAtomically(target, options.make);
     } finally {
       rmSync(lock, { recursive: true, force: true });
     }

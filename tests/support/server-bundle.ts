@@ -1,6 +1,5 @@
 // The server bundle that test servers start (`npm run build` makes the same for `npm start`),
 // made once per state of its sources by whichever test file needs it first.
-import { renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { bundleServer } from '../../scripts/build-server.ts';
 import { buildOnce, filesUnder, hashFiles, repoRoot } from './build-once.ts';
@@ -21,17 +20,7 @@ export async function currentServerBundle(): Promise<string> {
     ]),
     doneMarker: bundleFile,
     timeoutMs: 120_000,
-    make: async (target) => {
-      const scratch = `${target}.tmp-${process.pid}`;
-      rmSync(scratch, { recursive: true, force: true });
-      try {
-        await bundleServer(path.join(scratch, bundleFile));
-        renameSync(scratch, target);
-      } catch (error) {
-        rmSync(scratch, { recursive: true, force: true });
-        throw error;
-      }
-    },
+    make: (scratch) => bundleServer(path.join(scratch, bundleFile)),
   });
   return path.join(folder, bundleFile);
 }

@@ -1,7 +1,7 @@
 // The real API server for one end-to-end test file: its own process (started and stopped by pid),
 // its own data folder with the demo data and the current web build.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -143,25 +143,17 @@ function demoDataTemplate(distDir: string): Promise<string> {
     ),
     doneMarker: templateReady,
     timeoutMs: startTimeoutMs,
-    make: async (target) => {
-      const scratch = `${target}.tmp-${process.pid}`;
-      rmSync(scratch, { recursive: true, force: true });
+    make: async (scratch) => {
+      const server = await spawnServer(scratch, distDir);
       try {
-        const server = await spawnServer(scratch, distDir);
-        try {
-          // Finished here, the demo's queued analysis is not run again by every test file's server.
-          const admin = await Api.login(server.baseUrl, demoAccount('admin').email, demoPassword);
-          await demoAnalysisDone(admin);
-        } finally {
-          // A clean stop closes the database, so the copies open it as a normal restart would.
-          await server.stop();
-        }
-        writeFileSync(path.join(scratch, templateReady), '');
-        renameSync(scratch, target);
-      } catch (error) {
-        rmSync(scratch, { recursive: true, force: true });
-        throw error;
+        // Finished here, the demo's queued analysis is not run again by every test file's server.
+        const admin = await Api.login(server.baseUrl, demoAccount('admin').email, demoPassword);
+        await demoAnalysisDone(admin);
+      } finally {
+        // A clean stop closes the database, so the copies open it as a normal restart would.
+        await server.stop();
       }
+      writeFileSync(path.join(scratch, templateReady), '');
     },
   });
 }

@@ -2,7 +2,7 @@
 // of its own (never dist/, which other people rebuild while tests run) and shared by every test file:
 // the folder name is a hash of what goes into the bundle, so a stale build is never reused.
 import { spawnSync } from 'node:child_process';
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { buildOnce, filesUnder, hashFiles, repoRoot } from '../../support/build-once.ts';
 
@@ -14,9 +14,8 @@ const bundledFiles = ['index.html', 'vite.config.ts', 'package-lock.json', 'tsco
 const notBundled = /\.test\.tsx?$|__screenshots__/;
 const buildTimeoutMs = 120_000;
 
-/** Builds with `vite build` into `target`, via a private folder renamed at the end (atomic). */
-async function build(target: string): Promise<void> {
-  const scratch = `${target}.tmp-${process.pid}`;
+/** Builds with `vite build` into `scratch`. */
+async function build(scratch: string): Promise<void> {
   const result = spawnSync(
     process.execPath,
     [
@@ -38,10 +37,8 @@ async function build(target: string): Promise<void> {
     },
   );
   if (result.status !== 0) {
-    rmSync(scratch, { recursive: true, force: true });
     throw new Error(`vite build for the e2e tests failed:\n${result.stderr}${result.stdout}`);
   }
-  renameSync(scratch, target);
 }
 
 /** The folder of a `vite build` of the current sources. */
