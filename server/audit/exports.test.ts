@@ -165,10 +165,18 @@ describe('GET /api/reports/{id}/pdf', () => {
     expect(text).toContain(`audit@example.com · export inspection (entry ${entry.id})`);
   });
 
-  it('writes nothing for a report outside the caller’s scope', async () => {
+  it('writes no export for a report outside the caller’s scope, only the refused read', async () => {
     const { res, rows } = await exported('lcmanager2', `/api/reports/${inspectionA}/pdf`);
     expect(res.statusCode).toBe(404);
-    expect(rows).toEqual([]);
+    expect(rows.map((row) => [row.action, row.newValue])).toEqual([
+      [
+        'authorization.denied',
+        {
+          reason: 'an inspection outside the records the caller may see',
+          params: { id: inspectionA },
+        },
+      ],
+    ]);
   });
 });
 

@@ -124,7 +124,7 @@ export const analysisRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const user = currentUser(request);
-      const video = await findVisibleVideo(db, user, eq(videos.id, request.params.id));
+      const video = await findVisibleVideo(request, eq(videos.id, request.params.id));
       // A run reads the stored file: before the upload finishes there is nothing to analyse.
       if (!(await app.ctx.storage.stat(video.storageKey))) {
         throw conflict(

@@ -38,7 +38,7 @@ import {
   NOT_UPLOADED_NOTE,
   submittedVideo,
 } from '../services/capture.ts';
-import { visibleTo } from '../services/scope.ts';
+import { hiddenRecord, visibleTo } from '../services/scope.ts';
 import { toDevice } from './devices.ts';
 import { toInspection } from './inspections.ts';
 import { findLine, toLineClearance } from './line-clearances.ts';
@@ -69,7 +69,9 @@ export const captureRoutes: FastifyPluginAsyncTypebox = async (app) => {
           visibleTo(user, { owner: inspections.operatorId, line: inspections.lineClearanceId }),
         ),
       );
-    if (!row) throw notFound('Inspection');
+    if (!row) {
+      return hiddenRecord(request, inspections, eq(inspections.id, id), notFound('Inspection'));
+    }
     if (row.operatorId !== user.id) await denied(request, 'not the operator of this inspection');
     return row;
   }
@@ -302,7 +304,9 @@ export const captureRoutes: FastifyPluginAsyncTypebox = async (app) => {
             visibleTo(user, { owner: videos.userId, line: videos.lineClearanceId }),
           ),
         );
-      if (!video) throw notFound('Video');
+      if (!video) {
+        return hiddenRecord(request, videos, eq(videos.id, request.params.id), notFound('Video'));
+      }
       if (video.userId !== user.id) await denied(request, 'not the recorder of this video');
       if (video.sha256) throw conflict('The video file has arrived and been verified');
       if (video.statusReason === DISCARDED) return { message: 'Recording discarded' };

@@ -176,11 +176,7 @@ export const floorplanConfigRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const video = await findVisibleVideo(
-        db,
-        currentUser(request),
-        eq(videos.id, request.params.videoId),
-      );
+      const video = await findVisibleVideo(request, eq(videos.id, request.params.videoId));
       // A signed inspection's video is drawn on the layout its signature kept (docs/signatures.md).
       const [kept] = await db
         .select({ kept: signatures.kept })

@@ -4,7 +4,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { eq } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { videos } from '../db/schema.ts';
-import { currentUser } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { HttpError, notFound } from '../http/errors.ts';
 import { sendStored } from '../http/send-file.ts';
@@ -15,7 +14,7 @@ import { findVisibleVideo } from '../services/videos.ts';
 const errors = errorResponses;
 
 export const keyframeRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, storage } = app.ctx;
+  const { storage } = app.ctx;
 
   app.get(
     '/keyframes/:file',
@@ -33,7 +32,7 @@ export const keyframeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const id = request.params.file.slice(0, -'.txt'.length);
-      const video = await findVisibleVideo(db, currentUser(request), eq(videos.id, id));
+      const video = await findVisibleVideo(request, eq(videos.id, id));
       // The page shows this message beside the spec's 404 words: why there is no path yet.
       if (!video.keyframesKey) {
         throw new HttpError(404, `Keyframes file not found. ${missingPath(video).message}`);
@@ -57,11 +56,7 @@ export const keyframeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { subfolder, image } = request.params;
-      const video = await findVisibleVideo(
-        db,
-        currentUser(request),
-        eq(videos.subfolder, subfolder),
-      );
+      const video = await findVisibleVideo(request, eq(videos.subfolder, subfolder));
       if (!video.keyframeImagesPrefix) throw notFound('Keyframe image');
       return sendStored(
         request,

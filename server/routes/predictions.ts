@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { eq } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { predictions, videos } from '../db/schema.ts';
-import { currentUser } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { Id } from '../schemas/common.ts';
 import { Prediction } from '../schemas/predictions.ts';
@@ -25,11 +24,7 @@ export const predictionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const video = await findVisibleVideo(
-        db,
-        currentUser(request),
-        eq(videos.id, request.params.videoId),
-      );
+      const video = await findVisibleVideo(request, eq(videos.id, request.params.videoId));
       const rows = await db.select().from(predictions).where(eq(predictions.videoId, video.id));
       // spec §7: sorted by the numeric value of the file name ("12.5.png" before "100.png").
       rows.sort((a, b) => frameTime(a.filename) - frameTime(b.filename));

@@ -3,8 +3,8 @@
 // lines, the rest everything); a report outside it answers 404.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { and, eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import { auditExport, exportFilters } from '../audit/exports.ts';
-import type { AuthUser } from '../context.ts';
 import { inspections } from '../db/schema.ts';
 import { currentUser } from '../http/auth-hook.ts';
 import { sendCsvInTurn, sendDownload } from '../http/download.ts';
@@ -27,7 +27,7 @@ import {
   ReportsQuery,
   SignatureCheck,
 } from '../schemas/reports.ts';
-import { visibleTo } from '../services/scope.ts';
+import { hiddenRecord, visibleTo } from '../services/scope.ts';
 
 const readers = ['operator', 'lc_manager', 'audit', 'factory_manager', 'admin'] as const;
 /** What selects and orders the CSV's reports (it has no pages: `after` and `limit` are not its). */
@@ -47,7 +47,8 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ctx;
 
   /** The record, when the caller's scope holds it (404 otherwise, as if there were none). */
-  async function visibleRecord(user: AuthUser, id: string) {
+  async function visibleRecord(request: FastifyRequest, id: string) {
+    const user = currentUser(request);
     const [visible] = await db
       .select({ id: inspections.id })
       .from(inspections)
@@ -57,12 +58,14 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
           visibleTo(user, { owner: inspections.operatorId, line: inspections.lineClearanceId }),
         ),
       );
-    if (!visible) throw notFound('Inspection');
+    if (!visible) {
+      await hiddenRecord(request, inspections, eq(inspections.id, id), notFound('Inspection'));
+    }
     return readRecord(db, id);
   }
 
-  async function visibleReport(user: AuthUser, id: string) {
-    return buildReport(app.ctx, user, await visibleRecord(user, id));
+  async function visibleReport(request: FastifyRequest, id: string) {
+    return buildReport(app.ctx, currentUser(request), await visibleRecord(request, id));
   }
 
   app.get(
@@ -151,7 +154,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: InspectionReport, ...errors },
       },
     },
-    async (request) => visibleReport(currentUser(request), request.params.id),
+    async (request) => visibleReport(request, request.params.id),
   );
 
   app.get(
@@ -169,7 +172,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const record = await visibleRecord(currentUser(request), request.params.id);
+      const record = await visibleRecord(request, request.params.id);
       // A whole video read: it takes a heavy-work turn, as a PDF does.
       return inTurn(app, () => checkEvidenceFiles(app.ctx.storage, record, new Date()));
     },
@@ -183,7 +186,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const user = currentUser(request);
-      const record = await visibleRecord(user, request.params.id);
+      const record = await visibleRecord(request, request.params.id);
       // The report and the print-time check both read the keyframes file: once for the request.
       const keyframes = keyframesReader(app.ctx.storage);
       const report = await buildReport(app.ctx, user, record, keyframes);

@@ -22,6 +22,7 @@ import {
   VideoQuery,
 } from '../schemas/videos.ts';
 import { hasRole } from '../services/access.ts';
+import { hiddenRecord } from '../services/scope.ts';
 import { findVisibleVideo, getVideo, listVideosJson } from '../services/videos.ts';
 
 const errors = errorResponses;
@@ -114,9 +115,12 @@ export const videoRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const user = currentUser(request);
       const { ref } = request.params;
-      if (ID.test(ref)) return getVideo(db, user, ref);
+      if (ID.test(ref)) {
+        const video = await getVideo(db, user, ref);
+        return video ?? hiddenRecord(request, videos, eq(videos.id, ref), notFound('Video'));
+      }
       if (!FILENAME.test(ref)) throw badRequest('params.ref must be a video id or a file name');
-      const video = await findVisibleVideo(db, user, eq(videos.filename, ref));
+      const video = await findVisibleVideo(request, eq(videos.filename, ref));
       return sendStored(request, reply, storage, video.storageKey, 'Video file');
     },
   );

@@ -2,8 +2,9 @@
 // of the lines they manage, admins, factory managers and auditors everything.
 import { eq, inArray, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { FastifyRequest } from 'fastify';
 import type { AuthUser } from '../context.ts';
-import { lineClearances } from '../db/schema.ts';
+import { inspections, lineClearances, type videos } from '../db/schema.ts';
 import { hasRole } from './access.ts';
 
 /**
@@ -28,4 +29,33 @@ export function visibleTo(
     );
   }
   return or(...conditions) ?? sql`false`;
+}
+
+/**
+ * Throws `answer` (the 404 of a record that does not exist) for a record outside the caller's
+ * scope, so ids cannot be probed. When such a record does exist, the request was a refused read,
+ * an attempt at unauthorized use (21 CFR 11.300(d)): it is in the trail as a 403 is (repeats
+ * merged), and so among the security alerts.
+ */
+export async function hiddenRecord(
+  request: FastifyRequest,
+  table: typeof inspections | typeof videos,
+  match: SQL,
+  answer: Error,
+): Promise<never> {
+  const [found] = await request.server.ctx.db
+    .select({ id: table.id })
+    .from(table)
+    .where(match)
+    .limit(1);
+  if (found) await refusedRead(request, table === inspections ? 'an inspection' : 'a video');
+  throw answer;
+}
+
+/** Audits the read of an existing record the caller may not see (`what`: 'an upload'). */
+export function refusedRead(request: FastifyRequest, what: string): Promise<void> {
+  return request.server.ctx.refusals.record(
+    request,
+    `${what} outside the records the caller may see`,
+  );
 }

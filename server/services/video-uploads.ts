@@ -29,7 +29,7 @@ import { refuseIfSignedEvidence, SignedEvidenceError } from '../reports/signed-e
 import { CHECKSUM_MISMATCH, UploadMetadata } from '../schemas/uploads.ts';
 import { sha256Stored } from '../storage/storage.ts';
 import { arrivedFileKey, isAssigned, SAME_FILE, SameFile, sameFileAs } from './capture.ts';
-import { visibleTo } from './scope.ts';
+import { hiddenRecord, refusedRead, visibleTo } from './scope.ts';
 
 /** The API request being served, for the store's methods, which @tus/server calls without it. */
 const current = new AsyncLocalStorage<FastifyRequest>();
@@ -405,7 +405,14 @@ async function checkCreate(ctx: AppContext, upload: Upload): Promise<void> {
         visibleTo(user, { owner: videos.userId, line: videos.lineClearanceId }),
       ),
     );
-  if (!video) throw new TusError(404, 'Video not found');
+  if (!video) {
+    return hiddenRecord(
+      request,
+      videos,
+      eq(videos.id, metadata.videoId),
+      new TusError(404, 'Video not found'),
+    );
+  }
   if (video.userId !== user.id) await denied(request, 'not the recorder of this video');
   if (!video.lineClearanceId || !(await isAssigned(ctx.db, user, video.lineClearanceId))) {
     await denied(request, 'not assigned to the video’s line');
@@ -443,7 +450,10 @@ async function checkCreate(ctx: AppContext, upload: Upload): Promise<void> {
 async function checkOwner(store: VideoUploadStore, id: string): Promise<void> {
   const request = requestNow();
   const row = await store.row(id);
-  if (row.userId !== request.user?.id) throw ERRORS.FILE_NOT_FOUND;
+  if (row.userId !== request.user?.id) {
+    await refusedRead(request, 'an upload');
+    throw ERRORS.FILE_NOT_FOUND;
+  }
 }
 
 export interface VideoUploads {

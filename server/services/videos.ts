@@ -6,6 +6,7 @@
 // in the WASM engine (docs/server.md, Performance).
 import { and, eq, gte, lte, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { FastifyRequest } from 'fastify';
 import type { AuthUser } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import {
@@ -26,10 +27,11 @@ import {
   signatures,
   videos,
 } from '../db/schema.ts';
+import { currentUser } from '../http/auth-hook.ts';
 import { notFound } from '../http/errors.ts';
 import { inspectionIsSigned } from '../reports/signed-evidence.ts';
 import type { AdminVideo, Video, VideoStatus } from '../schemas/videos.ts';
-import { visibleTo } from './scope.ts';
+import { hiddenRecord, visibleTo } from './scope.ts';
 
 export type VideoRow = typeof videos.$inferSelect;
 
@@ -363,7 +365,8 @@ export async function listVideosJson(
   return writeJson(parseListed(await listRows(db, user, filters, options)));
 }
 
-export async function getVideo(db: Db, user: AuthUser, id: string): Promise<Video> {
+/** The video, when the user may see it. */
+export async function getVideo(db: Db, user: AuthUser, id: string): Promise<Video | undefined> {
   const [video] = reshapeListed(
     await preparedRows(
       db,
@@ -375,19 +378,15 @@ export async function getVideo(db: Db, user: AuthUser, id: string): Promise<Vide
       ),
     ),
   );
-  if (!video) throw notFound('Video');
   return video;
 }
 
-/**
- * The stored row of a video the user may see. A video outside the caller's scope answers 404
- * like a missing one, so ids of other people's videos cannot be probed.
- */
-export async function findVisibleVideo(db: Db, user: AuthUser, match: SQL): Promise<VideoRow> {
-  const [row] = await db
+/** The stored row of the caller's video that `match` finds: 404 for one it may not see (hiddenRecord). */
+export async function findVisibleVideo(request: FastifyRequest, match: SQL): Promise<VideoRow> {
+  const user = currentUser(request);
+  const [row] = await request.server.ctx.db
     .select()
     .from(videos)
     .where(and(match, visibleTo(user, { owner: videos.userId, line: videos.lineClearanceId })));
-  if (!row) throw notFound('Video');
-  return row;
+  return row ?? hiddenRecord(request, videos, match, notFound('Video'));
 }

@@ -2,9 +2,9 @@
 // role, including other users' objects. The table is the single source the test walks; keep it in
 // step with docs/permissions.md.
 import { createHash } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, count, eq, gt, max } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inspections, predictions, videos } from '../db/schema.ts';
+import { auditLog, inspections, predictions, videos } from '../db/schema.ts';
 import { DEMO_PASSWORD } from '../demo/load-demo.ts';
 import { newId } from '../ids.ts';
 import { build, type TestApp } from './build.ts';
@@ -46,8 +46,6 @@ interface Row {
   allowed: DemoKey[] | 'public';
   /** Callers for whom the object is outside their scope: 404, as if it did not exist. */
   hidden?: DemoKey[];
-  /** Status for everyone when the check past authorization always fails (e.g. wrong password). */
-  all?: number;
 }
 
 let t: TestApp;
@@ -834,6 +832,19 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+const lastAuditId = async () =>
+  (await t.services.ctx.db.select({ last: max(auditLog.id) }).from(auditLog))[0]?.last ?? 0;
+
+/** Whether a refusal was written after entry `last` (repeats are counted in memory until a flush). */
+async function refusalsAfter(last: number): Promise<boolean> {
+  await t.services.ctx.refusals.flush();
+  const [row] = await t.services.ctx.db
+    .select({ n: count() })
+    .from(auditLog)
+    .where(and(gt(auditLog.id, last), eq(auditLog.action, 'authorization.denied')));
+  return (row?.n ?? 0) > 0;
+}
+
 describe('role × route matrix', () => {
   it('covers every route of the OpenAPI document', async () => {
     const doc = (await t.app.inject({ url: '/api/openapi.json' })).json() as {
@@ -851,15 +862,24 @@ describe('role × route matrix', () => {
     it(`${row.method} ${row.route}${row.hidden ? ' (other users’ objects)' : ''}`, async () => {
       const results: Record<string, number> = {};
       const expected: Record<string, number> = {};
+      const refused: Who[] = [];
       for (const who of ['anon', ...EVERYONE] as Who[]) {
         const req = await row.request(who);
+        const last = await lastAuditId();
         results[who] = (await call(who, row.method, req)).statusCode;
+        if (await refusalsAfter(last)) refused.push(who);
         if (row.allowed === 'public') expected[who] = row.ok;
         else if (who === 'anon') expected[who] = 401;
         else if (row.hidden?.includes(who)) expected[who] = 404;
         else expected[who] = row.allowed.includes(who) ? row.ok : 403;
       }
       expect(results).toEqual(expected);
+      // A failed authorization is in the trail (docs/permissions.md): a 403, and a 404 for another
+      // user's object as much as one the caller may not touch; nothing else is a refusal.
+      const shouldRefuse = EVERYONE.filter(
+        (who) => expected[who] === 403 || row.hidden?.includes(who),
+      );
+      expect(refused).toEqual(shouldRefuse);
     });
   }
 });
