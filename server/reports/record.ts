@@ -182,15 +182,15 @@ export interface KeptDigest {
 }
 
 /**
- * SHA-256 (hex) of the record with the signature's fields (or none, before signing) and the names,
- * layout and evidence it shows (none for signatures made before they were kept, whose hashes stay
- * as signed).
+ * What the record hash is taken of: the record with the signature's fields (or none, before
+ * signing) and the names, layout and evidence it shows (none for signatures made before they were
+ * kept, whose hashes stay as signed). The electronic copy carries it, to be hashed again by anyone.
  */
-export function recordHash(
+export function hashedContent(
   record: InspectionRecord,
   signature: SignatureFields | null,
   kept: KeptDigest | null,
-): string {
+) {
   const signed = signature && {
     signerId: signature.signerId,
     signerName: signature.signerName,
@@ -199,6 +199,17 @@ export function recordHash(
     notes: signature.notes,
     signedAt: signature.signedAt,
   };
-  const content = { record: signedContent(record), signature: signed, ...(kept && { kept }) };
-  return createHash('sha256').update(canonicalJson(content)).digest('hex');
+  return { record: signedContent(record), signature: signed, ...(kept && { kept }) };
 }
+
+export type HashedContent = ReturnType<typeof hashedContent>;
+
+/** The record hash: SHA-256 (hex) of `hashedContent` as canonical JSON. */
+export const hashOfContent = (content: HashedContent): string =>
+  createHash('sha256').update(canonicalJson(content)).digest('hex');
+
+export const recordHash = (
+  record: InspectionRecord,
+  signature: SignatureFields | null,
+  kept: KeptDigest | null,
+): string => hashOfContent(hashedContent(record, signature, kept));

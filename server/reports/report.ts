@@ -35,8 +35,10 @@ import {
 import {
   currentNames,
   type InspectionRecord,
+  type HashedContent,
+  hashedContent,
+  hashOfContent,
   readRecord,
-  recordHash,
   type VideoRow,
 } from './record.ts';
 import { changedDevice, deviceDigest, shownDevice } from './recording-device.ts';
@@ -236,6 +238,16 @@ export async function buildReport(
   /** The request's reader, when another of its steps reads the keyframes file too. */
   keyframesOf?: KeyframesReader,
 ): Promise<InspectionReport> {
+  return (await buildReportWithContent(ctx, user, record, keyframesOf)).report;
+}
+
+/** The report and what its record hash was taken of (`hashedContent`), for the electronic copy. */
+export async function buildReportWithContent(
+  ctx: Pick<AppContext, 'db' | 'storage'>,
+  user: AuthUser,
+  record: InspectionRecord,
+  keyframesOf?: KeyframesReader,
+): Promise<{ report: InspectionReport; hashed: HashedContent }> {
   const { db } = ctx;
   const { inspection, video } = record;
   // A signed record shows the names it was signed with; a later rename does not change it.
@@ -362,7 +374,7 @@ export async function buildReport(
   // One made before the evidence's digests were kept is checked without them (`evidence` absent).
   const keptEvidence = record.kept?.evidence;
   const evidenceNow = evidenceDigest(evidence);
-  const currentHash = recordHash(
+  const hashed = hashedContent(
     record,
     signature,
     legacySignature
@@ -384,6 +396,7 @@ export async function buildReport(
             : evidenceNow,
         },
   );
+  const currentHash = hashOfContent(hashed);
   const rules = signRules(user, record, await signContext(db, user, inspection));
   const unchangedSinceSigning = signature ? currentHash === signature.recordHash : null;
   const changedParts =
@@ -403,7 +416,7 @@ export async function buildReport(
     detections,
     changedAfterSigning: unchangedSinceSigning === false,
   });
-  return {
+  const report: InspectionReport = {
     inspectionId: inspection.id,
     lineClearanceId: inspection.lineClearanceId,
     lineName: names.lineName,
@@ -445,6 +458,7 @@ export async function buildReport(
     approvalBlocker: blocker,
     approvalExceptions: approvalExceptions(flags),
   };
+  return { report, hashed };
 }
 
 /**

@@ -1,6 +1,7 @@
 // The inspection report as a signed GMP record, on the real demo dataset: the report's checklist
 // and flags, detection dispositions, approve/reject as e-signatures with their rules, the PDF read
 // back with pdfjs-dist, the /reports list and CSV, and the hash-chained audit trail.
+import { createHash } from 'node:crypto';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfPageImageCounts, pdfPages, pdfTextBoxes } from '../../tests/support/pdf-text.ts';
@@ -28,6 +29,7 @@ import type {
 import { build, type TestApp } from '../test/build.ts';
 import { dataset, files } from '../test/demo-dataset.ts';
 import { createUser, PASSWORD as TEST_PASSWORD } from '../test/fixtures.ts';
+import { canonicalJson } from './canonical-json.ts';
 import { checkEvidenceFiles } from './evidence.ts';
 import { CSV_BATCH, TOTAL_CAP } from './list.ts';
 import { reportPdf } from './pdf.ts';
@@ -991,6 +993,62 @@ describe('the PDF', () => {
     expect(history).toContain('signature.signerName: — → Daniel Okafor');
     expect(history).toContain('signature.meaning: — → approved');
     expect(history).toContain(`signature.recordHash: — → ${r.signature?.recordHash}`);
+  });
+});
+
+describe('the electronic copy (JSON)', () => {
+  it('holds what the record hash is taken of, the report and the whole history, and is an export', async () => {
+    const [signed] = await t.services.ctx.db
+      .select({ id: inspections.id })
+      .from(inspections)
+      .where(eq(inspections.status, 'approved'))
+      .limit(1);
+    const id = signed?.id ?? '';
+    const before = await trail('export', id);
+    const res = await get('audit', `/api/reports/${id}/record.json`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="inspection-${id}.json"`);
+    const copy = res.json() as {
+      format: string;
+      exportedBy: { email: string };
+      recordHash: string;
+      hashed: unknown;
+      report: InspectionReport;
+      evidenceCheck: { video: { state: string } | null };
+      history: { id: number; action: string; hash: string; chain: string }[];
+    };
+    expect(copy.format).toBe('line-clearance-record/1');
+    expect(copy.exportedBy.email).toBe('audit@example.com');
+    // Anyone can hash the copy again, without this system.
+    const rehashed = createHash('sha256').update(canonicalJson(copy.hashed)).digest('hex');
+    expect(rehashed).toBe(copy.recordHash);
+    expect(copy.report).toEqual((await get('audit', `/api/reports/${id}`)).json());
+    expect(copy.report.signature?.meaning).toBe('approved');
+    expect(copy.report.unchangedSinceSigning).toBe(
+      copy.recordHash === copy.report.signature?.recordHash,
+    );
+    expect(copy.evidenceCheck.video?.state).toBeDefined();
+    // One export entry, naming the hash the copy carries.
+    const after = await trail('export', id);
+    expect(after.length).toBe(before.length + 1);
+    const written = after.at(-1);
+    expect(written?.newValue).toMatchObject({
+      file: `inspection-${id}.json`,
+      recordHash: copy.recordHash,
+    });
+    // The whole history as /audit answers it (oldest first), up to this copy's own export entry,
+    // each entry with its chain hashes, checked.
+    const history = await get('audit', `/api/audit-log?record=${id}&limit=1000`);
+    const entryIds = (history.json() as { id: number }[])
+      .map((entry) => entry.id)
+      .sort((a, b) => a - b);
+    expect(entryIds.at(-1)).toBe(written?.id);
+    expect(copy.history.map((entry) => entry.id)).toEqual(entryIds.slice(0, -1));
+    expect(copy.history.map((entry) => entry.action)).toContain('approve');
+    expect(copy.history.every((entry) => entry.chain === 'ok' && entry.hash.length === 64)).toBe(
+      true,
+    );
   });
 });
 

@@ -13,6 +13,7 @@ import { notFound } from '../http/errors.ts';
 import { inTurn } from '../http/heavy-work.ts';
 import { iso } from '../ids.ts';
 import { SignatureChecks } from '../reports/check-signatures.ts';
+import { electronicCopy } from '../reports/electronic-copy.ts';
 import { checkEvidenceFiles, keyframesReader } from '../reports/evidence.ts';
 import { listReports, reportFilters, reportsCsv } from '../reports/list.ts';
 import { reportPdf } from '../reports/pdf.ts';
@@ -206,6 +207,40 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return bytes;
       });
       return sendDownload(reply, 'application/pdf', file, Buffer.from(pdf));
+    },
+  );
+
+  app.get(
+    '/reports/:id/record.json',
+    {
+      config: { access: readers, media: true },
+      schema: {
+        tags: ['reports'],
+        params: IdParams,
+        description:
+          'The electronic copy of the record (docs/reports.md): what its record hash is taken ' +
+          'of, the report, the evidence files as checked now and the whole history from the ' +
+          'trail. Audited as an export, as the PDF is.',
+        response: errors,
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const record = await visibleRecord(request, request.params.id);
+      const file = `inspection-${record.inspection.id}.json`;
+      // The evidence check reads the whole video: a heavy-work turn, as a PDF takes.
+      const copy = await inTurn(app, async () => {
+        const at = new Date();
+        const made = await electronicCopy(app.ctx, user, record, at);
+        await auditExport(db, request, {
+          entity: 'inspection',
+          entityId: record.inspection.id,
+          file,
+          details: { exportedAt: made.exportedAt, recordHash: made.recordHash },
+        });
+        return made;
+      });
+      return sendDownload(reply, 'application/json', file, `${JSON.stringify(copy, null, 2)}\n`);
     },
   );
 };

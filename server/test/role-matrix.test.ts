@@ -590,7 +590,7 @@ const matrix: Row[] = [
     ok: 200,
     allowed: ['admin', 'factory'],
   },
-  ...['', '/pdf', '/evidence-check'].map(
+  ...['', '/pdf', '/record.json', '/evidence-check'].map(
     (suffix): Row => ({
       method: 'GET',
       route: `/api/reports/{id}${suffix}`,

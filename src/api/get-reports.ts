@@ -34,6 +34,10 @@ export const reportsCsvUrl = (query: ReportsQuery) => {
 export const reportPdfUrl = (inspectionId: string) =>
   `/api/reports/${encodeURIComponent(inspectionId)}/pdf`;
 
+/** An inspection record's electronic copy (JSON: what its hash is taken of, report, history). */
+export const reportCopyUrl = (inspectionId: string) =>
+  `/api/reports/${encodeURIComponent(inspectionId)}/record.json`;
+
 /** The inspection report (docs/reports.md): header, checklist, flags, detections, signature. */
 export const getReport = (id: string) => api.get<InspectionReport>(`/api/reports/${segment(id)}`);
 

@@ -5,11 +5,13 @@
 // show the record to an auditor; the trail verifies; axe (WCAG 2.2 AA) light and dark; a 390 px
 // phone lays the report and the video analysis page out without sideways scrolling.
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { canonicalJson } from '../../server/reports/canonical-json.ts';
 import type { TrailVerification } from '../../server/schemas/audit-log.ts';
 import type { InspectionReport } from '../../server/schemas/reports.ts';
 import { pdfPages } from '../support/pdf-text.ts';
@@ -196,6 +198,19 @@ describe('the inspection report as a signed record', () => {
         .readdirSync(scratch)
         .find((name) => name.startsWith('page') && name.endsWith('.png'));
       expect(png && fs.statSync(path.join(scratch, png)).size).toBeGreaterThan(1000);
+
+      // The electronic copy downloads too, and hashes to the signed record hash without the server.
+      const [copyDownload] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('link', { name: 'Download record (JSON)' }).click(),
+      ]);
+      const copyFile = path.join(scratch, 'record.json');
+      await copyDownload.saveAs(copyFile);
+      const copy = JSON.parse(fs.readFileSync(copyFile, 'utf8'));
+      expect(copy.report.signature.signerName).toBe('Daniel Okafor');
+      expect(createHash('sha256').update(canonicalJson(copy.hashed)).digest('hex')).toBe(
+        signed.recordHash,
+      );
 
       // The dashboard card shows the signature.
       await page.goto('/lc-manager');

@@ -114,6 +114,9 @@ describe('/audit: a record’s whole history', () => {
     await expect
       .element(page.getByRole('link', { name: 'Download its PDF' }))
       .toHaveAttribute('href', expect.stringContaining(`/api/reports/${inspectionId}/pdf`));
+    await expect
+      .element(page.getByRole('link', { name: 'its electronic copy (JSON)' }))
+      .toHaveAttribute('href', `/api/reports/${inspectionId}/record.json`);
     expect(page.getByRole('link', { name: 'Open its report' }).query()).toBeNull();
     await expect.element(page.getByLabelText('Record (inspection id)')).toHaveValue(inspectionId);
     await userEvent.click(page.getByRole('button', { name: 'Clear Filters' }));

@@ -2,7 +2,7 @@ import { Fragment, useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
 import { type Change, changes, NO_VALUE } from '../../../server/schemas/audit-changes.ts';
-import { reportPdfUrl } from '../../api/get-reports.ts';
+import { reportCopyUrl, reportPdfUrl } from '../../api/get-reports.ts';
 import { DateRangePicker } from '../../components/date-range-picker.tsx';
 import { Field, TextField } from '../../components/field.tsx';
 import { MediaLink } from '../../components/media-link.tsx';
@@ -302,7 +302,8 @@ export function AuditTrailSection() {
               <Link href={inspectionReportPath(query.record)}>Open its report</Link> ·{' '}
             </>
           )}
-          <MediaLink href={reportPdfUrl(query.record)}>Download its PDF</MediaLink>
+          <MediaLink href={reportPdfUrl(query.record)}>Download its PDF</MediaLink> ·{' '}
+          <MediaLink href={reportCopyUrl(query.record)}>its electronic copy (JSON)</MediaLink>
         </p>
       )}
       {failure && <p role="alert">{failure}</p>}

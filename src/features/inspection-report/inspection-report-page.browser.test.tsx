@@ -90,8 +90,8 @@ describe('inspection report: Approve while the server would refuse it', () => {
     await expect.element(approve).toHaveAccessibleDescription(note);
     await expect.element(page.getByText(note)).toBeVisible();
 
-    // Tab from the PDF link reaches it (a disabled button would be skipped).
-    (page.getByRole('link', { name: 'Download PDF' }).element() as HTMLElement).focus();
+    // Tab from the link before it reaches it (a disabled button would be skipped).
+    (page.getByRole('link', { name: 'Download record (JSON)' }).element() as HTMLElement).focus();
     await userEvent.keyboard('{Tab}');
     expect(document.activeElement).toBe(approve.element());
     await userEvent.keyboard('{Enter}');
@@ -136,6 +136,10 @@ describe('inspection report: the record’s history', () => {
       [`GET /api/reports/${inspectionId}`]: { body: pendingReport(null) },
     });
     await expect.element(page.getByRole('link', { name: 'Download PDF' })).toBeVisible();
+    // The electronic copy beside the printable one (21 CFR 11.10(b)), for every reader.
+    await expect
+      .element(page.getByRole('link', { name: 'Download record (JSON)' }))
+      .toHaveAttribute('href', `/api/reports/${inspectionId}/record.json`);
     expect(page.getByRole('link', { name: 'Record history' }).query()).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { Link, useLocation, useParams } from 'wouter';
-import { getReport, isInspectionId, reportPdfUrl } from '../../api/get-reports.ts';
+import { getReport, isInspectionId, reportCopyUrl, reportPdfUrl } from '../../api/get-reports.ts';
 import { getVideo } from '../../api/get-video.ts';
 import type { ReviewDecision } from '../../api/sign-inspection.ts';
 import { BreadcrumbBar } from '../../components/breadcrumb-bar.tsx';
@@ -213,6 +213,9 @@ function ReportView({ inspectionId }: { inspectionId: string }) {
           <div className="report-title-actions">
             <MediaLink className="btn btn-secondary" href={reportPdfUrl(report.inspectionId)}>
               {s.downloadPdf}
+            </MediaLink>
+            <MediaLink className="btn btn-secondary" href={reportCopyUrl(report.inspectionId)}>
+              {s.downloadCopy}
             </MediaLink>
             {readsTrail && (
               <Link className="btn btn-secondary" href={recordHistoryPath(report.inspectionId)}>

@@ -10,6 +10,8 @@ export const reportStrings = {
   loadFailed: 'Failed to load the inspection report',
   notFound: 'Inspection not found',
   downloadPdf: 'Download PDF',
+  /** The record's electronic copy (21 CFR 11.10(b)), beside its printable one. */
+  downloadCopy: 'Download record (JSON)',
   approve: 'Approve',
   reject: 'Reject',
   /** Under an unavailable Approve, as the LC manager's cards word it. */
