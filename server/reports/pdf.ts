@@ -458,7 +458,7 @@ const ENTRY_PROBLEMS = {
 function drawHistory(w: Writer, entries: AuditEntry[], checks: Map<number, EntryCheck>): void {
   w.heading(`Record history (${entries.length} ${entries.length === 1 ? 'entry' : 'entries'})`);
   w.text(
-    "The audit trail's entries for this inspection, its video and the video's uploads, oldest first. The history is not part of the signed record hash. Long values are shortened (…) and at most 16 fields an entry are printed: /audit shows each entry whole, by its number.",
+    "The audit trail's entries for this inspection, its video and the video's uploads, oldest first. The history is not part of the signed record hash. Long values are shortened (…) and at most 16 fields an entry are printed: /audit shows each entry whole, by its number, as does the record's electronic copy (JSON).",
     { color: muted },
   );
   const failing = entries.filter((entry) => checks.get(entry.id) !== 'ok').length;

@@ -829,7 +829,7 @@ describe('the PDF', () => {
     expect(history).toContain(`Reason: ${APPROVAL_REASON}`);
     expect(history).toContain('signature.failed inspection');
     expect(history.replace(/\n/g, ' ')).toContain(
-      'Long values are shortened (…) and at most 16 fields an entry are printed: /audit shows each entry whole, by its number.',
+      "Long values are shortened (…) and at most 16 fields an entry are printed: /audit shows each entry whole, by its number, as does the record's electronic copy (JSON).",
     );
     expect(history.replace(/\n/g, ' ')).toContain(
       "Each entry was checked against the audit trail's hash chain (its hash and its links to the entries before and after it): all verify.",
