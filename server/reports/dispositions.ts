@@ -6,6 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.ts';
 import type { AuthUser } from '../context.ts';
+import { databaseNow } from '../db/database-now.ts';
 import { dispositions, predictions } from '../db/schema.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { isBlank } from '../schemas/blank.ts';
@@ -74,7 +75,8 @@ export async function setDisposition(
       reason,
       reviewerId: user.id,
       reviewerName: user.name,
-      at: new Date(),
+      // The trail's clock, as the entry written with it.
+      at: await databaseNow(tx),
     };
     const [row] = await tx
       .insert(dispositions)

@@ -34,10 +34,10 @@ import {
 } from './path-checklist.ts';
 import {
   currentNames,
-  type InspectionRecord,
   type HashedContent,
   hashedContent,
   hashOfContent,
+  type InspectionRecord,
   readRecord,
   type VideoRow,
 } from './record.ts';

@@ -11,6 +11,7 @@ import { dayAndTime } from '../audit/who-when.ts';
 import { type FailureReason, refuseCheck } from '../auth/credentials.ts';
 import type { AppContext, AuthUser } from '../context.ts';
 import type { Tx } from '../db/client.ts';
+import { databaseNow } from '../db/database-now.ts';
 import { inspections, signatures, users } from '../db/schema.ts';
 import { denied } from '../http/auth-hook.ts';
 import { badRequest, conflict, HttpError, notFound } from '../http/errors.ts';
@@ -379,7 +380,8 @@ export async function signInspection(
     await refuseUnreviewed(inTx, user, record, body.recordHash, keyframes);
     await checkRecordRules(inTx, user, record, meaning, notes, keyframes);
     const [signer] = await tx.select().from(users).where(eq(users.id, user.id));
-    const signedAt = new Date();
+    // The trail's clock, not this process's: the signature and its entry carry the same time.
+    const signedAt = await databaseNow(tx);
     const signed = await writeSigned(
       inTx,
       request,
