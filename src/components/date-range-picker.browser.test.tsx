@@ -82,6 +82,24 @@ describe('DateRangePicker', () => {
     expect(document.querySelectorAll('[aria-pressed="true"]')).toHaveLength(0);
   });
 
+  it('shows a label beside other filters, whose words are in the name a screen reader says', async () => {
+    await render(
+      <DateRangePicker
+        value={null}
+        onChange={() => {}}
+        placeholder="Filter by date range"
+        label="Date range"
+      />,
+    );
+    const label = page.getByText('Date range', { exact: true });
+    await expect.element(label).toBeVisible();
+    await expect.element(label).toHaveAttribute('aria-hidden', 'true');
+    const trigger = page.getByRole('button', { name: 'Filter by date range' });
+    await expect.element(trigger).toBeVisible();
+    // WCAG 2.5.3 (label in name): the visible words are part of the spoken name.
+    expect(trigger.element().getAttribute('aria-label')?.toLowerCase()).toContain('date range');
+  });
+
   it('opens as a dialog named by what it filters, and says the next pick politely', async () => {
     await render(
       <DateRangePicker value={null} onChange={() => {}} placeholder="Filter by date range" />,

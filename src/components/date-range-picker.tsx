@@ -22,6 +22,11 @@ export interface DateRangePickerProps {
   value: DateRange | null;
   onChange: (range: DateRange) => void;
   placeholder: string;
+  /**
+   * A visible label above it, as a filter bar's other fields have: words of the trigger's own name
+   * ('Filter by date range: …'), which is what a screen reader says, so it is hidden from them.
+   */
+  label?: string;
 }
 
 const dayFormat = 'MMM d, yyyy';
@@ -67,7 +72,7 @@ function firstTabDay(month: Date, value: DateRange | null): Date {
  * day grid is one Tab stop (a roving tabindex): opening focuses the range's first day or today,
  * arrow keys move between days (a week up or down) and on into the next or previous month.
  */
-export function DateRangePicker({ value, onChange, placeholder }: DateRangePickerProps) {
+export function DateRangePicker({ value, onChange, placeholder, label }: DateRangePickerProps) {
   const [open, setOpen] = useState(false);
   const [month, setMonth] = useState(() => startOfMonth(value?.start ?? new Date()));
   const [anchor, setAnchor] = useState<Date | null>(null);
@@ -117,7 +122,7 @@ export function DateRangePicker({ value, onChange, placeholder }: DateRangePicke
     setOpen(false);
   };
 
-  return (
+  const picker = (
     <Popover.Root
       open={open}
       onOpenChange={(next) => {
@@ -200,5 +205,14 @@ export function DateRangePicker({ value, onChange, placeholder }: DateRangePicke
         </Popover.Content>
       </Popover.Portal>
     </Popover.Root>
+  );
+  if (!label) return picker;
+  return (
+    <div className="field">
+      <span className="field-label" aria-hidden="true">
+        {label}
+      </span>
+      {picker}
+    </div>
   );
 }

@@ -282,6 +282,7 @@ export function AuditTrailSection() {
           value={pickedRange(filters.dates)}
           onChange={(range) => change({ dates: rangeDates(range) })}
           placeholder="Filter by date range"
+          label="Date range"
         />
         <div className="audit-filter-actions">
           <button type="button" className="btn btn-secondary" onClick={() => change(noFilters)}>

@@ -280,6 +280,7 @@ export default function ReportsPage() {
           value={pickedRange(filters.dates)}
           onChange={(range) => change({ dates: rangeDates(range) })}
           placeholder="Filter by date range"
+          label="Date range"
         />
         <Field label="Line">
           <select
