@@ -2,11 +2,12 @@
 // Runs on onRequest, before body validation, so an anonymous caller learns nothing about schemas.
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RefusalSubject } from '../audit/refusals.ts';
 import type { SessionRef, VerifiedToken } from '../auth/token.ts';
 import type { AuthUser, SessionRow } from '../context.ts';
 import { revokedSessions, users } from '../db/schema.ts';
 import { isApiKey, verifyApiKey } from '../services/api-keys.ts';
-import { HttpError } from './errors.ts';
+import { conflict, HttpError } from './errors.ts';
 
 export const MEDIA_COOKIE = 'lc_media';
 
@@ -187,6 +188,19 @@ export async function denied(
 ): Promise<never> {
   await request.server.ctx.refusals.record(request, reason);
   throw new HttpError(403, answer);
+}
+
+/**
+ * Records a refused change that would lose a record's evidence (a deletion of what records name)
+ * under that object, repeats merged, and answers it as a 409 with `message`.
+ */
+export async function evidenceProtected(
+  request: FastifyRequest,
+  subject: RefusalSubject,
+  message: string,
+): Promise<never> {
+  await request.server.ctx.refusals.record(request, message, 'evidence.protected', subject);
+  throw conflict(message);
 }
 
 /** The logged-in user of a route whose access rule requires one. */

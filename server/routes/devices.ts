@@ -5,9 +5,9 @@ import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
 import { changeReason, noBodyAsEmpty, unchanged, withReason } from '../audit/change-reason.ts';
 import { deviceHolders, devices, videos } from '../db/schema.ts';
-import { currentUser } from '../http/auth-hook.ts';
+import { currentUser, evidenceProtected } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
-import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { badRequest, notFound } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import { IdParams, MessageResponse } from '../schemas/common.ts';
 import {
@@ -174,14 +174,11 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .from(videos)
         .where(eq(videos.deviceId, old.id));
       if ((recorded?.n ?? 0) > 0) {
-        const refusal = conflict(
+        await evidenceProtected(
+          request,
+          { entity: 'device', entityId: old.id },
           'This device recorded inspections or videos and cannot be deleted; set its status to inactive instead',
         );
-        await app.ctx.refusals.record(request, refusal.message, 'evidence.protected', {
-          entity: 'device',
-          entityId: old.id,
-        });
-        throw refusal;
       }
       await db.transaction(async (tx) => {
         await tx.delete(devices).where(eq(devices.id, old.id));

@@ -1,5 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inspections } from '../db/schema.ts';
+import { auditLog, inspections } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { createRoleUsers, type RoleUsers } from '../test/fixtures.ts';
@@ -200,5 +201,17 @@ describe('line clearances', () => {
     });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toMatch(/inactive/);
+    // The attempt is in the trail, filed under the line it protected.
+    await t.services.ctx.refusals.flush();
+    const entries = await t.services.ctx.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.entityId, used._id));
+    expect(entries.map((entry) => entry.action)).toEqual(['create', 'evidence.protected']);
+    expect(entries[1]).toMatchObject({
+      entity: 'line-clearance',
+      actorId: u.admin.id,
+      newValue: { reason: refused.json().message, route: 'DELETE /api/line-clearances/:id' },
+    });
   });
 });

@@ -15,7 +15,7 @@ import {
   users,
   videos,
 } from '../db/schema.ts';
-import { currentUser, denied } from '../http/auth-hook.ts';
+import { currentUser, denied, evidenceProtected } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { newId } from '../ids.ts';
@@ -271,7 +271,9 @@ export const lineClearanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .from(videos)
         .where(eq(videos.lineClearanceId, old.id));
       if ((inspectionCount?.n ?? 0) > 0 || (videoCount?.n ?? 0) > 0) {
-        throw conflict(
+        await evidenceProtected(
+          request,
+          { entity: 'line-clearance', entityId: old.id },
           'This line clearance has inspections or videos and cannot be deleted; set its status to inactive instead',
         );
       }

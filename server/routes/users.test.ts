@@ -1,5 +1,6 @@
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dispositions, inspections, lineClearances } from '../db/schema.ts';
+import { auditLog, dispositions, inspections, lineClearances } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { createRoleUsers, type RoleUsers } from '../test/fixtures.ts';
@@ -421,6 +422,17 @@ describe('an LC manager manages the operators of its own lines only', () => {
     expect(named.json().message).toBe(
       'This user is named in detection dispositions and cannot be deleted; deactivate the account instead',
     );
+    // The attempt is in the trail, filed under the user the records name.
+    await t.services.ctx.refusals.flush();
+    const attempts = await t.services.ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityId, reviewer._id), eq(auditLog.action, 'evidence.protected')));
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]).toMatchObject({
+      entity: 'user',
+      newValue: { reason: named.json().message, route: 'DELETE /api/users/:id' },
+    });
 
     const manager = (await post(u.admin.auth, person('manager', ['lc_manager']))).json();
     await t.services.ctx.db.insert(lineClearances).values({

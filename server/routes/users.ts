@@ -33,7 +33,7 @@ import {
   users,
   videos,
 } from '../db/schema.ts';
-import { currentUser, denied } from '../http/auth-hook.ts';
+import { currentUser, denied, evidenceProtected } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { passwordRateLimits } from '../http/password-rate-limit.ts';
@@ -60,11 +60,15 @@ type Row = typeof users.$inferSelect;
 const inWords = (items: readonly string[]) =>
   items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 
+/** The 409 for deleting a user that `named` kinds of record name. */
+const namedIn = (named: readonly string[]) =>
+  `This user is named in ${inWords(named)} and cannot be deleted; deactivate the account instead`;
+
 /**
  * The kinds of record that name a user (GMP records: who performed, verified, decided or
  * registered must stay known), in the words a 409 uses; empty when none does.
  */
-async function recordsNaming(tx: Tx, userId: string): Promise<string[]> {
+async function recordsNaming(tx: Db | Tx, userId: string): Promise<string[]> {
   const count = async (table: PgTable, where: SQL | undefined) => {
     const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(table).where(where);
     return row?.n ?? 0;
@@ -446,13 +450,15 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (request.params.id === user.id) throw conflict('You cannot delete your own account');
       const { row: old } = await findManageable(request, request.params.id);
       await refuseIfShared(request, old);
+      // Checked before the transaction too, so the refusal is in the trail (its entry commits on its
+      // own); again inside it, against a record naming the user meanwhile.
+      const named = await recordsNaming(db, old.id);
+      if (named.length > 0) {
+        await evidenceProtected(request, { entity: 'user', entityId: old.id }, namedIn(named));
+      }
       await db.transaction(async (tx) => {
-        const named = await recordsNaming(tx, old.id);
-        if (named.length > 0) {
-          throw conflict(
-            `This user is named in ${inWords(named)} and cannot be deleted; deactivate the account instead`,
-          );
-        }
+        const namedMeanwhile = await recordsNaming(tx, old.id);
+        if (namedMeanwhile.length > 0) throw conflict(namedIn(namedMeanwhile));
         const managed = await tx
           .select({ name: lineClearances.name })
           .from(lineClearances)
