@@ -8,6 +8,7 @@ import { auditLog, inspections, uploads } from '../db/schema.ts';
 import { iso } from '../ids.ts';
 import type { AuditEntry } from '../schemas/audit-log.ts';
 import { auditReason } from './reason.ts';
+import { checkEntries, type EntryCheck } from './verify-trail.ts';
 
 /** The objects whose entries make up an inspection record's history. */
 export interface RecordObjects {
@@ -132,4 +133,20 @@ export async function recordHistory(db: Db, inspectionId: string): Promise<Audit
     .where(recordCondition(objects))
     .orderBy(asc(auditLog.id));
   return rows.map(toAuditEntry);
+}
+
+/** An entry of a record's history with how it checks against the chain (`checkEntries`). */
+export type CheckedEntry = AuditEntry & { chain: EntryCheck };
+
+/**
+ * The record's whole history (empty for no such inspection), each entry checked against the chain:
+ * what a copy leaving the system (the PDF, the electronic copy) prints of it.
+ */
+export async function checkedRecordHistory(db: Db, inspectionId: string): Promise<CheckedEntry[]> {
+  const history = (await recordHistory(db, inspectionId)) ?? [];
+  const checks = await checkEntries(
+    db,
+    history.map((entry) => entry.id),
+  );
+  return history.map((entry) => ({ ...entry, chain: checks.get(entry.id) ?? 'hash' }));
 }

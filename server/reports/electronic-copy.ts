@@ -3,8 +3,7 @@
 // of, so anyone can hash it again without this system; the report as the page shows it; the
 // evidence files as checked when the copy was made; and the record's whole history from the
 // trail, each entry with its chain hashes and how it checked against them.
-import { recordHistory } from '../audit/record-history.ts';
-import { checkEntries } from '../audit/verify-trail.ts';
+import { checkedRecordHistory } from '../audit/record-history.ts';
 import type { AppContext, AuthUser } from '../context.ts';
 import { iso } from '../ids.ts';
 import { checkEvidenceFiles, keyframesReader } from './evidence.ts';
@@ -31,11 +30,6 @@ export async function electronicCopy(
   const keyframes = keyframesReader(ctx.storage);
   const { report, hashed } = await buildReportWithContent(ctx, user, record, keyframes);
   const evidenceCheck = await checkEvidenceFiles(ctx.storage, record, at, keyframes);
-  const history = (await recordHistory(ctx.db, report.inspectionId)) ?? [];
-  const checks = await checkEntries(
-    ctx.db,
-    history.map((entry) => entry.id),
-  );
   return {
     format: COPY_FORMAT,
     exportedAt: iso(at),
@@ -45,6 +39,6 @@ export async function electronicCopy(
     hashed,
     report,
     evidenceCheck,
-    history: history.map((entry) => ({ ...entry, chain: checks.get(entry.id) ?? 'hash' })),
+    history: await checkedRecordHistory(ctx.db, report.inspectionId),
   };
 }

@@ -17,12 +17,10 @@ import {
   rectangle,
   rgb,
 } from 'pdf-lib';
-import { recordHistory } from '../audit/record-history.ts';
-import { checkEntries, type EntryCheck } from '../audit/verify-trail.ts';
+import { type CheckedEntry, checkedRecordHistory } from '../audit/record-history.ts';
 import type { AppContext } from '../context.ts';
 import { videos } from '../db/schema.ts';
 import { changes, cut } from '../schemas/audit-changes.ts';
-import type { AuditEntry } from '../schemas/audit-log.ts';
 import { coverageSource } from '../schemas/coverage-source.ts';
 import { replacedDetectionText } from '../schemas/replaced-detection.ts';
 import type {
@@ -455,13 +453,13 @@ const ENTRY_PROBLEMS = {
  * UTC time, who, what and a short summary of its change and reason. It is printed, not signed:
  * the record hash covers the record, and the history goes on growing after the signature.
  */
-function drawHistory(w: Writer, entries: AuditEntry[], checks: Map<number, EntryCheck>): void {
+function drawHistory(w: Writer, entries: CheckedEntry[]): void {
   w.heading(`Record history (${entries.length} ${entries.length === 1 ? 'entry' : 'entries'})`);
   w.text(
     "The audit trail's entries for this inspection, its video and the video's uploads, oldest first. The history is not part of the signed record hash. Long values are shortened (…) and at most 16 fields an entry are printed: /audit shows each entry whole, by its number, as does the record's electronic copy (JSON).",
     { color: muted },
   );
-  const failing = entries.filter((entry) => checks.get(entry.id) !== 'ok').length;
+  const failing = entries.filter((entry) => entry.chain !== 'ok').length;
   if (failing) {
     w.text(
       `WARNING: ${failing} of these entries ${failing === 1 ? 'does' : 'do'} not verify against the audit trail's hash chain (marked below); 'Verify trail' on /audit finds the first break.`,
@@ -480,8 +478,9 @@ function drawHistory(w: Writer, entries: AuditEntry[], checks: Map<number, Entry
       `${utc(entry.at)} · ${entry.actorEmail ?? 'system'} · ${entry.action} ${entry.entity} (entry ${entry.id})`,
       { bold: true },
     );
-    const check = checks.get(entry.id) ?? 'hash';
-    if (check !== 'ok') w.text(ENTRY_PROBLEMS[check], { indent: 10, bold: true, color: danger });
+    if (entry.chain !== 'ok') {
+      w.text(ENTRY_PROBLEMS[entry.chain], { indent: 10, bold: true, color: danger });
+    }
     const lines = changes(entry.oldValue, entry.newValue, HISTORY_LIMITS.value).map(
       (change) => change.line,
     );
@@ -550,7 +549,7 @@ export async function reportPdf(
   cjkFonts: CjkFontFiles | null = systemCjkFonts(),
 ): Promise<Uint8Array> {
   const printedAt = printing.at;
-  const history = (await recordHistory(ctx.db, report.inspectionId)) ?? [];
+  const history = await checkedRecordHistory(ctx.db, report.inspectionId);
   const doc = await PDFDocument.create();
   // Everything the copy prints comes from these: the CJK font is read only when they have CJK.
   const fonts = await embedReportFonts(
@@ -708,14 +707,7 @@ export async function reportPdf(
   }
   drawReplacedDecisions(w, report);
 
-  drawHistory(
-    w,
-    history,
-    await checkEntries(
-      ctx.db,
-      history.map((entry) => entry.id),
-    ),
-  );
+  drawHistory(w, history);
 
   // One line, always inside the page: a hash of wide characters made the footer 2 pt too long at
   // 7 pt. Rounded down to 0.01 pt: the exact fit measured a hair past the margin in floating point.

@@ -68,7 +68,7 @@ const namedIn = (named: readonly string[]) =>
  * The kinds of record that name a user (GMP records: who performed, verified, decided or
  * registered must stay known), in the words a 409 uses; empty when none does.
  */
-async function recordsNaming(tx: Db | Tx, userId: string): Promise<string[]> {
+async function recordsNaming(tx: Tx, userId: string): Promise<string[]> {
   const count = async (table: PgTable, where: SQL | undefined) => {
     const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(table).where(where);
     return row?.n ?? 0;
@@ -450,34 +450,37 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (request.params.id === user.id) throw conflict('You cannot delete your own account');
       const { row: old } = await findManageable(request, request.params.id);
       await refuseIfShared(request, old);
-      // Checked before the transaction too, so the refusal is in the trail (its entry commits on its
-      // own); again inside it, against a record naming the user meanwhile.
-      const named = await recordsNaming(db, old.id);
-      if (named.length > 0) {
-        await evidenceProtected(request, { entity: 'user', entityId: old.id }, namedIn(named));
-      }
-      await db.transaction(async (tx) => {
-        const namedMeanwhile = await recordsNaming(tx, old.id);
-        if (namedMeanwhile.length > 0) throw conflict(namedIn(namedMeanwhile));
-        const managed = await tx
-          .select({ name: lineClearances.name })
-          .from(lineClearances)
-          .where(eq(lineClearances.managerId, old.id))
-          .orderBy(asc(lineClearances.name));
-        if (managed.length > 0) {
-          throw conflict(
-            `This user is the LC manager of ${inWords(managed.map((line) => line.name))}; give those lines another LC manager first`,
-          );
-        }
-        await assertAdminRemains(tx, old);
-        await tx.delete(users).where(eq(users.id, old.id));
-        await audit(tx, request, {
-          action: 'delete',
-          entity: 'user',
-          entityId: old.id,
-          ...withReason(reason, toUser(old)),
+      let named: string[] = [];
+      await db
+        .transaction(async (tx) => {
+          named = await recordsNaming(tx, old.id);
+          if (named.length > 0) throw conflict(namedIn(named));
+          const managed = await tx
+            .select({ name: lineClearances.name })
+            .from(lineClearances)
+            .where(eq(lineClearances.managerId, old.id))
+            .orderBy(asc(lineClearances.name));
+          if (managed.length > 0) {
+            throw conflict(
+              `This user is the LC manager of ${inWords(managed.map((line) => line.name))}; give those lines another LC manager first`,
+            );
+          }
+          await assertAdminRemains(tx, old);
+          await tx.delete(users).where(eq(users.id, old.id));
+          await audit(tx, request, {
+            action: 'delete',
+            entity: 'user',
+            entityId: old.id,
+            ...withReason(reason, toUser(old)),
+          });
+        })
+        .catch(async (error) => {
+          // In the trail once the transaction has rolled back (inside it, the entry would go too).
+          if (named.length > 0) {
+            await evidenceProtected(request, { entity: 'user', entityId: old.id }, namedIn(named));
+          }
+          throw error;
         });
-      });
       return { message: 'User deleted' };
     },
   );
