@@ -120,6 +120,7 @@ export async function replaceResults(
       keyframesKey: results.keyframesKey,
       keyframeImagesPrefix: results.imagesPrefix,
       calibration: results.calibration,
+      detector: results.detector,
       analysisVersion: results.analysisVersion,
       ...(results.duration !== undefined ? { duration: results.duration } : {}),
     })

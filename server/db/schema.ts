@@ -150,6 +150,11 @@ export const videos = pgTable(
     statusReason: text('status_reason'),
     /** The path's own calibration (slamPoints/floorplanPoints…), laid over the line's configuration. */
     calibration: jsonb('calibration').$type<VideoCalibration>(),
+    /**
+     * The object detector the current results came from (name 'none': no detector ran, so no
+     * detection was looked for); null before any results, or when an ingest named none.
+     */
+    detector: jsonb('detector').$type<DetectorInfo>(),
     createdAt: createdAt(),
   },
   (t) => [

@@ -27,6 +27,8 @@ export interface Evidence {
   predictions: PredictionRow[];
   /** The capture's QR scans (none without a capture). */
   scans: QrScan[];
+  /** Whether the phone's capture data arrived: without it, no scan says nothing. */
+  captured: boolean;
 }
 
 /** The digests the record hash covers on every read: all but the keyframe images'. */
@@ -81,6 +83,7 @@ export async function readEvidence(
     keyframes: await keyframes(video),
     predictions: rows,
     scans: capture?.scans ?? [],
+    captured: capture !== undefined,
   };
 }
 

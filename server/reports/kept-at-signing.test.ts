@@ -205,7 +205,7 @@ describe('the layout a signature keeps', () => {
     );
     // Its signer saw the flags of the rules then (version 1): the report says which came since.
     expect(r.flagsSinceSigning).toBe(
-      'Signed under earlier report rules (version 1): its signer did not see the flags added since, which this report raises: ‘Submitted late’ (received over 60 minutes after the recording ended); ‘Confirmed finding on a replaced detection’ (a finding a reviewer confirmed, no longer in the analysis).',
+      'Signed under earlier report rules (version 1): its signer did not see the flags added since, which this report raises: ‘Submitted late’ (received over 60 minutes after the recording ended); ‘Confirmed finding on a replaced detection’ (a finding a reviewer confirmed, no longer in the analysis); ‘Object detection was not run’ (a finished analysis whose keyframe images no detector checked).',
     );
     const pdf = await get(`/api/reports/${signed.id}/pdf`);
     const printed = (await pdfPages(pdf.rawPayload)).join(' ').replace(/\s+/g, ' ');

@@ -640,12 +640,13 @@ export async function reportPdf(
   if (!report.checklist.tags.length) w.text('No tags configured.', { color: muted, indent: 10 });
   for (const tag of report.checklist.tags) {
     const how = tag.source === 'qr' ? 'QR code' : 'path';
-    w.text(
-      tag.scanned
-        ? `Scanned: ${tag.name} at ${secondsText(tag.time)} (${how})${tag.keyframe ? `, keyframe ${tag.keyframe.filename}` : ''}`
-        : `NOT scanned: ${tag.name}`,
-      { indent: 10, color: tag.scanned ? ink : danger },
-    );
+    const line =
+      tag.scanned === null
+        ? `Not assessable (no scans from the phone, no path): ${tag.name}`
+        : tag.scanned
+          ? `Scanned: ${tag.name} at ${secondsText(tag.time)} (${how})${tag.keyframe ? `, keyframe ${tag.keyframe.filename}` : ''}`
+          : `NOT scanned: ${tag.name}`;
+    w.text(line, { indent: 10, color: tag.scanned ? ink : tag.scanned === null ? muted : danger });
   }
   w.text('Hot zones', { bold: true });
   if (!report.checklist.zones.length)
@@ -683,6 +684,7 @@ export async function reportPdf(
     `Detections at or above ${(report.rules.confidenceThreshold * 100).toFixed(0)}% confidence, and any with a disposition.`,
     { color: muted },
   );
+  if (report.detectionNote) w.text(`${report.detectionNote}.`, { bold: true, color: danger });
   const [video] = report.video
     ? await ctx.db.select().from(videos).where(eq(videos.id, report.video.id))
     : [];

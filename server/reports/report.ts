@@ -208,6 +208,10 @@ export function approvalBlocker(record: {
   if (!video)
     return 'No video: none is linked to this inspection (none was submitted, or it was deleted)';
   if (!video.sha256) {
+    // A recording given up (discarded on the device, refused at ingest) never arrives.
+    if (video.status === 'error') {
+      return `No verified video: the file will not arrive (${video.statusReason ?? 'no reason recorded'})`;
+    }
     return 'No verified video: the file has not arrived from the operator’s device yet';
   }
   if (video.status === 'pending' || video.status === 'processing') {
@@ -217,6 +221,23 @@ export function approvalBlocker(record: {
     return `Analysis failed (${video.statusReason ?? 'no reason recorded'}): re-run it from /analysis`;
   }
   return null;
+}
+
+/**
+ * Why a finished analysis's detections (or their absence) say nothing of leftover items: no
+ * detector ran, or the results name none; null when a detector looked (found something or not)
+ * or there are no results yet (the blocker says why).
+ */
+export function noDetectionNote(
+  video: Pick<VideoRow, 'sha256' | 'status' | 'detector' | 'analysisVersion'> | null,
+  detections: number,
+): string | null {
+  if (!video?.sha256 || video.status !== 'completed' || detections > 0) return null;
+  if (video.detector?.name === 'none') {
+    return 'Object detection was not run (no detector configured): the keyframe images were not checked for leftover items';
+  }
+  if (video.detector) return null;
+  return `Object detection not reported: the analysis (${video.analysisVersion ?? 'unnamed'}) names no detector, so the keyframe images may not have been checked for leftover items`;
 }
 
 /** What an approval signs over: the critical and high flags not dismissed; null when none. */
@@ -254,7 +275,7 @@ export async function buildReportWithContent(
   const names = record.kept ?? (await currentNames(db, inspection));
   const device = await shownDevice(db, record);
   const evidence = await readEvidence(ctx, record, keyframesOf);
-  const { keyframes, predictions: predictionRows, scans } = evidence;
+  const { keyframes, predictions: predictionRows, scans, captured } = evidence;
   const layout = await recordLayout(ctx, record);
   const configuration = layout.config?.configuration ?? null;
   const items = checklistItems(record, configuration);
@@ -295,7 +316,8 @@ export async function buildReportWithContent(
       index: tag.index,
       name: tag.name,
       qrCode: tag.qrCode ?? null,
-      scanned: source !== null,
+      // Without the phone's scans and without a path, a miss can be neither shown nor ruled out.
+      scanned: source !== null ? true : captured || path ? false : null,
       source,
       time,
       keyframe: keyframeAt(time),
@@ -333,6 +355,7 @@ export async function buildReportWithContent(
   const replacedDecisions = decisionsOnReplaced(record, predictionRows);
 
   const blocker = approvalBlocker(record);
+  const detectionNote = noDetectionNote(video, predictionRows.length);
   const flags = reportFlags({
     tags,
     zones,
@@ -340,6 +363,7 @@ export async function buildReportWithContent(
     replacedDecisions,
     path,
     pathMessage,
+    detectionNote,
     record,
     blocker,
   });
@@ -444,6 +468,7 @@ export async function buildReportWithContent(
     pathMissingReason,
     coverage,
     detections,
+    detectionNote,
     replacedDecisions,
     flags,
     rules: reportRules,
@@ -484,6 +509,7 @@ function notCoveredBy(kept: InspectionRecord['kept']): string | null {
 const flagsAddedByRules: Record<number, string> = {
   2: '‘Submitted late’ (received over 60 minutes after the recording ended)',
   3: '‘Confirmed finding on a replaced detection’ (a finding a reviewer confirmed, no longer in the analysis)',
+  4: '‘Object detection was not run’ (a finished analysis whose keyframe images no detector checked)',
 };
 
 function flagsSince(signedUnder: number): string | null {
@@ -502,6 +528,8 @@ interface FlagInput {
   replacedDecisions: ReplacedDecision[];
   path: PathChecklist | null;
   pathMessage: string | null;
+  /** Why the detections cannot be taken as a look for leftover items (`noDetectionNote`). */
+  detectionNote: string | null;
   record: InspectionRecord;
   /** Why it cannot be approved (approvalBlocker), raised as a critical flag. */
   blocker: string | null;
@@ -518,6 +546,7 @@ function reportFlags({
   replacedDecisions,
   path,
   pathMessage,
+  detectionNote,
   record,
   blocker,
 }: FlagInput): Flag[] {
@@ -533,7 +562,7 @@ function reportFlags({
     });
   }
   for (const tag of tags) {
-    if (tag.scanned) continue;
+    if (tag.scanned !== false) continue;
     flags.push({
       kind: 'tag',
       severity: 'high',
@@ -563,6 +592,15 @@ function reportFlags({
       text: unchecked.length
         ? `${pathMessage} ${unchecked.length === 1 ? '1 hot zone is' : `${unchecked.length} hot zones are`} not assessable: ${unchecked.map((zone) => zone.name).join(', ')}`
         : pathMessage,
+      time: null,
+      ref: null,
+    });
+  }
+  if (detectionNote) {
+    flags.push({
+      kind: 'no-detection',
+      severity: 'high',
+      text: detectionNote,
       time: null,
       ref: null,
     });
@@ -700,7 +738,7 @@ async function saveSummary(
  * pending record listed 3 flags, 1 critical, against 4 and 2 in its report). Say what a raise adds
  * to the flags in `flagsAddedByRules`.
  */
-export const REPORT_RULES_VERSION = 3;
+export const REPORT_RULES_VERSION = 4;
 
 /** Who builds reports for their summaries: a reader of every record who signs nothing. */
 const summarizer: AuthUser = { id: 'system', name: 'System', email: '', roles: ['audit'] };

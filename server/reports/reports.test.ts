@@ -9,6 +9,7 @@ import type { AuthUser } from '../context.ts';
 import {
   accountLockouts,
   auditLog,
+  captures,
   devices,
   inspections,
   lineClearances,
@@ -66,6 +67,19 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const get = (who: string, url: string) => t.app.inject({ url, headers: auth[who] });
+/** Sets fields of the video of the inspection known by `key`, behind the server's back. */
+async function videoSetter(key: string) {
+  const { db } = t.services.ctx;
+  const [row] = await db
+    .select()
+    .from(inspections)
+    .where(eq(inspections.id, inspectionIds[key] ?? ''));
+  return (values: Partial<typeof videos.$inferInsert>) =>
+    db
+      .update(videos)
+      .set(values)
+      .where(eq(videos.id, row?.videoId ?? ''));
+}
 const report = async (who: string, key: string) =>
   (await get(who, `/api/reports/${inspectionIds[key]}`)).json() as InspectionReport;
 const APPROVAL_REASON =
@@ -267,12 +281,7 @@ describe('the inspection report', () => {
   it('gives the analysis’s reason for no path in the report, its flag and the PDF', async () => {
     const reason = 'fewer than two scans of tags with a known floor-plan position (0): no path';
     const id = inspectionIds['no-keyframes'] ?? '';
-    const [row] = await t.services.ctx.db.select().from(inspections).where(eq(inspections.id, id));
-    const setVideo = (values: Partial<typeof videos.$inferInsert>) =>
-      t.services.ctx.db
-        .update(videos)
-        .set(values)
-        .where(eq(videos.id, row?.videoId ?? ''));
+    const setVideo = await videoSetter('no-keyframes');
     await setVideo({ statusReason: reason });
     const words =
       'No path: the analysis found fewer than two scans of tags with a known floor-plan position (0).';
@@ -302,6 +311,64 @@ describe('the inspection report', () => {
     expect((await report('lcmanager2', 'legacy')).pathMessage).toBe(
       'No video was recorded for this inspection.',
     );
+  });
+
+  it('says when no detector looked at a finished analysis, rather than that it found nothing', async () => {
+    const id = inspectionIds['no-keyframes'] ?? '';
+    const setVideo = await videoSetter('no-keyframes');
+    const noteOf = async () => {
+      const r = await report('lcmanager2', 'no-keyframes');
+      const flag = r.flags.find((f) => f.kind === 'no-detection');
+      expect(flag?.text ?? null).toBe(r.detectionNote);
+      if (flag) expect(flag).toMatchObject({ severity: 'high', time: null, ref: null });
+      return r.detectionNote;
+    };
+    expect(await noteOf()).toBe(
+      'Object detection not reported: the analysis (unnamed) names no detector, so the keyframe images may not have been checked for leftover items',
+    );
+    await setVideo({
+      analysisVersion: 'lc-pipeline/1',
+      detector: { name: 'none', version: '', threshold: 0 },
+    });
+    const notRun =
+      'Object detection was not run (no detector configured): the keyframe images were not checked for leftover items';
+    expect(await noteOf()).toBe(notRun);
+    const pdf = await get('lcmanager2', `/api/reports/${id}/pdf`);
+    expect((await pdfPages(pdf.rawPayload)).join(' ').replace(/\s+/g, ' ')).toContain(notRun);
+    // A detector that looked and found nothing: 'no detections' is a result then.
+    await setVideo({ detector: { name: 'yolo', version: '8', threshold: 0.5 } });
+    expect(await noteOf()).toBeNull();
+    // Before the analysis has finished, the blocker speaks, not this.
+    await setVideo({ status: 'pending', detector: { name: 'none', version: '', threshold: 0 } });
+    expect(await noteOf()).toBeNull();
+    await setVideo({ status: 'completed', analysisVersion: null, detector: null });
+  });
+
+  it('counts a tag neither scanned nor missed without the phone’s scans and a path', async () => {
+    // This inspection has no capture data and its video no path: like its zones, not assessable.
+    const r = await report('lcmanager2', 'no-keyframes');
+    expect(r.checklist.tags.length).toBeGreaterThan(0);
+    expect(r.checklist.tags.every((tag) => tag.scanned === null)).toBe(true);
+    expect(r.flags.filter((f) => f.kind === 'tag')).toEqual([]);
+    const pdf = await get('lcmanager2', `/api/reports/${inspectionIds['no-keyframes']}/pdf`);
+    expect((await pdfPages(pdf.rawPayload)).join('\n')).toContain(
+      'Not assessable (no scans from the phone, no path):',
+    );
+    // With the phone's scans, a tag it did not scan is missed (the QR scan is the evidence).
+    await t.services.ctx.db
+      .insert(captures)
+      .values({ inspectionId: inspectionIds['no-keyframes'] ?? '', scans: [], motion: null });
+    try {
+      const captured = await report('lcmanager2', 'no-keyframes');
+      expect(captured.checklist.tags.every((tag) => tag.scanned === false)).toBe(true);
+      expect(captured.flags.filter((f) => f.kind === 'tag')).toHaveLength(
+        captured.checklist.tags.length,
+      );
+    } finally {
+      await t.services.ctx.db
+        .delete(captures)
+        .where(eq(captures.inspectionId, inspectionIds['no-keyframes'] ?? ''));
+    }
   });
 
   it('names the device the video was recorded on in the report and the PDF', async () => {
@@ -352,6 +419,21 @@ describe('the inspection report', () => {
     );
     expect(r.flags.filter((f) => f.kind === 'no-path')).toEqual([]);
     expect(r.flags.filter((f) => f.kind === 'zone')).toEqual([]);
+  });
+
+  it('says a file discarded on the device will not arrive, rather than that it is coming', async () => {
+    const setVideo = await videoSetter('insp-lc2-3');
+    await setVideo({ status: 'error', statusReason: 'Recording discarded on the device' });
+    try {
+      const r = await report('lcmanager2', 'insp-lc2-3');
+      const discarded =
+        'No verified video: the file will not arrive (Recording discarded on the device)';
+      expect(r.approvalBlocker).toBe(discarded);
+      expect(r.flags[0]).toMatchObject({ kind: 'no-video', severity: 'critical', text: discarded });
+      expect(r.pathMessage).toBe('No video file: Recording discarded on the device.');
+    } finally {
+      await setVideo({ status: 'pending', statusReason: null });
+    }
   });
 
   it('answers 404 outside the caller’s scope and tells the UI who may sign', async () => {

@@ -75,7 +75,8 @@ export const ChecklistTag = Type.Object({
   index: Type.Integer(),
   name: Type.String(),
   qrCode: Nullable(Type.String()),
-  scanned: Type.Boolean(),
+  /** Null: not assessable (no capture data from the phone and no path). */
+  scanned: Nullable(Type.Boolean()),
   /** How the scan is known: the phone decoded its QR code, or the path passed within 0.1. */
   source: Nullable(Type.Union([Type.Literal('qr'), Type.Literal('path')])),
   /** Video time of the scan (the QR decode, else the path's closest point); null when missed. */
@@ -108,6 +109,8 @@ export const FlagKind = Type.Union([
   Type.Literal('late'),
   /** A finding a reviewer confirmed on a detection that a later analysis replaced. */
   Type.Literal('replaced-finding'),
+  /** A finished analysis whose keyframe images no detector checked (or that names none). */
+  Type.Literal('no-detection'),
 ]);
 export type FlagKind = Static<typeof FlagKind>;
 
@@ -226,6 +229,11 @@ export const InspectionReport = Type.Object({
   pathMissingReason: Nullable(Type.String()),
   coverage: Nullable(Coverage),
   detections: Type.Array(ReportDetection),
+  /**
+   * Why the detections say nothing of leftover items (no detector ran on a finished analysis, or
+   * its results name none), raised as a high flag too; null when a detector looked.
+   */
+  detectionNote: Nullable(Type.String()),
   /** Decisions on detections a later analysis replaced, by time (shown, printed and signed). */
   replacedDecisions: Type.Array(ReplacedDecision),
   flags: Type.Array(Flag),

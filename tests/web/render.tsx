@@ -49,7 +49,7 @@ export async function cleanup(): Promise<void> {
     .toEqual([]);
 }
 
-type FakeRoute = { status?: number; body?: unknown; lost?: boolean };
+export type FakeRoute = { status?: number; body?: unknown; lost?: boolean };
 
 /** The sign-in page's public ask (is this a demo server?), answered 'no' unless a test lists it. */
 const PUBLIC_ROUTES: Record<string, FakeRoute> = {

@@ -24,6 +24,7 @@ export const reportFixture = (patch: Partial<InspectionReport> = {}): Inspection
   pathMissingReason: null,
   coverage: null,
   detections: [],
+  detectionNote: null,
   replacedDecisions: [],
   flags: [],
   rules: { confidenceThreshold: 0.7, gapSeconds: 5, minVideoSeconds: 30, lateSubmitMinutes: 60 },

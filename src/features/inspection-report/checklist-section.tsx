@@ -80,12 +80,12 @@ export function ChecklistSection({ report }: { report: InspectionReport }) {
           </thead>
           <tbody>
             {tags.map((tag) => (
-              <tr key={tag.index} className={tag.scanned ? undefined : 'row-flagged'}>
+              <tr key={tag.index} className={tag.scanned === false ? 'row-flagged' : undefined}>
                 <th scope="row">
                   {tag.name}
                   {tag.qrCode && <span className="muted"> {tag.qrCode}</span>}
                 </th>
-                <td>{tag.scanned ? 'Yes' : 'No'}</td>
+                <td>{tag.scanned === null ? s.tagNotAssessable : tag.scanned ? 'Yes' : 'No'}</td>
                 <td>{secondsText(tag.time)}</td>
                 <td>{tag.source === 'qr' ? 'QR code' : tag.source === 'path' ? 'Path' : '—'}</td>
                 <td>

@@ -26,7 +26,10 @@ export function DispositionsSection({ report, clock, onChanged }: DispositionsSe
         {s.dispositions} <span className="muted">({report.detections.length})</span>
       </h2>
       {report.detections.length === 0 ? (
-        <p>{s.noDetections}</p>
+        // 'No detections' would read as a clean result when no detector looked.
+        <p className={report.detectionNote ? 'report-warning' : undefined}>
+          {report.detectionNote ? `${report.detectionNote}.` : s.noDetections}
+        </p>
       ) : (
         <TableScroll label={s.dispositions}>
           <table className="report-table">

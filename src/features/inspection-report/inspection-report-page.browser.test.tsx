@@ -505,6 +505,63 @@ describe('inspection report: the page and its sections', () => {
   });
 });
 
+describe('inspection report: a video record whose file is not on the server', () => {
+  const fileless = (pathMissingReason: string | null): InspectionReport =>
+    reportFixture({
+      inspectionId,
+      approvalBlocker: 'No verified video',
+      video: { id: VIDEO_ID, filename: 'a.webm', duration: 9, sha256: null, analysisVersion: null },
+      pathMissingReason,
+    });
+
+  it.each([
+    [null, /^The video file has not arrived from the operator’s device yet/],
+    [
+      'Recording discarded on the device',
+      'No video file: Recording discarded on the device. There is nothing to play.',
+    ],
+  ])('says so instead of a player that cannot play (reason %s)', async (reason, text) => {
+    const calls = await visit(inspectionId, {
+      [`GET /api/reports/${inspectionId}`]: { body: fileless(reason) },
+      [`GET /api/videos/${VIDEO_ID}`]: { body: planVideo },
+    });
+    await expect.element(page.getByText(text)).toBeVisible();
+    expect(document.querySelector('video')).toBeNull();
+    expect(calls.filter((call) => call.includes('keyframes'))).toEqual([]);
+  });
+});
+
+describe('inspection report: what the checklist and the detections cannot tell', () => {
+  it('says no detector looked rather than "No detections", and a tag is not assessable', async () => {
+    const note =
+      'Object detection was not run (no detector configured): the keyframe images were not checked for leftover items';
+    const tag = {
+      index: 0,
+      name: 'Feeder',
+      qrCode: null,
+      source: null,
+      time: null,
+      keyframe: null,
+    };
+    await visit(inspectionId, {
+      [`GET /api/reports/${inspectionId}`]: {
+        body: reportFixture({
+          inspectionId,
+          detectionNote: note,
+          checklist: { tags: [{ ...tag, scanned: null }], zones: [] },
+        }),
+      },
+    });
+    await expect.element(page.getByText(`${note}.`)).toBeVisible();
+    expect(page.getByText('No detections.').query()).toBeNull();
+    const row = page.getByRole('row', { name: /^Feeder/ });
+    await expect
+      .element(row)
+      .toHaveTextContent('Not assessable (no scans from the phone, no path)');
+    expect((row.element() as HTMLElement).classList.contains('row-flagged')).toBe(false);
+  });
+});
+
 describe('inspection report: a flagged detection decided at its flag', () => {
   it('confirms it there with one PUT; the report reloads and the flag shows the decision', async () => {
     const flagged = detection(1, null);

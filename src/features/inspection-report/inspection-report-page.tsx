@@ -293,7 +293,14 @@ function ReportView({ inspectionId }: { inspectionId: string }) {
               </a>
             </div>
             {!report.video && <p>{s.noVideo}</p>}
-            {video && (
+            {report.video && !report.video.sha256 && (
+              <p>
+                {report.pathMissingReason
+                  ? s.videoWillNotArrive(report.pathMissingReason)
+                  : s.videoNotArrived}
+              </p>
+            )}
+            {video && report.video?.sha256 && (
               <div className="report-workspace">
                 <VideoWorkspace
                   key={report.video?.id}

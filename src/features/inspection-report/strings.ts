@@ -61,6 +61,10 @@ export const reportStrings = {
   review: 'Video, path and detections',
   skipToDispositions: 'Skip to dispositions',
   noVideo: 'No video was recorded for this inspection.',
+  /** A video record whose file is not on the server: nothing to play (its flag says why). */
+  videoNotArrived:
+    'The video file has not arrived from the operator’s device yet: it plays here once its upload is verified.',
+  videoWillNotArrive: (reason: string) => `No video file: ${reason}. There is nothing to play.`,
   checklist: 'Checklist',
   /** The record and the path player above both count a tag scanned either way. */
   scannedHow:
@@ -69,6 +73,8 @@ export const reportStrings = {
   hotZones: 'Hot zones',
   /** A zone's visit when there is no path to tell (the no-path flag says why). */
   notAssessable: 'Not assessable (no path)',
+  /** A tag's scan when neither the phone's scans nor a path arrived. */
+  tagNotAssessable: 'Not assessable (no scans from the phone, no path)',
   coverage: 'Coverage',
   coverageLegend:
     'The path in blue; visited zones outlined green, unvisited zones filled red; tags green when scanned.',

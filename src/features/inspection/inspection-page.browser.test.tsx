@@ -4,7 +4,7 @@ import { Route, Router, Switch } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { activeLine } from '../../../tests/web/line-fixture.ts';
 import { LONGWORD, pageWidth } from '../../../tests/web/long-text.ts';
-import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
+import { cleanup, type FakeRoute, fakeFetch, render } from '../../../tests/web/render.tsx';
 import { Toolbar } from '../../app/toolbar.tsx';
 import { paths } from '../../config/paths.ts';
 import { deleteRecording, listRecordings, loadChunks } from '../../lib/capture/recording-db.ts';
@@ -62,9 +62,10 @@ function cameraFailing(...errors: string[]) {
   });
 }
 
-async function visit(lineDetail = detail) {
+/** Opens the screen; `line` is the server's answer for the line (its detail, or a refusal). */
+async function visit(lineDetail = detail, line: FakeRoute = { body: lineDetail }) {
   const { fetchImpl } = fakeFetch({
-    [`GET /api/my/lines/${lineId}`]: { body: lineDetail },
+    [`GET /api/my/lines/${lineId}`]: line,
     'GET /api/my/devices': { body: [] },
   });
   vi.stubGlobal('fetch', fetchImpl);
@@ -144,6 +145,25 @@ describe('inspection screen, step 1', () => {
   });
 });
 
+describe('inspection screen, a line that cannot be inspected', () => {
+  const back = () => page.getByRole('link', { name: 'Back to Operator Dashboard' });
+
+  it('says a line under maintenance is, with no step to begin and a way back', async () => {
+    await visit({ ...detail, line: activeLine(lineId, { status: 'maintenance' }) });
+    await expect
+      .element(page.getByRole('alert'))
+      .toHaveTextContent('This line is under maintenance: inspections cannot start.');
+    await expect.element(back()).toBeVisible();
+    expect(page.getByRole('heading', { name: /^Step 1 of 3/ }).query()).toBeNull();
+  });
+
+  it('says an unknown line is not found, with a way back', async () => {
+    await visit(detail, { status: 404, body: { message: 'Line clearance not found' } });
+    await expect.element(page.getByRole('alert')).toHaveTextContent('Line clearance not found');
+    await expect.element(back()).toBeVisible();
+  });
+});
+
 describe('inspection screen, step 1: what the server would refuse', () => {
   it('counts characters as the server does, and names a field too long as it is typed', async () => {
     await visit();
@@ -198,7 +218,11 @@ describe('inspection screen, recording with the keyboard', () => {
     await page.getByRole('button', { name: 'Stop' }).click();
     await expect.element(page.getByRole('heading', { name: 'Step 3 of 3 · Review' })).toHaveFocus();
     await page.getByRole('button', { name: 'Submit' }).click();
-    await expect.element(page.getByRole('heading', { name: 'Inspection submitted' })).toHaveFocus();
+    // No server and no upload queue here: kept on the device, so neither submitted nor verified.
+    await expect
+      .element(page.getByRole('heading', { name: 'Submitting the inspection' }))
+      .toHaveFocus();
+    expect(page.getByText('Upload complete and verified.').query()).toBeNull();
   });
 });
 

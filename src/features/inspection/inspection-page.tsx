@@ -2,7 +2,6 @@ import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { Link, useParams } from 'wouter';
 import { getMyDevices } from '../../api/get-my-devices.ts';
-import { UploadProgressBar } from '../../components/upload-progress-bar.tsx';
 import { paths } from '../../config/paths.ts';
 import { usePageHeading, useStepHeading } from '../../hooks/use-heading-focus.ts';
 import { useLoad } from '../../hooks/use-load.ts';
@@ -12,7 +11,7 @@ import {
   newRecording,
   newRecordingId,
 } from '../../lib/capture/recording-db.ts';
-import { discardRecording, submitRecording, uploadQueue } from '../../lib/capture/upload-queue.ts';
+import { discardRecording, submitRecording } from '../../lib/capture/upload-queue.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { session } from '../../stores/session.ts';
 import { toastError } from '../../stores/toasts.ts';
@@ -22,6 +21,7 @@ import { type BeforeEntries, BeforeStep, emptyEntries } from './before-step.tsx'
 import { RecordStep } from './record-step.tsx';
 import { ReviewStep } from './review-step.tsx';
 import { inspectionStrings as s } from './strings.ts';
+import { SubmittedStep } from './submitted-step.tsx';
 import './inspection.css';
 
 type Step = 'before' | 'record' | 'review' | 'submitted';
@@ -39,7 +39,6 @@ export default function InspectionPage() {
   // What step 1 held when Start was tapped, shown again when the operator comes back to it.
   const [entries, setEntries] = useState<BeforeEntries>(emptyEntries);
   const devices = useLoad(getMyDevices, 'Failed to load devices');
-  const queue = useSnapshot(uploadQueue);
   const heading = useStepHeading(step);
 
   useEffect(() => {
@@ -48,8 +47,14 @@ export default function InspectionPage() {
       (found) => current && setDetail(found),
       (error: unknown) => {
         if (!current || (error instanceof ApiError && error.status === 401)) return;
+        const status = error instanceof ApiError ? error.status : 0;
+        // A malformed id is a 400: to the operator it names no line either.
         setProblem(
-          error instanceof ApiError && error.status === 403 ? s.notAssigned : s.loadFailed,
+          status === 403
+            ? s.notAssigned
+            : status === 404 || status === 400
+              ? s.notFound
+              : s.loadFailed,
         );
       },
     );
@@ -58,15 +63,29 @@ export default function InspectionPage() {
     };
   }, [areaId]);
 
-  const submitted =
-    recording && step === 'submitted' ? queue.recordings.find((r) => r.id === recording.id) : null;
+  const backLink = (
+    <Link href={paths.operator} className="btn btn-large">
+      {s.backToDashboard}
+    </Link>
+  );
+  const active = detail?.line.status === 'active';
   let body: React.ReactNode;
   if (problem) {
-    body = <p role="alert">{problem}</p>;
+    body = (
+      <>
+        <p role="alert">{problem}</p>
+        {backLink}
+      </>
+    );
   } else if (!detail) {
     body = <p role="status">{s.loading}</p>;
-  } else if (detail.line.status !== 'active') {
-    body = <p role="alert">{s.notActive(detail.line.status)}</p>;
+  } else if (!active) {
+    body = (
+      <>
+        <p role="alert">{s.notActive(detail.line.status)}</p>
+        {backLink}
+      </>
+    );
   } else if (step === 'before') {
     body = (
       <BeforeStep
@@ -136,26 +155,9 @@ export default function InspectionPage() {
         }}
       />
     );
-  } else {
-    const progress = recording ? queue.progress[recording.id] : undefined;
+  } else if (recording) {
     body = (
-      <div className="capture-step" role="status">
-        <h2 ref={heading} tabIndex={-1}>
-          {s.submitted}
-        </h2>
-        {submitted ? (
-          <>
-            <p>{s.uploadingNote}</p>
-            {progress && <UploadProgressBar label={detail.line.name} progress={progress} />}
-            {submitted.error && <p className="capture-problem">{submitted.error}</p>}
-          </>
-        ) : (
-          <p>{s.uploadVerified}</p>
-        )}
-        <Link href={paths.operator} className="btn btn-primary btn-large">
-          {s.backToDashboard}
-        </Link>
-      </div>
+      <SubmittedStep recordingId={recording.id} lineName={detail.line.name} heading={heading} />
     );
   }
 
@@ -166,7 +168,7 @@ export default function InspectionPage() {
         {s.title}
         {detail ? `: ${detail.line.name}` : ''}
       </h1>
-      {stepIndex >= 0 && detail && (
+      {stepIndex >= 0 && active && (
         <h2 ref={heading} tabIndex={-1} className="capture-step-heading">
           {s.stepOf(stepIndex + 1)} · {s.steps[stepIndex]}
         </h2>

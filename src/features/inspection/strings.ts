@@ -2,12 +2,18 @@
 import { entryLabels } from '../../lib/capture/recording-entries.ts';
 import { captureStrings } from '../../lib/capture/strings.ts';
 
+/** A line's status in a sentence: 'This line is under maintenance'. */
+export const lineStateWords = (status: string) =>
+  status === 'maintenance' ? 'under maintenance' : status;
+
 export const inspectionStrings = {
   title: 'Inspection',
   loading: 'Loading the line…',
   loadFailed: 'Failed to load line clearance',
+  notFound: 'Line clearance not found',
   notAssigned: 'You are not assigned to this line clearance, so you cannot inspect it.',
-  notActive: (status: string) => `This line is ${status}: inspections cannot start.`,
+  notActive: (status: string) =>
+    `This line is ${lineStateWords(status)}: inspections cannot start.`,
   backToDashboard: 'Back to Operator Dashboard',
   steps: ['Before', 'Record', 'Review'] as const,
   stepOf: (step: number) => `Step ${step} of 3`,
@@ -86,8 +92,22 @@ export const inspectionStrings = {
   discard: 'Discard recording',
   discardFailed: 'Failed to discard the recording',
   confirmDiscard: 'Are you sure you want to discard this recording? It cannot be recovered.',
+  // After Submit: only the server's word that the file was verified is called verified.
   submitted: 'Inspection submitted',
+  sending: 'Submitting the inspection',
+  notSubmitted: 'Inspection not submitted',
+  uploadStopped: 'Upload stopped',
+  keptOnDevice:
+    'The recording is kept on this device: resume, correct or discard it from the Operator Dashboard.',
   uploadingNote:
     'The recording uploads in the background. You can leave this page: the upload goes on from the Operator Dashboard, and resumes by itself when the network returns.',
+  checkingUpload: 'Checking the upload with the server…',
   uploadVerified: 'Upload complete and verified.',
+  discarded: 'Recording discarded',
+  discardedAfterSubmit:
+    'The recording was discarded on this device before its file was verified: the inspection has no video on the server.',
+  discardedBeforeSubmit: 'The recording was discarded on this device before it was submitted.',
+  outcomeUnknown:
+    'The recording has left this device. Its report shows whether the server verified its file.',
+  openReport: 'Open the inspection report',
 } as const;
