@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../db/schema.ts';
+import { changes } from '../schemas/audit-changes.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { createUser, PASSWORD, type TestUser } from '../test/fixtures.ts';
 import { createCredentialGuard } from './credentials.ts';
@@ -143,6 +144,42 @@ describe('sign-in lockout', () => {
       action: 'account.unlocked',
       newValue: expect.objectContaining({ reason: 'Identity confirmed by phone call' }),
     });
+  });
+
+  it('an unlock reads as the lock lifted: lockedUntil from its time to none', async () => {
+    const unlocks = async (userId: string) =>
+      (await t.services.ctx.db.select().from(auditLog).where(eq(auditLog.entityId, userId)))
+        .filter((row) => row.action === 'account.unlocked')
+        .map((row) => changes(row.oldValue, row.newValue).map((change) => change.line));
+    const lockedUntil = async (userId: string) => {
+      const [entry] = (await auditOf(userId)).filter((e) => e.action === 'account.locked');
+      return entry?.newValue?.lockedUntil;
+    };
+    // From an address of its own: ten more failures from the tests' would block theirs.
+    const wrong = (email: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { email, password: 'wrong-password' },
+        remoteAddress: '192.0.2.80',
+      });
+    const byAdmin = await fresh();
+    for (let i = 0; i < 5; i++) await wrong(byAdmin.email);
+    const until = await lockedUntil(byAdmin.id);
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/users/${byAdmin.id}/unlock`,
+      headers: admin.auth,
+      payload: { reason: 'Identity confirmed by phone call' },
+    });
+    expect(await unlocks(byAdmin.id)).toEqual([[`lockedUntil: ${until} → —`]]);
+    // A lock that ran out, lifted by the next good sign-in.
+    const expired = await fresh();
+    for (let i = 0; i < 5; i++) await wrong(expired.email);
+    const ended = await lockedUntil(expired.id);
+    await lockOver();
+    expect((await login(expired.email, PASSWORD)).statusCode).toBe(200);
+    expect(await unlocks(expired.id)).toEqual([[`lockedUntil: ${ended} → —`]]);
   });
 
   it('wrong current passwords of a password change count toward the lock', async () => {

@@ -12,6 +12,7 @@ import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.ts';
+import { withReason } from '../audit/change-reason.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { accountLockouts, addressFailures, knownBrowserFailures, users } from '../db/schema.ts';
@@ -102,6 +103,13 @@ type Settings = Pick<
 >;
 
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+
+/**
+ * An `account.unlocked` entry's old and new value: the lock's end before, none after, so the trail
+ * reads `lockedUntil: {time} → —` (the lock lifted), with why on both sides as a change's reason.
+ */
+const liftedLock = (reason: string, lockedUntil: Date | null) =>
+  withReason(reason, { lockedUntil: lockedUntil?.toISOString() ?? null }, { lockedUntil: null });
 
 /** The ON CONFLICT update of a failure counter: back to 1 once its window is over, else one more. */
 function countInWindow(
@@ -340,7 +348,7 @@ export function createCredentialGuard(
               entity: 'user',
               entityId: user.id,
               actorEmail: user.email,
-              newValue: { reason: 'lock expired', lockedUntil: lockout.lockedUntil.toISOString() },
+              ...liftedLock('lock expired', lockout.lockedUntil),
             });
           }
         }
@@ -387,10 +395,7 @@ export function createCredentialGuard(
           action: 'account.unlocked',
           entity: 'user',
           entityId: userId,
-          newValue: {
-            reason: reason ?? 'unlocked by an administrator',
-            lockedUntil: removed?.lockedUntil,
-          },
+          ...liftedLock(reason ?? 'unlocked by an administrator', removed?.lockedUntil ?? null),
         });
       }
       return wasLocked;

@@ -214,3 +214,28 @@ describe('a record’s whole history (GET /api/audit-log?record=)', () => {
     expect(unknown.json().message).toBe('Inspection not found');
   });
 });
+
+describe('the request’s address', () => {
+  it('is answered on each entry to the trail’s readers only', async () => {
+    const failed = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: 'nobody@test.example', password: 'wrong-password' },
+      remoteAddress: '192.0.2.9',
+    });
+    expect(failed.statusCode).toBe(401);
+    const read = (who: keyof RoleUsers) =>
+      t.app.inject({
+        url: '/api/audit-log?action=login.failed&actor=nobody@test.example',
+        headers: u[who].auth,
+      });
+    for (const reader of ['audit', 'factory', 'admin'] as const) {
+      expect((await read(reader)).json()).toEqual([
+        expect.objectContaining({ action: 'login.failed', ip: '192.0.2.9' }),
+      ]);
+    }
+    // An address is personal data: LC managers and operators do not read the trail.
+    expect((await read('lc')).statusCode).toBe(403);
+    expect((await read('operator')).statusCode).toBe(403);
+  });
+});

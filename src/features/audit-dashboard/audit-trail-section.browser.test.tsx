@@ -312,6 +312,114 @@ describe('the audit trail viewer', () => {
   });
 });
 
+describe('when the server fails', () => {
+  const busy = () =>
+    new Response(JSON.stringify({ message: 'The server is busy; try again in a moment' }), {
+      status: 503,
+      headers: { 'Content-Type': 'application/json' },
+    });
+
+  it('says the trail failed to load, never that no entry matches, and loads it again on Retry', async () => {
+    signInAuditor();
+    let failing = true;
+    let calls = 0;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
+      const url = new URL(String(input), window.location.origin);
+      if (url.pathname === '/api/audit-log/facets') {
+        return new Response(JSON.stringify({ actions: ['approve'], entities: [] }));
+      }
+      calls++;
+      return failing ? busy() : new Response(JSON.stringify([approval]));
+    });
+    await renderSection('/audit?action=approve');
+    await expect
+      .element(page.getByRole('alert'))
+      .toHaveTextContent(
+        'Failed to load the audit trail: The server is busy; try again in a moment',
+      );
+    expect(page.getByText('No entries match these filters.').elements()).toHaveLength(0);
+    // Failing again: the message stays, and so does the focus on Retry.
+    const retry = page.getByRole('button', { name: 'Retry' });
+    (retry.element() as HTMLElement).focus();
+    await userEvent.keyboard('{Enter}');
+    await expect.poll(() => calls).toBe(2);
+    await expect.element(retry).toHaveFocus();
+    await expect
+      .element(page.getByRole('alert'))
+      .toHaveTextContent(/^Failed to load the audit trail/);
+    failing = false;
+    await retry.click();
+    await expect.element(page.getByText('status: pending → approved')).toBeVisible();
+    expect(page.getByRole('alert').elements()).toHaveLength(0);
+    expect(page.getByRole('button', { name: 'Retry' }).elements()).toHaveLength(0);
+  });
+
+  it('names a record that is not there, with nothing to retry', async () => {
+    signInAuditor();
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL) =>
+      new URL(String(input), window.location.origin).pathname === '/api/audit-log'
+        ? new Response(JSON.stringify({ message: 'Inspection not found' }), { status: 404 })
+        : new Response(JSON.stringify({ actions: [], entities: [] })),
+    );
+    await renderSection('/audit?record=nope');
+    await expect
+      .element(page.getByRole('alert'))
+      .toHaveTextContent('No inspection has the id nope.');
+    expect(page.getByRole('button', { name: 'Retry' }).elements()).toHaveLength(0);
+  });
+
+  it('says so when the network fails', async () => {
+    signInAuditor();
+    vi.stubGlobal('fetch', async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    await renderSection();
+    await expect
+      .element(page.getByRole('alert'))
+      .toHaveTextContent(/^Failed to load the audit trail: GET \/api\/audit-log\?.* failed: /);
+    expect(page.getByText('No entries match these filters.').elements()).toHaveLength(0);
+  });
+
+  it('says beside Verify trail that the trail could not be verified', async () => {
+    signInAuditor();
+    stubTrail();
+    const answer = globalThis.fetch;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL) =>
+      new URL(String(input), window.location.origin).pathname === '/api/audit-log/verify'
+        ? busy()
+        : answer(input),
+    );
+    await renderSection();
+    await page.getByRole('button', { name: 'Verify trail' }).click();
+    await expect
+      .element(page.getByRole('alert'))
+      .toHaveTextContent('Could not verify the trail: The server is busy; try again in a moment');
+    await expect.element(page.getByRole('button', { name: 'Verify trail' })).toBeVisible();
+  });
+});
+
+describe('an entry’s address', () => {
+  it('shows the address the request came from under who, where the trail has one', async () => {
+    signInAuditor();
+    const failed: AuditEntry = {
+      ...approval,
+      id: 9,
+      action: 'login.failed',
+      entity: 'user',
+      actorEmail: 'factory@example.com',
+      oldValue: null,
+      newValue: { reason: 'wrong password' },
+      ip: '192.0.2.7',
+    };
+    stubTrail([failed, { ...approval, ip: null }]);
+    await renderSection('/audit?action=login.failed');
+    const who = page.getByRole('row').filter({ hasText: 'Entry 9' }).getByRole('cell').first();
+    await expect.element(who).toHaveTextContent(/factory@example\.com\s*IP 192\.0\.2\.7$/);
+    const without = page.getByRole('row').filter({ hasText: 'Entry 7' }).getByRole('cell').first();
+    await expect.element(without).toHaveTextContent(/lc\.manager@example\.com$/);
+  });
+});
+
 describe('/audit keeps the trail’s filters and page in the URL', () => {
   const entityId = 'b'.repeat(24);
   const from = '2026-11-15T00:00:00.000Z';

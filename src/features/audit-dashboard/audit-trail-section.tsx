@@ -14,6 +14,7 @@ import { TableScroll } from '../../components/table-scroll.tsx';
 import { UserText } from '../../components/user-text.tsx';
 import { inspectionReportPath, routeRoles } from '../../config/paths.ts';
 import { ApiError } from '../../lib/api-client.ts';
+import { errorText } from '../../lib/error-text.ts';
 import { queryString } from '../../lib/query-string.ts';
 import { localTime, utcTime } from '../../lib/record-time.ts';
 import { hasAnyRole, roleList } from '../../lib/roles.ts';
@@ -137,12 +138,17 @@ function ChangeItem({ item }: { item: Change }) {
 export function AuditTrailSection() {
   const [{ filters, before }, show, shown] = useSearchState(fromSearch, toSearch);
   const [entries, setEntries] = useState<AuditEntry[] | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  // Why no entries show: a record that is not there, or a call that failed (then Retry).
+  const [failure, setFailure] = useState<{ text: string; retry: boolean } | null>(null);
+  // Bumped by Retry, to load the same page again; `retrying` until that load answers.
+  const [attempt, setAttempt] = useState(0);
+  const [retrying, setRetrying] = useState(false);
   // Auditors read the trail and the PDF, but the route table keeps them off the report page.
   const opensReport = hasAnyRole(roleList(useSnapshot(session).roles), routeRoles.inspectionReport);
   // The number of the page shown, set with its entries: the status names them together.
   const [shownNumber, setShownNumber] = useState(1);
   const [verification, setVerification] = useState<TrailVerification | null>(null);
+  const [verifyFailure, setVerifyFailure] = useState<string | null>(null);
   const [facets, setFacets] = useState<AuditFacets>({ actions: [], entities: [] });
   const query: AuditQuery = {
     actor: filters.actor.trim() || undefined,
@@ -167,30 +173,40 @@ export function AuditTrailSection() {
     getAuditTrail(query).then(
       (answer) => {
         if (!current) return;
+        setRetrying(false);
         setEntries(answer);
         setShownNumber(number);
         setFailure(null);
       },
       (error: unknown) => {
         if (!current) return;
-        setEntries([]);
+        setRetrying(false);
+        // Never an empty page: it would say that no entry matches, which nobody checked.
+        setEntries(null);
         setFailure(
           error instanceof ApiError && error.status === 404 && query.record
-            ? `No inspection has the id ${query.record}.`
-            : null,
+            ? { text: `No inspection has the id ${query.record}.`, retry: false }
+            : { text: `Failed to load the audit trail: ${errorText(error)}`, retry: true },
         );
       },
     );
     return () => {
       current = false;
     };
-  }, [shown]);
+  }, [shown, attempt]);
 
   // A new filter goes back to the newest entries.
   const change = (patch: Partial<TrailFilters>) =>
     show({ filters: { ...filters, ...patch }, before: [] });
   const verify = async () => {
-    setVerification(await verifyTrail());
+    try {
+      setVerification(await verifyTrail());
+      setVerifyFailure(null);
+    } catch (error) {
+      // An earlier result is not shown beside it: it is not what this check found.
+      setVerification(null);
+      setVerifyFailure(`Could not verify the trail: ${errorText(error)}`);
+    }
   };
   const openText = rangeNote(filters.dates);
   const last = entries?.[entries.length - 1];
@@ -210,6 +226,11 @@ export function AuditTrailSection() {
           onRun={verify}
         />
       </div>
+      {verifyFailure && (
+        <p className="report-warning" role="alert">
+          {verifyFailure}
+        </p>
+      )}
       <div role="status">
         {verification?.ok && (
           <p className="audit-verified">
@@ -307,7 +328,29 @@ export function AuditTrailSection() {
           <MediaLink href={reportCopyUrl(query.record)}>its electronic copy (JSON)</MediaLink>
         </p>
       )}
-      {failure && <p role="alert">{failure}</p>}
+      {failure && (
+        <p className={failure.retry ? 'report-warning' : undefined}>
+          <span role="alert">{failure.text}</span>
+          {failure.retry && (
+            <>
+              {' '}
+              {/* Kept while it runs (aria-disabled, not disabled), so the focus stays on it. */}
+              <button
+                type="button"
+                className="btn btn-secondary"
+                aria-disabled={retrying || undefined}
+                onClick={() => {
+                  if (retrying) return;
+                  setRetrying(true);
+                  setAttempt((value) => value + 1);
+                }}
+              >
+                {retrying ? 'Retrying…' : 'Retry'}
+              </button>
+            </>
+          )}
+        </p>
+      )}
       <PageStatus
         page={shownNumber}
         count={failure ? null : (entries?.length ?? null)}
@@ -343,7 +386,11 @@ export function AuditTrailSection() {
                     </th>
                     <td>
                       <CellLabel>Who</CellLabel>
-                      {entry.actorEmail ?? 'system'}
+                      <div>
+                        {entry.actorEmail ?? 'system'}
+                        {/* The trail's readers only (docs/audit-trail.md): an address is personal data. */}
+                        {entry.ip && <span className="muted audit-ip">IP {entry.ip}</span>}
+                      </div>
                     </td>
                     <td>
                       <CellLabel>What</CellLabel>
