@@ -4,6 +4,7 @@ import { auditLog, videos } from '../db/schema.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { type CaptureLines, createCaptureLines, submit } from '../test/capture-fixture.ts';
 import { createRoleUsers, type RoleUsers } from '../test/fixtures.ts';
+import { listed } from '../test/named-records-fixture.ts';
 
 let t: TestApp;
 let u: RoleUsers;
@@ -176,5 +177,26 @@ describe('devices', () => {
       payload: { ...device, status: 'inactive', reason: 'The tablet went back to the vendor' },
     });
     expect(retired.json()).toMatchObject({ status: 'inactive' });
+  });
+  it('the list says how many videos each device recorded, as its deletion counts them', async () => {
+    const recorder = (await register(u.operator.auth, 'TAB-COUNT-1')).json();
+    const idle = (await register(u.operator.auth, 'TAB-COUNT-2')).json();
+    await submit(t, u.operator, lines.lineA, { deviceId: recorder._id });
+    await submit(t, u.operator, lines.lineA, { deviceId: recorder._id });
+    const list = (auth: { authorization: string }) => listed(t, '/api/devices', auth);
+    for (const editor of [u.admin, u.factory]) {
+      const devices = await list(editor.auth);
+      expect(devices.find((device) => device._id === recorder._id)?.namedIn).toEqual({
+        videos: 2,
+      });
+      expect(devices.find((device) => device._id === idle._id)?.namedIn).toEqual({ videos: 0 });
+    }
+    for (const other of [u.lc, u.audit, u.operator]) {
+      expect((await list(other.auth)).filter((device) => 'namedIn' in device)).toEqual([]);
+    }
+    const remove = (id: string) =>
+      t.app.inject({ method: 'DELETE', url: `/api/devices/${id}`, headers: u.admin.auth });
+    expect((await remove(recorder._id)).statusCode).toBe(409);
+    expect((await remove(idle._id)).statusCode).toBe(200);
   });
 });

@@ -1,10 +1,10 @@
 // Devices: register from a QR label, list, edit, delete (spec §7).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { asc, count, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
 import { changeReason, noBodyAsEmpty, unchanged, withReason } from '../audit/change-reason.ts';
-import { deviceHolders, devices, videos } from '../db/schema.ts';
+import { deviceHolders, devices } from '../db/schema.ts';
 import { currentUser, evidenceProtected } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { badRequest, notFound } from '../http/errors.ts';
@@ -18,7 +18,10 @@ import {
   type DeviceType,
   DeviceUpdate,
 } from '../schemas/devices.ts';
+import { isNamed } from '../schemas/named-records.ts';
+import { hasRole } from '../services/access.ts';
 import { parseDeviceQr } from '../services/device-qr.ts';
+import { deviceNamedRecords } from '../services/named-records.ts';
 import { atVersion, notUpdated } from '../services/record-version.ts';
 import { checkpointsByCode, lockCheckpointCodes } from '../services/tag-codes.ts';
 
@@ -51,7 +54,13 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: 'authenticated' },
       schema: { tags: ['devices'], response: { 200: Type.Array(Device), ...errors } },
     },
-    async () => (await db.select().from(devices).orderBy(asc(devices.name))).map(toDevice),
+    async (request) => {
+      const rows = await db.select().from(devices).orderBy(asc(devices.name));
+      if (!hasRole(currentUser(request), ...EDITORS)) return rows.map(toDevice);
+      // Those who may delete a device see what it recorded, so its card says so before a 409 would.
+      const namedRecords = await deviceNamedRecords(db);
+      return rows.map((row) => ({ ...toDevice(row), namedIn: namedRecords(row.id) }));
+    },
   );
 
   app.post(
@@ -169,11 +178,7 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const old = await find(request.params.id);
       // A video (an inspection's evidence) names the device that recorded it: the device is
       // retired, not deleted, or its records would name an unknown device.
-      const [recorded] = await db
-        .select({ n: count() })
-        .from(videos)
-        .where(eq(videos.deviceId, old.id));
-      if ((recorded?.n ?? 0) > 0) {
+      if (isNamed((await deviceNamedRecords(db, [old.id]))(old.id))) {
         await evidenceProtected(
           request,
           { entity: 'device', entityId: old.id },

@@ -4,6 +4,7 @@ import { auditLog, inspections } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { createRoleUsers, type RoleUsers } from '../test/fixtures.ts';
+import { insertVideo, listed } from '../test/named-records-fixture.ts';
 
 let t: TestApp;
 let u: RoleUsers;
@@ -213,5 +214,39 @@ describe('line clearances', () => {
       actorId: u.admin.id,
       newValue: { reason: refused.json().message, route: 'DELETE /api/line-clearances/:id' },
     });
+  });
+  it('the list says how many inspections and videos name each line, as its deletion counts them', async () => {
+    const { db } = t.services.ctx;
+    const named = (await create(u.admin.auth, { name: 'Counted' })).json();
+    const unnamed = (await create(u.admin.auth, { name: 'Uncounted' })).json();
+    const startTime = new Date();
+    await db.insert(inspections).values(
+      [1, 2].map(() => ({
+        id: newId(),
+        lineClearanceId: named._id,
+        operatorId: u.operator.id,
+        startTime,
+      })),
+    );
+    await insertVideo(t, { lineClearanceId: named._id });
+    const list = (auth: { authorization: string }) => listed(t, '/api/line-clearances', auth);
+    for (const manager of [u.admin, u.factory, u.lc]) {
+      const lines = await list(manager.auth);
+      expect(lines.find((line) => line._id === named._id)?.namedIn).toEqual({
+        inspections: 2,
+        videos: 1,
+      });
+      expect(lines.find((line) => line._id === unnamed._id)?.namedIn).toEqual({
+        inspections: 0,
+        videos: 0,
+      });
+    }
+    for (const other of [u.audit, u.operator]) {
+      expect((await list(other.auth)).filter((line) => 'namedIn' in line)).toEqual([]);
+    }
+    const remove = (id: string) =>
+      t.app.inject({ method: 'DELETE', url: `/api/line-clearances/${id}`, headers: u.admin.auth });
+    expect((await remove(named._id)).statusCode).toBe(409);
+    expect((await remove(unnamed._id)).statusCode).toBe(200);
   });
 });

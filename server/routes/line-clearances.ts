@@ -1,20 +1,13 @@
 // Line clearances (also "areas"): list, create, edit, delete (spec §7).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { arrayOverlaps, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { arrayOverlaps, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
 import { changeReason, noBodyAsEmpty, unchanged, withReason } from '../audit/change-reason.ts';
 import type { AuthUser } from '../context.ts';
 import type { Db, Tx } from '../db/client.ts';
-import {
-  floorplanConfigs,
-  floorplans,
-  inspections,
-  lineClearances,
-  users,
-  videos,
-} from '../db/schema.ts';
+import { floorplanConfigs, floorplans, lineClearances, users } from '../db/schema.ts';
 import { currentUser, denied, evidenceProtected } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
@@ -27,7 +20,15 @@ import {
   type LineClearanceStatus,
   LineClearanceUpdate,
 } from '../schemas/line-clearances.ts';
-import { canManageRoles, canManageUser, managesLine, seesAllLines } from '../services/access.ts';
+import { isNamed } from '../schemas/named-records.ts';
+import {
+  canManageRoles,
+  canManageUser,
+  hasRole,
+  managesLine,
+  seesAllLines,
+} from '../services/access.ts';
+import { lineNamedRecords } from '../services/named-records.ts';
 import { atVersion, notUpdated } from '../services/record-version.ts';
 import { assertUsersExist } from '../services/references.ts';
 
@@ -133,9 +134,12 @@ export const lineClearanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.Array(LineClearance), ...errors },
       },
     },
-    async () => {
+    async (request) => {
       const rows = await db.select().from(lineClearances).orderBy(asc(lineClearances.name));
-      return rows.map(toLineClearance);
+      if (!hasRole(currentUser(request), ...MANAGERS)) return rows.map(toLineClearance);
+      // Those who may delete a line see what names it, so its card says so before a 409 would.
+      const namedRecords = await lineNamedRecords(db);
+      return rows.map((row) => ({ ...toLineClearance(row), namedIn: namedRecords(row.id) }));
     },
   );
 
@@ -262,15 +266,7 @@ export const lineClearanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const old = await findLine(db, request.params.id);
       if (!managesLine(user, old)) await denied(request, 'not the manager of this line clearance');
       // Inspections and videos are GMP evidence: a line that has them is retired, not deleted.
-      const [inspectionCount] = await db
-        .select({ n: count() })
-        .from(inspections)
-        .where(eq(inspections.lineClearanceId, old.id));
-      const [videoCount] = await db
-        .select({ n: count() })
-        .from(videos)
-        .where(eq(videos.lineClearanceId, old.id));
-      if ((inspectionCount?.n ?? 0) > 0 || (videoCount?.n ?? 0) > 0) {
+      if (isNamed((await lineNamedRecords(db, [old.id]))(old.id))) {
         await evidenceProtected(
           request,
           { entity: 'line-clearance', entityId: old.id },

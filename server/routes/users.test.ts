@@ -4,6 +4,7 @@ import { auditLog, dispositions, inspections, lineClearances } from '../db/schem
 import { newId } from '../ids.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { createRoleUsers, type RoleUsers } from '../test/fixtures.ts';
+import { insertVideo, listed } from '../test/named-records-fixture.ts';
 
 let t: TestApp;
 let u: RoleUsers;
@@ -448,6 +449,65 @@ describe('an LC manager manages the operators of its own lines only', () => {
     const users = await t.app.inject({ url: '/api/users', headers: u.admin.auth });
     const ids = users.json().map((user: { _id: string }) => user._id);
     expect(ids).toEqual(expect.arrayContaining([reviewer._id, manager._id]));
+  });
+});
+
+describe('the list says which records name each user, as its deletion counts them', () => {
+  it('counts each kind for those who may delete users; the delete refuses a user it counts', async () => {
+    const { db } = t.services.ctx;
+    const named = (await post(u.admin.auth, person('counted'))).json();
+    const unnamed = (await post(u.admin.auth, person('uncounted'))).json();
+    const lineId = newId();
+    const startTime = new Date();
+    // Two inspections it performed (it reviewed one of them itself: counted once) and one it
+    // reviewed, and a video it recorded.
+    await db.insert(inspections).values([
+      { id: newId(), lineClearanceId: lineId, operatorId: named._id, startTime },
+      {
+        id: newId(),
+        lineClearanceId: lineId,
+        operatorId: named._id,
+        reviewerId: named._id,
+        startTime,
+      },
+      {
+        id: newId(),
+        lineClearanceId: lineId,
+        operatorId: u.operator.id,
+        reviewerId: named._id,
+        startTime,
+      },
+    ]);
+    await insertVideo(t, { userId: named._id });
+    const list = (auth: { authorization: string }) => listed(t, '/api/users', auth);
+    const none = {
+      inspections: 0,
+      videos: 0,
+      signatures: 0,
+      dispositions: 0,
+      deviceRegistrations: 0,
+    };
+    for (const manager of [u.admin, u.factory, u.lc]) {
+      const users = await list(manager.auth);
+      expect(users.find((user) => user._id === named._id)?.namedIn).toEqual({
+        ...none,
+        inspections: 3,
+        videos: 1,
+      });
+      expect(users.find((user) => user._id === unnamed._id)?.namedIn).toEqual(none);
+    }
+    // Those who delete no user are not sent them.
+    for (const other of [u.audit, u.operator]) {
+      expect((await list(other.auth)).filter((user) => 'namedIn' in user)).toEqual([]);
+    }
+    const remove = (id: string) =>
+      t.app.inject({ method: 'DELETE', url: `/api/users/${id}`, headers: u.admin.auth });
+    const refused = await remove(named._id);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(
+      'This user is named in inspections and videos and cannot be deleted; deactivate the account instead',
+    );
+    expect((await remove(unnamed._id)).statusCode).toBe(200);
   });
 });
 

@@ -1,20 +1,7 @@
 // Users: list, create, edit, deactivate, unlock, delete (spec §7) with the role rules of
 // docs/permissions.md.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  and,
-  arrayContains,
-  asc,
-  eq,
-  gt,
-  inArray,
-  isNull,
-  ne,
-  or,
-  type SQL,
-  sql,
-} from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import { and, arrayContains, asc, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
@@ -23,16 +10,7 @@ import { guessablePasswordRefusal, isGuessablePassword } from '../auth/guessable
 import { keepFormerPassword } from '../auth/password-history.ts';
 import type { AuthUser } from '../context.ts';
 import type { Db, Tx } from '../db/client.ts';
-import {
-  accountLockouts,
-  deviceHolders,
-  dispositions,
-  inspections,
-  lineClearances,
-  signatures,
-  users,
-  videos,
-} from '../db/schema.ts';
+import { accountLockouts, lineClearances, users } from '../db/schema.ts';
 import { currentUser, denied, evidenceProtected } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
@@ -41,6 +19,7 @@ import { iso } from '../ids.ts';
 import { UnlockReasonBody } from '../schemas/change-reason.ts';
 import { IdParams, MessageResponse, type Role } from '../schemas/common.ts';
 import { sharedAccountRefusal } from '../schemas/manageable-roles.ts';
+import { inWords, kindsInWords } from '../schemas/named-records.ts';
 import { User, UserCreate, UserDelete, type UserStatus, UserUpdate } from '../schemas/users.ts';
 import {
   canManageRoles,
@@ -50,44 +29,16 @@ import {
   seesAllLines,
   setsCredentials,
 } from '../services/access.ts';
+import { userNamedRecords } from '../services/named-records.ts';
 import { atVersion, notUpdated } from '../services/record-version.ts';
 import { assertLinesExist, assertUsersExist } from '../services/references.ts';
 import { EMAIL_IN_USE, emailRefusal, insertUser } from '../services/users.ts';
 
 type Row = typeof users.$inferSelect;
 
-/** 'a', 'a and b', 'a, b and c'. */
-const inWords = (items: readonly string[]) =>
-  items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
-
-/** The 409 for deleting a user that `named` kinds of record name. */
-const namedIn = (named: readonly string[]) =>
-  `This user is named in ${inWords(named)} and cannot be deleted; deactivate the account instead`;
-
-/**
- * The kinds of record that name a user (GMP records: who performed, verified, decided or
- * registered must stay known), in the words a 409 uses; empty when none does.
- */
-async function recordsNaming(tx: Tx, userId: string): Promise<string[]> {
-  const count = async (table: PgTable, where: SQL | undefined) => {
-    const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(table).where(where);
-    return row?.n ?? 0;
-  };
-  const kinds: [string, PgTable, SQL | undefined][] = [
-    [
-      'inspections',
-      inspections,
-      or(eq(inspections.operatorId, userId), eq(inspections.reviewerId, userId)),
-    ],
-    ['videos', videos, eq(videos.userId, userId)],
-    ['signatures', signatures, eq(signatures.signerId, userId)],
-    ['detection dispositions', dispositions, eq(dispositions.reviewerId, userId)],
-    ['device registrations', deviceHolders, eq(deviceHolders.userId, userId)],
-  ];
-  const named: string[] = [];
-  for (const [kind, table, where] of kinds) if ((await count(table, where)) > 0) named.push(kind);
-  return named;
-}
+/** The 409 for deleting a user whom records name (`kindsInWords` of their counts). */
+const namedRefusal = (kinds: string) =>
+  `This user is named in ${kinds} and cannot be deleted; deactivate the account instead`;
 
 /** Never includes the password hash or token version. */
 export const toUser = (row: Row, lockedUntil: Date | null = null): User => ({
@@ -244,7 +195,13 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         )
         .where(onlySelf ? eq(users.id, user.id) : undefined)
         .orderBy(asc(users.name));
-      return rows.map((row) => toUser(row.user, row.lockedUntil));
+      if (!hasRole(user, ...MANAGERS)) return rows.map((row) => toUser(row.user, row.lockedUntil));
+      // Those who may delete a user see what names it, so its card says so before a 409 would.
+      const namedRecords = await userNamedRecords(db);
+      return rows.map((row) => ({
+        ...toUser(row.user, row.lockedUntil),
+        namedIn: namedRecords(row.user.id),
+      }));
     },
   );
 
@@ -450,11 +407,11 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (request.params.id === user.id) throw conflict('You cannot delete your own account');
       const { row: old } = await findManageable(request, request.params.id);
       await refuseIfShared(request, old);
-      let named: string[] = [];
+      let named = '';
       await db
         .transaction(async (tx) => {
-          named = await recordsNaming(tx, old.id);
-          if (named.length > 0) throw conflict(namedIn(named));
+          named = kindsInWords((await userNamedRecords(tx, [old.id]))(old.id));
+          if (named) throw conflict(namedRefusal(named));
           const managed = await tx
             .select({ name: lineClearances.name })
             .from(lineClearances)
@@ -476,8 +433,12 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         })
         .catch(async (error) => {
           // In the trail once the transaction has rolled back (inside it, the entry would go too).
-          if (named.length > 0) {
-            await evidenceProtected(request, { entity: 'user', entityId: old.id }, namedIn(named));
+          if (named) {
+            await evidenceProtected(
+              request,
+              { entity: 'user', entityId: old.id },
+              namedRefusal(named),
+            );
           }
           throw error;
         });

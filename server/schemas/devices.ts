@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { ChangeReason, DeleteReasonBody } from './change-reason.ts';
 import { Id, OneLine } from './common.ts';
+import { DeviceNamedIn } from './named-records.ts';
 import { ExpectedVersion, Version } from './version.ts';
 
 export const DeviceType = Type.Union([
@@ -26,6 +27,8 @@ export const Device = Type.Object({
   status: DeviceStatus,
   qrCode: Type.String(),
   version: Version,
+  /** GET /api/devices to admins and factory managers only. */
+  namedIn: Type.Optional(DeviceNamedIn),
 });
 export type Device = Static<typeof Device>;
 

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { ChangeReason, DeleteReasonBody } from './change-reason.ts';
 import { Id, OneLine } from './common.ts';
+import { LineNamedIn } from './named-records.ts';
 import { ExpectedVersion, Version } from './version.ts';
 
 export const LineClearanceStatus = Type.Union([
@@ -20,6 +21,8 @@ export const LineClearance = Type.Object({
   managerId: Type.Union([Id, Type.Null()]),
   assignedOperators: Type.Array(Id),
   version: Version,
+  /** GET /api/line-clearances to admins, factory managers and LC managers only. */
+  namedIn: Type.Optional(LineNamedIn),
 });
 export type LineClearance = Static<typeof LineClearance>;
 

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { ChangeReason, DeleteReasonBody } from './change-reason.ts';
 import { Id, Matching, OneLine, Role } from './common.ts';
+import { UserNamedIn } from './named-records.ts';
 import { MIN_PASSWORD_LENGTH } from './password-rule.ts';
 import { HIDDEN_IN_ONE_LINE } from './text-rules.ts';
 import { ExpectedVersion, Version } from './version.ts';
@@ -25,6 +26,8 @@ export const User = Type.Object({
   lockedUntil: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   /** Not changed by a password change or reset, which the edit form does not show. */
   version: Version,
+  /** GET /api/users to admins, factory managers and LC managers only. */
+  namedIn: Type.Optional(UserNamedIn),
 });
 export type User = Static<typeof User>;
 

@@ -8,13 +8,19 @@ import { toastWarning } from '../stores/toasts.ts';
  * described by the message). `fail` shows one (`failAll` several) and moves focus to its control
  * (the first one's), rendered first so a screen reader reads the error with the field; `warn` also
  * shows it as the warning toast (spec §5 'Please enter a name for the user'), as `warnIfBlank`
- * does for required fields; `clear` before the next check.
+ * does for required fields; `clear` before the next check. A field edited since (an `input` event
+ * on its `control`) shows its error no more, from the render its own onChange makes.
  */
 export function useFieldErrors<Key extends string>() {
   const [errors, setErrors] = useState<Partial<Record<Key, string>>>({});
   const controls = useRef<Partial<Record<Key, HTMLElement | null>>>({});
+  // Fields edited since their error was set. Not state: a render from the control's own `input`
+  // listener would run before React's onChange and put the old value back into the control.
+  const edited = useRef(new Set<Key>());
+  const onEdit = useRef<Partial<Record<Key, () => void>>>({});
 
   const failAll = (found: Partial<Record<Key, string>>) => {
+    edited.current.clear();
     flushSync(() => setErrors(found));
     const first = Object.keys(found)[0] as Key | undefined;
     if (first !== undefined) controls.current[first]?.focus();
@@ -23,10 +29,17 @@ export function useFieldErrors<Key extends string>() {
     failAll({ [key]: message } as Partial<Record<Key, string>>);
   const control = (key: Key) => (element: HTMLElement | null) => {
     controls.current[key] = element;
+    // One listener a field: the DOM adds the same function once, however often the ref is set.
+    onEdit.current[key] ??= () => edited.current.add(key);
+    element?.addEventListener('input', onEdit.current[key]);
   };
 
+  const shown = Object.fromEntries(
+    Object.entries(errors).filter(([key]) => !edited.current.has(key as Key)),
+  ) as Partial<Record<Key, string>>;
+
   return {
-    errors,
+    errors: shown,
     fail,
     failAll,
     warn: (key: Key, message: string) => {
@@ -51,7 +64,10 @@ export function useFieldErrors<Key extends string>() {
       );
       return true;
     },
-    clear: () => setErrors({}),
+    clear: () => {
+      edited.current.clear();
+      setErrors({});
+    },
     /** The ref of the field's control, where `fail` moves the focus. */
     control,
     /**
@@ -60,7 +76,7 @@ export function useFieldErrors<Key extends string>() {
      * and the ref of its input or text area.
      */
     textField: (key: Key) => ({
-      error: errors[key] ?? null,
+      error: shown[key] ?? null,
       announce: true,
       inputRef: control(key),
       textareaRef: control(key),

@@ -39,3 +39,35 @@ describe('Delete of an operator, for an LC manager', () => {
     expect(deleteBlocker({ id: 'a', roles: ['admin'] }, named, lines)).toBe(null);
   });
 });
+
+describe('Delete of an account that records name', () => {
+  const admin = { id: 'a', roles: ['admin'] };
+  const counts = {
+    inspections: 0,
+    videos: 0,
+    signatures: 0,
+    dispositions: 0,
+    deviceRegistrations: 0,
+  };
+
+  it('is refused with what names it, as the server would (409)', () => {
+    const named = {
+      _id: 'op',
+      role: 'operator',
+      namedIn: { ...counts, inspections: 1, signatures: 2 },
+    };
+    expect(deleteBlocker(admin, named, [])).toBe(
+      'Named in 1 inspection and 2 signatures: deactivate instead',
+    );
+  });
+
+  it('is offered when no record names it, or the list did not say (counts sent only to managers)', () => {
+    expect(deleteBlocker(admin, { _id: 'op', role: 'operator', namedIn: counts }, [])).toBe(null);
+    expect(deleteBlocker(admin, { _id: 'op', role: 'operator' }, [])).toBe(null);
+  });
+
+  it('is refused for one’s own account first, as the server checks it first', () => {
+    const own = { _id: 'a', role: 'admin', namedIn: { ...counts, videos: 4 } };
+    expect(deleteBlocker(admin, own, [])).toBe('You cannot delete your own account');
+  });
+});

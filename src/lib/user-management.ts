@@ -7,6 +7,7 @@ import {
   sharedAccountRefusal,
   worksOn,
 } from '../../server/schemas/manageable-roles.ts';
+import { namedBlocker, type RecordCounts } from '../../server/schemas/named-records.ts';
 import { roleLabel, roleList } from './roles.ts';
 
 /** Roles whose accounts a user holding `userRoles` may create, change or delete, and may grant. */
@@ -16,6 +17,8 @@ export interface ManagedAccount {
   _id: string;
   role?: string | readonly string[] | null;
   lineClearanceIds?: readonly string[] | null;
+  /** The records naming the account (GET /api/users, to those who may delete users). */
+  namedIn?: RecordCounts;
 }
 
 export interface LineAssignment {
@@ -45,6 +48,8 @@ export const userManagementStrings = {
   ownAccount: 'You cannot delete your own account',
   /** The server's own words (409) for a status change on one's own account. */
   ownStatus: 'You cannot deactivate your own account',
+  /** The server refuses (409) to delete an account records name: '3 inspections and 1 video'. */
+  namedInRecords: (records: string) => `Named in ${records}: deactivate instead`,
 } as const;
 
 /**
@@ -95,8 +100,9 @@ export function sharedBlocker(
 }
 
 /**
- * Why Delete would be refused: one's own account (409), else what `manageBlocker` says, else an
- * account shared with another LC manager's line.
+ * Why Delete would be refused, in the server's order: one's own account (409), else what
+ * `manageBlocker` says, else an account shared with another LC manager's line, else the records
+ * that name it (409; the list's `namedIn`).
  */
 export function deleteBlocker(
   caller: Manager,
@@ -104,5 +110,9 @@ export function deleteBlocker(
   lines: readonly LineAssignment[],
 ): string | null {
   if (caller.id !== null && target._id === caller.id) return userManagementStrings.ownAccount;
-  return manageBlocker(caller, target, lines) ?? sharedBlocker(caller, target, lines);
+  return (
+    manageBlocker(caller, target, lines) ??
+    sharedBlocker(caller, target, lines) ??
+    namedBlocker(target.namedIn, userManagementStrings.namedInRecords)
+  );
 }

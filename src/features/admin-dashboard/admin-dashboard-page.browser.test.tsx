@@ -505,6 +505,60 @@ describe('deleting a record', () => {
     },
   );
 
+  it.each([
+    [
+      'Line Clearances',
+      { ...line, namedIn: { inspections: 3, videos: 5 } },
+      'Has 3 inspections and 5 videos: set its status to inactive instead',
+    ],
+    [
+      'Users',
+      {
+        ...user,
+        namedIn: {
+          inspections: 3,
+          videos: 5,
+          signatures: 0,
+          dispositions: 1,
+          deviceRegistrations: 0,
+        },
+      },
+      'Named in 3 inspections, 5 videos and 1 detection disposition: deactivate instead',
+    ],
+    [
+      'Devices',
+      { ...device, namedIn: { videos: 1 } },
+      'Recorded 1 video: set its status to inactive instead',
+    ],
+  ])(
+    '%s: Delete of a record that records name is unavailable, with the counts',
+    async (tab, named, reason) => {
+      const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
+      signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles: ['admin'] });
+      const fake = fakeFetch({
+        'GET /api/line-clearances': { body: [tab === 'Line Clearances' ? named : line] },
+        'GET /api/users': { body: [tab === 'Users' ? named : user] },
+        'GET /api/devices': { body: [tab === 'Devices' ? named : device] },
+        ...quietPanels,
+        'GET /api/admin/videos': { body: [] },
+      });
+      vi.stubGlobal('fetch', fake.fetchImpl);
+      await render(<AdminDashboardPage />);
+      await userEvent.click(page.getByRole('tab', { name: tab }));
+      const remove = page.getByRole('button', { name: `Delete ${named.name}` });
+      await expect.element(remove).toHaveAttribute('aria-disabled', 'true');
+      await expect.element(remove).toHaveAccessibleDescription(reason);
+      await expect.element(page.getByText(reason, { exact: true })).toBeVisible();
+      (remove.element() as HTMLButtonElement).click();
+      expect(confirm).not.toHaveBeenCalled();
+      // Edit stays: it sets the status the reason names.
+      await expect
+        .element(page.getByRole('button', { name: `Edit ${named.name}` }))
+        .not.toHaveAttribute('aria-disabled');
+      expect(fake.calls.some((call) => call.startsWith('DELETE'))).toBe(false);
+    },
+  );
+
   it('asks nothing and deletes nothing when the confirmation is declined', async () => {
     vi.spyOn(window, 'confirm').mockReturnValue(false);
     const calls = await showDashboard(['admin']);

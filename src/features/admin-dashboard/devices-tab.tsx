@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { namedBlocker } from '../../../server/schemas/named-records.ts';
 import { deleteAction, RecordDeletionDialog } from '../../components/reason-dialog.tsx';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { StatusTag } from '../../components/tag.tsx';
@@ -29,7 +30,11 @@ export function DevicesTab({ devices }: { devices: Loaded<Device[]> }) {
                 name={device.name}
                 actions={[
                   { label: s.edit, onClick: () => setEditing(device) },
-                  deleteAction(messages.confirmDelete, () => setDeleting(device)),
+                  deleteAction(
+                    messages.confirmDelete,
+                    () => setDeleting(device),
+                    namedBlocker(device.namedIn, s.deviceNamedIn),
+                  ),
                 ]}
               />
             }

@@ -71,6 +71,24 @@ describe('Create New Line Clearance: a blank name', () => {
     expect(toasts.items.map((toast) => toast.detail)).toContain(message);
     expect(fake.calls).toEqual([]);
   });
+
+  it('goes from the field as soon as a name is typed, before the next Save', async () => {
+    signIn('token', { id: 'u1', name: 'Pat Doe', email: 'pat@example.com', roles: ['admin'] });
+    vi.stubGlobal('fetch', fakeFetch({}).fetchImpl);
+    await render(
+      <LineClearanceDialog item={null} users={[]} onClose={() => {}} onSaved={() => {}} />,
+    );
+    const dialog = page.getByRole('dialog', { name: 'Create New Line Clearance' });
+    await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    const name = dialog.getByLabelText('Name');
+    await expect.element(name).toHaveAttribute('aria-invalid', 'true');
+    await userEvent.type(name, 'Tablet Line 4');
+    await expect.element(name).toHaveValue('Tablet Line 4');
+    await expect.element(name).not.toHaveAttribute('aria-invalid');
+    await expect
+      .element(dialog.getByText('Please enter a name for the line clearance'))
+      .not.toBeInTheDocument();
+  });
 });
 
 describe('Edit Line Clearance: a record changed since the dialog opened', () => {

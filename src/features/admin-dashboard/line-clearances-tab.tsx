@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { namedBlocker } from '../../../server/schemas/named-records.ts';
 import { deleteLineClearance } from '../../api/delete-line-clearance.ts';
 import { deleteAction, RecordDeletionDialog } from '../../components/reason-dialog.tsx';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
@@ -45,7 +46,11 @@ export function LineClearancesTab({
                 name={line.name}
                 actions={[
                   { label: s.edit, onClick: () => setEditing(line) },
-                  deleteAction(messages.confirmDelete, () => setDeleting(line)),
+                  deleteAction(
+                    messages.confirmDelete,
+                    () => setDeleting(line),
+                    namedBlocker(line.namedIn, s.lineNamedIn),
+                  ),
                 ]}
               />
             }
