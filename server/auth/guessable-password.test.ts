@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PREFILLED_PASSWORD } from '../schemas/password-rule.ts';
 import { guessablePasswordRefusal, isGuessablePassword } from './guessable-password.ts';
 
 /** Each of `passwords` judged as `guessable`, named in a failure. */
@@ -19,6 +20,8 @@ describe('isGuessablePassword', () => {
 
   it('refuses this application’s words and its published demo password', () => {
     expectEach(['lineclearance', 'Line Clearance', 'LC_Manager', 'demo-password'], true);
+    // The create-user form's prefill (spec §9), which anyone can read.
+    expectEach([PREFILLED_PASSWORD, 'set-at-first-sign-in1'], true);
   });
 
   it('sees through digits and symbols added at the ends, and separators', () => {

@@ -30,6 +30,8 @@ const CONTEXT_WORDS = new Set([
   'password',
   'passwort',
   'demopassword',
+  // The create-user form's prefilled password (PREFILLED_PASSWORD), published by the spec.
+  'setatfirstsignin',
   'changeme',
   'welcome',
 ]);

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, dispositions, inspections, lineClearances } from '../db/schema.ts';
 import { newId } from '../ids.ts';
+import { PREFILLED_PASSWORD } from '../schemas/password-rule.ts';
 import { build, type TestApp } from '../test/build.ts';
 import { createRoleUsers, type RoleUsers } from '../test/fixtures.ts';
 import { insertVideo, listed } from '../test/named-records-fixture.ts';
@@ -242,6 +243,13 @@ describe('an LC manager manages the operators of its own lines only', () => {
     const created = await post(u.admin.auth, { ...person('guessable'), password: 'Password1!' });
     expect(created.statusCode).toBe(400);
     expect(created.json().message).toMatch(refusal);
+    // The create form's published prefill (spec §9): whoever signed in first would own the account.
+    const prefilled = await post(u.admin.auth, {
+      ...person('prefilled'),
+      password: PREFILLED_PASSWORD,
+    });
+    expect(prefilled.statusCode).toBe(400);
+    expect(prefilled.json().message).toMatch(refusal);
     const target = (await post(u.admin.auth, person('guessable-reset'))).json();
     const reset = await put(u.factory.auth, target._id, { ...target, password: '12345678' });
     expect(reset.statusCode).toBe(400);

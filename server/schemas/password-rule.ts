@@ -5,6 +5,13 @@
 export const MIN_PASSWORD_LENGTH = 8;
 
 /**
+ * Spec §9: the value the create-user form prefills as the password. It is published (in the spec
+ * and this code), so it is refused as a password: kept, whoever signed in first would choose the
+ * account's own password.
+ */
+export const PREFILLED_PASSWORD = 'Set-at-first-sign-in';
+
+/**
  * The shortest part of an email or a name that a new password may not contain: shorter ones
  * ('op', 'li') are inside too many good passwords to refuse them.
  */

@@ -1,4 +1,6 @@
 /** Admin / factory-manager dashboard strings (spec §2, §5, §8). */
+import { newPasswordHint } from '../../lib/password-rule.ts';
+
 export const adminStrings = {
   createNewArea: 'Create New Area',
   manageLcManagers: 'Manage LC Managers',
@@ -42,6 +44,8 @@ export const adminStrings = {
   email: 'Email',
   roles: 'Roles',
   password: 'Password',
+  /** Under the create form's password, prefilled with the spec's placeholder (refused if kept). */
+  temporaryPasswordHint: `${newPasswordHint} Type a temporary password to give to the user, who chooses their own at the first sign-in.`,
   lineClearances: 'Line clearances',
   /** An LC manager's card: the lines naming it as their manager. */
   manages: 'Manages',
@@ -162,11 +166,3 @@ export const adminStrings = {
 
 /** PUT /api/users status values with their labels; a deactivated account cannot sign in. */
 export const accountStatusLabels = { active: 'Active', deactivated: 'Deactivated' } as const;
-
-/**
- * Spec §9: the admin create-user form starts with this fixed password, which the admin hands to
- * the new user, who must choose their own at the first sign-in before anything else (the app
- * asks, the server refuses all else until then: docs/signatures.md, rule 3). Not 'ChangeMe-…':
- * the server refuses a password on the common-password lists (docs/permissions.md).
- */
-export const initialUserPassword = 'Set-at-first-sign-in';

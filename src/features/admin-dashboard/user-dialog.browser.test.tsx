@@ -47,7 +47,11 @@ describe('Create New User: the password', () => {
     });
     const dialog = page.getByRole('dialog', { name: 'Create New User' });
     const password = dialog.getByLabelText('Password');
-    await expect.element(password).toHaveAccessibleDescription('At least 8 characters.');
+    await expect
+      .element(password)
+      .toHaveAccessibleDescription(
+        'At least 8 characters. Type a temporary password to give to the user, who chooses their own at the first sign-in.',
+      );
     await userEvent.fill(dialog.getByLabelText('Name'), 'Priya Nair');
     await userEvent.fill(dialog.getByLabelText('Email'), 'priya@example.com');
     await userEvent.fill(password, 'short');
@@ -79,15 +83,25 @@ describe('Create New User: the password', () => {
     ]);
   });
 
-  it('sends the prefilled placeholder password, which keeps the rule', async () => {
+  it('prefills the placeholder password but never sends it: it is published', async () => {
     const { bodies } = await open(null, {
       'POST /api/users': { status: 201, body: { _id: 'b'.repeat(24) } },
     });
     const dialog = page.getByRole('dialog', { name: 'Create New User' });
+    const password = dialog.getByLabelText('Password');
+    await expect.element(password).toHaveValue('Set-at-first-sign-in');
+    await expect.element(password).toHaveAccessibleDescription(/Type a temporary password/);
     await userEvent.fill(dialog.getByLabelText('Name'), 'Priya Nair');
     await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    await expect.element(password).toHaveFocus();
+    await expect
+      .element(dialog.getByText(/^Replace this placeholder with a temporary password/))
+      .toBeVisible();
+    expect(bodies).toEqual([]);
+    await userEvent.fill(password, 'Temp-2026-x');
+    await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
     await expect.element(page.getByText('User created successfully')).toBeVisible();
-    expect(bodies).toMatchObject([{ password: 'Set-at-first-sign-in' }]);
+    expect(bodies).toMatchObject([{ password: 'Temp-2026-x' }]);
   });
 });
 

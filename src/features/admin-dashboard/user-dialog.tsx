@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useSnapshot } from 'valtio';
+import { PREFILLED_PASSWORD } from '../../../server/schemas/password-rule.ts';
 import { MAX_EMAIL_LENGTH, MAX_USER_NAME_LENGTH } from '../../../server/schemas/users.ts';
 import { createUser } from '../../api/create-user.ts';
 import { TextField } from '../../components/field.tsx';
@@ -17,7 +18,7 @@ import { toastWarning } from '../../stores/toasts.ts';
 import type { LineClearance, User, UserStatus } from '../../types/api.ts';
 import { updateUser } from './api/update-user.ts';
 import { ResetPassword } from './reset-password.tsx';
-import { accountStatusLabels, initialUserPassword, adminStrings as s } from './strings.ts';
+import { accountStatusLabels, adminStrings as s } from './strings.ts';
 import { useChangeReason, useDialogSave } from './use-dialog-save.tsx';
 
 export interface UserDialogProps {
@@ -44,7 +45,7 @@ export function UserDialog({ item, lineClearances, onClose, onSaved }: UserDialo
   const [userRoles, setUserRoles] = useState<Role[]>(
     item ? roleList(item.role).filter(isRole) : ['operator'],
   );
-  const { password, check, field: passwordField } = useNewPassword(initialUserPassword);
+  const { password, check, field: passwordField } = useNewPassword(PREFILLED_PASSWORD);
   const [lineClearanceIds, setLineClearanceIds] = useState<string[]>([
     ...(item?.lineClearanceIds ?? []),
   ]);
@@ -119,7 +120,15 @@ export function UserDialog({ item, lineClearances, onClose, onSaved }: UserDialo
           placeholder={s.selectRoles}
         />
       </div>
-      {!item && <TextField label={s.password} {...passwordField} type="text" autoComplete="off" />}
+      {!item && (
+        <TextField
+          label={s.password}
+          {...passwordField}
+          hint={s.temporaryPasswordHint}
+          type="text"
+          autoComplete="off"
+        />
+      )}
       {item && ownAccount && (
         <div className="field">
           <span className="field-label">{s.accountStatus}</span>
