@@ -2,10 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { cleanup, render } from '../../../tests/web/render.tsx';
 import { keyboardShortcuts, setKeyboardShortcuts } from '../../stores/keyboard-shortcuts.ts';
+import { signIn, signOut } from '../../stores/session.ts';
 import UserGuideDialog from './user-guide-dialog.tsx';
 
 afterEach(async () => {
   await cleanup();
+  signOut();
   setKeyboardShortcuts(true);
   await page.viewport(414, 896);
 });
@@ -19,6 +21,22 @@ describe('User Guide: width', () => {
     await page.viewport(390, 844);
     // 390 px less 2 × 16 px of margin, not 70vw (273 px).
     await expect.poll(() => dialog.element().getBoundingClientRect().width).toBe(358);
+  });
+});
+
+describe('User Guide: the first topic', () => {
+  it.each([
+    [['operator'], 'Mobile Operations'],
+    [['lc_manager'], 'AI Analysis'],
+    [['audit'], 'AI Analysis'],
+    [['admin'], 'Floorplan Setup'],
+    [['operator', 'factory_manager'], 'Floorplan Setup'],
+  ])('opens for %j on %s, their own work', async (roles, topic) => {
+    signIn('token', { id: 'u1', name: 'Olga', email: 'o@example.com', roles });
+    await render(<UserGuideDialog open onOpenChange={() => {}} />);
+    await expect
+      .element(page.getByRole('tab', { name: topic }))
+      .toHaveAttribute('aria-selected', 'true');
   });
 });
 

@@ -3,6 +3,7 @@ import { useSnapshot } from 'valtio';
 import { AppDialog } from '../../components/app-dialog.tsx';
 import { videoShortcuts } from '../../config/video-shortcuts.ts';
 import { keyboardShortcuts, setKeyboardShortcuts } from '../../stores/keyboard-shortcuts.ts';
+import { session } from '../../stores/session.ts';
 import './user-guide.css';
 
 export interface UserGuideDialogProps {
@@ -16,11 +17,19 @@ export interface UserGuideDialogProps {
  */
 const guideWidth = 'max(70vw, min(100vw - 2rem, 36rem))';
 
+/** The topic a role opens the guide on: its own work (an operator records; a reviewer analyses). */
+function firstTopic(roles: readonly string[]): string {
+  if (roles.some((role) => role === 'admin' || role === 'factory_manager')) return 'floorplan';
+  if (roles.some((role) => role === 'lc_manager' || role === 'audit')) return 'analysis';
+  return roles.includes('operator') ? 'mobile' : 'floorplan';
+}
+
 export default function UserGuideDialog({ open, onOpenChange }: UserGuideDialogProps) {
   const shortcuts = useSnapshot(keyboardShortcuts);
+  const { roles } = useSnapshot(session);
   return (
     <AppDialog open={open} onOpenChange={onOpenChange} title="User Guide" width={guideWidth}>
-      <Tabs.Root defaultValue="floorplan" className="tabs">
+      <Tabs.Root defaultValue={firstTopic(roles)} className="tabs">
         <Tabs.List className="tab-list" aria-label="User Guide topics">
           <Tabs.Trigger className="tab" value="floorplan">
             Floorplan Setup
