@@ -1,5 +1,6 @@
 // Reads a device QR label (docs/server.md): a bare serial, or JSON {serial, name?, type?}.
 import { badRequest } from '../http/errors.ts';
+import { isDeviceSerial, MAX_DEVICE_SERIAL_LENGTH } from '../schemas/device-serial.ts';
 import type { DeviceType } from '../schemas/devices.ts';
 
 export interface DeviceLabel {
@@ -8,14 +9,15 @@ export interface DeviceLabel {
   type: DeviceType | null;
 }
 
-const SERIAL = /^[A-Za-z0-9._:-]{1,100}$/;
 const TYPES: readonly DeviceType[] = ['camera', 'sensor', 'monitor', 'controller'];
 
 export function parseDeviceQr(text: string): DeviceLabel {
   const trimmed = text.trim();
   if (!trimmed.startsWith('{')) {
-    if (!SERIAL.test(trimmed)) {
-      throw badRequest('body.qrCode must be a device serial (letters, digits, . _ : -) or JSON');
+    if (!isDeviceSerial(trimmed)) {
+      throw badRequest(
+        `body.qrCode must be a device serial (1-${MAX_DEVICE_SERIAL_LENGTH} letters, digits, . _ : -) or JSON`,
+      );
     }
     return { serial: trimmed, name: null, type: null };
   }
@@ -26,8 +28,10 @@ export function parseDeviceQr(text: string): DeviceLabel {
     throw badRequest('body.qrCode is not valid JSON');
   }
   const label = data as Record<string, unknown>;
-  if (typeof label.serial !== 'string' || !SERIAL.test(label.serial)) {
-    throw badRequest('body.qrCode.serial must be 1-100 letters, digits, . _ : -');
+  if (typeof label.serial !== 'string' || !isDeviceSerial(label.serial)) {
+    throw badRequest(
+      `body.qrCode.serial must be 1-${MAX_DEVICE_SERIAL_LENGTH} letters, digits, . _ : -`,
+    );
   }
   const name = label.name ?? null;
   if (name !== null && (typeof name !== 'string' || !name.trim() || name.length > 200)) {

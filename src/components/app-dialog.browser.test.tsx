@@ -92,3 +92,30 @@ describe('AppDialog with a refusal quoting a long word', () => {
     }
   });
 });
+
+describe('AppDialog’s title', () => {
+  it('keeps clear of the close button on a phone, however long', async () => {
+    await page.viewport(390, 844);
+    try {
+      for (const title of ['Correct details: Blister Line 1', `Correct details: ${LONGWORD}`]) {
+        await render(
+          <AppDialog open onOpenChange={() => {}} title={title} width="500px">
+            <input aria-label="Name" />
+          </AppDialog>,
+        );
+        const heading = page.getByRole('heading', { name: title }).element() as HTMLElement;
+        const close = page.getByRole('button', { name: 'Close' }).element();
+        const text = document.createRange();
+        text.selectNodeContents(heading);
+        // The text itself, line by line, ends at least a small gap left of the button.
+        for (const line of text.getClientRects()) {
+          expect(line.right).toBeLessThanOrEqual(close.getBoundingClientRect().left - 4);
+        }
+        expect(heading.scrollWidth).toBeLessThanOrEqual(heading.clientWidth);
+        await cleanup();
+      }
+    } finally {
+      await page.viewport(414, 896);
+    }
+  });
+});

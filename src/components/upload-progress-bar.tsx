@@ -18,8 +18,10 @@ export function UploadProgressBar({
 }) {
   const { sent, total, bytesPerSecond, secondsLeft } = progress;
   const details = [`${formatSize(sent)} of ${formatSize(total)}`];
-  if (bytesPerSecond !== null) details.push(`${formatSize(Math.round(bytesPerSecond))}/s`);
-  if (secondsLeft !== null) details.push(`${formatDuration(secondsLeft)} left`);
+  // A stalled upload has no speed to show, and so no time left: never '0 Bytes/s'.
+  const speed = Math.round(bytesPerSecond ?? 0);
+  if (speed > 0) details.push(`${formatSize(speed)}/s`);
+  if (speed > 0 && secondsLeft !== null) details.push(`${formatDuration(secondsLeft)} left`);
   return (
     <div className="upload-progress">
       <progress max={total || 1} value={sent} aria-label={`Upload of ${label}`} />

@@ -5,6 +5,7 @@ import { startedRecording } from '../../../tests/web/recording-fixture.ts';
 import { cleanup, render } from '../../../tests/web/render.tsx';
 import type { MyLineDetail } from '../../types/api.ts';
 import { RecordStep } from './record-step.tsx';
+import './inspection.css';
 
 afterEach(async () => {
   await cleanup();
@@ -19,11 +20,17 @@ const tag = (index: number) => ({
   y: 0,
 });
 
-/** The record step of a line with `tags` checkpoints; the camera stays closed (not allowed). */
-async function showRecordStep(tags: number) {
-  vi.spyOn(navigator.mediaDevices, 'getUserMedia').mockRejectedValue(
-    new DOMException('camera', 'NotAllowedError'),
-  );
+/**
+ * The record step of a line with `tags` checkpoints; the camera stays closed (not allowed) unless
+ * `camera` gives its stream. `above` px of page stand for the app's toolbar, title and step line.
+ */
+async function showRecordStep(tags: number, camera?: MediaStream, above = 0) {
+  if (camera) vi.spyOn(navigator.mediaDevices, 'getUserMedia').mockResolvedValue(camera);
+  else {
+    vi.spyOn(navigator.mediaDevices, 'getUserMedia').mockRejectedValue(
+      new DOMException('camera', 'NotAllowedError'),
+    );
+  }
   const checklist = {
     floorplanConfigId: 'f'.repeat(24),
     tags: Array.from({ length: tags }, (_, index) => tag(index)),
@@ -36,12 +43,14 @@ async function showRecordStep(tags: number) {
     minVideoSeconds: 30,
   };
   await render(
-    <RecordStep
-      detail={detail}
-      recording={{ ...startedRecording('r1'), checklist }}
-      onStopped={() => {}}
-      onBack={() => {}}
-    />,
+    <div style={{ paddingTop: above }}>
+      <RecordStep
+        detail={detail}
+        recording={{ ...startedRecording('r1'), checklist }}
+        onStopped={() => {}}
+        onBack={() => {}}
+      />
+    </div>,
   );
 }
 
@@ -58,5 +67,33 @@ describe('the record step’s checklist', () => {
     await showRecordStep(1);
     await expect.element(page.getByText('0 of 1 checkpoints scanned')).toBeVisible();
     expect(page.getByText(hint).query()).toBeNull();
+  });
+});
+
+describe('the record step on a phone held in landscape (844×390)', () => {
+  afterEach(() => page.viewport(414, 896));
+
+  it('shows the scanned count and the last scan beside the preview, under the controls', async () => {
+    await page.viewport(844, 390);
+    const canvas = document.createElement('canvas');
+    canvas.width = 640;
+    canvas.height = 480;
+    canvas.getContext('2d')?.fillRect(0, 0, 640, 480);
+    // Above the step, the app's toolbar, title and step line take 148 px (measured in Chromium).
+    await showRecordStep(8, canvas.captureStream(10), 148);
+    const record = page.getByRole('button', { name: 'Record' });
+    await expect.element(record).toBeVisible();
+    const box = (element: Element) => element.getBoundingClientRect();
+    const preview = box(document.querySelector('.capture-preview') as Element);
+    const controls = box(record.element());
+    const count = box(page.getByText('0 of 8 checkpoints scanned').element());
+    const lastScan = box(page.getByRole('status').element());
+    for (const shown of [count, lastScan]) {
+      expect(shown.left).toBeGreaterThanOrEqual(preview.right);
+      expect(shown.top).toBeGreaterThanOrEqual(controls.bottom);
+      // On screen without scrolling.
+      expect(shown.bottom).toBeLessThanOrEqual(390);
+    }
+    expect(window.scrollY).toBe(0);
   });
 });

@@ -260,81 +260,84 @@ export function RecordStep({
           </p>
         )}
       </div>
-      {camera.status === 'opening' && <p role="status">{s.openingCamera}</p>}
-      {(problem ?? camera.problem) && (
-        <p className="capture-problem" role="alert">
-          {problem ?? camera.problem}
+      {/* Beside the preview in landscape (inspection.css): the count and last scan stay in view. */}
+      <div className="capture-side">
+        {camera.status === 'opening' && <p role="status">{s.openingCamera}</p>}
+        {(problem ?? camera.problem) && (
+          <p className="capture-problem" role="alert">
+            {problem ?? camera.problem}
+          </p>
+        )}
+        <div className="capture-controls">
+          {phase === 'ready' && camera.status === 'ready' && (
+            <button type="button" className="btn btn-danger btn-large" onClick={record}>
+              {s.record}
+            </button>
+          )}
+          {phase === 'ready' && camera.status === 'failed' && (
+            <button type="button" className="btn btn-primary btn-large" onClick={camera.retry}>
+              {s.retryCamera}
+            </button>
+          )}
+          {/* Nothing is recorded yet: going back loses nothing. */}
+          {phase === 'ready' && (
+            <button type="button" className="btn btn-secondary btn-large" onClick={onBack}>
+              {s.backToBefore}
+            </button>
+          )}
+          {recordingNow && (
+            <>
+              <button
+                ref={pauseButton}
+                type="button"
+                className="btn btn-secondary btn-large"
+                onClick={pauseOrResume}
+              >
+                {phase === 'recording' ? s.pause : s.resume}
+              </button>
+              <button
+                type="button"
+                className="btn btn-primary btn-large"
+                onClick={() => void finish()}
+              >
+                {s.stop}
+              </button>
+            </>
+          )}
+        </div>
+        <p
+          className={message?.warn ? 'capture-scan warn' : 'capture-scan'}
+          role="status"
+          aria-live="polite"
+        >
+          {message?.text ?? ''}
         </p>
-      )}
-      <div className="capture-controls">
-        {phase === 'ready' && camera.status === 'ready' && (
-          <button type="button" className="btn btn-danger btn-large" onClick={record}>
-            {s.record}
-          </button>
+        {recordingNow && storageLeft !== null && (
+          <p className="muted">
+            {s.storageLeft}: {formatSize(Math.max(0, storageLeft))} · {s.recordedSize}:{' '}
+            {formatSize(recording.size)}
+          </p>
         )}
-        {phase === 'ready' && camera.status === 'failed' && (
-          <button type="button" className="btn btn-primary btn-large" onClick={camera.retry}>
-            {s.retryCamera}
-          </button>
-        )}
-        {/* Nothing is recorded yet: going back loses nothing. */}
-        {phase === 'ready' && (
-          <button type="button" className="btn btn-secondary btn-large" onClick={onBack}>
-            {s.backToBefore}
-          </button>
-        )}
-        {recordingNow && (
-          <>
-            <button
-              ref={pauseButton}
-              type="button"
-              className="btn btn-secondary btn-large"
-              onClick={pauseOrResume}
-            >
-              {phase === 'recording' ? s.pause : s.resume}
-            </button>
-            <button
-              type="button"
-              className="btn btn-primary btn-large"
-              onClick={() => void finish()}
-            >
-              {s.stop}
-            </button>
-          </>
+        {checkpoints.length > 0 && (
+          <section className="capture-checklist">
+            <h2>{s.scanned(ticked.size, checkpoints.length)}</h2>
+            {/* Said before and while walking: the review's warning comes when it takes a new walk. */}
+            {pathAtRisk(checkpoints.length, ticked.size) && (
+              <p className="capture-note">{s.pathHint(MIN_PATH_CHECKPOINTS)}</p>
+            )}
+            <ul className="capture-ticks">
+              {checkpoints.map((tag) => (
+                <li key={tag.index} className={ticked.has(tag.index) ? 'ticked' : undefined}>
+                  <span aria-hidden="true">{ticked.has(tag.index) ? '✓' : '○'}</span> {tag.name}
+                  <span className="visually-hidden">
+                    {ticked.has(tag.index) ? ' (scanned)' : ' (not scanned)'}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </section>
         )}
       </div>
-      <p
-        className={message?.warn ? 'capture-scan warn' : 'capture-scan'}
-        role="status"
-        aria-live="polite"
-      >
-        {message?.text ?? ''}
-      </p>
-      {recordingNow && storageLeft !== null && (
-        <p className="muted">
-          {s.storageLeft}: {formatSize(Math.max(0, storageLeft))} · {s.recordedSize}:{' '}
-          {formatSize(recording.size)}
-        </p>
-      )}
-      {checkpoints.length > 0 && (
-        <section className="capture-checklist">
-          <h2>{s.scanned(ticked.size, checkpoints.length)}</h2>
-          {/* Said before and while walking: the review's warning comes when it takes a new walk. */}
-          {pathAtRisk(checkpoints.length, ticked.size) && (
-            <p className="capture-note">{s.pathHint(MIN_PATH_CHECKPOINTS)}</p>
-          )}
-          <ul className="capture-ticks">
-            {checkpoints.map((tag) => (
-              <li key={tag.index} className={ticked.has(tag.index) ? 'ticked' : undefined}>
-                <span aria-hidden="true">{ticked.has(tag.index) ? '✓' : '○'}</span> {tag.name}
-                <span className="visually-hidden">
-                  {ticked.has(tag.index) ? ' (scanned)' : ' (not scanned)'}
-                </span>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
       {confirm.dialog}
     </div>
   );

@@ -3,11 +3,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { drawQr } from '../../../tests/support/draw-qr.ts';
+import { myLine } from '../../../tests/web/my-line-fixture.ts';
 import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
 import { signIn, signOut } from '../../stores/session.ts';
 import { toasts } from '../../stores/toasts.ts';
-import type { Device } from '../../types/api.ts';
+import type { Device, MyLine } from '../../types/api.ts';
 import { DevicesSection } from './devices-section.tsx';
+// As the dashboard page loads it.
+import './operator-dashboard.css';
 
 let painting: ReturnType<typeof setInterval> | undefined;
 
@@ -52,15 +55,32 @@ const phone: Device = {
   version: 1,
 };
 
-async function openDialog() {
-  const { fetchImpl, calls } = fakeFetch({ 'POST /api/devices': { status: 201, body: phone } });
+const lineId = 'a'.repeat(24);
+const blisterLine = myLine(lineId);
+/** GET /api/my/lines/{id} of Blister Line 1: its tag, and a tag of a line it is not. */
+const blisterDetail = {
+  line: blisterLine.line,
+  checklist: {
+    floorplanConfigId: 'f'.repeat(24),
+    tags: [{ index: 0, x: 1, y: 1, name: 'Thermoformer front', qrCode: 'LC1-TAG-01' }],
+    hotZones: [],
+  },
+  otherLineTags: [{ qrCode: 'LC2-TAG-01', lineName: 'Bottling Line 2' }],
+  minVideoSeconds: 30,
+};
+
+async function openDialog(
+  routes: Parameters<typeof fakeFetch>[0] = { 'POST /api/devices': { status: 201, body: phone } },
+  lines: MyLine[] = [],
+) {
+  const { fetchImpl, calls } = fakeFetch(routes);
   const bodies: unknown[] = [];
   vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
     if (init?.body) bodies.push(JSON.parse(String(init.body)));
     return fetchImpl(input, init);
   });
   signIn('token', { id: 'u1', name: 'Olga', email: 'o@example.com', roles: ['operator'] });
-  await render(<DevicesSection devices={[]} loading={false} reload={() => {}} />);
+  await render(<DevicesSection devices={[]} lines={lines} loading={false} reload={() => {}} />);
   await page.getByRole('button', { name: 'Register Device' }).click();
   return { calls, bodies };
 }
@@ -71,7 +91,7 @@ describe('registering a device', () => {
     const { calls } = await openDialog();
     const code = page.getByLabelText('Or type the device code');
     await code.fill('   ');
-    await page.getByRole('button', { name: 'Register', exact: true }).click();
+    await page.getByRole('button', { name: 'Register typed code' }).click();
     await expect.element(code).toHaveFocus();
     await expect.element(code).toHaveAttribute('aria-invalid', 'true');
     await expect
@@ -106,9 +126,116 @@ describe('registering a device', () => {
     await expect.element(page.getByRole('status')).toHaveTextContent('Scanned code: PHONE-7');
     expect(calls).toEqual([]);
 
-    await page.getByRole('button', { name: 'Register PHONE-7' }).click();
+    await page.getByRole('button', { name: 'Register scanned device PHONE-7' }).click();
     await vi.waitFor(() => expect(bodies).toEqual([{ qrCode: 'PHONE-7' }]));
     await expect.element(page.getByRole('dialog')).not.toBeInTheDocument();
+  });
+});
+
+/** Types `text` as the device code and taps Register typed code; answers the field. */
+async function registerTyped(text: string) {
+  const code = page.getByLabelText('Or type the device code');
+  await code.fill(text);
+  await page.getByRole('button', { name: 'Register typed code' }).click();
+  return code;
+}
+
+/** The scanned code is said to be no device label (`why`): Scan again, and no Register. */
+async function scannedCodeRefused(why: string) {
+  const dialog = page.getByRole('dialog', { name: 'Register Device' });
+  await expect.element(dialog.getByRole('status')).toHaveTextContent(why);
+  expect(dialog.getByRole('button', { name: /^Register scanned device/ }).query()).toBeNull();
+  await expect.element(dialog.getByRole('button', { name: 'Scan again' })).toBeVisible();
+}
+
+describe('a device code the server would refuse', () => {
+  it('is named under the field in words before anything is sent', async () => {
+    cameraShowing(null);
+    const { calls } = await openDialog();
+    const code = await registerTyped('📱 phone');
+    await expect.element(code).toHaveFocus();
+    await expect
+      .element(code)
+      .toHaveAccessibleDescription('A device code may contain only letters, digits and . _ : -');
+    await registerTyped('X'.repeat(500));
+    await expect
+      .element(code)
+      .toHaveAccessibleDescription('A device code must be at most 100 characters (it has 500)');
+    expect(calls).toEqual([]);
+    expect(toasts.items).toEqual([]);
+  });
+
+  it('refused by the server anyway: its refusal in words under the field, not in a toast', async () => {
+    cameraShowing(null);
+    await openDialog({
+      'POST /api/devices': {
+        status: 400,
+        body: { message: 'body.qrCode.type must be one of camera, sensor, monitor, controller' },
+      },
+    });
+    const code = await registerTyped('{"serial": "SN-7", "type": "toaster"}');
+    await expect
+      .element(code)
+      .toHaveAccessibleDescription(
+        "The label's device type must be one of camera, sensor, monitor, controller",
+      );
+    expect(toasts.items).toEqual([]);
+  });
+});
+
+describe('a line checkpoint’s code', () => {
+  const routes = {
+    [`GET /api/my/lines/${lineId}`]: { body: blisterDetail },
+    'POST /api/devices': { status: 201, body: phone },
+  };
+
+  it('scanned: is named as the checkpoint at once, with no Register button', async () => {
+    cameraShowing('LC1-TAG-01');
+    const { calls } = await openDialog(routes, [blisterLine]);
+    await scannedCodeRefused(
+      "This is the checkpoint 'Thermoformer front' of Blister Line 1, not a device label: scan the label on the phone or tablet.",
+    );
+    expect(calls).toEqual([`GET /api/my/lines/${lineId}`]);
+  });
+
+  it('typed, of another line: is named under the field, unsent', async () => {
+    cameraShowing(null);
+    const { calls } = await openDialog(routes, [blisterLine]);
+    await vi.waitFor(() => expect(calls).toEqual([`GET /api/my/lines/${lineId}`]));
+    const code = await registerTyped(' LC2-TAG-01 ');
+    await expect
+      .element(code)
+      .toHaveAccessibleDescription(
+        'This is a checkpoint of Bottling Line 2, not a device label: scan the label on the phone or tablet.',
+      );
+    expect(calls).toEqual([`GET /api/my/lines/${lineId}`]);
+  });
+
+  it('a scanned code that is no device serial: said at once, with no Register button', async () => {
+    cameraShowing('https://example.com/device/7');
+    await openDialog();
+    await scannedCodeRefused(
+      'This is not a device label: a device code may contain only letters, digits and . _ : -',
+    );
+  });
+});
+
+describe('the Register Device dialog’s buttons', () => {
+  it('are named apart, and the scanned code’s two have a gap between them', async () => {
+    cameraShowing('PHONE-7');
+    await openDialog();
+    const dialog = page.getByRole('dialog', { name: 'Register Device' });
+    const scannedButton = dialog.getByRole('button', { name: 'Register scanned device PHONE-7' });
+    await expect.element(scannedButton).toHaveTextContent('Register scanned device');
+    await expect.element(dialog.getByRole('button', { name: 'Register typed code' })).toBeVisible();
+    const first = scannedButton.element().getBoundingClientRect();
+    const again = dialog
+      .getByRole('button', { name: 'Scan again' })
+      .element()
+      .getBoundingClientRect();
+    // Side by side or one above the other, they never touch.
+    const apart = Math.max(again.left - first.right, again.top - first.bottom);
+    expect(apart).toBeGreaterThanOrEqual(8);
   });
 });
 

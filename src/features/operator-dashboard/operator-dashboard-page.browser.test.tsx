@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page } from 'vitest/browser';
 import { myInspection } from '../../../tests/web/my-inspection-fixture.ts';
+import { myLine } from '../../../tests/web/my-line-fixture.ts';
 import { startedRecording } from '../../../tests/web/recording-fixture.ts';
 import { cleanup, render, unexpectedRequest } from '../../../tests/web/render.tsx';
 import {
@@ -119,6 +120,60 @@ describe('the operator dashboard', () => {
     }
     // That tab stopped it: here it can now be submitted.
     await expect.element(page.getByText('Recording interrupted')).toBeVisible();
+  });
+
+  it('reloads the line cards and recent inspections after a discard the server recorded', async () => {
+    const videoId = 'e'.repeat(24);
+    let discarded = false;
+    const loads: string[] = [];
+    const line = myLine('a'.repeat(24), {
+      lastInspection: {
+        _id: recent.inspection._id,
+        startTime: recent.inspection.startTime,
+        status: 'pending',
+      },
+    });
+    vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
+      const key = `${init?.method ?? 'GET'} ${new URL(input, window.location.origin).pathname}`;
+      loads.push(key);
+      if (key === 'GET /api/my/lines') return Response.json([line]);
+      if (key === 'GET /api/my/devices') return Response.json([]);
+      if (key === 'GET /api/my/inspections') {
+        const video = {
+          _id: videoId,
+          filename: 'walk.webm',
+          status: discarded ? 'error' : 'pending',
+          statusReason: discarded ? 'Recording discarded on the device' : null,
+          verified: false,
+          sha256: null,
+          size: 0,
+        };
+        return Response.json([{ ...recent, video }]);
+      }
+      if (key === `POST /api/videos/${videoId}/discard`) {
+        discarded = true;
+        return Response.json({ message: 'Recording discarded' });
+      }
+      return unexpectedRequest(key);
+    });
+    vi.stubGlobal('confirm', () => true);
+    await stored('discard-rec', 'u1', {
+      lineName: 'Blister Line 1',
+      state: 'failed',
+      inspectionId: recent.inspection._id,
+      videoId,
+    });
+    await showDashboard();
+    const recentRegion = page.getByRole('region', { name: 'Recent Inspections' });
+    await expect.element(recentRegion.getByText('File not uploaded yet')).toBeVisible();
+    const linesLoaded = () => loads.filter((key) => key === 'GET /api/my/lines').length;
+    expect(linesLoaded()).toBe(1);
+
+    const pending = page.getByRole('region', { name: 'Pending uploads' });
+    await pending.getByRole('button', { name: /^Discard Blister Line 1/ }).click();
+    await expect.element(pending.getByText('Nothing waiting on this device.')).toBeVisible();
+    await expect.element(recentRegion.getByText('Recording discarded on the device')).toBeVisible();
+    await vi.waitFor(() => expect(linesLoaded()).toBe(2));
   });
 
   it('gives each card button a touch target of at least 44 px', async () => {

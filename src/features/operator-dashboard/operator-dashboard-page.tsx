@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useSnapshot } from 'valtio';
 import { getMyDevices } from '../../api/get-my-devices.ts';
 import { usePageHeading } from '../../hooks/use-heading-focus.ts';
@@ -20,13 +20,20 @@ export default function OperatorDashboardPage() {
   const lines = useLoad(getMyLines, s.linesLoadFailed);
   const inspections = useLoad(getMyInspections, s.recentLoadFailed);
   const devices = useLoad(getMyDevices, s.devicesLoadFailed);
-  const { verifiedCount } = useSnapshot(uploadQueue);
+  const { verifiedCount, discardedCount } = useSnapshot(uploadQueue);
 
-  // A verified upload changes the recent inspections' upload state.
+  // A verified upload, or a discard the server recorded, changes what the server says of the
+  // inspection: its upload and analysis state, and the line's last inspection.
+  const serverChanges = verifiedCount + discardedCount;
+  const shownChanges = useRef(serverChanges);
+  const reloadLines = lines.reload;
   const reloadInspections = inspections.reload;
   useEffect(() => {
-    if (verifiedCount > 0) reloadInspections();
-  }, [verifiedCount, reloadInspections]);
+    if (serverChanges === shownChanges.current) return;
+    shownChanges.current = serverChanges;
+    reloadLines();
+    reloadInspections();
+  }, [serverChanges, reloadLines, reloadInspections]);
 
   return (
     <section className="page dashboard operator-dashboard">
@@ -37,7 +44,12 @@ export default function OperatorDashboardPage() {
       <LinesSection lines={lines.data} loading={lines.loading} />
       <PendingUploads />
       <RecentInspections inspections={inspections.data} loading={inspections.loading} />
-      <DevicesSection devices={devices.data} loading={devices.loading} reload={devices.reload} />
+      <DevicesSection
+        devices={devices.data}
+        lines={lines.data}
+        loading={devices.loading}
+        reload={devices.reload}
+      />
     </section>
   );
 }

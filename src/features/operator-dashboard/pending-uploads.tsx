@@ -38,10 +38,13 @@ export function PendingUploads() {
             const when = localTime(recording.startedAt) ?? s.unknown;
             const name = `${recording.lineName} ${when}`;
             const elsewhere = recording.state === 'recording';
+            // Waiting for the network: the queue's own wait, or tus-js-client's retries of the
+            // upload in flight, shown alike (no flipping to 'Uploading' on each retry).
+            const waiting =
+              queue.waitingUntil !== null &&
+              (recording.state === 'queued' || recording.state === 'uploading');
             const resumable =
-              recording.state === 'failed' ||
-              recording.state === 'recorded' ||
-              (recording.state === 'queued' && queue.waitingUntil !== null);
+              recording.state === 'failed' || recording.state === 'recorded' || waiting;
             // Once the inspection exists on the server, its fields are the server's.
             const correctable =
               !recording.inspectionId &&
@@ -52,7 +55,7 @@ export function PendingUploads() {
                 title={recording.lineName}
                 tags={
                   <Tag severity={recording.state === 'failed' ? 'danger' : 'warning'}>
-                    {s.state[recording.state]}
+                    {s.state[waiting ? 'queued' : recording.state]}
                   </Tag>
                 }
                 actions={
@@ -87,9 +90,7 @@ export function PendingUploads() {
                 {progress && (recording.state === 'uploading' || recording.state === 'queued') && (
                   <UploadProgressBar label={name} progress={progress} />
                 )}
-                {recording.state === 'queued' && queue.waitingUntil !== null && (
-                  <p className="muted">{s.waitingForNetwork}</p>
-                )}
+                {waiting && <p className="muted">{s.waitingForNetwork}</p>}
                 {recording.error && <p className="capture-problem">{recording.error}</p>}
                 {recording.scansLeftOut > 0 && (
                   <p className="muted">{s.scansLeftOut(recording.scansLeftOut)}</p>

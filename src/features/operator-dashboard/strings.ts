@@ -1,5 +1,13 @@
 // The operator dashboard's texts (spec §2 title; the contents are this project's: docs/capture.md).
+import { MAX_DEVICE_SERIAL_LENGTH } from '../../../server/schemas/device-serial.ts';
 import { captureStrings } from '../../lib/capture/strings.ts';
+
+/** A device label's JSON fields, as a refusal of one names them ('body.qrCode.type'). */
+const labelFields: Readonly<Record<string, string>> = {
+  serial: 'serial',
+  name: 'device name',
+  type: 'device type',
+};
 
 export const operatorStrings = {
   title: 'Operator Dashboard',
@@ -64,8 +72,20 @@ export const operatorStrings = {
   registerDevice: 'Register Device',
   scanDevice: 'Scan a device QR code',
   typeCode: 'Or type the device code',
-  register: 'Register',
+  registerScanned: 'Register scanned device',
+  registerTyped: 'Register typed code',
   codeRequired: 'Device code is required: type the code printed on the device label, or scan it',
+  /** The server's rule for a device serial (server/schemas/device-serial.ts), after 'a device code'. */
+  serialCharacters: 'may contain only letters, digits and . _ : -',
+  serialTooLong: (length: number) =>
+    `must be at most ${MAX_DEVICE_SERIAL_LENGTH} characters (it has ${length})`,
+  typedCodeProblem: (rule: string) => `A device code ${rule}`,
+  notDeviceLabel: (rule: string) => `This is not a device label: a device code ${rule}`,
+  /** A refusal of one field of a label's JSON text ('body.qrCode.type must be one of …'). */
+  labelFieldProblem: (field: string, rule: string) =>
+    `The label's ${labelFields[field] ?? field} ${rule}`,
+  checkpointCode: (tag: string | null, line: string) =>
+    `This is ${tag === null ? 'a checkpoint' : `the checkpoint '${tag}'`} of ${line}, not a device label: scan the label on the phone or tablet.`,
   scannedCode: 'Scanned code',
   confirmScanned: 'Register this device?',
   scanAgain: 'Scan again',

@@ -2,7 +2,7 @@
 // as recorded, and a submitted one resumes its tus upload at the offset the server reports. The
 // server is a fake answering the queue's XHR (tus) and fetch (JSON) calls.
 import { subscribe } from 'valtio';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { startedRecording } from '../../../tests/web/recording-fixture.ts';
 import { signIn, signOut } from '../../stores/session.ts';
 import type { InspectionCreate } from '../../types/api.ts';
@@ -31,9 +31,13 @@ interface FakeUpload {
 }
 
 const uploads = new Map<string, FakeUpload>();
-/** How the fake server answers the n-th PATCH (from 0): null for as usual; and how long it takes. */
+/**
+ * How the fake server answers the n-th PATCH (from 0): null for as usual, `NO_NETWORK` for no
+ * answer at all (a network failure); and how long it takes.
+ */
 let patchAnswer: (n: number) => { status: number; body: string } | null = () => null;
 let patchDelayMs = 0;
+const NO_NETWORK = { status: 0, body: '' };
 /** PATCHes store their bytes once this settles: a test holds them by replacing it. */
 let patchesGo: Promise<void> = Promise.resolve();
 const received = (upload: FakeUpload) => upload.received.reduce((n, part) => n + part.length, 0);
@@ -97,6 +101,10 @@ class FakeXhr {
       await patchesGo;
       // An aborted request is never answered, and its bytes never arrive.
       if (this.aborted) return;
+      if (answer === NO_NETWORK) {
+        this.onerror?.(new ProgressEvent('error'));
+        return;
+      }
       if (answer) {
         this.status = answer.status;
         this.responseText = answer.body;
@@ -218,6 +226,20 @@ describe('discarding a recording', () => {
     await discardRecording('taken-1');
     expect(calls).toEqual([`POST /api/videos/${'c'.repeat(24)}/discard`]);
     expect(await listRecordings()).toEqual([]);
+  });
+
+  it('counts a discard the server recorded, so the dashboard reloads its lists', async () => {
+    await submitted('known-1');
+    const unsubmitted = startedRecording('unknown-1', 'user-1');
+    unsubmitted.state = 'recorded';
+    await saveRecording(unsubmitted);
+    const calls = serverAnswers(200, 'Recording discarded');
+    const discarded = uploadQueue.discardedCount;
+    await discardRecording('unknown-1');
+    expect(uploadQueue.discardedCount).toBe(discarded);
+    await discardRecording('known-1');
+    expect(uploadQueue.discardedCount).toBe(discarded + 1);
+    expect(calls).toEqual([`POST /api/videos/${'c'.repeat(24)}/discard`]);
   });
 
   it('keeps the copy when the server could not record the discard', async () => {
@@ -616,6 +638,94 @@ describe('an upload waiting for the network', () => {
       total: 2_000_000,
       bytesPerSecond: null,
       secondsLeft: null,
+    });
+  });
+});
+
+describe('the network failing again and again', () => {
+  it('waits longer after each failure (2 s → 60 s), shown as waiting all along', async () => {
+    serverRecording(async () => Promise.reject(new TypeError('Failed to fetch')));
+    // The queue's waits are recorded and cut short, so the test does not wait them out.
+    const waits: number[] = [];
+    const realSetTimeout = window.setTimeout.bind(window);
+    const timers = vi.spyOn(window, 'setTimeout').mockImplementation(((
+      run: () => void,
+      ms?: number,
+    ) => {
+      if (ms !== undefined && ms >= 2000) waits.push(ms);
+      return realSetTimeout(run, ms !== undefined && ms >= 2000 ? 10 : ms);
+    }) as typeof window.setTimeout);
+    onTestFinished(() => timers.mockRestore());
+    let waitingShown = false;
+    let waitEnded = false;
+    const unsubscribe = subscribe(uploadQueue, () => {
+      if (uploadQueue.waitingUntil !== null) waitingShown = true;
+      else if (waitingShown) waitEnded = true;
+    });
+    await submitted('offline-rec', 'user-1');
+    await startUploadQueue('user-1');
+    await vi.waitFor(() => expect(waits.length).toBeGreaterThanOrEqual(6));
+    unsubscribe();
+    expect(waits.slice(0, 6)).toEqual([2000, 5000, 10_000, 30_000, 60_000, 60_000]);
+    // Each retry still waits for the network: the card never flips back to uploading.
+    expect(waitEnded).toBe(false);
+  });
+});
+
+describe('an upload tus-js-client retries by itself', () => {
+  it('waits for the network with only the bytes shown, and goes on once bytes move again', async () => {
+    patchDelayMs = 300;
+    // The third and fourth PATCH get no answer: tus-js-client retries at once, then after 1 s.
+    patchAnswer = (n) => (n === 2 || n === 3 ? NO_NETWORK : null);
+    await readyToUpload('retried-rec', 'u-retried', 2_000_000);
+    const shown: { sent: number; speed: boolean; waiting: boolean; state?: string }[] = [];
+    const unsubscribe = subscribe(uploadQueue, () => {
+      const progress = uploadQueue.progress['retried-rec'];
+      if (!progress) return;
+      shown.push({
+        sent: progress.sent,
+        speed: progress.bytesPerSecond !== null || progress.secondsLeft !== null,
+        waiting: uploadQueue.waitingUntil !== null,
+        state: uploadQueue.recordings[0]?.state,
+      });
+    });
+    const verified = uploadQueue.verifiedCount;
+    await startUploadQueue('user-1');
+    await vi.waitFor(() => expect(uploadQueue.verifiedCount).toBe(verified + 1), {
+      timeout: 20_000,
+    });
+    unsubscribe();
+
+    // The same upload went on at the server's offset: tus-js-client's retries, not the queue's.
+    expect(uploads.get('u-retried')?.patchOffsets).toEqual([
+      0, 250_000, 500_000, 500_000, 500_000, 750_000, 1_000_000, 1_250_000, 1_500_000, 1_750_000,
+    ]);
+    const whileWaiting = shown.filter((s) => s.waiting);
+    expect(whileWaiting.length).toBeGreaterThan(0);
+    // While it waited: the bytes the server has, no speed or time left (the last ones were stale).
+    for (const s of whileWaiting) expect(s).toMatchObject({ sent: 500_000, speed: false });
+    // Once bytes moved past them, the wait was over.
+    for (const s of shown.filter((s) => s.sent > 500_000)) expect(s.waiting).toBe(false);
+    expect(uploadQueue.waitingUntil).toBeNull();
+  });
+
+  it('tries again at once when the operator taps Resume', async () => {
+    // No answer to the second, third and fourth PATCH: retried at once, after 1 s, then after 3 s.
+    patchAnswer = (n) => (n >= 1 && n <= 3 ? NO_NETWORK : null);
+    await readyToUpload('resumed-rec', 'u-resumed', 2_000_000);
+    const verified = uploadQueue.verifiedCount;
+    await startUploadQueue('user-1');
+    const patches = () => uploads.get('u-resumed')?.patchOffsets.length;
+    await vi.waitFor(() => expect(patches()).toBe(4), { timeout: 5000 });
+    await vi.waitFor(() => expect(uploadQueue.waitingUntil).not.toBeNull());
+    expect(uploadQueue.recordings[0]?.state).toBe('uploading');
+
+    const tapped = performance.now();
+    await resumeRecording('resumed-rec');
+    await vi.waitFor(() => expect(patches()).toBeGreaterThan(4));
+    expect(performance.now() - tapped).toBeLessThan(2500);
+    await vi.waitFor(() => expect(uploadQueue.verifiedCount).toBe(verified + 1), {
+      timeout: 20_000,
     });
   });
 });

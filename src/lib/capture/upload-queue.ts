@@ -12,7 +12,7 @@
 //
 // Tabs of one browser share the recordings (./other-tabs.ts): each lists them, one at a time
 // uploads, and nothing is done to a recording while another tab records or uploads it.
-import { DetailedError, Upload } from 'tus-js-client';
+import { DetailedError, defaultOptions, Upload } from 'tus-js-client';
 import { proxy, subscribe } from 'valtio';
 import { session, storedAccessToken } from '../../stores/session.ts';
 import type { InspectionCreate, InspectionCreated, MyInspection } from '../../types/api.ts';
@@ -84,10 +84,15 @@ export type RecordingSummary = Pick<
 export const uploadQueue = proxy({
   recordings: [] as RecordingSummary[],
   progress: {} as Record<string, UploadStatus>,
-  /** When the queue retries after a failure (it waits for the network), if it does. */
+  /**
+   * When the queue retries after a network failure, or tus-js-client does; set until the network
+   * is back (a call answered, bytes moving) or nothing is queued, retries included: null otherwise.
+   */
   waitingUntil: null as number | null,
   /** Bumped when an upload is verified (the dashboard reloads its lists). */
   verifiedCount: 0,
+  /** Bumped when a recording the server knew is discarded (the dashboard reloads its lists). */
+  discardedCount: 0,
 });
 
 /** What a tab tells the user's other tabs. */
@@ -98,7 +103,9 @@ type TabMessage =
   | { cancel: string }
   /** The uploading tab's progress and wait, shown in every tab. */
   | { progress: string; status: UploadStatus }
-  | { waitingUntil: number | null };
+  | { waitingUntil: number | null }
+  /** The operator asked to try again now what waits for the network. */
+  | { retryNow: true };
 
 /** One signed-in user's time at the queue; it ends on sign-out or when another user signs in. */
 interface Turn {
@@ -200,6 +207,9 @@ function setProgress(id: string, status: UploadStatus) {
   tell({ progress: id, status });
 }
 
+/** The server answered: the network is back, whatever waited for it. */
+const answered = () => setWaiting(null);
+
 function setWaiting(until: number | null) {
   if (uploadQueue.waitingUntil === until) return;
   uploadQueue.waitingUntil = until;
@@ -298,6 +308,8 @@ async function heard(t: Turn, message: TabMessage) {
     if (t.current?.id === message.cancel) t.current.cancel();
   } else if ('progress' in message) {
     uploadQueue.progress[message.progress] = message.status;
+  } else if ('retryNow' in message) {
+    retryNow();
   } else {
     uploadQueue.waitingUntil = message.waitingUntil;
   }
@@ -381,7 +393,16 @@ export async function submitRecording(recording: LocalRecording, notes: string):
   );
 }
 
+/**
+ * Queues a stopped or recorded recording again; one whose upload is in flight, waiting for the
+ * network (tus-js-client's own retries), is tried again now by the tab uploading it.
+ */
 export async function resumeRecording(id: string): Promise<void> {
+  if (uploadQueue.recordings.find((r) => r.id === id)?.state === 'uploading') {
+    if (turn?.uploader) retryNow();
+    else tell({ retryNow: true });
+    return;
+  }
   await changeOwn(id, queueRecording);
 }
 
@@ -424,6 +445,7 @@ export async function discardRecording(id: string): Promise<void> {
     await deleteRecording(id);
     forget(id);
     tell({ changed: id });
+    if (recording.videoId) uploadQueue.discardedCount += 1;
   };
   if (await ifRecordingFree(id, discard)) return;
   if (listed.state === 'recording') throw new Error(s.recordingElsewhere);
@@ -434,14 +456,19 @@ export async function discardRecording(id: string): Promise<void> {
   }
 }
 
+/**
+ * Goes on at once (a recording queued, the `online` event, Resume), starting the backoff again;
+ * what waits for the network shows as waiting until the network answers.
+ */
 function retryNow() {
   const t = turn;
   if (!t?.uploader) return;
+  // A wait with an upload in flight is tus-js-client's: that upload starts again now too.
+  const inFlightWaits = t.current !== null && uploadQueue.waitingUntil !== null;
   if (t.retryTimer) clearTimeout(t.retryTimer);
   t.retryTimer = null;
-  setWaiting(null);
   t.attempt = 0;
-  if (uploadQueue.recordings.some(toRegister)) t.current?.pause?.();
+  if (inFlightWaits || uploadQueue.recordings.some(toRegister)) t.current?.pause?.();
   void run(t);
 }
 
@@ -467,7 +494,11 @@ async function run(t: Turn): Promise<void> {
     // Until nothing is queued, the turn ends, or a failure waits for the network.
     while (holds(t) && !t.retryTimer) {
       const next = nextStep();
-      if (!next) return;
+      if (!next) {
+        // Nothing is queued: nothing waits for the network.
+        answered();
+        return;
+      }
       await withRecordingLock(next.id, t.controller.signal, () => attempt(next.id, next.upload, t));
     }
   } finally {
@@ -516,11 +547,17 @@ async function attempt(id: string, upload: boolean, t: Turn): Promise<void> {
       return;
     }
     await update(recording, { state: 'queued', error: messageOf(error) });
+    // The turn may have ended meanwhile: its user's queue must not wait on in the next one's.
+    if (!holds(t)) return;
     showIdle(id);
     const delay = BACKOFF_MS[Math.min(t.attempt, BACKOFF_MS.length - 1)] ?? 60_000;
     t.attempt += 1;
     setWaiting(Date.now() + delay);
-    t.retryTimer = setTimeout(retryNow, delay);
+    // Not retryNow: the next failure waits longer (2 s → 60 s).
+    t.retryTimer = setTimeout(() => {
+      t.retryTimer = null;
+      void run(t);
+    }, delay);
   } finally {
     t.current = null;
   }
@@ -563,7 +600,9 @@ async function process(
   signal: AbortSignal,
 ): Promise<void> {
   still(t, signal);
-  await update(recording, { state: 'uploading', error: null });
+  // While the network is waited for, why it is stays said: the retry may fail the same way.
+  const networkError = uploadQueue.waitingUntil === null ? null : recording.error;
+  await update(recording, { state: 'uploading', error: networkError });
   try {
     if (!recording.inspectionId) await submit(recording, t, signal);
     if (!recording.captureAttached) await attachCapture(recording, t, signal);
@@ -586,6 +625,7 @@ async function process(
   }
   await uploadFile(recording, t, signal);
   still(t, signal);
+  answered();
   await deleteRecording(recording.id);
   forget(recording.id);
   tell({ changed: recording.id });
@@ -612,6 +652,7 @@ async function submit(recording: LocalRecording, t: Turn, signal: AbortSignal) {
   still(t, signal);
   const created = await api.post<InspectionCreated>('/api/inspections', body, { signal });
   still(t, signal);
+  answered();
   await update(recording, { inspectionId: created.inspection._id, videoId: created.videoId });
 }
 
@@ -623,12 +664,17 @@ async function attachCapture(recording: LocalRecording, t: Turn, signal: AbortSi
     { signal },
   );
   still(t, signal);
+  answered();
   await update(recording, { captureAttached: true });
 }
 
 async function uploadFile(recording: LocalRecording, t: Turn, signal: AbortSignal): Promise<void> {
   const file = new Blob(await loadChunks(recording.id), { type: recording.mimeType });
   const samples: ProgressSample[] = [];
+  // While the network is waited for (the queue's retry, or tus-js-client's of a failed request),
+  // the bytes sent when it failed: bytes going past them say that it is back.
+  let waitingAt =
+    uploadQueue.waitingUntil === null ? null : (uploadQueue.progress[recording.id]?.sent ?? 0);
   try {
     await new Promise<void>((resolve, reject) => {
       const upload = new Upload(file, {
@@ -652,9 +698,26 @@ async function uploadFile(recording: LocalRecording, t: Turn, signal: AbortSigna
         onUploadUrlAvailable: () => {
           if (holds(t)) void update(recording, { uploadUrl: upload.url });
         },
+        onShouldRetry: (error, attempt, options) => {
+          const retry = defaultOptions.onShouldRetry?.(error, attempt, options) ?? false;
+          if (retry && holds(t)) {
+            waitingAt = Math.max(waitingAt ?? 0, uploadQueue.progress[recording.id]?.sent ?? 0);
+            samples.length = 0;
+            showIdle(recording.id);
+            setWaiting(Date.now() + (options.retryDelays?.[attempt] ?? 0));
+          }
+          return retry;
+        },
         onProgress: (sent, total) => {
+          if (!holds(t)) return;
+          if (waitingAt !== null && sent <= waitingAt) {
+            setProgress(recording.id, { sent, total, bytesPerSecond: null, secondsLeft: null });
+            return;
+          }
+          if (waitingAt !== null) answered();
+          waitingAt = null;
           samples.push({ at: performance.now(), sent });
-          if (holds(t)) setProgress(recording.id, progressOf(samples, total));
+          setProgress(recording.id, progressOf(samples, total));
         },
         onSuccess: () => resolve(),
         onError: reject,
