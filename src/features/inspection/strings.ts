@@ -101,6 +101,7 @@ export const inspectionStrings = {
     'The recording is kept on this device: resume, correct or discard it from the Operator Dashboard.',
   uploadingNote:
     'The recording uploads in the background. You can leave this page: the upload goes on from the Operator Dashboard, and resumes by itself when the network returns.',
+  waitingForNetwork: captureStrings.waitingForNetwork,
   checkingUpload: 'Checking the upload with the server…',
   uploadVerified: 'Upload complete and verified.',
   discarded: 'Recording discarded',

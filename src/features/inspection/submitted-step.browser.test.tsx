@@ -20,6 +20,7 @@ afterEach(async () => {
   for (const recording of await listRecordings()) await deleteRecording(recording.id);
   uploadQueue.recordings = [];
   uploadQueue.progress = {};
+  uploadQueue.waitingUntil = null;
   signOut();
   vi.unstubAllGlobals();
 });
@@ -90,6 +91,15 @@ describe('after Submit: the recording on its way', () => {
   it('says the upload stopped when the server has the inspection but refused the file', async () => {
     await show(summary({ state: 'failed', error: 'Checksum mismatch', inspectionId }));
     await expect.element(heading('Upload stopped')).toBeVisible();
+  });
+
+  it('says it waits for the network while the queue does', async () => {
+    await show(summary({ state: 'uploading', inspectionId }));
+    expect(page.getByText('Waiting for the network; it retries by itself.').query()).toBeNull();
+    uploadQueue.waitingUntil = Date.now() + 5000;
+    await expect
+      .element(page.getByText('Waiting for the network; it retries by itself.'))
+      .toBeVisible();
   });
 
   it('is submitting until the server has the inspection, then submitted while it uploads', async () => {

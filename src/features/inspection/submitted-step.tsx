@@ -91,6 +91,7 @@ export function SubmittedStep({
     ) : (
       <>
         <p>{s.uploadingNote}</p>
+        {queue.waitingUntil !== null && <p>{s.waitingForNetwork}</p>}
         {progress && <UploadProgressBar label={lineName} progress={progress} />}
         {listed?.error && <p className="capture-problem">{listed.error}</p>}
       </>

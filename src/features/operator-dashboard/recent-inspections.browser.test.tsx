@@ -65,4 +65,24 @@ describe('RecentInspections', () => {
     await expect.element(page.getByText('error', { exact: true })).toHaveClass(/tag-danger/);
     await expect.element(page.getByText(reason)).toBeVisible();
   });
+
+  it('says a file given up on (discarded on the device) will not arrive, not that it is coming', async () => {
+    const discarded = {
+      _id: '1'.repeat(24),
+      filename: 'walk.webm',
+      status: 'error' as const,
+      statusReason: 'Recording discarded on the device',
+      verified: false,
+      sha256: null,
+      size: 0,
+    };
+    await render(
+      <RecentInspections
+        loading={false}
+        inspections={[{ ...myInspection('c'.repeat(24), {}), video: discarded }]}
+      />,
+    );
+    await expect.element(page.getByText('File will not arrive')).toHaveClass(/tag-danger/);
+    expect(page.getByText('File not uploaded yet').query()).toBeNull();
+  });
 });

@@ -61,6 +61,8 @@ export function RecentInspections({
                 <RecordField label={s.upload}>
                   {video?.verified ? (
                     <Tag severity="success">{s.verified}</Tag>
+                  ) : video?.status === 'error' ? (
+                    <Tag severity="danger">{s.fileGivenUp}</Tag>
                   ) : (
                     <Tag severity="warning">{s.awaitingFile}</Tag>
                   )}

@@ -36,7 +36,9 @@ export const operatorStrings = {
     failed: 'Stopped',
     done: 'Verified',
   },
-  waitingForNetwork: 'Waiting for the network; it retries by itself.',
+  waitingForNetwork: captureStrings.waitingForNetwork,
+  /** A video whose file was given up (discarded on the device, refused at ingest): never coming. */
+  fileGivenUp: 'File will not arrive',
   resume: 'Resume',
   resumeFailed: 'Failed to resume the upload',
   scansLeftOut: captureStrings.scansLeftOut,

@@ -4,6 +4,7 @@
 export const captureStrings = {
   interrupted: 'Recording interrupted',
   noConnection: 'No connection to the server',
+  waitingForNetwork: 'Waiting for the network; it retries by itself.',
   uploadRefused: (status: number) => `The server refused the upload (HTTP ${status})`,
   checksumMismatch:
     'The server received a different file than was recorded: tap Resume to upload it again',
