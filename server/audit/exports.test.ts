@@ -89,7 +89,7 @@ describe('GET /api/reports.csv', () => {
       entity: 'inspection',
       entityId: null,
       newValue: {
-        file: 'inspection-reports.csv',
+        file: expect.stringMatching(/^inspection-reports-\d{4}-\d{2}-\d{2}T\d{6}Z\.csv$/),
         filters: {
           status: 'pending',
           flagged: false,
@@ -103,7 +103,7 @@ describe('GET /api/reports.csv', () => {
 
     const unfiltered = await exported('operator', '/api/reports.csv');
     expect(exportEntry(unfiltered.rows, 'operator').newValue).toEqual({
-      file: 'inspection-reports.csv',
+      file: expect.stringMatching(/^inspection-reports-\d{4}-\d{2}-\d{2}T\d{6}Z\.csv$/),
       filters: {},
     });
   });

@@ -31,6 +31,14 @@ import {
 import { hiddenRecord, visibleTo } from '../services/scope.ts';
 
 const readers = ['operator', 'lc_manager', 'audit', 'factory_manager', 'admin'] as const;
+
+/**
+ * The CSV's file name, with its export time in UTC ('inspection-reports-2026-11-29T051633Z.csv'),
+ * so that two saved exports are told apart, and sort by when they were made.
+ */
+const reportsCsvName = (exportedAt: Date) =>
+  `inspection-reports-${iso(exportedAt).slice(0, 19).replaceAll(':', '')}Z.csv`;
+
 /** What selects and orders the CSV's reports (it has no pages: `after` and `limit` are not its). */
 const CSV_FILTERS = [
   'from',
@@ -99,7 +107,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags: ['reports'], querystring: ReportsQuery, response: errors },
     },
     async (request, reply) => {
-      const file = 'inspection-reports.csv';
+      const file = reportsCsvName(new Date());
       const csv = reportsCsv(db, currentUser(request), request.query);
       const filters = exportFilters(request.query, CSV_FILTERS);
       return sendCsvInTurn(app, reply, file, csv, () =>

@@ -114,3 +114,42 @@ describe('RecordCard with a name of one long word', () => {
     });
   }
 });
+
+describe('RecordField with a record id', () => {
+  /** How many characters each line of the element's text holds, as drawn. */
+  function lineLengths(element: Element): number[] {
+    const text = element.firstChild as Text;
+    const range = document.createRange();
+    const tops = new Map<number, number>();
+    for (let i = 0; i < text.length; i++) {
+      range.setStart(text, i);
+      range.setEnd(text, i + 1);
+      const top = Math.round(range.getBoundingClientRect().top);
+      tops.set(top, (tops.get(top) ?? 0) + 1);
+    }
+    return [...tops.values()];
+  }
+
+  it('wraps an id that does not fit into even lines, never leaving one character alone', async () => {
+    const id = 'f575a3b6065a9b66d79f6a72';
+    // Cards as narrow as the grid makes them, up to as wide as the id needs (QA: '…f6a7 / 2').
+    for (let width = 300; width <= 400; width += 4) {
+      await render(
+        <div style={{ width: `${width}px` }}>
+          <RecordCard title="Blister Line 1">
+            <RecordField label="ID" recordId>
+              {id}
+            </RecordField>
+          </RecordCard>
+        </div>,
+      );
+      const value = page.getByText(id).element();
+      const lines = lineLengths(value);
+      expect(lines.reduce((sum, n) => sum + n, 0)).toBe(id.length);
+      expect(Math.min(...lines), `${lines.join(' / ')} at ${width} px`).toBeGreaterThanOrEqual(
+        lines.length > 1 ? 8 : id.length,
+      );
+      await cleanup();
+    }
+  });
+});

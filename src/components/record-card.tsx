@@ -24,11 +24,18 @@ export function RecordCard({ title, tags, actions, children, ref }: RecordCardPr
   );
 }
 
-export function RecordField({ label, children }: { label: string; children: ReactNode }) {
+export interface RecordFieldProps {
+  label: string;
+  children: ReactNode;
+  /** The value is a record's id: set as one, broken evenly where the card is narrow. */
+  recordId?: boolean;
+}
+
+export function RecordField({ label, children, recordId = false }: RecordFieldProps) {
   return (
     <div className="record-field">
       <dt>{label}</dt>
-      <dd className="wrap-anywhere">{children}</dd>
+      <dd className={recordId ? 'wrap-anywhere record-id' : 'wrap-anywhere'}>{children}</dd>
     </div>
   );
 }
@@ -47,6 +54,8 @@ export interface CardGridProps<T> {
   filterKey?: string;
   /** What a card is, singular and plural, for the count ('20006 videos'). */
   noun?: readonly [string, string];
+  /** Said when there is no card, where the list's rule explains why (a tab's scope). */
+  empty?: ReactNode;
 }
 
 const defaultPageSize = 24;
@@ -103,6 +112,7 @@ export function CardGrid<T>({
   pageSize = defaultPageSize,
   filterKey,
   noun = ['record', 'records'],
+  empty = 'Nothing here yet.',
 }: CardGridProps<T>) {
   const focus = useFocusAfterRemoval();
   const total = items?.length ?? 0;
@@ -115,7 +125,7 @@ export function CardGrid<T>({
       </p>
     );
   } else if (!items || items.length === 0) {
-    body = <p className="muted">Nothing here yet.</p>;
+    body = <p className="muted">{empty}</p>;
   } else {
     body = (
       <PagedList paging={paging} noun={noun}>

@@ -201,6 +201,39 @@ describe('SigningDialog', () => {
     expect(calls).toEqual([readReport]);
   });
 
+  it('marks the password required as the user ID, and says it is signing while the signature is on its way', async () => {
+    let answer = (_: Response) => {};
+    const answered = new Promise<Response>((resolve) => {
+      answer = resolve;
+    });
+    const fake = fakeFetch({ [readReport]: { body: nothingOpen } });
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) =>
+      init?.method === 'PATCH' ? answered : fake.fetchImpl(input, init),
+    );
+    await render(
+      <SigningDialog inspectionId={id} decision="reject" onClose={() => {}} onChanged={() => {}} />,
+    );
+    const dialog = page.getByRole('dialog', { name: 'Reject inspection' });
+    const password = dialog.getByLabelText('Password');
+    // Both components of the signature, each marked for the eye and for assistive technology.
+    await expect.element(password).toBeRequired();
+    for (const label of ['User ID', 'Password']) {
+      const field = (dialog.getByLabelText(label).element() as HTMLElement).closest('.field');
+      expect(field?.querySelector('.field-required')).not.toBeNull();
+    }
+    await dialog.getByLabelText('Notes (required)').fill('Loose tablets under the feeder');
+    await dialog.getByLabelText('User ID').fill(SIGNER);
+    await password.fill('demo-password');
+    await dialog.getByRole('button', { name: 'Sign and reject' }).click();
+    const signing = dialog.getByRole('button', { name: 'Signing…' });
+    await expect.element(signing).toHaveAttribute('aria-disabled', 'true');
+    answer(
+      Response.json({ message: 'The password is incorrect; nothing was signed' }, { status: 403 }),
+    );
+    await expect.element(dialog.getByRole('button', { name: 'Sign and reject' })).toBeEnabled();
+    expect(signing.query()).toBeNull();
+  });
+
   it.each([
     [403, 'The user ID is not yours: sign with your own user ID and password; nothing was signed'],
     [400, 'body.userId must NOT have more than 320 characters'],

@@ -61,6 +61,9 @@ const UNANSWERED_CHECK = {
   card: "Close this dialog: the inspection's card then shows whether it was signed.",
 };
 
+/** The sign button's label while the signature is on its way. */
+const SIGNING = 'Signing…';
+
 /** Said when the caller's report, reloaded as the dialog opened, is not the one the signer saw. */
 export const RECORD_CHANGED =
   'The record changed since you opened it: the page now shows it as it is. Close this dialog, review it again, then sign.';
@@ -175,6 +178,8 @@ export function SigningDialog({
   const [userId, setUserId] = useState('');
   const [password, setPassword] = useState('');
   const changed = useRef(false);
+  // While the signature is on its way (the password is checked and the video hashed: seconds).
+  const [signing, setSigning] = useState(false);
   const fields = useFieldErrors<'notes' | 'userId' | 'password'>();
   const [fetched, setReport] = useState<InspectionReport | null>(null);
   // The fetch started as the dialog opened: a signature sent before it answers waits for it.
@@ -236,6 +241,7 @@ export function SigningDialog({
       fields.warn('password', 'Please enter your password to sign');
       return false;
     }
+    setSigning(true);
     const outcome = await tryAction(
       async () =>
         signInspection(
@@ -250,6 +256,7 @@ export function SigningDialog({
       undefined,
       toastsChecking(given ? UNANSWERED_CHECK.report : UNANSWERED_CHECK.card),
     );
+    setSigning(false);
     // Signed, or perhaps signed (no answer): the record is reloaded as the dialog closes.
     if (outcome.done || unanswered(outcome.error)) changed.current = true;
     if (outcome.done) return true;
@@ -287,7 +294,7 @@ export function SigningDialog({
   return (
     <FormDialog
       title={text.title}
-      submitLabel={text.submit}
+      submitLabel={signing ? SIGNING : text.submit}
       submitVariant={decision === 'reject' ? 'danger' : 'primary'}
       submitDisabled={
         unavailable !== null || (decision === 'approve' && Boolean(report?.approvalBlocker))
@@ -338,6 +345,7 @@ export function SigningDialog({
         label="Password"
         type="password"
         autoComplete="current-password"
+        required
         value={password}
         onChange={setPassword}
         {...fields.textField('password')}

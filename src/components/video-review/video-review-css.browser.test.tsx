@@ -1,5 +1,6 @@
 // video-review.css where WCAG asks for more than looks: the detection markers' hit area (2.5.8) and
-// the ring round the player while the keyboard is in its native controls (2.4.7).
+// the ring round the player while the keyboard is in its native controls (2.4.7); and the one
+// detection list a single column shows.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { cleanup, render } from '../../../tests/web/render.tsx';
@@ -89,5 +90,30 @@ describe('the video player', () => {
     document.body.append(focusColour);
     expect(ring.outlineColor).toBe(getComputedStyle(focusColour).color);
     URL.revokeObjectURL(source);
+  });
+});
+
+describe('the detection lists', () => {
+  /** The video page's columns: the main one with its list, the sidebar with its copy. */
+  const layout = (
+    <div className="va-layout">
+      <div className="va-main">
+        <section className="va-detections">Detections (15)</section>
+      </div>
+      <aside className="va-right" aria-label="Detections list">
+        <section className="va-detections">Detections (15)</section>
+      </aside>
+    </div>
+  );
+
+  it('shows the sidebar’s copy beside the main list only, never stacked under it (with a mouse too)', async () => {
+    expect(matchMedia('(pointer: coarse)').matches).toBe(false);
+    await page.viewport(1024, 768);
+    await render(layout);
+    await expect.element(page.getByText('Detections (15)').first()).toBeVisible();
+    expect(document.querySelector('.va-right')?.checkVisibility()).toBe(false);
+
+    await page.viewport(1280, 900);
+    await expect.poll(() => document.querySelector('.va-right')?.checkVisibility()).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { cleanup, fakeFetch, render } from '../../../tests/web/render.tsx';
@@ -7,6 +8,11 @@ import {
   createPlaybackClock,
   type PlaybackClock,
 } from '../../components/video-review/playback-clock.ts';
+import {
+  keyOwnedByTarget,
+  shortcutAllowed,
+  VIDEO_WORKSPACE_SELECTOR,
+} from '../../components/video-review/shortcuts.ts';
 import { setKeyboardShortcuts } from '../../stores/keyboard-shortcuts.ts';
 import { toastSuccess, toasts } from '../../stores/toasts.ts';
 import type { Flag, InspectionReport, ReportDetection } from '../../types/api.ts';
@@ -26,6 +32,33 @@ afterEach(async () => {
 /** The panel as the report page mounts it, on a report with these flags and no detections. */
 function Panel({ flags, clock }: { flags: Flag[]; clock: PlaybackClock }) {
   return <FlagsPanel report={reportFixture({ flags })} clock={clock} onChanged={() => {}} />;
+}
+
+/**
+ * The report page's order as the app lays it out: the sticky toolbar, the record's header and
+ * signature, the flags, then the workspace with the player (`media`) and what follows it.
+ */
+function ReportPageStandIn({ report, media }: { report: InspectionReport; media: ReactNode }) {
+  return (
+    <>
+      {/* The app's sticky toolbar, over the top of the page. */}
+      <div className="toolbar" style={{ height: '64px' }} />
+      <section className="report-page">
+        <h1>Inspection Report</h1>
+        {/* The record's header and signature block. */}
+        <div style={{ height: '600px' }} />
+        <FlagsPanel report={report} clock={createPlaybackClock()} onChanged={() => {}} />
+        <div className="report-workspace">
+          <div className="va-main">
+            <div className="va-media">{media}</div>
+            {/* The slider and the detections. */}
+            <div style={{ height: '900px' }} />
+          </div>
+        </div>
+        <div style={{ height: '1200px' }} />
+      </section>
+    </>
+  );
 }
 
 const flags: Flag[] = [
@@ -222,15 +255,23 @@ describe('Next flag and the player below the fold', () => {
     expect(window.scrollY).toBe(scrolled);
   });
 
-  it('moves the focus from the page heading to the video, in view, for the next Tab', async () => {
+  it('moves the focus from the page heading to the flag strip, where ← and → stay the page’s keys', async () => {
     const { player } = await renderPage();
     (page.getByRole('heading', { level: 1 }).element() as HTMLElement).focus();
     await userEvent.keyboard('f');
-    const video = player.querySelector('video') as HTMLVideoElement;
-    await expect.element(video).toHaveFocus();
-    await expect.poll(() => inView(video)).toBe(true);
-    // The status line still says which flag it is.
-    await expect.element(page.getByRole('status')).toHaveTextContent('Open flag 1 of 2');
+    // The strip above the player names the flag; the panel's status line went there.
+    const strip = page.getByRole('group', { name: `Open flag 1 of 2: ${flags[0]?.text}` });
+    await expect.element(strip).toHaveFocus();
+    await expect.poll(() => inView(player)).toBe(true);
+    // Not the <video>, whose own controls take the arrows (QA: a 1% step instead of the next
+    // keyframe image): the video's shortcuts act from the strip.
+    const focused = document.activeElement;
+    expect(focused).not.toBeInstanceOf(HTMLMediaElement);
+    expect(keyOwnedByTarget(focused, 'ArrowRight')).toBe(false);
+    expect(shortcutAllowed(focused, VIDEO_WORKSPACE_SELECTOR)).toBe(true);
+    // The next Tab goes on from the flag: the strip's own Next.
+    await userEvent.keyboard('{Tab}');
+    await expect.element(page.getByRole('button', { name: 'Next (F)' })).toHaveFocus();
   });
 
   it('moves the focus from the page to a flag without a time, in its list', async () => {
@@ -240,29 +281,62 @@ describe('Next flag and the player below the fold', () => {
     await expect.element(page.getByRole('button', { name: /Tag not scanned: Gate/ })).toHaveFocus();
   });
 
-  it('never scrolls the focused Next flag off the screen or under the toolbar', async () => {
+  it('takes the focus from Next flag along to the strip, on screen above the player', async () => {
     const { clock, player } = await renderPage();
     const button = page.getByRole('button', { name: 'Next flag (F)' }).element() as HTMLElement;
+    const toolbar = document.querySelector('.toolbar') as HTMLElement;
+    /** The focused strip and the player below it, both in view and clear of the toolbar. */
+    const shownTogether = (name: RegExp) => async () => {
+      const strip = page.getByRole('group', { name }).element().getBoundingClientRect();
+      const video = player.getBoundingClientRect();
+      return (
+        strip.top >= toolbar.getBoundingClientRect().bottom - 1 &&
+        strip.bottom <= video.top &&
+        video.bottom <= window.innerHeight
+      );
+    };
     button.focus();
     await userEvent.keyboard('{Enter}');
     expect(clock.time).toBe(3.5);
-    // Toward the player as far as the button allows (1200 px apart, they cannot both show), by
-    // key and by a click on it.
-    await expect.poll(() => window.scrollY).toBeGreaterThan(0);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const top = Number.parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop);
-    const box = button.getBoundingClientRect();
-    expect(box.top).toBeGreaterThanOrEqual(top - 1);
-    expect(box.bottom).toBeLessThanOrEqual(window.innerHeight);
-    expect(document.activeElement).toBe(button);
-    expect(inView(player)).toBe(false);
+    // Its button 1200 px above the player: a keyboard user is not left pressing a button they
+    // cannot see, nor looking at a player without the flag it was moved for.
+    await expect.element(page.getByRole('group', { name: /^Open flag 1 of 2/ })).toHaveFocus();
+    await expect.poll(shownTogether(/^Open flag 1 of 2/)).toBe(true);
 
     window.scrollTo(0, 0);
     await userEvent.click(button);
     expect(clock.time).toBe(8.87);
-    await expect.poll(() => window.scrollY).toBeGreaterThan(0);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(button.getBoundingClientRect().top).toBeGreaterThanOrEqual(top - 1);
+    await expect.element(page.getByRole('group', { name: /^Open flag 2 of 2/ })).toHaveFocus();
+    await expect.poll(shownTogether(/^Open flag 2 of 2/)).toBe(true);
+  });
+
+  it('goes on from the strip’s own Next, the focus kept on it; shortcuts off, it is named without F', async () => {
+    setKeyboardShortcuts(false);
+    const noTime: Flag = { ...gapAt(0), kind: 'tag', text: 'Tag not scanned: Gate', time: null };
+    const clock = createPlaybackClock();
+    await page.viewport(1280, 900);
+    await render(
+      <>
+        <Panel flags={[flags[0] as Flag, noTime, gapAt(20)]} clock={clock} />
+        <div className="report-workspace">
+          <div className="va-main">
+            <div className="va-media" style={{ height: '480px' }} />
+          </div>
+        </div>
+      </>,
+    );
+    await userEvent.click(page.getByRole('button', { name: 'Next flag', exact: true }));
+    const next = page.getByRole('button', { name: 'Next', exact: true });
+    await userEvent.click(next);
+    // A flag without a time is read in the strip too: the focus stays where the reader steps.
+    await expect
+      .element(page.getByRole('group', { name: 'Open flag 2 of 3: Tag not scanned: Gate' }))
+      .toBeVisible();
+    expect(clock.time).toBe(3.5);
+    await expect.element(next).toHaveFocus();
+    await userEvent.click(next);
+    expect(clock.time).toBe(20);
+    await expect.element(next).toHaveFocus();
   });
 
   it('scrolls the flag list to a flag far down it', async () => {
@@ -299,6 +373,66 @@ describe('Next flag and the player below the fold', () => {
     await userEvent.keyboard('f');
     expect(scroll).toHaveBeenLastCalledWith({ top: expect.any(Number), behavior: 'auto' });
   });
+});
+
+describe('the flag gone to, shown with the player', () => {
+  const decisions = [1, 2].map((n) => detection(n, null));
+  const report = reportFixture({
+    flags: [...decisions.map(detectionFlag), flags[0] as Flag],
+    detections: decisions,
+  });
+  for (const [width, height] of [
+    [1440, 900],
+    [1024, 768],
+    [390, 844],
+  ] as const) {
+    it(`keeps its text, Confirm and Dismiss on screen with the video at ${width} × ${height}`, async () => {
+      await page.viewport(width, height);
+      await render(
+        <ReportPageStandIn
+          report={report}
+          media={
+            <>
+              {/* biome-ignore lint/a11y/useMediaCaption: a stand-in without a source. */}
+              <video
+                controls
+                aria-label="Video player"
+                style={{ width: '500px', maxWidth: '100%', aspectRatio: '16 / 9' }}
+              />
+              {/* The path player. */}
+              <div style={{ width: '700px', maxWidth: '100%', height: '650px' }} />
+            </>
+          }
+        />,
+      );
+      const toolbar = document.querySelector('.toolbar') as HTMLElement;
+      const video = document.querySelector('video') as HTMLVideoElement;
+      /** The flag's text and decision in view below the toolbar, and (`withVideo`) the video below them. */
+      const shown =
+        (text: string, withVideo = true) =>
+        () => {
+          const top = toolbar.getBoundingClientRect().bottom - 1;
+          const parts = [
+            page.getByRole('status').filter({ hasText: text }),
+            page.getByRole('button', { name: 'Confirm current flag' }),
+            page.getByRole('button', { name: 'Dismiss current flag' }),
+          ].map((part) => part.element().getBoundingClientRect());
+          const inView = parts.every((box) => box.top >= top && box.bottom <= innerHeight);
+          const player = video.getBoundingClientRect();
+          const below = Math.max(...parts.map((box) => box.bottom));
+          return inView && (!withVideo || (player.top >= below && player.bottom <= innerHeight));
+        };
+      const first = `Open flag 1 of 3: ${detectionFlag(decisions[0] as ReportDetection).text}`;
+      await userEvent.click(page.getByRole('button', { name: 'Next flag (F)' }));
+      await expect.poll(shown(first)).toBe(true);
+      const second = `Open flag 2 of 3: ${detectionFlag(decisions[1] as ReportDetection).text}`;
+      await userEvent.keyboard('f');
+      await expect.poll(shown(second)).toBe(true);
+      // Down the path player and the detections, the flag and its decision stay under the toolbar.
+      window.scrollBy(0, 500);
+      await expect.poll(shown(second, false)).toBe(true);
+    });
+  }
 });
 
 describe('deciding a flagged detection at its flag', () => {
@@ -542,29 +676,19 @@ describe('the toast a decision shows', () => {
     );
     await render(
       <>
-        {/* The app's sticky toolbar, over the top of the page. */}
-        <div className="toolbar" style={{ height: '64px' }} />
-        <section className="report-page">
-          <h1>Inspection Report</h1>
-          {/* The record's header and signature block. */}
-          <div style={{ height: '600px' }} />
-          <FlagsPanel report={report} clock={createPlaybackClock()} onChanged={() => {}} />
-          <div className="report-workspace">
-            <div className="va-media" style={{ height: '480px' }} />
-          </div>
-          <div style={{ height: '1200px' }} />
-        </section>
+        <ReportPageStandIn report={report} media={<div style={{ height: '480px' }} />} />
         <Toaster />
       </>,
     );
   }
 
-  /** The toast, once shown, and every Confirm, Dismiss and 'Next flag' on screen. */
+  /** The toast, once shown, and every Confirm, Dismiss and 'Next flag' on screen, the strip's too. */
   async function toastAndControls() {
     const toast = page.getByRole('status').filter({ hasText: 'Disposition saved' });
     await expect.element(toast).toBeVisible();
     const list = (document.querySelector('.report-flags') as HTMLElement).getBoundingClientRect();
-    const controls = [...document.querySelectorAll('.report-flags-panel .btn')].filter((button) => {
+    const buttons = document.querySelectorAll('.report-flags-panel .btn, .report-flag-strip .btn');
+    const controls = [...buttons].filter((button) => {
       const box = button.getBoundingClientRect();
       const shownIn = button.closest('.report-flags') ? list : { top: 0, bottom: innerHeight };
       return (

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { useSnapshot } from 'valtio';
 import type { PlaybackClock } from '../../components/video-review/playback-clock.ts';
 import {
@@ -47,17 +48,51 @@ function isTabStop(element: Element | null): element is HTMLElement {
 }
 
 /**
+ * Where the flag gone to shows beside the player: first in the workspace's main column, inside the
+ * part the video's shortcuts serve (VIDEO_WORKSPACE_SELECTOR), so ←, →, Space and F act from it.
+ */
+const STRIP_COLUMN_SELECTOR = '.report-workspace .va-main';
+const STRIP_CLASS = 'report-flag-strip';
+
+/**
+ * The strip's element, made first in the workspace's main column (a portal's own content would go
+ * last, under the detections), or null while the page shows no player. Looked for after each
+ * render: the page renders the panel again when the video, and so the workspace, arrives.
+ */
+function useStripHost(): HTMLElement | null {
+  const [host, setHost] = useState<HTMLElement | null>(null);
+  useLayoutEffect(() => {
+    const column = document.querySelector(STRIP_COLUMN_SELECTOR);
+    if (host?.parentElement === column) return;
+    if (!column) {
+      setHost(null);
+      return;
+    }
+    const made = document.createElement('div');
+    made.className = STRIP_CLASS;
+    column.prepend(made);
+    setHost(made);
+  });
+  useEffect(() => () => host?.remove(), [host]);
+  return host;
+}
+
+/**
  * Brings the player into view when it is not (below the fold at 1280 × 900), so the moment a flag
- * moved the clock to is seen: as little as shows it (a visible player stays where it is), and never
- * so far that the focused control (Next flag, a flag of the list) leaves the screen: a keyboard
- * user was left pressing a button they could not see. Smooth unless the reader asked for reduced
+ * moved the clock to is seen: as little as shows it (a visible player stays where it is), below
+ * the strip, which sticks under the toolbar, and never so far that a focused control outside the
+ * strip (the video, a detection) leaves the screen. Smooth unless the reader asked for reduced
  * motion.
  */
-function showPlayer() {
+function showPlayer(strip: HTMLElement) {
   const player = document.querySelector(FLAG_PLAYER_SELECTOR)?.getBoundingClientRect();
   if (!player) return;
-  // The sticky toolbar's share of the top (styles/app.css).
-  const top = Number.parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+  // Where the strip sticks (inspection-report.css), else the sticky toolbar's share of the top.
+  const stuckAt =
+    Number.parseFloat(getComputedStyle(strip).top) ||
+    Number.parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) ||
+    0;
+  const top = stuckAt + strip.getBoundingClientRect().height;
   const bottom = window.innerHeight;
   // As 'nearest' does: an end out of view comes in, unless the player is taller than the view.
   let by = 0;
@@ -67,7 +102,8 @@ function showPlayer() {
     by = Math.max(player.top - top, player.bottom - bottom);
   }
   const focused = document.activeElement;
-  const kept = isTabStop(focused) ? focused.getBoundingClientRect() : null;
+  const kept =
+    isTabStop(focused) && !strip.contains(focused) ? focused.getBoundingClientRect() : null;
   if (kept && kept.bottom > top && kept.top < bottom) {
     by = Math.min(Math.max(by, kept.bottom - bottom), kept.top - top);
   }
@@ -115,11 +151,16 @@ function FlagTime({ flag }: { flag: Flag }) {
   return time ? <span className="muted">{time}</span> : null;
 }
 
+/** The strip's own 'Next flag', named apart from the panel's: the strip says which flag it is at. */
+const nextFromStrip = 'Next';
+
 /**
  * Review by exception: the flags, most serious first; 'Next flag' (or F) moves the clock to the
- * next open flag, brings the player into view and says which it is. It skips dismissed flags; with
- * none open it stays in the tab order, does nothing and is described by the reason. A flagged
- * detection is confirmed or dismissed at its flag, and at the flag gone to, beside 'Next flag'.
+ * next open flag and says which it is. It skips dismissed flags; with none open it stays in the
+ * tab order, does nothing and is described by the reason. A flagged detection is confirmed or
+ * dismissed at its flag, and at the flag gone to: with a player on the page, in a strip above it
+ * (its own Next beside the decision), which takes the focus and sticks under the toolbar while the
+ * player shows, so the flag, its decision and the moment it names are seen together.
  */
 export function FlagsPanel({ report, clock, onChanged }: FlagsPanelProps) {
   const { flags } = report;
@@ -137,7 +178,10 @@ export function FlagsPanel({ report, clock, onChanged }: FlagsPanelProps) {
   const current = visit?.index ?? -1;
   const open = useMemo(() => openFlagIndexes(flags), [flags]);
   const reasonId = useId();
+  const statusId = useId();
   const unavailable = open.length === 0;
+  const strip = useStripHost();
+  const currentFlag = useRef<HTMLFieldSetElement>(null);
 
   const go = useCallback(
     (index: number) => {
@@ -148,25 +192,30 @@ export function FlagsPanel({ report, clock, onChanged }: FlagsPanelProps) {
     },
     [flags, clock],
   );
-  // After the render: the status line it fills moves everything below it, the player too. A flag
-  // with a time shows the player, and the list scrolls on its own (scrolling the page to the flag
-  // would take the player away again); one without shows the flag.
+  // After the render: the status it fills moves everything below it, the player too.
   useLayoutEffect(() => {
     const item = visit && document.getElementById(`report-flag-${visit.index}`);
     if (!visit || !item) return;
-    // F pressed on no control (the page, its heading): the focus goes where the flag shows, the
-    // video or else the flag's item, so the next Tab goes on from there, not from the page's top.
-    if (!isTabStop(document.activeElement)) {
-      const video = visit.seeks && document.querySelector(`${FLAG_PLAYER_SELECTOR} video`);
-      const target = video || item.querySelector('button');
-      if (target instanceof HTMLElement) target.focus({ preventScroll: true });
-    }
-    if (!visit.seeks) {
-      item.scrollIntoView({ block: 'nearest' });
+    const shown = currentFlag.current;
+    const atPlayer = shown?.closest<HTMLElement>(`.${STRIP_CLASS}`);
+    const focused = document.activeElement;
+    // A flag with a time shows at the player: the focus goes to the strip (the panel's control
+    // would scroll away), unless it is in the workspace already (the strip, the video). The list
+    // scrolls on its own: scrolling the page to the flag would take the player away again.
+    if (visit.seeks && shown && atPlayer) {
+      if (!focused?.closest(VIDEO_WORKSPACE_SELECTOR)) shown.focus({ preventScroll: true });
+      revealInList(item);
+      showPlayer(atPlayer);
       return;
     }
-    revealInList(item);
-    showPlayer();
+    // One without a time is read where the reader is: in the strip, stepping from it; else at its
+    // item, which takes the focus from no control (the page, its heading) for the next Tab.
+    if (atPlayer?.contains(focused)) {
+      revealInList(item);
+      return;
+    }
+    if (!isTabStop(focused)) item.querySelector('button')?.focus({ preventScroll: true });
+    item.scrollIntoView({ block: 'nearest' });
   }, [visit]);
   const next = useCallback(() => go(nextOpenFlag(open, current)), [go, open, current]);
 
@@ -198,21 +247,43 @@ export function FlagsPanel({ report, clock, onChanged }: FlagsPanelProps) {
   const decide = (detection: ReportDetection, subject: string) => (
     <DispositionButtons dispositions={dispositions} detection={detection} subject={subject} />
   );
+  const nextFlagProps = {
+    type: 'button',
+    onClick: unavailable ? undefined : next,
+    'aria-disabled': unavailable || undefined,
+    'aria-describedby': unavailable ? reasonId : undefined,
+    'aria-keyshortcuts': shortcuts.on ? 'F' : undefined,
+  } as const;
+  const keyHint = shortcuts.on ? ' (F)' : '';
+  // Kept in the page while empty, so that screen readers announce the first flag gone to.
+  const flagGoneTo = (
+    <fieldset
+      ref={currentFlag}
+      className={`report-flag-current${shown ? ' has-flag' : ''}`}
+      aria-labelledby={statusId}
+      tabIndex={strip ? -1 : undefined}
+    >
+      <p className="muted" role="status" id={statusId}>
+        {status}
+      </p>
+      {shownDetection && decide(shownDetection, s.currentFlag)}
+      {strip && shown && (
+        <button className="btn btn-secondary" {...nextFlagProps}>
+          {nextFromStrip}
+          {keyHint}
+        </button>
+      )}
+    </fieldset>
+  );
   return (
     <section className="report-panel report-flags-panel" aria-labelledby="report-flags">
       <div className="report-panel-head">
         <h2 id="report-flags">
           {s.flags} <span className="muted">({flagCount(flags)})</span>
         </h2>
-        <button
-          type="button"
-          className="btn btn-primary"
-          onClick={unavailable ? undefined : next}
-          aria-disabled={unavailable || undefined}
-          aria-describedby={unavailable ? reasonId : undefined}
-          aria-keyshortcuts={shortcuts.on ? 'F' : undefined}
-        >
-          {shortcuts.on ? `${s.nextFlag} (F)` : s.nextFlag}
+        <button className="btn btn-primary" {...nextFlagProps}>
+          {s.nextFlag}
+          {keyHint}
         </button>
       </div>
       {flags.length > 0 && unavailable && (
@@ -220,12 +291,7 @@ export function FlagsPanel({ report, clock, onChanged }: FlagsPanelProps) {
           {s.noOpenFlags}
         </p>
       )}
-      <div className="report-flag-current">
-        <p className="muted" role="status">
-          {status}
-        </p>
-        {shownDetection && decide(shownDetection, s.currentFlag)}
-      </div>
+      {strip ? createPortal(flagGoneTo, strip) : flagGoneTo}
       {flags.length === 0 ? (
         <p id={reasonId}>{s.noFlags}</p>
       ) : (

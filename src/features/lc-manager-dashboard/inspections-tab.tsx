@@ -1,5 +1,5 @@
 import { formatDistanceStrict } from 'date-fns';
-import { useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import { OVERDUE_AFTER_HOURS } from '../../../server/schemas/reports-overview.ts';
 import type { ReviewDecision } from '../../api/sign-inspection.ts';
@@ -22,6 +22,8 @@ export interface InspectionsTabProps {
   loading: boolean;
   lineName: (id: string) => string | undefined;
   operatorName: (id: string) => string;
+  /** Said instead of the default when there is no card (why the list is empty). */
+  empty?: ReactNode;
   reload: () => void;
 }
 
@@ -99,6 +101,7 @@ export function InspectionsTab({
   loading,
   lineName,
   operatorName,
+  empty,
   reload,
 }: InspectionsTabProps) {
   const [range, setRange] = useState<DateRange | null>(null);
@@ -172,6 +175,7 @@ export function InspectionsTab({
         }
         items={shown}
         loading={loading}
+        empty={empty}
         filterKey={filterKey}
         noun={inspectionMessages.noun}
         render={(inspection) => {
@@ -245,7 +249,9 @@ export function InspectionsTab({
                   <UserText text={inspection.signature.notes} />
                 </RecordField>
               )}
-              <RecordField label={s.id}>{inspection._id}</RecordField>
+              <RecordField label={s.id} recordId>
+                {inspection._id}
+              </RecordField>
             </RecordCard>
           );
         }}

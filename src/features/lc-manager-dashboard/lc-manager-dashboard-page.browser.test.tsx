@@ -60,8 +60,8 @@ const foreign = inspection(
   '2026-03-09T10:00:00',
 );
 
-async function showDashboard(extra: Parameters<typeof fakeFetch>[0] = {}) {
-  signIn('token', { id: me, name: 'Lee Chan', email: 'lc@example.com', roles: ['lc_manager'] });
+async function showDashboard(extra: Parameters<typeof fakeFetch>[0] = {}, roles = ['lc_manager']) {
+  signIn('token', { id: me, name: 'Lee Chan', email: 'lc@example.com', roles });
   const users = [
     {
       _id: operator,
@@ -209,6 +209,37 @@ describe('LC manager dashboard', () => {
     expect(page.getByRole('heading', { name: 'Other Manager' }).query()).toBeNull();
     await userEvent.click(page.getByRole('button', { name: 'Edit Priya Nair' }));
     await expect.element(page.getByText('Edit operator functionality coming soon')).toBeVisible();
+  });
+
+  it('says why its lines and inspections are empty when the caller manages no line', async () => {
+    const why = 'Only the lines you manage as LC manager are listed here.';
+    // A factory manager reaches the page and reads every line on /reports (spec §2 keeps the filter).
+    await showDashboard({ 'GET /api/line-clearances': { body: [theirs] } }, ['factory_manager']);
+    const reports = page.getByRole('link', { name: 'Reports', exact: true });
+    await expect
+      .element(page.getByText(why))
+      .toHaveTextContent(`${why} You manage none: see Reports for every line.`);
+    await expect.element(reports).toHaveAttribute('href', '/reports');
+    await userEvent.click(page.getByRole('tab', { name: 'Inspections' }));
+    await expect.element(page.getByText(why)).toBeVisible();
+    expect(page.getByText('Nothing here yet.').query()).toBeNull();
+    await cleanup();
+
+    // An LC manager given no line yet: nothing to see on /reports either.
+    await showDashboard({ 'GET /api/line-clearances': { body: [theirs] } });
+    await expect
+      .element(page.getByText(why))
+      .toHaveTextContent(
+        `${why} You manage none yet: a line you create, or one an administrator makes you the LC manager of, shows here.`,
+      );
+    expect(page.getByRole('link', { name: 'Reports', exact: true }).query()).toBeNull();
+    await cleanup();
+
+    // Managing a line, an empty list says only that: the Pending filter hides the signed ones.
+    await showDashboard({ 'GET /api/inspections': { body: [approved] } });
+    await userEvent.click(page.getByRole('tab', { name: 'Inspections' }));
+    await expect.element(page.getByText('Nothing here yet.')).toBeVisible();
+    expect(page.getByText(why).query()).toBeNull();
   });
 
   it('offers approve and reject on pending inspections only, signed with the user ID and password', async () => {

@@ -1,6 +1,7 @@
 import { Tabs } from 'radix-ui';
 import { useState } from 'react';
 import { useSnapshot } from 'valtio';
+import { Link } from 'wouter';
 import { getLineClearances } from '../../api/get-line-clearances.ts';
 import { getUsers } from '../../api/get-users.ts';
 import { QuickActions } from '../../components/quick-actions.tsx';
@@ -10,10 +11,11 @@ import {
   lineClearanceMessages,
   operatorMessages,
 } from '../../config/entity-messages.ts';
+import { paths } from '../../config/paths.ts';
 import { useDashboardTab } from '../../hooks/use-dashboard-tab.ts';
 import { usePageHeading } from '../../hooks/use-heading-focus.ts';
 import { useLoad } from '../../hooks/use-load.ts';
-import { roleList } from '../../lib/roles.ts';
+import { hasAnyRole, roleList } from '../../lib/roles.ts';
 import { deleteBlocker } from '../../lib/user-management.ts';
 import { session } from '../../stores/session.ts';
 import type { LineClearance, User } from '../../types/api.ts';
@@ -26,6 +28,29 @@ import { OperatorsTab } from './operators-tab.tsx';
 import { lcStrings as s } from './strings.ts';
 
 const tabNames = ['line-clearances', 'operators', 'inspections'] as const;
+
+/** Who reach this page and read every line (docs/permissions.md, "Read scope"). */
+const everyLineReaders = ['factory_manager', 'admin'] as const;
+
+/**
+ * Why a list keeping only the caller's lines (spec §2) is empty when it manages none: not that
+ * there is no work, and where the lines are.
+ */
+function NoLineManaged({ readsEveryLine }: { readsEveryLine: boolean }) {
+  const [before, link, after] = s.noLineManaged.seeReports;
+  return (
+    <>
+      {s.noLineManaged.rule}{' '}
+      {readsEveryLine ? (
+        <>
+          {before} <Link href={paths.reports}>{link}</Link> {after}
+        </>
+      ) : (
+        s.noLineManaged.noneYet
+      )}
+    </>
+  );
+}
 
 /** Spec §2 LC manager dashboard. */
 export default function LcManagerDashboardPage() {
@@ -40,6 +65,10 @@ export default function LcManagerDashboardPage() {
   const inspections = useLoad(getInspections, inspectionMessages.loadFailed);
 
   const myLines = lines.data?.filter((line) => line.managerId === managerId) ?? null;
+  const noLineManaged =
+    myLines?.length === 0 ? (
+      <NoLineManaged readsEveryLine={hasAnyRole(roleList(snap.roles), everyLineReaders)} />
+    ) : undefined;
   const myLineIds = new Set(myLines?.map((line) => line._id));
   const operators = users.data?.filter((user) => roleList(user.role).includes('operator')) ?? null;
   const userName = new Map(
@@ -101,6 +130,7 @@ export default function LcManagerDashboardPage() {
             lines={myLines}
             loading={lines.loading}
             operatorsOf={operatorsOf}
+            empty={noLineManaged}
             onAdd={() => setDialog('area')}
             reload={lines.reload}
           />
@@ -127,6 +157,7 @@ export default function LcManagerDashboardPage() {
             loading={inspections.loading || lines.loading}
             lineName={(id) => lineName.get(id)}
             operatorName={operatorName}
+            empty={noLineManaged}
             reload={inspections.reload}
           />
         </Tabs.Content>

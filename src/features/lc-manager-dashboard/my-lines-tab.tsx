@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { deleteLineClearance } from '../../api/delete-line-clearance.ts';
 import { deleteAction, RecordDeletionDialog } from '../../components/reason-dialog.tsx';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
@@ -14,12 +14,14 @@ export interface MyLinesTabProps {
   loading: boolean;
   /** The names of the line's operators (its own list and the operators that list it). */
   operatorsOf: (line: LineClearance) => string[];
+  /** Said instead of the default when there is no card (why the list is empty). */
+  empty?: ReactNode;
   onAdd: () => void;
   reload: () => void;
 }
 
 /** Spec §2: only the line clearances this manager manages; edit and assign are not built yet. */
-export function MyLinesTab({ lines, loading, operatorsOf, onAdd, reload }: MyLinesTabProps) {
+export function MyLinesTab({ lines, loading, operatorsOf, empty, onAdd, reload }: MyLinesTabProps) {
   const [deleting, setDeleting] = useState<LineClearance | null>(null);
   return (
     <>
@@ -28,6 +30,7 @@ export function MyLinesTab({ lines, loading, operatorsOf, onAdd, reload }: MyLin
         items={lines}
         noun={messages.noun}
         loading={loading}
+        empty={empty}
         render={(line) => {
           return (
             <RecordCard
@@ -56,7 +59,9 @@ export function MyLinesTab({ lines, loading, operatorsOf, onAdd, reload }: MyLin
               <RecordField label={s.operators}>
                 <TagList names={operatorsOf(line)} empty={s.noOperators} />
               </RecordField>
-              <RecordField label={s.id}>{line._id}</RecordField>
+              <RecordField label={s.id} recordId>
+                {line._id}
+              </RecordField>
             </RecordCard>
           );
         }}

@@ -60,7 +60,9 @@ export function OperatorsTab({
               <RecordField label={s.areas}>
                 <TagList names={areasOf(operator)} empty={s.noAreas} />
               </RecordField>
-              <RecordField label={s.id}>{operator._id}</RecordField>
+              <RecordField label={s.id} recordId>
+                {operator._id}
+              </RecordField>
             </RecordCard>
           );
         }}

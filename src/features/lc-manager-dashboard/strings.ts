@@ -58,6 +58,15 @@ export const lcStrings = {
   editLineClearance: 'Edit line clearance',
   assignOperators: 'Assign operators',
   editOperator: 'Edit operator',
+  /** Why the Line Clearances and Inspections tabs are empty for one who manages no line. */
+  noLineManaged: {
+    rule: 'Only the lines you manage as LC manager are listed here.',
+    /** Factory managers and admins, who read every line on /reports. */
+    seeReports: ['You manage none: see', 'Reports', 'for every line.'],
+    /** An LC manager given no line yet. */
+    noneYet:
+      'You manage none yet: a line you create, or one an administrator makes you the LC manager of, shows here.',
+  },
 } as const;
 
 /** Spec §9: LC manager dialogs are 90vw wide, at most 600px. */

@@ -107,7 +107,8 @@ describe('paging /reports by keyboard', () => {
 
     (next.element() as HTMLElement).focus();
     await userEvent.keyboard('{Enter}');
-    await expect.element(status).toHaveTextContent('Page 2: 20 reports');
+    // With several pages, what this one holds and the total, in one line.
+    await expect.element(status).toHaveTextContent('Page 2: 20 reports · 45 reports in all');
     // The last page: Next says so and keeps the focus (`disabled` dropped it to <body>).
     await expect.element(next).toHaveAttribute('aria-disabled', 'true');
     await expect.element(next).toHaveFocus();
@@ -123,6 +124,31 @@ describe('paging /reports by keyboard', () => {
     await page.getByLabelText('Status').selectOptions('rejected');
     await expect.element(status).toHaveTextContent('No reports match these filters.');
     expect(calls).toEqual(['GET /api/reports/filters']);
+  });
+});
+
+describe('the count of /reports', () => {
+  it('is said once when one page holds every report', async () => {
+    signIn('token', { id: 'u-lc', name: 'Lena', email: 'u-lc@example.com', roles: ['lc_manager'] });
+    const rows = [1, 2, 3].map((n) => ({
+      ...reportRow,
+      inspectionId: `0123456789abcdef0123000${n}`,
+    }));
+    const { fetchImpl } = fakeFetch({
+      'GET /api/reports/filters': { body: { lines: [], operators: [] } },
+      'GET /api/reports': { body: { rows, next: null, total: { count: 3, more: false } } },
+    });
+    vi.stubGlobal('fetch', fetchImpl);
+    await render(
+      <Router hook={memoryLocation({ path: '/reports' }).hook}>
+        <ReportsPage />
+      </Router>,
+    );
+    const status = page.getByRole('status');
+    await expect.element(status).toHaveTextContent('3 reports in all');
+    // QA: 'Page 1: 3 reports' above '3 reports in all'.
+    expect(status.elements()).toHaveLength(1);
+    expect(page.getByText(/Page 1/).query()).toBeNull();
   });
 });
 

@@ -12,7 +12,7 @@ import { BreadcrumbBar } from '../../components/breadcrumb-bar.tsx';
 import { DateRangePicker } from '../../components/date-range-picker.tsx';
 import { Field } from '../../components/field.tsx';
 import { MediaLink } from '../../components/media-link.tsx';
-import { Pager, PageStatus } from '../../components/pager.tsx';
+import { Pager } from '../../components/pager.tsx';
 import { ReportTable } from '../../components/report-table.tsx';
 import { RunButton } from '../../components/run-button.tsx';
 import { usePageHeading } from '../../hooks/use-heading-focus.ts';
@@ -128,6 +128,19 @@ function totalText({ count, more }: ReportPage['total']): string {
   const n = count.toLocaleString('en');
   if (more) return `More than ${n} reports in all`;
   return `${n} ${count === 1 ? 'report' : 'reports'} in all`;
+}
+
+/**
+ * What the list shows, in one line said whenever it changes: the total across every page of the
+ * filters, after what this page holds when there are several ('Page 2: 20 reports · 45 reports in
+ * all'), alone when one page holds them all (QA: 'Page 1: 3 reports' and '3 reports in all').
+ */
+function listText(page: ReportPage | null, number: number): string {
+  if (!page) return '';
+  const count = page.rows.length;
+  if (count === 0) return 'No reports match these filters.';
+  if (number === 1 && !page.next) return totalText(page.total);
+  return `Page ${number}: ${count} ${count === 1 ? 'report' : 'reports'} · ${totalText(page.total)}`;
 }
 
 /** Who may check every signed record (those who read every record; the server's rule). */
@@ -365,20 +378,12 @@ export default function ReportsPage() {
           Failed to load reports
         </p>
       )}
-      <PageStatus
-        page={shownNumber}
-        count={page?.rows.length ?? null}
-        noun={['report', 'reports']}
-        none="No reports match these filters."
-      />
       {/* The backlog across every page of these filters, beside what this page holds. */}
+      <p className={page?.rows.length ? 'muted' : undefined} role="status">
+        {listText(page, shownNumber)}
+      </p>
       {page && page.rows.length > 0 && (
-        <>
-          <p className="muted" role="status">
-            {totalText(page.total)}
-          </p>
-          <ReportTable rows={page.rows} roles={roleList(roles)} caption="Inspection reports" />
-        </>
+        <ReportTable rows={page.rows} roles={roleList(roles)} caption="Inspection reports" />
       )}
       <Pager
         className="reports-pager"

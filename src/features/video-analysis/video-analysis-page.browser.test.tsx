@@ -217,6 +217,8 @@ afterEach(async () => {
   toasts.items = [];
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
+  // The browser's default, for a test that widened the window.
+  await page.viewport(414, 896);
 });
 
 const loggedMessages = () => consoleErrors.mock.calls.map((call) => String(call[0]));
@@ -544,6 +546,8 @@ describe('a phone recording that states no duration (MediaRecorder WebM)', () =>
 
 describe('detections (spec §2, §7, §9)', () => {
   it('lists them by time with the first label and its confidence, in both lists', async () => {
+    // The sidebar's copy shows beside the main list, in the wide layout only.
+    await page.viewport(1280, 900);
     await showPage(`/video/${ids.a}`);
     const items = mainList().getByRole('listitem');
     await expect.element(items.nth(2)).toBeVisible();
@@ -559,6 +563,8 @@ describe('detections (spec §2, §7, §9)', () => {
   });
 
   it('keeps the sidebar’s copy out of the Tab order, still opening on a click', async () => {
+    // The sidebar's copy shows beside the main list, in the wide layout only.
+    await page.viewport(1280, 900);
     await showPage(`/video/${ids.a}`);
     const sidebar = page.getByRole('complementary', { name: 'Detections (sidebar)' });
     await expect.element(sidebar.getByRole('button').nth(2)).toBeVisible();

@@ -9,6 +9,7 @@ import { PATH_STYLE } from '../../../../workers/path-raster.ts';
 import type { DisplayGeometry } from '../../../../workers/path-types.ts';
 import { drawLabel } from '../../../lib/canvas-label.ts';
 import type { Camera, HotZone } from '../../../types/api.ts';
+import { type LabelLayout, type LabelSpot, layoutLabels } from './label-layout.ts';
 
 /** Spec §9 marker radii (display pixels). */
 export const CURRENT_MARKER_RADIUS = 13;
@@ -25,6 +26,8 @@ const DEFAULT_ZONE = '#b45309';
 const DEFAULT_TAG = '#15803d';
 const DEFAULT_CAMERA = '#334155';
 const LABEL_FONT = '600 11px system-ui, sans-serif';
+/** A label's height in that font, its halo included. */
+const LABEL_HEIGHT = 14;
 
 export interface Point {
   x: number;
@@ -39,6 +42,8 @@ export interface FloorState {
   cameras: readonly Camera[];
   /** Layout pixels (where the calibrator placed things) to display pixels. */
   layout: AxisScale;
+  /** Each hot zone's label (planLabels). */
+  labels: readonly LabelSpot[];
 }
 
 export interface TagsState {
@@ -48,6 +53,8 @@ export interface TagsState {
   /** Indices into tags of the scanned ones (spec §4). */
   scanned: ReadonlySet<number>;
   layout: AxisScale;
+  /** Each tag's label (planLabels). */
+  labels: readonly LabelSpot[];
 }
 
 /** A 2D context on the page or off it: the layers are drawn off the page (paintStatic). */
@@ -77,6 +84,47 @@ export function paintStatic(
 
 const labelStyle = { font: LABEL_FONT, ink: LABEL_TEXT, halo: HALO };
 
+/**
+ * Where the tags' and hot zones' names go on this plan (label-layout.ts): worked out once for both
+ * layers, which are drawn apart, so that a tag's name never covers a zone's.
+ */
+export function planLabels(
+  display: { width: number; height: number },
+  hotZones: readonly HotZone[],
+  tags: readonly PathTag[],
+  layout: AxisScale,
+): LabelLayout {
+  const ctx = new OffscreenCanvas(1, 1).getContext('2d');
+  if (!ctx) throw new Error('The browser gave no 2D canvas context');
+  ctx.font = LABEL_FONT;
+  const { x: sx, y: sy } = layout;
+  return layoutLabels({
+    plan: display,
+    tags: tags.map((tag) => ({ x: tag.x * sx, y: tag.y * sy, name: tag.name })),
+    tagRadius: TAG_RADIUS,
+    zones: hotZones.map((zone) => ({
+      x: zone.x * sx,
+      y: zone.y * sy,
+      width: zone.width * sx,
+      height: zone.height * sy,
+      name: zone.name,
+    })),
+    measure: (text) => ctx.measureText(text).width,
+    lineHeight: LABEL_HEIGHT,
+  });
+}
+
+/** A name at its spot; one that found no room on the plan still never runs past its right edge. */
+function drawLabelAt(ctx: Context2D, text: string, spot: LabelSpot | undefined, planWidth: number) {
+  if (!spot) return;
+  drawLabel(ctx, labelStyle, text, {
+    x: spot.left,
+    y: spot.middle,
+    leftEdge: spot.left,
+    planWidth,
+  });
+}
+
 /** The floor: the image (or a plain 1 m-ish grid without one), hot zones and cameras. */
 export function drawFloor(ctx: Context2D, state: FloorState): void {
   const { width, height } = state.display;
@@ -94,7 +142,7 @@ export function drawFloor(ctx: Context2D, state: FloorState): void {
     ctx.stroke();
   }
   const { x: sx, y: sy } = state.layout;
-  for (const zone of state.hotZones) {
+  state.hotZones.forEach((zone, i) => {
     const colour = zone.color || DEFAULT_ZONE;
     const [x, y, w, h] = [zone.x * sx, zone.y * sy, zone.width * sx, zone.height * sy];
     ctx.globalAlpha = 0.18;
@@ -106,13 +154,8 @@ export function drawFloor(ctx: Context2D, state: FloorState): void {
     ctx.setLineDash([6, 3]);
     ctx.strokeRect(x, y, w, h);
     ctx.setLineDash([]);
-    drawLabel(ctx, labelStyle, zone.name, {
-      x: x + 4,
-      y: y + 9,
-      leftEdge: x + w,
-      planWidth: width,
-    });
-  }
+    drawLabelAt(ctx, zone.name, state.labels[i], width);
+  });
   for (const camera of state.cameras) {
     drawCamera(ctx, camera.x * sx, camera.y * sy, camera.color || DEFAULT_CAMERA);
   }
@@ -170,12 +213,7 @@ export function drawTags(ctx: Context2D, state: TagsState): void {
     }
     ctx.lineWidth = 2;
     ctx.stroke();
-    drawLabel(ctx, labelStyle, tag.name, {
-      x: x + TAG_RADIUS + 4,
-      y,
-      leftEdge: x - TAG_RADIUS,
-      planWidth,
-    });
+    drawLabelAt(ctx, tag.name, state.labels[i], planWidth);
   });
 }
 

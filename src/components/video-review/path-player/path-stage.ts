@@ -24,8 +24,10 @@ import {
   POINT_MARKER_RADIUS,
   type Point,
   paintStatic,
+  planLabels,
   tagAt,
 } from './draw.ts';
+import type { LabelLayout } from './label-layout.ts';
 import { PATH_COMPLETE_MARK, PATH_DRAWN_MARK, type PathPlayerLoad } from './load-path-player.ts';
 import { pathPlayerStrings as s } from './strings.ts';
 
@@ -57,6 +59,8 @@ const noLayout: AxisScale = { x: 1, y: 1 };
 export class PathStage {
   private readonly display: DisplayGeometry;
   private readonly layout: AxisScale;
+  /** Where the tags' and zones' names are drawn, worked out once for the load. */
+  private readonly labels: LabelLayout;
   private readonly pathHost: HTMLElement;
   private readonly currentMarker: HTMLElement;
   private readonly highlightMarker: HTMLElement;
@@ -94,13 +98,16 @@ export class PathStage {
       ? layoutToDisplay(configuration, load.imageSize, this.display)
       : noLayout;
     const size = canvasSize(this.display, pixelRatio);
+    const hotZones = configuration?.hotZones ?? [];
+    this.labels = planLabels(this.display, hotZones, load.tags, this.layout);
     paintStatic(elements.floor, size, pixelRatio, (ctx) =>
       drawFloor(ctx, {
         display: this.display,
         image: load.image,
-        hotZones: configuration?.hotZones ?? [],
+        hotZones,
         cameras: configuration?.cameras ?? [],
         layout: this.layout,
+        labels: this.labels.zones,
       }),
     );
     this.tagsLayer = { canvas: elements.tags, size, pixelRatio };
@@ -137,8 +144,9 @@ export class PathStage {
     this.scannedShown = new Set(scanned);
     const { canvas, size, pixelRatio } = this.tagsLayer;
     const { display, layout } = this;
+    const labels = this.labels.tags;
     paintStatic(canvas, size, pixelRatio, (ctx) =>
-      drawTags(ctx, { display, tags: this.load.tags, scanned, layout }),
+      drawTags(ctx, { display, tags: this.load.tags, scanned, layout, labels }),
     );
   }
 
