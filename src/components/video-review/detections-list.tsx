@@ -18,6 +18,8 @@ export interface DetectionsListProps {
    * is one Tab stop, so that it can be scrolled from the keyboard.
    */
   copy?: boolean;
+  /** Said instead of 'No detections' when that would read as a clean result (no detector looked). */
+  emptyNote?: string | null;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface DetectionsListProps {
  * first class label and that confidence (0 decimals); a click opens the keyframe image.
  */
 export const DetectionsList = memo(function DetectionsList(props: DetectionsListProps) {
-  const { title, detections, selectedId, onOpen, onHover, copy = false } = props;
+  const { title, detections, selectedId, onOpen, onHover, copy = false, emptyNote } = props;
   const headingId = useId();
   const Container = copy ? 'div' : 'section';
   return (
@@ -34,7 +36,9 @@ export const DetectionsList = memo(function DetectionsList(props: DetectionsList
         {title} <span className="muted">({detections.length})</span>
       </h2>
       {detections.length === 0 ? (
-        <p className="muted">{s.noDetections}</p>
+        <p className={emptyNote ? 'report-warning' : 'muted'}>
+          {emptyNote ? `${emptyNote}.` : s.noDetections}
+        </p>
       ) : (
         // The copy's list is one Tab stop of its own, so the keyboard can scroll it (arrows).
         <ul

@@ -50,6 +50,8 @@ export interface VideoWorkspaceProps {
   pathMissingReason?: string | null;
   /** The report's: the path player draws the tags and zones the inspection was recorded against. */
   recordedChecklist?: boolean;
+  /** Why no detections say nothing (no detector looked: the report's `detectionNote`). */
+  detectionNote?: string | null;
 }
 
 const noKeyframes: TimeBounds = { min: 0, max: 0 };
@@ -110,6 +112,7 @@ export function VideoWorkspace({
   qrScannedTags,
   pathMissingReason,
   recordedChecklist,
+  detectionNote,
 }: VideoWorkspaceProps) {
   const videoId = videoIdOf(video) ?? video.filename;
   const mediaRef = useRef<HTMLVideoElement>(null);
@@ -329,6 +332,7 @@ export function VideoWorkspace({
           selectedId={selectedId}
           onOpen={openDetection}
           onHover={setHovered}
+          emptyNote={allDetections.length === 0 ? detectionNote : null}
         />
       </div>
       {allDetections.length > 0 && (

@@ -308,6 +308,7 @@ function ReportView({ inspectionId }: { inspectionId: string }) {
                   clock={clock}
                   qrScannedTags={qrScannedTags}
                   pathMissingReason={report.pathMissingReason}
+                  detectionNote={report.detectionNote}
                   recordedChecklist
                 />
               </div>
