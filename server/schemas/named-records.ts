@@ -72,6 +72,13 @@ export const countsInWords = (counts: RecordCounts) =>
     }),
   );
 
+/** Why a card's Delete is unavailable for a line records name (its status can retire it). */
+export const lineNamedIn = (records: string) =>
+  `Has ${records}: set its status to inactive instead`;
+/** The same for a device that recorded videos. */
+export const deviceNamedIn = (records: string) =>
+  `Recorded ${records}: set its status to inactive instead`;
+
 /** What `say` makes of the counts ('Named in 3 inspections: …'), or null when no record names it. */
 export function namedBlocker(
   counts: RecordCounts | undefined,

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { namedBlocker } from '../../../server/schemas/named-records.ts';
+import { deviceNamedIn, namedBlocker } from '../../../server/schemas/named-records.ts';
 import { deleteAction, RecordDeletionDialog } from '../../components/reason-dialog.tsx';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
 import { StatusTag } from '../../components/tag.tsx';
@@ -33,7 +33,7 @@ export function DevicesTab({ devices }: { devices: Loaded<Device[]> }) {
                   deleteAction(
                     messages.confirmDelete,
                     () => setDeleting(device),
-                    namedBlocker(device.namedIn, s.deviceNamedIn),
+                    namedBlocker(device.namedIn, deviceNamedIn),
                   ),
                 ]}
               />

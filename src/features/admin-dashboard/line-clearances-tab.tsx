@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { namedBlocker } from '../../../server/schemas/named-records.ts';
+import { lineNamedIn, namedBlocker } from '../../../server/schemas/named-records.ts';
 import { deleteLineClearance } from '../../api/delete-line-clearance.ts';
 import { deleteAction, RecordDeletionDialog } from '../../components/reason-dialog.tsx';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
@@ -49,7 +49,7 @@ export function LineClearancesTab({
                   deleteAction(
                     messages.confirmDelete,
                     () => setDeleting(line),
-                    namedBlocker(line.namedIn, s.lineNamedIn),
+                    namedBlocker(line.namedIn, lineNamedIn),
                   ),
                 ]}
               />

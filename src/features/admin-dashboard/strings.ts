@@ -67,10 +67,6 @@ export const adminStrings = {
   videoDeleted: 'Video deleted successfully.',
   /** After the browser's confirmation: why, kept as the reason of the deletion's audit entry. */
   deleteVideoTitle: 'Delete video',
-  /** Beside a disabled Delete: records name the line ('3 inspections and 1 video'; 409 otherwise). */
-  lineNamedIn: (records: string) => `Has ${records}: set its status to inactive instead`,
-  /** Beside a disabled Delete: the device recorded videos ('2 videos'; 409 otherwise). */
-  deviceNamedIn: (records: string) => `Recorded ${records}: set its status to inactive instead`,
   /** Beside a disabled Delete: the video of an approved or rejected inspection is kept. */
   signedEvidenceKept: 'Signed evidence: kept (the video of an approved or rejected inspection)',
   deletedPrefix: 'Deleted:',

@@ -211,6 +211,16 @@ describe('LC manager dashboard', () => {
     await expect.element(page.getByText('Edit operator functionality coming soon')).toBeVisible();
   });
 
+  it('says up front that a line records name cannot be deleted, as the admin’s cards do', async () => {
+    const named = { ...mine, namedIn: { inspections: 2, videos: 2 } };
+    await showDashboard({ 'GET /api/line-clearances': { body: [named, theirs] } });
+    const reason = 'Has 2 inspections and 2 videos: set its status to inactive instead';
+    await expect.element(page.getByText(reason)).toBeVisible();
+    await expect
+      .element(page.getByRole('button', { name: 'Delete My Line' }))
+      .toHaveAttribute('aria-disabled', 'true');
+  });
+
   it('says why its lines and inspections are empty when the caller manages no line', async () => {
     const why = 'Only the lines you manage as LC manager are listed here.';
     // A factory manager reaches the page and reads every line on /reports (spec §2 keeps the filter).

@@ -1,4 +1,5 @@
 import { type ReactNode, useState } from 'react';
+import { lineNamedIn, namedBlocker } from '../../../server/schemas/named-records.ts';
 import { deleteLineClearance } from '../../api/delete-line-clearance.ts';
 import { deleteAction, RecordDeletionDialog } from '../../components/reason-dialog.tsx';
 import { CardGrid, RecordActions, RecordCard, RecordField } from '../../components/record-card.tsx';
@@ -43,7 +44,11 @@ export function MyLinesTab({ lines, loading, operatorsOf, empty, onAdd, reload }
                   actions={[
                     { label: s.edit, onClick: () => toastComingSoon(s.editLineClearance) },
                     { label: s.assign, onClick: () => toastComingSoon(s.assignOperators) },
-                    deleteAction(messages.confirmDelete, () => setDeleting(line)),
+                    deleteAction(
+                      messages.confirmDelete,
+                      () => setDeleting(line),
+                      namedBlocker(line.namedIn, lineNamedIn),
+                    ),
                   ]}
                 />
               }
