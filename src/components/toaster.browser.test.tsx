@@ -54,6 +54,16 @@ describe('Toaster placement', () => {
     }
   });
 
+  it('on a phone held sideways keeps toasts in the bottom left, clear of the controls on the right', async () => {
+    await page.viewport(844, 390);
+    const toastBoxes = await dialogWithToasts();
+    for (const toast of toastBoxes) {
+      expect(toast.right).toBeLessThanOrEqual(844 / 2);
+      expect(toast.bottom).toBeLessThanOrEqual(390);
+      expect(toast.top).toBeGreaterThan(0);
+    }
+  });
+
   it('on a desktop keeps toasts at the top right', async () => {
     await page.viewport(1280, 900);
     const toastBoxes = await dialogWithToasts();
