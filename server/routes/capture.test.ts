@@ -269,7 +269,8 @@ describe('attaching capture data', () => {
           .where(eq(reportSummaries.inspectionId, inspection._id))
       )[0];
     const before = await summary();
-    // No verified video yet (critical) and three tags not scanned: nobody opened the report.
+    // No verified video yet (critical); without the phone's scans and a path its three tags are
+    // not assessable, so they raise no flag yet. Nobody opened the report.
     expect(before).toMatchObject({ tagsScanned: 0, tagsTotal: 3 });
     expect(before?.criticalFlags).toBeGreaterThan(0);
     const flagged = await t.app.inject({
@@ -286,7 +287,8 @@ describe('attaching capture data', () => {
     expect(attached.json()).toMatchObject({ scans: [{ tagIndex: 1 }] });
     const after = await summary();
     expect(after).toMatchObject({ tagsScanned: 1, tagsTotal: 3 });
-    expect(after?.flags).toBe((before?.flags ?? 0) - 1);
+    // With the scans, the two tags the phone did not scan are missed.
+    expect(after?.flags).toBe((before?.flags ?? 0) + 2);
   });
 
   it('refuses bad capture data with the field named, and other users', async () => {
