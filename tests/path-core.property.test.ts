@@ -21,6 +21,9 @@ import {
   timeBoundsReference,
 } from './reference/path.ts';
 import { selectTransformReference } from './reference/select-transform.ts';
+import { seedProperties } from './support/property-seed.ts';
+
+seedProperties('path-core.property.test.ts');
 
 /** Issue 2 §3: the core agrees with the float64 reference to this relative precision. */
 const RELATIVE = 1e-9;

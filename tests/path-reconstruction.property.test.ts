@@ -15,7 +15,10 @@ import {
   type Steps,
 } from '../workers/path-reconstruction.ts';
 import { anchorDeadReckoningReference } from './reference/path-reconstruction.ts';
+import { seedProperties } from './support/property-seed.ts';
 import { pathError, simulateWalk } from './support/simulated-walk.ts';
+
+seedProperties('path-reconstruction.property.test.ts');
 
 const RELATIVE = 1e-9;
 
