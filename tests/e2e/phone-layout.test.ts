@@ -204,6 +204,26 @@ describe.concurrent('a 390 px phone', () => {
         );
       expect(heights.length).toBeGreaterThan(0);
       expect(Math.min(...heights)).toBeGreaterThanOrEqual(44);
+      // The toolbar's controls too, both ways: the logo, the theme switch, the avatar (gloves).
+      const toolbar = await page.locator('header a, header button').evaluateAll((controls) =>
+        controls
+          .filter((control) => (control as HTMLElement).offsetParent !== null)
+          .map((control) => {
+            const box = control.getBoundingClientRect();
+            return {
+              name: control.textContent?.trim() || control.getAttribute('aria-label'),
+              width: box.width,
+              height: box.height,
+            };
+          }),
+      );
+      expect(toolbar.length).toBeGreaterThan(2);
+      for (const control of toolbar) {
+        expect(
+          Math.min(control.width, control.height),
+          String(control.name),
+        ).toBeGreaterThanOrEqual(44);
+      }
     } finally {
       await context.close();
     }
