@@ -15,6 +15,7 @@ import {
   lineClearances,
   signatures,
   uploads,
+  users,
   videos,
 } from '../db/schema.ts';
 import { currentUser, denied } from '../http/auth-hook.ts';
@@ -38,6 +39,7 @@ import {
   NOT_UPLOADED_NOTE,
   submittedVideo,
 } from '../services/capture.ts';
+import { holdNamed } from '../services/named-records.ts';
 import { hiddenRecord, visibleTo } from '../services/scope.ts';
 import { toDevice } from './devices.ts';
 import { toInspection } from './inspections.ts';
@@ -130,13 +132,16 @@ export const captureRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }
       }
       if (endTime < startTime) throw badRequest('body.endTime must not be before body.startTime');
-      if (body.deviceId) {
-        const [device] = await db.select().from(devices).where(eq(devices.id, body.deviceId));
-        if (!device) throw badRequest('body.deviceId names no registered device');
-      }
       let row: typeof inspections.$inferSelect;
       try {
         row = await db.transaction(async (tx) => {
+          // Held until this commits: a deletion of the line, the device or the operator meanwhile
+          // waits and then counts these records, or went first and they are not written.
+          if (!(await holdNamed(tx, lineClearances, line.id))) throw notFound('Line clearance');
+          if (body.deviceId && !(await holdNamed(tx, devices, body.deviceId))) {
+            throw badRequest('body.deviceId names no registered device');
+          }
+          if (!(await holdNamed(tx, users, user.id))) throw notFound('User');
           const checklist = await checklistFor(tx, line.id);
           const videoId = newId();
           const [video] = await tx

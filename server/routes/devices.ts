@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { audit } from '../audit/audit.ts';
 import { changeReason, noBodyAsEmpty, unchanged, withReason } from '../audit/change-reason.ts';
 import { deviceHolders, devices } from '../db/schema.ts';
-import { currentUser, evidenceProtected } from '../http/auth-hook.ts';
+import { currentUser } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { newId } from '../ids.ts';
@@ -21,9 +21,12 @@ import {
 import { isNamed } from '../schemas/named-records.ts';
 import { hasRole } from '../services/access.ts';
 import { parseDeviceQr } from '../services/device-qr.ts';
-import { deviceNamedRecords } from '../services/named-records.ts';
+import { deleteUnlessNamed, deviceNamedRecords } from '../services/named-records.ts';
 import { atVersion, notUpdated } from '../services/record-version.ts';
 import { checkpointsByCode, lockCheckpointCodes } from '../services/tag-codes.ts';
+
+const DEVICE_NAMED =
+  'This device recorded inspections or videos and cannot be deleted; set its status to inactive instead';
 
 type Row = typeof devices.$inferSelect;
 
@@ -178,22 +181,21 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const old = await find(request.params.id);
       // A video (an inspection's evidence) names the device that recorded it: the device is
       // retired, not deleted, or its records would name an unknown device.
-      if (isNamed((await deviceNamedRecords(db, [old.id]))(old.id))) {
-        await evidenceProtected(
-          request,
-          { entity: 'device', entityId: old.id },
-          'This device recorded inspections or videos and cannot be deleted; set its status to inactive instead',
-        );
-      }
-      await db.transaction(async (tx) => {
-        await tx.delete(devices).where(eq(devices.id, old.id));
-        await audit(tx, request, {
-          action: 'delete',
-          entity: 'device',
-          entityId: old.id,
-          ...withReason(reason, toDevice(old)),
-        });
-      });
+      await deleteUnlessNamed(
+        request,
+        { table: devices, entity: 'device', id: old.id },
+        async (tx) =>
+          isNamed((await deviceNamedRecords(tx, [old.id]))(old.id)) ? DEVICE_NAMED : null,
+        async (tx) => {
+          await tx.delete(devices).where(eq(devices.id, old.id));
+          await audit(tx, request, {
+            action: 'delete',
+            entity: 'device',
+            entityId: old.id,
+            ...withReason(reason, toDevice(old)),
+          });
+        },
+      );
       return { message: 'Device deleted' };
     },
   );

@@ -8,7 +8,7 @@ import { changeReason, noBodyAsEmpty, unchanged, withReason } from '../audit/cha
 import type { AuthUser } from '../context.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { floorplanConfigs, floorplans, lineClearances, users } from '../db/schema.ts';
-import { currentUser, denied, evidenceProtected } from '../http/auth-hook.ts';
+import { currentUser, denied } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { newId } from '../ids.ts';
@@ -28,9 +28,12 @@ import {
   managesLine,
   seesAllLines,
 } from '../services/access.ts';
-import { lineNamedRecords } from '../services/named-records.ts';
+import { deleteUnlessNamed, lineNamedRecords } from '../services/named-records.ts';
 import { atVersion, notUpdated } from '../services/record-version.ts';
 import { assertUsersExist } from '../services/references.ts';
+
+const LINE_NAMED =
+  'This line clearance has inspections or videos and cannot be deleted; set its status to inactive instead';
 
 type Row = typeof lineClearances.$inferSelect;
 
@@ -266,32 +269,33 @@ export const lineClearanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const old = await findLine(db, request.params.id);
       if (!managesLine(user, old)) await denied(request, 'not the manager of this line clearance');
       // Inspections and videos are GMP evidence: a line that has them is retired, not deleted.
-      if (isNamed((await lineNamedRecords(db, [old.id]))(old.id))) {
-        await evidenceProtected(
-          request,
-          { entity: 'line-clearance', entityId: old.id },
-          'This line clearance has inspections or videos and cannot be deleted; set its status to inactive instead',
-        );
-      }
-      const removedImages = await db.transaction(async (tx) => {
-        const plans = await tx.delete(floorplans).where(eq(floorplans.lineId, old.id)).returning();
-        const configs = await tx
-          .delete(floorplanConfigs)
-          .where(eq(floorplanConfigs.lineClearanceId, old.id))
-          .returning();
-        await tx.delete(lineClearances).where(eq(lineClearances.id, old.id));
-        await audit(tx, request, {
-          action: 'delete',
-          entity: 'line-clearance',
-          entityId: old.id,
-          ...withReason(reason, {
-            ...toLineClearance(old),
-            floorplans: plans,
-            floorplanConfigs: configs,
-          }),
-        });
-        return plans.map((plan) => plan.imageKey);
-      });
+      const removedImages = await deleteUnlessNamed(
+        request,
+        { table: lineClearances, entity: 'line-clearance', id: old.id },
+        async (tx) => (isNamed((await lineNamedRecords(tx, [old.id]))(old.id)) ? LINE_NAMED : null),
+        async (tx) => {
+          const plans = await tx
+            .delete(floorplans)
+            .where(eq(floorplans.lineId, old.id))
+            .returning();
+          const configs = await tx
+            .delete(floorplanConfigs)
+            .where(eq(floorplanConfigs.lineClearanceId, old.id))
+            .returning();
+          await tx.delete(lineClearances).where(eq(lineClearances.id, old.id));
+          await audit(tx, request, {
+            action: 'delete',
+            entity: 'line-clearance',
+            entityId: old.id,
+            ...withReason(reason, {
+              ...toLineClearance(old),
+              floorplans: plans,
+              floorplanConfigs: configs,
+            }),
+          });
+          return plans.map((plan) => plan.imageKey);
+        },
+      );
       // Files go only after the rows are gone for good.
       await Promise.all(removedImages.map((key) => app.ctx.storage.delete(key)));
       return { message: 'Line clearance deleted' };

@@ -11,7 +11,7 @@ import { keepFormerPassword } from '../auth/password-history.ts';
 import type { AuthUser } from '../context.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { accountLockouts, lineClearances, users } from '../db/schema.ts';
-import { currentUser, denied, evidenceProtected } from '../http/auth-hook.ts';
+import { currentUser, denied } from '../http/auth-hook.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { passwordRateLimits } from '../http/password-rate-limit.ts';
@@ -29,7 +29,7 @@ import {
   seesAllLines,
   setsCredentials,
 } from '../services/access.ts';
-import { userNamedRecords } from '../services/named-records.ts';
+import { deleteUnlessNamed, userNamedRecords } from '../services/named-records.ts';
 import { atVersion, notUpdated } from '../services/record-version.ts';
 import { assertLinesExist, assertUsersExist } from '../services/references.ts';
 import { EMAIL_IN_USE, emailRefusal, insertUser } from '../services/users.ts';
@@ -407,11 +407,14 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (request.params.id === user.id) throw conflict('You cannot delete your own account');
       const { row: old } = await findManageable(request, request.params.id);
       await refuseIfShared(request, old);
-      let named = '';
-      await db
-        .transaction(async (tx) => {
-          named = kindsInWords((await userNamedRecords(tx, [old.id]))(old.id));
-          if (named) throw conflict(namedRefusal(named));
+      await deleteUnlessNamed(
+        request,
+        { table: users, entity: 'user', id: old.id },
+        async (tx) => {
+          const named = kindsInWords((await userNamedRecords(tx, [old.id]))(old.id));
+          return named ? namedRefusal(named) : null;
+        },
+        async (tx) => {
           const managed = await tx
             .select({ name: lineClearances.name })
             .from(lineClearances)
@@ -430,18 +433,8 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
             entityId: old.id,
             ...withReason(reason, toUser(old)),
           });
-        })
-        .catch(async (error) => {
-          // In the trail once the transaction has rolled back (inside it, the entry would go too).
-          if (named) {
-            await evidenceProtected(
-              request,
-              { entity: 'user', entityId: old.id },
-              namedRefusal(named),
-            );
-          }
-          throw error;
-        });
+        },
+      );
       return { message: 'User deleted' };
     },
   );

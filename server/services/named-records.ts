@@ -1,10 +1,23 @@
 // How many records name each user, line clearance or device (server/schemas/named-records.ts),
 // counted in one grouped query: a deletion's refusal (409) and the list's `namedIn` read the same
 // counts, so the card never says otherwise than the server then does.
-import { and, count, inArray, isNotNull, ne, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNotNull, ne, type SQL, sql } from 'drizzle-orm';
 import { type PgColumn, type PgTable, unionAll } from 'drizzle-orm/pg-core';
+import type { FastifyRequest } from 'fastify';
+import type { RefusalSubject } from '../audit/refusals.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { deviceHolders, dispositions, inspections, signatures, videos } from '../db/schema.ts';
+import {
+  deviceHolders,
+  type devices,
+  dispositions,
+  inspections,
+  type lineClearances,
+  signatures,
+  type users,
+  videos,
+} from '../db/schema.ts';
+import { evidenceProtected } from '../http/auth-hook.ts';
+import { conflict } from '../http/errors.ts';
 import type {
   DeviceNamedIn,
   LineNamedIn,
@@ -91,3 +104,48 @@ export const lineNamedRecords = (db: Db | Tx, ids?: readonly string[]) =>
 /** The videos each device recorded (all devices, or `ids`). */
 export const deviceNamedRecords = (db: Db | Tx, ids?: readonly string[]) =>
   countNamings(db, DEVICE_NAMINGS, ids);
+
+/** An object records may name: its row, by id. */
+type NamedTable = typeof users | typeof lineClearances | typeof devices;
+
+/**
+ * Holds the object's row until the transaction ends, as a record naming it is written (FOR KEY
+ * SHARE); false when it is gone. Its deletion holds the row FOR UPDATE while it counts
+ * (`deleteUnlessNamed`), so one waits for the other: either the deletion counts the new record and
+ * refuses, or the writer finds the object gone. A record never names a deleted object.
+ */
+export async function holdNamed(tx: Tx, table: NamedTable, id: string): Promise<boolean> {
+  const held = await tx
+    .select({ id: table.id })
+    .from(table)
+    .where(eq(table.id, id))
+    .for('key share');
+  return held.length > 0;
+}
+
+/**
+ * Deletes an object unless records name it, in one transaction that first holds its row FOR
+ * UPDATE (see `holdNamed`), then asks `refusal` (null: nothing names it) and runs `remove`. A
+ * refusal answers 409 and is audited as `evidence.protected` once the transaction has rolled back
+ * (inside it, the entry would go too).
+ */
+export async function deleteUnlessNamed<T>(
+  request: FastifyRequest,
+  subject: { table: NamedTable; entity: RefusalSubject['entity']; id: string },
+  refusal: (tx: Tx) => Promise<string | null>,
+  remove: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  let refused: string | null = null;
+  const { table, entity, id } = subject;
+  return request.server.ctx.db
+    .transaction(async (tx) => {
+      await tx.select({ id: table.id }).from(table).where(eq(table.id, id)).for('update');
+      refused = await refusal(tx);
+      if (refused) throw conflict(refused);
+      return remove(tx);
+    })
+    .catch(async (error: unknown) => {
+      if (refused) await evidenceProtected(request, { entity, entityId: id }, refused);
+      throw error;
+    });
+}
