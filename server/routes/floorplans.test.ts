@@ -345,7 +345,7 @@ describe('floor-plan configurations', () => {
     const lines = changes(entry?.oldValue, entry?.newValue).map((change) => change.line);
     expect(lines).toContain(`version: ${opened.version} → ${saved.json().version}`);
     // The moved tag, item by item (matched by its id), not the whole list twice.
-    expect(lines).toContain('configuration.tags[0].x: 1 → 40');
+    expect(lines).toContain('configuration.tags[0] (Tag 1).x: 1 → 40');
     expect(lines.filter((line) => line.includes('reason'))).toEqual([]);
   });
 

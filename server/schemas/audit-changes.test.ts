@@ -22,18 +22,18 @@ const config = (list: unknown[], hotZones: unknown[] = []) => ({
 });
 
 describe('the old → new of a list of records', () => {
-  it('names the item and field that changed, not the two whole lists', () => {
+  it('names the item (by its name too) and the field that changed, not the two whole lists', () => {
     const renamed = tags.map((item, i) =>
       i === 0 ? { ...item, name: 'Thermoformer front (renamed)' } : item,
     );
     expect(lines(config(tags), config(renamed))).toEqual([
-      'configuration.tags[0].name: Thermoformer front → Thermoformer front (renamed)',
+      'configuration.tags[0] (Thermoformer front).name: Thermoformer front → Thermoformer front (renamed)',
     ]);
     // The last item's change reads as plainly as the first's (a cut line would hide it).
     const moved = tags.map((item, i) => (i === 3 ? { ...item, x: 310, color: '#000' } : item));
     expect(lines(config(tags), config(moved))).toEqual([
-      'configuration.tags[3].x: 300 → 310',
-      'configuration.tags[3].color: #e6194b → #000',
+      'configuration.tags[3] (Cartoner).x: 300 → 310',
+      'configuration.tags[3] (Cartoner).color: #e6194b → #000',
     ]);
   });
 
@@ -50,7 +50,7 @@ describe('the old → new of a list of records', () => {
     // A change beside an insertion: the changed item field by field, the new one whole.
     const both = [{ ...tags[0], name: 'Front' }, added, ...tags.slice(1)];
     expect(lines(config(tags), config(both))).toEqual([
-      'configuration.tags[0].name: Thermoformer front → Front',
+      'configuration.tags[0] (Thermoformer front).name: Thermoformer front → Front',
       `configuration.tags[1] (added): — → ${JSON.stringify(added)}`,
     ]);
   });
@@ -68,7 +68,7 @@ describe('the old → new of a list of records', () => {
     ];
     expect(lines(config([], zones), config([], edited))).toEqual([
       `configuration.hotZones[0] (added): — → ${JSON.stringify(edited[0])}`,
-      'configuration.hotZones[1].importance: low → high',
+      'configuration.hotZones[1] (Cartoning).importance: low → high',
       `configuration.hotZones[1] (removed): ${JSON.stringify(zones[1])} → —`,
     ]);
     // Only the order changed: said as the whole lists, not as nothing.

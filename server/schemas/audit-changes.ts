@@ -171,7 +171,7 @@ function pairsByContent(before: unknown[], after: unknown[]): ItemPair[] {
 }
 
 /**
- * A list of records (tags, hot zones, points) item by item: `tags[0].name: a → b`, an item added
+ * A list of records (tags, hot zones, points) item by item: `tags[0] (a).name: a → b`, an item added
  * or removed whole. Items are matched by `id`/`_id` where every item has one, else by content. A
  * list that only changed order reads as its two whole values.
  */
@@ -191,7 +191,11 @@ function listChanges(key: string, before: unknown[], after: unknown[], limit: nu
     if (!pair.old) return [change(`${item} (added)`, { old: null, new: pair.new.value }, limit)];
     const [was, is] = [pair.old.value, pair.new.value];
     if (sameValue(was, is)) return [];
-    if (isObject(was) && isObject(is)) return recordChanges(was, is, limit, `${item}.`);
+    if (isObject(was) && isObject(is)) {
+      // Named as the reader knows it (its name before the change), not by position alone.
+      const named = typeof was.name === 'string' && was.name ? `${item} (${was.name})` : item;
+      return recordChanges(was, is, limit, `${named}.`);
+    }
     return [change(item, { old: was, new: is }, limit)];
   });
   return found.length > 0 ? found : [change(key, { old: before, new: after }, limit)];
