@@ -16,9 +16,20 @@ export interface DispositionsSectionProps {
 /** The section's heading: focusable, the target of the report's 'Skip to dispositions'. */
 export const DISPOSITIONS_HEADING = 'report-dispositions';
 
+/**
+ * Why an empty detection list says nothing of leftover items: no detector looked at a finished
+ * analysis (`detectionNote`), or there is nothing analysed yet (what blocks an approval); null
+ * when a detector looked and found nothing.
+ */
+export function emptyDetectionsNote(report: InspectionReport): string | null {
+  if (report.detectionNote) return report.detectionNote;
+  return report.approvalBlocker ? s.nothingAnalysed(report.approvalBlocker) : null;
+}
+
 /** Each detection with the reviewer's disposition: confirmed, or dismissed with a reason. */
 export function DispositionsSection({ report, clock, onChanged }: DispositionsSectionProps) {
   const dispositions = useDisposition(report, onChanged);
+  const emptyNote = emptyDetectionsNote(report);
 
   return (
     <section className="report-panel" aria-labelledby={DISPOSITIONS_HEADING}>
@@ -27,8 +38,8 @@ export function DispositionsSection({ report, clock, onChanged }: DispositionsSe
       </h2>
       {report.detections.length === 0 ? (
         // 'No detections' would read as a clean result when no detector looked.
-        <p className={report.detectionNote ? 'report-warning' : undefined}>
-          {report.detectionNote ? `${report.detectionNote}.` : s.noDetections}
+        <p className={emptyNote ? 'report-warning' : undefined}>
+          {emptyNote ? `${emptyNote}.` : s.noDetections}
         </p>
       ) : (
         <TableScroll label={s.dispositions}>

@@ -527,6 +527,9 @@ describe('inspection report: a video record whose file is not on the server', ()
     });
     await expect.element(page.getByText(text)).toBeVisible();
     expect(document.querySelector('video')).toBeNull();
+    // Nothing was analysed: the empty detection list says why, not 'No detections.'.
+    await expect.element(page.getByText('No detections to show: No verified video.')).toBeVisible();
+    expect(page.getByText('No detections.', { exact: true }).query()).toBeNull();
     expect(calls.filter((call) => call.includes('keyframes'))).toEqual([]);
   });
 });

@@ -22,7 +22,11 @@ import { toastError } from '../../stores/toasts.ts';
 import type { InspectionReport, Video } from '../../types/api.ts';
 import { nextPendingInspection } from './api/next-pending.ts';
 import { ChecklistSection } from './checklist-section.tsx';
-import { DISPOSITIONS_HEADING, DispositionsSection } from './dispositions-section.tsx';
+import {
+  DISPOSITIONS_HEADING,
+  DispositionsSection,
+  emptyDetectionsNote,
+} from './dispositions-section.tsx';
 import { FlagsPanel } from './flags-panel.tsx';
 import { RecordHeader, SignatureBlock } from './record-header.tsx';
 import { reportStrings as s } from './strings.ts';
@@ -308,7 +312,7 @@ function ReportView({ inspectionId }: { inspectionId: string }) {
                   clock={clock}
                   qrScannedTags={qrScannedTags}
                   pathMissingReason={report.pathMissingReason}
-                  detectionNote={report.detectionNote}
+                  detectionNote={emptyDetectionsNote(report)}
                   recordedChecklist
                 />
               </div>

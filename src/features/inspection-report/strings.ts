@@ -80,6 +80,8 @@ export const reportStrings = {
     'The path in blue; visited zones outlined green, unvisited zones filled red; tags green when scanned.',
   dispositions: 'Detections and dispositions',
   noDetections: 'No detections.',
+  /** Detections empty because nothing was analysed: the approval's blocker says why. */
+  nothingAnalysed: (blocker: string) => `No detections to show: ${blocker}`,
   confirm: 'Confirm',
   dismiss: 'Dismiss',
   dismissTitle: 'Dismiss as a false positive',

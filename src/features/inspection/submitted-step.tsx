@@ -117,7 +117,7 @@ export function SubmittedStep({
       </h2>
       {body}
       {reportId && (
-        <Link href={inspectionReportPath(reportId)} className="btn btn-large">
+        <Link href={inspectionReportPath(reportId)} className="btn btn-secondary btn-large">
           {s.openReport}
         </Link>
       )}
