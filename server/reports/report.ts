@@ -611,7 +611,8 @@ function reportFlags({
       kind: 'short-video',
       severity: 'high',
       text: `Video shorter than the minimum: ${seconds(video.duration)} (minimum ${seconds(reportRules.minVideoSeconds)})`,
-      time: 0,
+      // Its start, where there is a file to play.
+      time: video.sha256 ? 0 : null,
       ref: null,
     });
   }

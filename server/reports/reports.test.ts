@@ -423,7 +423,12 @@ describe('the inspection report', () => {
 
   it('says a file discarded on the device will not arrive, rather than that it is coming', async () => {
     const setVideo = await videoSetter('insp-lc2-3');
-    await setVideo({ status: 'error', statusReason: 'Recording discarded on the device' });
+    const { duration } = (await report('lcmanager2', 'insp-lc2-3')).video ?? { duration: 0 };
+    await setVideo({
+      status: 'error',
+      statusReason: 'Recording discarded on the device',
+      duration: 13.58,
+    });
     try {
       const r = await report('lcmanager2', 'insp-lc2-3');
       const discarded =
@@ -431,8 +436,10 @@ describe('the inspection report', () => {
       expect(r.approvalBlocker).toBe(discarded);
       expect(r.flags[0]).toMatchObject({ kind: 'no-video', severity: 'critical', text: discarded });
       expect(r.pathMessage).toBe('No video file: Recording discarded on the device.');
+      // A short recording is flagged, with no moment to move to: there is nothing to play.
+      expect(r.flags.find((f) => f.kind === 'short-video')).toMatchObject({ time: null });
     } finally {
-      await setVideo({ status: 'pending', statusReason: null });
+      await setVideo({ status: 'pending', statusReason: null, duration });
     }
   });
 
