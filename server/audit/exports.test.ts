@@ -108,6 +108,22 @@ describe('GET /api/reports.csv', () => {
     });
   });
 
+  it('names the file with its export time in UTC, and its export entry names the same file', async () => {
+    const before = Math.floor(Date.now() / 1000) * 1000;
+    const { res, rows } = await exported('audit', '/api/reports.csv');
+    const after = Date.now();
+    expect(res.statusCode).toBe(200);
+    const named = /^attachment; filename="(inspection-reports-(.+)\.csv)"$/.exec(
+      String(res.headers['content-disposition']),
+    );
+    const [, file, stamp] = named ?? [];
+    expect(stamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{6}Z$/);
+    const exportedAt = Date.parse(String(stamp).replace(/T(\d{2})(\d{2})(\d{2})Z$/, 'T$1:$2:$3Z'));
+    expect(exportedAt).toBeGreaterThanOrEqual(before);
+    expect(exportedAt).toBeLessThanOrEqual(after);
+    expect(exportEntry(rows, 'audit').newValue).toEqual({ file, filters: {} });
+  });
+
   it('writes nothing for a filter it refuses', async () => {
     const { res, rows } = await exported('audit', '/api/reports.csv?status=lost');
     expect(res.statusCode).toBe(400);

@@ -29,6 +29,7 @@ import { IdParams, MessageResponse } from '../schemas/common.ts';
 import { Device } from '../schemas/devices.ts';
 import type { InspectionStatus } from '../schemas/inspections.ts';
 import { InspectionCreate, InspectionCreated } from '../schemas/inspections.ts';
+import { lineStatusWords } from '../schemas/line-clearances.ts';
 import { MyInspection, MyInspectionsQuery, MyLine, MyLineDetail } from '../schemas/operator.ts';
 import type { VideoStatus } from '../schemas/videos.ts';
 import {
@@ -115,9 +116,8 @@ export const captureRoutes: FastifyPluginAsyncTypebox = async (app) => {
         );
       }
       if (line.status !== 'active') {
-        const state = line.status === 'maintenance' ? 'under maintenance' : line.status;
         throw conflict(
-          `${line.name} is ${state}: it cannot be inspected now. Resume the upload once it is active again.`,
+          `${line.name} is ${lineStatusWords(line.status)}: it cannot be inspected now. Resume the upload once it is active again.`,
         );
       }
       const startTime = new Date(body.startTime);

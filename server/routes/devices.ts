@@ -18,15 +18,11 @@ import {
   type DeviceType,
   DeviceUpdate,
 } from '../schemas/devices.ts';
-import { isNamed } from '../schemas/named-records.ts';
 import { hasRole } from '../services/access.ts';
 import { parseDeviceQr } from '../services/device-qr.ts';
 import { deleteUnlessNamed, deviceNamedRecords } from '../services/named-records.ts';
 import { atVersion, notUpdated } from '../services/record-version.ts';
 import { checkpointsByCode, lockCheckpointCodes } from '../services/tag-codes.ts';
-
-const DEVICE_NAMED =
-  'This device recorded inspections or videos and cannot be deleted; set its status to inactive instead';
 
 type Row = typeof devices.$inferSelect;
 
@@ -181,21 +177,15 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const old = await find(request.params.id);
       // A video (an inspection's evidence) names the device that recorded it: the device is
       // retired, not deleted, or its records would name an unknown device.
-      await deleteUnlessNamed(
-        request,
-        { table: devices, entity: 'device', id: old.id },
-        async (tx) =>
-          isNamed((await deviceNamedRecords(tx, [old.id]))(old.id)) ? DEVICE_NAMED : null,
-        async (tx) => {
-          await tx.delete(devices).where(eq(devices.id, old.id));
-          await audit(tx, request, {
-            action: 'delete',
-            entity: 'device',
-            entityId: old.id,
-            ...withReason(reason, toDevice(old)),
-          });
-        },
-      );
+      await deleteUnlessNamed(request, 'device', old.id, async (tx) => {
+        await tx.delete(devices).where(eq(devices.id, old.id));
+        await audit(tx, request, {
+          action: 'delete',
+          entity: 'device',
+          entityId: old.id,
+          ...withReason(reason, toDevice(old)),
+        });
+      });
       return { message: 'Device deleted' };
     },
   );

@@ -20,7 +20,6 @@ import {
   type LineClearanceStatus,
   LineClearanceUpdate,
 } from '../schemas/line-clearances.ts';
-import { isNamed } from '../schemas/named-records.ts';
 import {
   canManageRoles,
   canManageUser,
@@ -31,9 +30,6 @@ import {
 import { deleteUnlessNamed, lineNamedRecords } from '../services/named-records.ts';
 import { atVersion, notUpdated } from '../services/record-version.ts';
 import { assertUsersExist } from '../services/references.ts';
-
-const LINE_NAMED =
-  'This line clearance has inspections or videos and cannot be deleted; set its status to inactive instead';
 
 type Row = typeof lineClearances.$inferSelect;
 
@@ -271,8 +267,8 @@ export const lineClearanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Inspections and videos are GMP evidence: a line that has them is retired, not deleted.
       const removedImages = await deleteUnlessNamed(
         request,
-        { table: lineClearances, entity: 'line-clearance', id: old.id },
-        async (tx) => (isNamed((await lineNamedRecords(tx, [old.id]))(old.id)) ? LINE_NAMED : null),
+        'line-clearance',
+        old.id,
         async (tx) => {
           const plans = await tx
             .delete(floorplans)

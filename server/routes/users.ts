@@ -19,7 +19,7 @@ import { iso } from '../ids.ts';
 import { UnlockReasonBody } from '../schemas/change-reason.ts';
 import { IdParams, MessageResponse, type Role } from '../schemas/common.ts';
 import { sharedAccountRefusal } from '../schemas/manageable-roles.ts';
-import { inWords, kindsInWords } from '../schemas/named-records.ts';
+import { inWords } from '../schemas/named-records.ts';
 import { User, UserCreate, UserDelete, type UserStatus, UserUpdate } from '../schemas/users.ts';
 import {
   canManageRoles,
@@ -35,10 +35,6 @@ import { assertLinesExist, assertUsersExist } from '../services/references.ts';
 import { EMAIL_IN_USE, emailRefusal, insertUser } from '../services/users.ts';
 
 type Row = typeof users.$inferSelect;
-
-/** The 409 for deleting a user whom records name (`kindsInWords` of their counts). */
-const namedRefusal = (kinds: string) =>
-  `This user is named in ${kinds} and cannot be deleted; deactivate the account instead`;
 
 /** Never includes the password hash or token version. */
 export const toUser = (row: Row, lockedUntil: Date | null = null): User => ({
@@ -407,34 +403,26 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (request.params.id === user.id) throw conflict('You cannot delete your own account');
       const { row: old } = await findManageable(request, request.params.id);
       await refuseIfShared(request, old);
-      await deleteUnlessNamed(
-        request,
-        { table: users, entity: 'user', id: old.id },
-        async (tx) => {
-          const named = kindsInWords((await userNamedRecords(tx, [old.id]))(old.id));
-          return named ? namedRefusal(named) : null;
-        },
-        async (tx) => {
-          const managed = await tx
-            .select({ name: lineClearances.name })
-            .from(lineClearances)
-            .where(eq(lineClearances.managerId, old.id))
-            .orderBy(asc(lineClearances.name));
-          if (managed.length > 0) {
-            throw conflict(
-              `This user is the LC manager of ${inWords(managed.map((line) => line.name))}; give those lines another LC manager first`,
-            );
-          }
-          await assertAdminRemains(tx, old);
-          await tx.delete(users).where(eq(users.id, old.id));
-          await audit(tx, request, {
-            action: 'delete',
-            entity: 'user',
-            entityId: old.id,
-            ...withReason(reason, toUser(old)),
-          });
-        },
-      );
+      await deleteUnlessNamed(request, 'user', old.id, async (tx) => {
+        const managed = await tx
+          .select({ name: lineClearances.name })
+          .from(lineClearances)
+          .where(eq(lineClearances.managerId, old.id))
+          .orderBy(asc(lineClearances.name));
+        if (managed.length > 0) {
+          throw conflict(
+            `This user is the LC manager of ${inWords(managed.map((line) => line.name))}; give those lines another LC manager first`,
+          );
+        }
+        await assertAdminRemains(tx, old);
+        await tx.delete(users).where(eq(users.id, old.id));
+        await audit(tx, request, {
+          action: 'delete',
+          entity: 'user',
+          entityId: old.id,
+          ...withReason(reason, toUser(old)),
+        });
+      });
       return { message: 'User deleted' };
     },
   );

@@ -11,6 +11,10 @@ export const LineClearanceStatus = Type.Union([
 ]);
 export type LineClearanceStatus = Static<typeof LineClearanceStatus>;
 
+/** A line's status in a sentence ('the line is under maintenance'), for the server and the app. */
+export const lineStatusWords = (status: string) =>
+  status === 'maintenance' ? 'under maintenance' : status;
+
 /** A line clearance (also called an area). */
 export const LineClearance = Type.Object({
   _id: Id,

@@ -4,25 +4,27 @@
 import { and, count, eq, inArray, isNotNull, ne, type SQL, sql } from 'drizzle-orm';
 import { type PgColumn, type PgTable, unionAll } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
-import type { RefusalSubject } from '../audit/refusals.ts';
 import type { Db, Tx } from '../db/client.ts';
 import {
   deviceHolders,
-  type devices,
+  devices,
   dispositions,
   inspections,
-  type lineClearances,
+  lineClearances,
   signatures,
-  type users,
+  users,
   videos,
 } from '../db/schema.ts';
 import { evidenceProtected } from '../http/auth-hook.ts';
 import { conflict } from '../http/errors.ts';
-import type {
-  DeviceNamedIn,
-  LineNamedIn,
-  RecordKind,
-  UserNamedIn,
+import {
+  type DeviceNamedIn,
+  isNamed,
+  kindsInWords,
+  type LineNamedIn,
+  type RecordCounts,
+  type RecordKind,
+  type UserNamedIn,
 } from '../schemas/named-records.ts';
 
 /** Rows of `table` whose `column` names the object count as one record of `kind`. */
@@ -123,25 +125,50 @@ export async function holdNamed(tx: Tx, table: NamedTable, id: string): Promise<
   return held.length > 0;
 }
 
+/** What a deletion holds, counts and answers, for each kind of object records may name. */
+const DELETIONS = {
+  device: {
+    table: devices,
+    count: deviceNamedRecords,
+    refusal: () =>
+      'This device recorded inspections or videos and cannot be deleted; set its status to inactive instead',
+  },
+  'line-clearance': {
+    table: lineClearances,
+    count: lineNamedRecords,
+    refusal: () =>
+      'This line clearance has inspections or videos and cannot be deleted; set its status to inactive instead',
+  },
+  user: {
+    table: users,
+    count: userNamedRecords,
+    refusal: (counts: RecordCounts) =>
+      `This user is named in ${kindsInWords(counts)} and cannot be deleted; deactivate the account instead`,
+  },
+} as const;
+
 /**
  * Deletes an object unless records name it, in one transaction that first holds its row FOR
- * UPDATE (see `holdNamed`), then asks `refusal` (null: nothing names it) and runs `remove`. A
- * refusal answers 409 and is audited as `evidence.protected` once the transaction has rolled back
- * (inside it, the entry would go too).
+ * UPDATE (see `holdNamed`), then counts what names it and runs `remove`. A named object answers
+ * 409, audited as `evidence.protected` once the transaction has rolled back (inside it, the entry
+ * would go too).
  */
 export async function deleteUnlessNamed<T>(
   request: FastifyRequest,
-  subject: { table: NamedTable; entity: RefusalSubject['entity']; id: string },
-  refusal: (tx: Tx) => Promise<string | null>,
+  entity: keyof typeof DELETIONS,
+  id: string,
   remove: (tx: Tx) => Promise<T>,
 ): Promise<T> {
+  const { table, count, refusal } = DELETIONS[entity];
   let refused: string | null = null;
-  const { table, entity, id } = subject;
   return request.server.ctx.db
     .transaction(async (tx) => {
       await tx.select({ id: table.id }).from(table).where(eq(table.id, id)).for('update');
-      refused = await refusal(tx);
-      if (refused) throw conflict(refused);
+      const counts = (await count(tx, [id]))(id);
+      if (isNamed(counts)) {
+        refused = refusal(counts);
+        throw conflict(refused);
+      }
       return remove(tx);
     })
     .catch(async (error: unknown) => {

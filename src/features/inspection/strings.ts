@@ -1,10 +1,7 @@
 // The inspection screen's texts (the spec leaves this screen's contents open: docs/capture.md).
+import { lineStatusWords } from '../../../server/schemas/line-clearances.ts';
 import { entryLabels } from '../../lib/capture/recording-entries.ts';
 import { captureStrings } from '../../lib/capture/strings.ts';
-
-/** A line's status in a sentence: 'This line is under maintenance'. */
-export const lineStateWords = (status: string) =>
-  status === 'maintenance' ? 'under maintenance' : status;
 
 export const inspectionStrings = {
   title: 'Inspection',
@@ -13,7 +10,7 @@ export const inspectionStrings = {
   notFound: 'Line clearance not found',
   notAssigned: 'You are not assigned to this line clearance, so you cannot inspect it.',
   notActive: (status: string) =>
-    `This line is ${lineStateWords(status)}: inspections cannot start.`,
+    `This line is ${lineStatusWords(status)}: inspections cannot start.`,
   backToDashboard: 'Back to Operator Dashboard',
   steps: ['Before', 'Record', 'Review'] as const,
   stepOf: (step: number) => `Step ${step} of 3`,

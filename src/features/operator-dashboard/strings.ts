@@ -1,5 +1,6 @@
 // The operator dashboard's texts (spec §2 title; the contents are this project's: docs/capture.md).
 import { MAX_DEVICE_SERIAL_LENGTH } from '../../../server/schemas/device-serial.ts';
+import { lineStatusWords } from '../../../server/schemas/line-clearances.ts';
 import { captureStrings } from '../../lib/capture/strings.ts';
 
 /** A device label's JSON fields, as a refusal of one names them ('body.qrCode.type'). */
@@ -15,8 +16,7 @@ export const operatorStrings = {
   linesLoadFailed: 'Failed to load line clearances',
   noLines: 'No line clearance is assigned to you yet. Ask your LC manager to assign you.',
   startInspection: 'Start Inspection',
-  cannotStart: (status: string) =>
-    `Cannot start: the line is ${status === 'maintenance' ? 'under maintenance' : status}`,
+  cannotStart: (status: string) => `Cannot start: the line is ${lineStatusWords(status)}`,
   location: 'Location',
   noLocation: 'No location specified',
   floorPlan: 'Floor-plan configuration',

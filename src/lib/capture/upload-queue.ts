@@ -14,8 +14,9 @@
 // uploads, and nothing is done to a recording while another tab records or uploads it.
 import { DetailedError, defaultOptions, Upload } from 'tus-js-client';
 import { proxy, subscribe } from 'valtio';
+import { findMyInspection } from '../../api/find-my-inspection.ts';
 import { session, storedAccessToken } from '../../stores/session.ts';
-import type { InspectionCreate, InspectionCreated, MyInspection } from '../../types/api.ts';
+import type { InspectionCreate, InspectionCreated } from '../../types/api.ts';
 import { ApiError, api, endSession, segment, serverMessageOf } from '../api-client.ts';
 import { errorText } from '../error-text.ts';
 import {
@@ -759,7 +760,6 @@ async function serverHasFile(
   signal: AbortSignal,
 ): Promise<boolean> {
   still(t, signal);
-  const mine = await api.get<MyInspection[]>('/api/my/inspections?limit=200', { signal });
-  const found = mine.find((m) => m.inspection._id === recording.inspectionId);
+  const found = await findMyInspection(recording.inspectionId ?? '', signal);
   return found?.video?.sha256 === recording.sha256;
 }
